@@ -1,0 +1,154 @@
+#include "core/allocator.h"
+
+#include <array>
+#include <bit>
+#include <cstdlib>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+
+namespace duet {
+namespace {
+
+constexpr int kMinClassLog2 = 6;                  // 64 bytes
+constexpr int kNumClasses = 40 - kMinClassLog2;   // up to 1 TiB
+constexpr int kMaxThreadCachedClass = 20 - kMinClassLog2;  // blocks up to 1 MiB
+constexpr size_t kMaxThreadCachedPerClass = 16;
+constexpr size_t kMaxPooledBytes = size_t{2} << 30;  // beyond this, free instead of caching
+
+int SizeClass(size_t bytes) {
+  const size_t rounded = std::bit_ceil(std::max<size_t>(bytes, size_t{1} << kMinClassLog2));
+  return std::countr_zero(rounded) - kMinClassLog2;
+}
+
+size_t ClassBytes(int size_class) { return size_t{1} << (size_class + kMinClassLog2); }
+
+// Blocks shared by all threads.
+class SharedPool {
+ public:
+  void* Take(int size_class) {
+    absl::MutexLock lock(&mu_);
+    auto& list = free_[size_class];
+    if (list.empty()) return nullptr;
+    void* p = list.back();
+    list.pop_back();
+    pooled_bytes_ -= ClassBytes(size_class);
+    return p;
+  }
+  void Put(int size_class, void* p) {
+    {
+      absl::MutexLock lock(&mu_);
+      if (pooled_bytes_ + ClassBytes(size_class) <= kMaxPooledBytes) {
+        free_[size_class].push_back(p);
+        pooled_bytes_ += ClassBytes(size_class);
+        return;
+      }
+    }
+    std::free(p);
+  }
+  void Clear() {
+    absl::MutexLock lock(&mu_);
+    for (auto& list : free_) {
+      for (void* p : list) std::free(p);
+      list.clear();
+    }
+    pooled_bytes_ = 0;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::array<std::vector<void*>, kNumClasses> free_ ABSL_GUARDED_BY(mu_);
+  size_t pooled_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+SharedPool& Shared() {
+  static auto* pool = new SharedPool;  // never destroyed: thread caches may flush into it late
+  return *pool;
+}
+
+// Per-thread cache of small blocks; flushed into the shared pool when the thread ends.
+struct ThreadCache {
+  std::array<std::vector<void*>, kMaxThreadCachedClass + 1> free;
+  ~ThreadCache() { Flush(); }
+  void Flush() {
+    for (int c = 0; c <= kMaxThreadCachedClass; ++c) {
+      for (void* p : free[c]) Shared().Put(c, p);
+      free[c].clear();
+    }
+  }
+};
+
+ThreadCache& LocalCache() {
+  thread_local ThreadCache cache;
+  return cache;
+}
+
+std::array<Allocator* (*)(int), kNumDeviceTypes>& Factories() {
+  static std::array<Allocator* (*)(int), kNumDeviceTypes> factories{};
+  return factories;
+}
+
+}  // namespace
+
+CpuAllocator& CpuAllocator::Get() {
+  static auto* allocator = new CpuAllocator;  // lives for the whole process
+  return *allocator;
+}
+
+void* CpuAllocator::Allocate(size_t bytes) {
+  const int c = SizeClass(bytes);
+  allocations_.fetch_add(1, std::memory_order_relaxed);
+  bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
+  void* p = nullptr;
+  if (c <= kMaxThreadCachedClass) {
+    auto& list = LocalCache().free[c];
+    if (!list.empty()) {
+      p = list.back();
+      list.pop_back();
+    }
+  }
+  if (p == nullptr) p = Shared().Take(c);
+  if (p != nullptr) {
+    pool_hits_.fetch_add(1, std::memory_order_relaxed);
+    return p;
+  }
+  p = std::aligned_alloc(kBufferAlignment, ClassBytes(c));
+  if (p == nullptr) bytes_in_use_.fetch_sub(ClassBytes(c), std::memory_order_relaxed);
+  return p;
+}
+
+void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
+  if (ptr == nullptr) return;
+  const int c = SizeClass(bytes);
+  bytes_in_use_.fetch_sub(ClassBytes(c), std::memory_order_relaxed);
+  if (c <= kMaxThreadCachedClass) {
+    auto& list = LocalCache().free[c];
+    if (list.size() < kMaxThreadCachedPerClass) {
+      list.push_back(ptr);
+      return;
+    }
+  }
+  Shared().Put(c, ptr);
+}
+
+CpuAllocator::Stats CpuAllocator::stats() const {
+  return Stats{allocations_.load(), pool_hits_.load(), bytes_in_use_.load()};
+}
+
+void CpuAllocator::EmptyCache() {
+  LocalCache().Flush();
+  Shared().Clear();
+}
+
+Allocator* AllocatorFor(Device device) {
+  if (device.is_cpu()) return &CpuAllocator::Get();
+  auto factory = Factories()[static_cast<int>(device.type())];
+  return factory ? factory(device.index()) : nullptr;
+}
+
+void RegisterAllocatorFactory(DeviceType type, Allocator* (*factory)(int index)) {
+  Factories()[static_cast<int>(type)] = factory;
+}
+
+}  // namespace duet

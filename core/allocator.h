@@ -1,0 +1,57 @@
+// Memory allocators. Every tensor buffer comes from the allocator of its device.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include "absl/strings/string_view.h"
+
+#include "core/device.h"
+
+namespace duet {
+
+// Alignment of every tensor buffer, in bytes (a cache line; enough for AVX-512 loads).
+inline constexpr size_t kBufferAlignment = 64;
+
+// Hands out device memory. Implementations are thread-safe.
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  // kBufferAlignment-aligned memory of at least `bytes` bytes; nullptr when out of memory.
+  virtual void* Allocate(size_t bytes) = 0;
+  // Returns memory from Allocate(bytes) with the same `bytes`.
+  virtual void Deallocate(void* ptr, size_t bytes) = 0;
+  virtual absl::string_view name() const = 0;
+};
+
+// The CPU allocator: power-of-two size classes with free lists, so a steady state of repeated
+// ops reuses buffers instead of calling malloc. Small blocks are cached per thread first, so the
+// common path takes no lock.
+class CpuAllocator final : public Allocator {
+ public:
+  struct Stats {
+    int64_t allocations = 0;  // Allocate calls
+    int64_t pool_hits = 0;    // ... served from a free list
+    int64_t bytes_in_use = 0;  // size-class bytes handed out and not yet returned
+  };
+
+  static CpuAllocator& Get();
+
+  void* Allocate(size_t bytes) override;
+  void Deallocate(void* ptr, size_t bytes) override;
+  absl::string_view name() const override { return "cpu_pool"; }
+
+  Stats stats() const;
+  // Frees every cached block (the calling thread's cache and the shared pool).
+  void EmptyCache();
+
+ private:
+  CpuAllocator() = default;
+  std::atomic<int64_t> allocations_{0}, pool_hits_{0}, bytes_in_use_{0};
+};
+
+// The allocator for a device. CPU is built in; other device types register theirs.
+Allocator* AllocatorFor(Device device);
+void RegisterAllocatorFactory(DeviceType type, Allocator* (*factory)(int index));
+
+}  // namespace duet

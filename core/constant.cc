@@ -1,0 +1,134 @@
+#include "core/constant.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace duet {
+namespace {
+
+// Appends the leaves of nested initializer lists to `out` and records the dims, checking that
+// every row at one depth has the same length.
+template <typename T>
+void Flatten(const T& value, int, std::vector<int64_t>&, std::vector<T>& out) {
+  out.push_back(value);
+}
+
+template <typename T, typename Leaf>
+void Flatten(std::initializer_list<T> list, int depth, std::vector<int64_t>& dims,
+             std::vector<Leaf>& out) {
+  const int64_t n = static_cast<int64_t>(list.size());
+  if (static_cast<int>(dims.size()) <= depth) {
+    dims.push_back(n);
+  } else if (dims[depth] != n) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("constant: ragged nested list: a row at depth ", depth, " has ", n,
+                     " elements, expected ", dims[depth])));
+  }
+  for (const T& item : list) Flatten(item, depth + 1, dims, out);
+}
+
+template <typename Leaf, typename List>
+Tensor FromNested(const List& list) {
+  std::vector<int64_t> dims;
+  std::vector<Leaf> values;
+  Flatten(list, 0, dims, values);
+  return from_vector(values, Shape(absl::MakeConstSpan(dims)));
+}
+
+template <typename T>
+void FillAs(const Tensor& t, double value) {
+  T v;
+  if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+    v = T(static_cast<float>(value));
+  } else {
+    v = static_cast<T>(value);
+  }
+  T* p = t.mutable_data<T>();
+  std::fill(p, p + t.num_elements(), v);
+}
+
+}  // namespace
+
+template <Element T>
+Tensor from_vector(const std::vector<T>& values, const Shape& shape) {
+  if (shape.num_elements() != static_cast<int64_t>(values.size())) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("from_vector: ", values.size(), " values do not fill shape ", shape.str(),
+                     " (", shape.num_elements(), " elements)")));
+  }
+  Tensor t = Tensor::Empty(DTypeOf<T>(), shape);
+  if constexpr (std::is_same_v<T, bool>) {
+    bool* p = t.mutable_data<bool>();
+    for (size_t i = 0; i < values.size(); ++i) p[i] = values[i];  // vector<bool> is packed
+  } else if (!values.empty()) {
+    std::memcpy(t.raw_data(), values.data(), values.size() * sizeof(T));
+  }
+  return t;
+}
+
+template <Element T>
+Tensor constant(std::initializer_list<std::initializer_list<T>> values) {
+  return FromNested<T>(values);
+}
+template <Element T>
+Tensor constant(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values) {
+  return FromNested<T>(values);
+}
+template <Element T>
+Tensor constant(
+    std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
+        values) {
+  return FromNested<T>(values);
+}
+
+#define DUET_INSTANTIATE_CONSTANT(T)                                                             \
+  template Tensor from_vector<T>(const std::vector<T>&, const Shape&);                           \
+  template Tensor constant<T>(std::initializer_list<std::initializer_list<T>>);                  \
+  template Tensor constant<T>(                                                                   \
+      std::initializer_list<std::initializer_list<std::initializer_list<T>>>);                   \
+  template Tensor constant<T>(std::initializer_list<                                             \
+                              std::initializer_list<std::initializer_list<std::initializer_list<T>>>>);
+DUET_INSTANTIATE_CONSTANT(float)
+DUET_INSTANTIATE_CONSTANT(double)
+DUET_INSTANTIATE_CONSTANT(int32_t)
+DUET_INSTANTIATE_CONSTANT(int64_t)
+DUET_INSTANTIATE_CONSTANT(bool)
+DUET_INSTANTIATE_CONSTANT(float16)
+DUET_INSTANTIATE_CONSTANT(bfloat16)
+#undef DUET_INSTANTIATE_CONSTANT
+
+Tensor fill(const Shape& shape, double value, DType dtype) {
+  Tensor t = Tensor::Empty(dtype, shape);
+  VisitDType(dtype, [&](auto zero) { FillAs<decltype(zero)>(t, value); });
+  return t;
+}
+
+Tensor zeros(const Shape& shape, DType dtype) { return fill(shape, 0, dtype); }
+Tensor ones(const Shape& shape, DType dtype) { return fill(shape, 1, dtype); }
+Tensor scalar(double value, DType dtype) { return fill(Shape{}, value, dtype); }
+
+Tensor range(double start, double limit, double delta, std::optional<DType> dtype) {
+  if (delta == 0) throw Error(absl::InvalidArgumentError("range: delta must not be 0"));
+  const bool integral =
+      start == std::floor(start) && limit == std::floor(limit) && delta == std::floor(delta);
+  const DType out = dtype.value_or(integral ? kInt32 : kFloat32);
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  Tensor t = Tensor::Empty(out, Shape{n});
+  VisitDType(out, [&](auto zero) {
+    using T = decltype(zero);
+    T* p = t.mutable_data<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = start + static_cast<double>(i) * delta;
+      if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+        p[i] = T(static_cast<float>(v));
+      } else {
+        p[i] = static_cast<T>(v);
+      }
+    }
+  });
+  return t;
+}
+
+}  // namespace duet

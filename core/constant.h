@@ -1,0 +1,65 @@
+// Making tensors from C++ values: constant, from_vector, zeros, ones, fill, range.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace duet {
+
+// The C++ element types a tensor can be made from.
+template <typename T>
+concept Element = std::same_as<T, float> || std::same_as<T, double> || std::same_as<T, int32_t> ||
+                  std::same_as<T, int64_t> || std::same_as<T, bool> ||
+                  std::same_as<T, float16> || std::same_as<T, bfloat16>;
+
+// A tensor of `shape` holding a copy of `values` (row-major); the dtype is T's. Throws Error when
+// the element count does not match the shape.
+template <Element T>
+Tensor from_vector(const std::vector<T>& values, const Shape& shape);
+// A 1-D tensor holding a copy of `values`.
+template <Element T>
+Tensor from_vector(const std::vector<T>& values) {
+  return from_vector(values, Shape{static_cast<int64_t>(values.size())});
+}
+
+// constant(3.f), constant({1, 2}), constant({{1.f, 2.f}, {3.f, 4.f}}), ... up to rank 4. The dtype
+// follows the literal: float -> float32, double -> float64, int -> int32, int64_t -> int64.
+// Ragged nested lists throw Error.
+template <Element T>
+Tensor constant(T value) {
+  return from_vector(std::vector<T>{value}, Shape{});
+}
+template <Element T>
+Tensor constant(std::initializer_list<T> values) {
+  return from_vector(std::vector<T>(values));
+}
+template <Element T>
+Tensor constant(std::initializer_list<std::initializer_list<T>> values);
+template <Element T>
+Tensor constant(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values);
+template <Element T>
+Tensor constant(
+    std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
+        values);
+template <Element T>
+Tensor constant(const std::vector<T>& values, const Shape& shape) {
+  return from_vector(values, shape);
+}
+
+// A tensor of `shape` and `dtype` with every element equal to `value` (converted to dtype).
+Tensor fill(const Shape& shape, double value, DType dtype = kFloat32);
+Tensor zeros(const Shape& shape, DType dtype = kFloat32);
+Tensor ones(const Shape& shape, DType dtype = kFloat32);
+// A scalar of `dtype` holding `value`: how `x + 1` turns its 1 into a tensor of x's dtype.
+Tensor scalar(double value, DType dtype);
+// [start, start + delta, ...) up to but excluding `limit`, like tf.range / numpy.arange. The dtype
+// defaults to int32 when start, limit and delta are integers and float32 otherwise.
+Tensor range(double start, double limit, double delta = 1, std::optional<DType> dtype = {});
+inline Tensor range(int64_t limit) { return range(0, static_cast<double>(limit)); }
+
+}  // namespace duet

@@ -1,0 +1,73 @@
+// Element types of tensors and their C++ counterparts.
+#pragma once
+
+#include <cstdint>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/statusor.h"
+#include "core/half.h"
+
+namespace duet {
+
+// The element type of a tensor. Values are dense indices (used to index kernel tables), not
+// TensorFlow's DataType numbers; see ToProtoDataType for those.
+enum class DType : uint8_t { kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool };
+
+inline constexpr DType kFloat32 = DType::kFloat32;
+inline constexpr DType kFloat64 = DType::kFloat64;
+inline constexpr DType kFloat16 = DType::kFloat16;
+inline constexpr DType kBFloat16 = DType::kBFloat16;
+inline constexpr DType kInt32 = DType::kInt32;
+inline constexpr DType kInt64 = DType::kInt64;
+inline constexpr DType kBool = DType::kBool;
+
+// Number of DType values, for tables indexed by dtype.
+inline constexpr int kNumDTypes = 7;
+
+// "float32", "int64", ... (NumPy / TensorFlow spelling).
+absl::string_view DTypeName(DType dtype);
+// Bytes per element.
+int DTypeSize(DType dtype);
+bool IsFloating(DType dtype);  // float16, bfloat16, float32, float64
+bool IsInteger(DType dtype);   // int32, int64
+// Parses "float32", "float" , "int32", ... .
+absl::StatusOr<DType> ParseDType(absl::string_view name);
+// TensorFlow DataType enum number (DT_FLOAT = 1, ...), and back.
+int ToProtoDataType(DType dtype);
+absl::StatusOr<DType> FromProtoDataType(int proto_dtype);
+
+// The DType of a C++ element type: DTypeOf<float>() == kFloat32.
+template <typename T>
+constexpr DType DTypeOf();
+template <>
+constexpr DType DTypeOf<float>() { return kFloat32; }
+template <>
+constexpr DType DTypeOf<double>() { return kFloat64; }
+template <>
+constexpr DType DTypeOf<float16>() { return kFloat16; }
+template <>
+constexpr DType DTypeOf<bfloat16>() { return kBFloat16; }
+template <>
+constexpr DType DTypeOf<int32_t>() { return kInt32; }
+template <>
+constexpr DType DTypeOf<int64_t>() { return kInt64; }
+template <>
+constexpr DType DTypeOf<bool>() { return kBool; }
+
+// Calls fn(T{}) with T the C++ type of `dtype`: the one switch every kernel uses to go from a
+// runtime dtype to a template instantiation.
+template <typename Fn>
+decltype(auto) VisitDType(DType dtype, Fn&& fn) {
+  switch (dtype) {
+    case kFloat32: return fn(float{});
+    case kFloat64: return fn(double{});
+    case kFloat16: return fn(float16{});
+    case kBFloat16: return fn(bfloat16{});
+    case kInt32: return fn(int32_t{});
+    case kInt64: return fn(int64_t{});
+    case kBool: return fn(bool{});
+  }
+  return fn(float{});
+}
+
+}  // namespace duet

@@ -1,0 +1,89 @@
+#include "core/shape.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace duet {
+
+Shape Shape::UnknownRank() {
+  Shape s;
+  s.unknown_rank_ = true;
+  return s;
+}
+
+bool Shape::is_fully_defined() const {
+  if (unknown_rank_) return false;
+  for (int64_t d : dims_) {
+    if (d < 0) return false;
+  }
+  return true;
+}
+
+int64_t Shape::num_elements() const {
+  if (!is_fully_defined()) return -1;
+  int64_t n = 1;
+  for (int64_t d : dims_) n *= d;
+  return n;
+}
+
+std::string Shape::str() const {
+  if (unknown_rank_) return "<unknown>";
+  std::string out = "(";
+  for (int i = 0; i < rank(); ++i) {
+    if (i > 0) out += ", ";
+    out += dims_[i] < 0 ? std::string("None") : absl::StrCat(dims_[i]);
+  }
+  if (rank() == 1) out += ",";
+  return out + ")";
+}
+
+bool Shape::IsCompatibleWith(const Shape& other) const {
+  if (unknown_rank_ || other.unknown_rank_) return true;
+  if (rank() != other.rank()) return false;
+  for (int i = 0; i < rank(); ++i) {
+    if (dims_[i] >= 0 && other.dims_[i] >= 0 && dims_[i] != other.dims_[i]) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
+  if (a.unknown_rank() || b.unknown_rank()) return Shape::UnknownRank();
+  const int rank = std::max(a.rank(), b.rank());
+  absl::InlinedVector<int64_t, 6> dims(rank);
+  for (int i = 0; i < rank; ++i) {
+    const int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+    const int64_t da = ia >= 0 ? a.dim(ia) : 1;
+    const int64_t db = ib >= 0 ? b.dim(ib) : 1;
+    if (da == db || db == 1) {
+      dims[i] = da;
+    } else if (da == 1) {
+      dims[i] = db;
+    } else if (da < 0 || db < 0) {
+      dims[i] = da < 0 ? db : da;  // the known size wins; the run checks it
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("incompatible shapes for broadcasting: ", a.str(), " and ", b.str()));
+    }
+  }
+  return Shape(dims);
+}
+
+absl::StatusOr<int> NormalizeAxis(int64_t axis, int rank) {
+  if (axis < -rank || axis >= std::max(rank, 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("axis ", axis, " is out of range for a tensor of rank ", rank));
+  }
+  return static_cast<int>(axis < 0 ? axis + rank : axis);
+}
+
+absl::InlinedVector<int64_t, 6> RowMajorStrides(const Shape& shape) {
+  absl::InlinedVector<int64_t, 6> strides(shape.rank());
+  int64_t s = 1;
+  for (int i = shape.rank() - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= shape.dim(i);
+  }
+  return strides;
+}
+
+}  // namespace duet

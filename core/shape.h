@@ -1,0 +1,63 @@
+// Tensor shapes: a list of dimension sizes, where -1 marks a size not known until run time.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace duet {
+
+// A shape: rank and dims. Dims are >= 0, or kUnknownDim (-1) in graphs where the size is only
+// known at run time. A shape may also have unknown rank (graph placeholders without a shape).
+class Shape {
+ public:
+  static constexpr int64_t kUnknownDim = -1;
+
+  Shape() = default;  // a scalar: rank 0
+  Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+  explicit Shape(absl::Span<const int64_t> dims) : dims_(dims.begin(), dims.end()) {}
+  static Shape UnknownRank();
+
+  int rank() const { return static_cast<int>(dims_.size()); }
+  bool unknown_rank() const { return unknown_rank_; }
+  int64_t dim(int i) const { return dims_[i]; }
+  int64_t operator[](int i) const { return dims_[i]; }
+  absl::Span<const int64_t> dims() const { return dims_; }
+  void set_dim(int i, int64_t size) { dims_[i] = size; }
+  void push_back(int64_t size) { dims_.push_back(size); }
+
+  // True when the rank and every dim are known.
+  bool is_fully_defined() const;
+  // Product of dims (1 for a scalar); -1 when not fully defined.
+  int64_t num_elements() const;
+  // Python tuple style: "()", "(4,)", "(2, 3)", unknown dims as "None", unknown rank "<unknown>".
+  std::string str() const;
+
+  // True when both shapes could describe the same tensor (unknown dims match anything).
+  bool IsCompatibleWith(const Shape& other) const;
+
+  friend bool operator==(const Shape& a, const Shape& b) {
+    return a.unknown_rank_ == b.unknown_rank_ && a.dims_ == b.dims_;
+  }
+  friend bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
+
+ private:
+  absl::InlinedVector<int64_t, 6> dims_;
+  bool unknown_rank_ = false;
+};
+
+// NumPy broadcasting of two shapes: dims are aligned from the right; sizes must match or be 1.
+// Unknown dims broadcast to unknown unless the other side fixes them.
+absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b);
+
+// Wraps a possibly negative axis into [0, rank); an error names the axis and rank.
+absl::StatusOr<int> NormalizeAxis(int64_t axis, int rank);
+
+// Row-major strides (in elements) of a shape with known dims.
+absl::InlinedVector<int64_t, 6> RowMajorStrides(const Shape& shape);
+
+}  // namespace duet

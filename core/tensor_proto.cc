@@ -1,0 +1,1 @@
+#include "core/tensor_proto.h"

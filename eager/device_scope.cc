@@ -1,0 +1,19 @@
+#include "eager/device_scope.h"
+
+#include "core/error.h"
+
+namespace duet {
+namespace {
+thread_local Device current_device = Device::cpu();
+}  // namespace
+
+DeviceScope::DeviceScope(Device device) : previous_(current_device) { current_device = device; }
+
+DeviceScope::DeviceScope(absl::string_view device)
+    : DeviceScope(ValueOrThrow(Device::Parse(device))) {}
+
+DeviceScope::~DeviceScope() { current_device = previous_; }
+
+Device DeviceScope::Current() { return current_device; }
+
+}  // namespace duet

@@ -1,0 +1,72 @@
+// Kernels: the code that runs an op on one device for one dtype, and their registry.
+#pragma once
+
+#include <initializer_list>
+
+#include "absl/status/status.h"
+#include "core/thread_pool.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+
+// What a kernel gets: the call (inputs, attrs) and its outputs, already allocated with the
+// shapes the shape function inferred (unless the kernel allocates its own, see KernelDef).
+class KernelContext {
+ public:
+  KernelContext(const OpCall& call, OutputList& outputs, Device device)
+      : call_(call), outputs_(outputs), device_(device) {}
+
+  const OpCall& call() const { return call_; }
+  int num_inputs() const { return static_cast<int>(call_.inputs.size()); }
+  const Tensor& input(int i) const { return call_.inputs[i]; }
+  template <typename T>
+  const T& attr(int i) const {
+    return std::get<T>(call_.attrs[i]);
+  }
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  Tensor& output(int i) { return outputs_[i]; }
+  Device device() const { return device_; }
+  ThreadPool& pool() const { return ThreadPool::Intra(); }
+
+ private:
+  const OpCall& call_;
+  OutputList& outputs_;
+  Device device_;
+};
+
+using KernelFn = absl::Status (*)(KernelContext& ctx);
+
+struct KernelDef {
+  KernelFn fn = nullptr;
+  // The kernel sets its outputs itself (views such as Reshape, or data-dependent allocation);
+  // the dispatcher then passes undefined outputs instead of allocating them.
+  bool allocates_outputs = false;
+};
+
+// Kernels of one op, by device type and dispatch dtype (see DispatchDType).
+struct KernelTable {
+  KernelDef kernels[kNumDeviceTypes][kNumDTypes];
+};
+
+// Registers a kernel for op `op_name` on `device` for each dtype in `dtypes` (for ops without a
+// type attr, pass {kFloat32}). Called during static initialization, before or after the op
+// itself registers; tables are assembled on first use.
+void RegisterKernel(absl::string_view op_name, DeviceType device, std::initializer_list<DType> dtypes,
+                    KernelDef kernel);
+
+// Registers at static-initialization time: `static KernelRegistrar r("AddV2", ...);`.
+struct KernelRegistrar {
+  KernelRegistrar(absl::string_view op_name, DeviceType device, std::initializer_list<DType> dtypes,
+                  KernelDef kernel) {
+    RegisterKernel(op_name, device, dtypes, kernel);
+  }
+};
+
+// The kernel for (op, device, dtype), or nullptr. Lock-free after the op's first lookup.
+const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype);
+
+// NotFound naming the op, device and dtype, and listing the dtypes that do have kernels.
+absl::Status NoKernelError(const OpDef& op, DeviceType device, DType dtype);
+
+}  // namespace duet

@@ -1,0 +1,71 @@
+#include "ops/attr_value.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace duet {
+
+absl::string_view AttrTypeName(AttrType type) {
+  switch (type) {
+    case AttrType::kInt: return "int";
+    case AttrType::kFloat: return "float";
+    case AttrType::kBool: return "bool";
+    case AttrType::kType: return "type";
+    case AttrType::kString: return "string";
+    case AttrType::kShape: return "shape";
+    case AttrType::kTensor: return "tensor";
+    case AttrType::kListInt: return "list(int)";
+    case AttrType::kListFloat: return "list(float)";
+    case AttrType::kListType: return "list(type)";
+  }
+  return "?";
+}
+
+AttrType AttrTypeOf(const AttrValue& value) {
+  struct Visitor {
+    AttrType operator()(std::monostate) const { return AttrType::kInt; }
+    AttrType operator()(int64_t) const { return AttrType::kInt; }
+    AttrType operator()(float) const { return AttrType::kFloat; }
+    AttrType operator()(bool) const { return AttrType::kBool; }
+    AttrType operator()(DType) const { return AttrType::kType; }
+    AttrType operator()(const std::string&) const { return AttrType::kString; }
+    AttrType operator()(const Shape&) const { return AttrType::kShape; }
+    AttrType operator()(const Tensor&) const { return AttrType::kTensor; }
+    AttrType operator()(const std::vector<int64_t>&) const { return AttrType::kListInt; }
+    AttrType operator()(const std::vector<float>&) const { return AttrType::kListFloat; }
+    AttrType operator()(const std::vector<DType>&) const { return AttrType::kListType; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+std::string AttrValueString(const AttrValue& value) {
+  struct Visitor {
+    std::string operator()(std::monostate) const { return "<unset>"; }
+    std::string operator()(int64_t v) const { return absl::StrCat(v); }
+    std::string operator()(float v) const { return absl::StrCat(v); }
+    std::string operator()(bool v) const { return v ? "true" : "false"; }
+    std::string operator()(DType v) const { return std::string(DTypeName(v)); }
+    std::string operator()(const std::string& v) const { return absl::StrCat("\"", v, "\""); }
+    std::string operator()(const Shape& v) const { return v.str(); }
+    std::string operator()(const Tensor& v) const {
+      return absl::StrCat("<tensor ", DTypeName(v.dtype()), " ", v.shape().str(), ">");
+    }
+    std::string operator()(const std::vector<int64_t>& v) const {
+      return absl::StrCat("[", absl::StrJoin(v, ", "), "]");
+    }
+    std::string operator()(const std::vector<float>& v) const {
+      return absl::StrCat("[", absl::StrJoin(v, ", "), "]");
+    }
+    std::string operator()(const std::vector<DType>& v) const {
+      return absl::StrCat("[",
+                          absl::StrJoin(v, ", ",
+                                        [](std::string* out, DType d) {
+                                          absl::StrAppend(out, DTypeName(d));
+                                        }),
+                          "]");
+    }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+}  // namespace duet

@@ -1,0 +1,39 @@
+// ExecutionContext: where op calls go. Eager mode runs them; graph mode records them as nodes.
+#pragma once
+
+#include "absl/status/status.h"
+#include "ops/op_call.h"
+
+namespace duet {
+
+// The thread's current context receives every op call. EagerContext (eager/) is the default;
+// GraphContext (graph/) is current inside a GraphScope or while tracing.
+class ExecutionContext {
+ public:
+  virtual ~ExecutionContext() = default;
+  // Runs or records `call`, filling `outputs`. Errors are returned unannotated; RunOp annotates.
+  virtual absl::Status Execute(OpCall& call, OutputList& outputs) = 0;
+  virtual bool executing_eagerly() const = 0;
+
+  // The current context of this thread.
+  static ExecutionContext& Current();
+  // The process-wide default (eager) context, installed by the eager layer at startup.
+  static void SetDefault(ExecutionContext* context);
+
+  // Makes `context` current on this thread for the scope's lifetime.
+  class Scope {
+   public:
+    explicit Scope(ExecutionContext* context);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    ExecutionContext* previous_;
+  };
+};
+
+// True when ops run now (no graph is being built on this thread).
+bool executing_eagerly();
+
+}  // namespace duet

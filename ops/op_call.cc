@@ -1,0 +1,163 @@
+#include "ops/op_call.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ops/execution_context.h"
+
+namespace duet {
+namespace {
+
+// Number of tensors argument `arg` takes in this call.
+int64_t ArgLength(const OpCall& call, const ArgDef& arg) {
+  if (arg.number_attr_index < 0) return 1;
+  const AttrValue& n = call.attrs[arg.number_attr_index];
+  return std::holds_alternative<int64_t>(n) ? std::get<int64_t>(n) : -1;
+}
+
+// Infers a list length from the input count when the op function left it unset: only possible
+// when exactly one input is a list.
+void InferListLength(OpCall& call) {
+  const ArgDef* list = nullptr;
+  for (const ArgDef& arg : call.op->inputs) {
+    if (arg.number_attr_index < 0) continue;
+    if (list != nullptr) return;
+    list = &arg;
+  }
+  if (list == nullptr || !std::holds_alternative<std::monostate>(call.attrs[list->number_attr_index])) {
+    return;
+  }
+  call.attrs[list->number_attr_index] =
+      static_cast<int64_t>(call.inputs.size() - (call.op->inputs.size() - 1));
+}
+
+absl::Status CheckAttr(const OpDef& op, const AttrDef& def, const AttrValue& value) {
+  if (std::holds_alternative<std::monostate>(value)) {
+    return absl::InvalidArgumentError(absl::StrCat("attr '", def.name, "' is required"));
+  }
+  if (AttrTypeOf(value) != def.type) {
+    return absl::InvalidArgumentError(absl::StrCat("attr '", def.name, "' must be of type ",
+                                                   AttrTypeName(def.type), ", got ",
+                                                   AttrTypeName(AttrTypeOf(value))));
+  }
+  if (def.type == AttrType::kType && !def.allowed_types.empty()) {
+    DType d = std::get<DType>(value);
+    if (std::find(def.allowed_types.begin(), def.allowed_types.end(), d) ==
+        def.allowed_types.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "dtype ", DTypeName(d), " is not supported (attr ", def.name, " allows ",
+          AttrValueString(def.allowed_types), ")"));
+    }
+  }
+  if (def.type == AttrType::kString && !def.allowed_values.empty()) {
+    const auto& s = std::get<std::string>(value);
+    if (std::find(def.allowed_values.begin(), def.allowed_values.end(), s) ==
+        def.allowed_values.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("attr '", def.name, "' is \"", s,
+                                                     "\"; allowed: ",
+                                                     absl::StrJoin(def.allowed_values, ", ")));
+    }
+  }
+  if (def.type == AttrType::kInt && def.minimum && std::get<int64_t>(value) < *def.minimum) {
+    return absl::InvalidArgumentError(absl::StrCat("attr '", def.name, "' is ",
+                                                   std::get<int64_t>(value),
+                                                   ", must be at least ", *def.minimum));
+  }
+  return absl::OkStatus();
+}
+
+std::string InputsString(const OpCall& call) {
+  std::vector<std::string> parts;
+  size_t i = 0;
+  for (const ArgDef& arg : call.op->inputs) {
+    const int64_t n = ArgLength(call, arg);
+    for (int64_t k = 0; k < std::max<int64_t>(n, 1) && i < call.inputs.size(); ++k, ++i) {
+      const Tensor& t = call.inputs[i];
+      std::string name = arg.number_attr_index >= 0 ? absl::StrCat(arg.name, "[", k, "]") : arg.name;
+      parts.push_back(t.defined() ? absl::StrCat(name, ": ", DTypeName(t.dtype()), " ",
+                                                 t.shape().str())
+                                  : absl::StrCat(name, ": <undefined>"));
+    }
+  }
+  for (; i < call.inputs.size(); ++i) parts.push_back("<extra input>");
+  return absl::StrJoin(parts, ", ");
+}
+
+}  // namespace
+
+absl::Status BindAttrs(OpCall& call) {
+  const OpDef& op = *call.op;
+  InferListLength(call);
+  uint64_t inferred = 0;  // type attrs already set from an input in this call
+  size_t i = 0;
+  for (const ArgDef& arg : op.inputs) {
+    const int64_t n = ArgLength(call, arg);
+    if (n < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("attr '", arg.number_attr, "' (length of ", arg.name, ") is not set"));
+    }
+    for (int64_t k = 0; k < n; ++k, ++i) {
+      if (i >= call.inputs.size()) {
+        return absl::InvalidArgumentError(absl::StrCat("expected ", arg.name, " as input ", i,
+                                                 ", but only ", call.inputs.size(),
+                                                 " inputs were given"));
+      }
+      const Tensor& t = call.inputs[i];
+      if (!t.defined()) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", arg.name, " is undefined"));
+      }
+      if (arg.type_attr_index < 0) {
+        if (t.dtype() != arg.fixed_type) {
+          return absl::InvalidArgumentError(absl::StrCat("input ", arg.name, " must be ",
+                                                         DTypeName(arg.fixed_type), ", got ",
+                                                         DTypeName(t.dtype())));
+        }
+        continue;
+      }
+      // The first input using a type attr sets it (over any default); the others must agree.
+      AttrValue& type = call.attrs[arg.type_attr_index];
+      const uint64_t bit = uint64_t{1} << (arg.type_attr_index & 63);
+      if (!(inferred & bit)) {
+        inferred |= bit;
+        type = t.dtype();
+      } else if (std::get<DType>(type) != t.dtype()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "input ", arg.name, " has dtype ", DTypeName(t.dtype()), " but ", arg.type_attr,
+            " is ", DTypeName(std::get<DType>(type)), " (inputs sharing ", arg.type_attr,
+            " must have the same dtype; cast one of them)"));
+      }
+    }
+  }
+  if (i != call.inputs.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected ", i, " inputs, got ", call.inputs.size()));
+  }
+  for (size_t a = 0; a < op.attrs.size(); ++a) {
+    DUET_RETURN_IF_ERROR(CheckAttr(op, op.attrs[a], call.attrs[a]));
+  }
+  return absl::OkStatus();
+}
+
+DType DispatchDType(const OpCall& call) {
+  return call.op->dispatch_attr < 0 ? kFloat32 : std::get<DType>(call.attrs[call.op->dispatch_attr]);
+}
+
+absl::Status AnnotateOpError(const OpCall& call, const absl::Status& status) {
+  std::string where = call.site.name.empty()
+                          ? absl::StrCat(" (at ", call.site.str(), ")")
+                          : absl::StrCat(" (node '", call.site.name, "', at ", call.site.str(), ")");
+  return absl::Status(status.code(), absl::StrCat(call.op->name, ": ", status.message(), " [",
+                                                  InputsString(call), "]", where));
+}
+
+OutputList RunOp(OpCall& call) {
+  OutputList outputs;
+  absl::Status status = ExecutionContext::Current().Execute(call, outputs);
+  if (!status.ok()) throw Error(AnnotateOpError(call, status));
+  return outputs;
+}
+
+Tensor RunOp1(OpCall& call) { return std::move(RunOp(call)[0]); }
+
+}  // namespace duet

@@ -1,0 +1,173 @@
+#include "ops/op_def.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "ops/op_registry.h"
+
+namespace duet {
+
+int OpDef::attr_index(absl::string_view attr_name) const {
+  for (int i = 0; i < static_cast<int>(attrs.size()); ++i) {
+    if (attrs[i].name == attr_name) return i;
+  }
+  return -1;
+}
+
+OpDefBuilder::OpDefBuilder(std::string name) : def_(std::make_unique<OpDef>()) {
+  def_->name = std::move(name);
+}
+
+OpDefBuilder& OpDefBuilder::Input(std::string name, std::string type_attr) {
+  def_->inputs.push_back(ArgDef{.name = std::move(name), .type_attr = std::move(type_attr)});
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::Input(std::string name, DType fixed_type) {
+  def_->inputs.push_back(ArgDef{.name = std::move(name), .fixed_type = fixed_type});
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string type_attr,
+                                      std::string number_attr) {
+  def_->inputs.push_back(ArgDef{.name = std::move(name),
+                                .type_attr = std::move(type_attr),
+                                .number_attr = std::move(number_attr)});
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::Output(std::string name, std::string type_attr) {
+  def_->outputs.push_back(ArgDef{.name = std::move(name), .type_attr = std::move(type_attr)});
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::Output(std::string name, DType fixed_type) {
+  def_->outputs.push_back(ArgDef{.name = std::move(name), .fixed_type = fixed_type});
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string type_attr,
+                                       std::string number_attr) {
+  def_->outputs.push_back(ArgDef{.name = std::move(name),
+                                 .type_attr = std::move(type_attr),
+                                 .number_attr = std::move(number_attr)});
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::Attr(AttrDef attr) {
+  def_->attrs.push_back(std::move(attr));
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::TypeAttr(std::string name, std::vector<DType> allowed,
+                                     std::optional<DType> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kType, .allowed_types = std::move(allowed)};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::IntAttr(std::string name, std::optional<int64_t> default_value,
+                                    std::optional<int64_t> minimum) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kInt, .minimum = minimum};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::FloatAttr(std::string name, std::optional<float> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kFloat};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::BoolAttr(std::string name, std::optional<bool> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kBool};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::StringAttr(std::string name,
+                                       std::optional<std::string> default_value,
+                                       std::vector<std::string> allowed) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kString, .allowed_values = allowed};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::ShapeAttr(std::string name, std::optional<Shape> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kShape};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::TensorAttr(std::string name) {
+  return Attr(AttrDef{.name = std::move(name), .type = AttrType::kTensor});
+}
+OpDefBuilder& OpDefBuilder::IntListAttr(std::string name,
+                                        std::optional<std::vector<int64_t>> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kListInt};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::FloatListAttr(std::string name,
+                                          std::optional<std::vector<float>> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kListFloat};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::TypeListAttr(std::string name, std::vector<DType> allowed) {
+  return Attr(AttrDef{
+      .name = std::move(name), .type = AttrType::kListType, .allowed_types = std::move(allowed)});
+}
+
+OpDefBuilder& OpDefBuilder::Stateful() {
+  def_->stateful = true;
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::Commutative() {
+  def_->commutative = true;
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::Doc(std::string doc) {
+  def_->doc = std::move(doc);
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::SetShapeFn(ShapeFn fn) {
+  def_->shape_fn = fn;
+  return *this;
+}
+
+namespace {
+
+[[noreturn]] void DieBadDeclaration(const OpDef& op, const std::string& why) {
+  std::fprintf(stderr, "duet: bad declaration of op %s: %s\n", op.name.c_str(), why.c_str());
+  std::abort();
+}
+
+// Resolves an argument's type/number attr names to attr positions.
+void ResolveArg(const OpDef& op, ArgDef& arg) {
+  if (!arg.type_attr.empty()) {
+    arg.type_attr_index = op.attr_index(arg.type_attr);
+    if (arg.type_attr_index < 0 || op.attrs[arg.type_attr_index].type != AttrType::kType) {
+      DieBadDeclaration(op, absl::StrCat("argument ", arg.name, " names type attr ",
+                                         arg.type_attr, ", which is not declared"));
+    }
+  }
+  if (!arg.number_attr.empty()) {
+    arg.number_attr_index = op.attr_index(arg.number_attr);
+    if (arg.number_attr_index < 0 || op.attrs[arg.number_attr_index].type != AttrType::kInt) {
+      DieBadDeclaration(op, absl::StrCat("argument ", arg.name, " names number attr ",
+                                         arg.number_attr, ", which is not an int attr"));
+    }
+  }
+}
+
+}  // namespace
+
+const OpDef* OpDefBuilder::Register() {
+  OpDef& op = *def_;
+  if (op.shape_fn == nullptr) DieBadDeclaration(op, "no shape function");
+  for (ArgDef& arg : op.inputs) ResolveArg(op, arg);
+  for (ArgDef& arg : op.outputs) ResolveArg(op, arg);
+  for (int i = 0; i < static_cast<int>(op.attrs.size()); ++i) {
+    if (op.dispatch_attr < 0 && op.attrs[i].type == AttrType::kType) op.dispatch_attr = i;
+    op.default_attrs.push_back(op.attrs[i].default_value.value_or(AttrValue{}));
+  }
+  auto registered = OpRegistry::Global().Add(std::move(def_));
+  if (!registered.ok()) {
+    std::fprintf(stderr, "duet: %s\n", std::string(registered.status().message()).c_str());
+    std::abort();
+  }
+  return *registered;
+}
+
+}  // namespace duet

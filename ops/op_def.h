@@ -1,0 +1,118 @@
+// OpDef: an op declared once, as data: signature, attrs, flags, shape function and doc line.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/dtype.h"
+#include "ops/attr_value.h"
+
+namespace duet {
+
+class ShapeContext;
+struct KernelTable;
+
+// Computes output dtypes and shapes from input dtypes/shapes (and known input values) and attrs.
+// Runs before any kernel, in eager and graph mode alike; errors here are the user's shape errors.
+using ShapeFn = absl::Status (*)(ShapeContext& ctx);
+
+// One input or output of an op. Its dtype is either fixed or named by a type attr; a list
+// argument (number_attr set) repeats number_attr times.
+struct ArgDef {
+  std::string name;
+  std::string type_attr;           // e.g. "T"; empty when the dtype is fixed
+  DType fixed_type = kFloat32;     // used when type_attr is empty
+  std::string number_attr;         // e.g. "N" for `values: N * T`; empty for a single tensor
+  int type_attr_index = -1;        // resolved at registration
+  int number_attr_index = -1;      // resolved at registration
+};
+
+// One attr: name, kind, optional default, and for type attrs the allowed dtypes.
+struct AttrDef {
+  std::string name;
+  AttrType type = AttrType::kInt;
+  std::optional<AttrValue> default_value;
+  std::vector<DType> allowed_types;        // type attrs: empty = any
+  std::vector<std::string> allowed_values;  // string attrs: empty = any
+  std::optional<int64_t> minimum;          // int attrs
+};
+
+// An op. Registered once; `id` indexes per-op tables (kernels, gradients) on the hot path.
+struct OpDef {
+  int id = -1;
+  std::string name;
+  std::string doc;  // one line
+  std::vector<ArgDef> inputs;
+  std::vector<ArgDef> outputs;
+  std::vector<AttrDef> attrs;
+  bool stateful = false;
+  bool commutative = false;
+  ShapeFn shape_fn = nullptr;
+  // Index of the type attr whose value picks the kernel (the first type attr), or -1.
+  int dispatch_attr = -1;
+  // Defaults of every attr, positional; unset attrs are monostate. Op functions start from this.
+  AttrList default_attrs;
+  // Kernels by device and dtype, filled lazily by the kernel registry on first dispatch.
+  mutable std::atomic<const KernelTable*> kernels{nullptr};
+
+  // Position of an attr by name, or -1. For registration-time code, not for hot paths.
+  int attr_index(absl::string_view attr_name) const;
+};
+
+// Declares an op:
+//   OpDefBuilder("AddV2").Input("x", "T").Input("y", "T").Output("z", "T")
+//       .TypeAttr("T", kNumericTypes).Commutative().Doc("x + y, broadcasting")
+//       .SetShapeFn(BroadcastBinaryShape).Register();
+// Register() checks the declaration (every referenced attr exists) and returns the registered op,
+// which lives for the whole process.
+class OpDefBuilder {
+ public:
+  explicit OpDefBuilder(std::string name);
+
+  OpDefBuilder& Input(std::string name, std::string type_attr);
+  OpDefBuilder& Input(std::string name, DType fixed_type);
+  OpDefBuilder& InputList(std::string name, std::string type_attr, std::string number_attr);
+  OpDefBuilder& Output(std::string name, std::string type_attr);
+  OpDefBuilder& Output(std::string name, DType fixed_type);
+  OpDefBuilder& OutputList(std::string name, std::string type_attr, std::string number_attr);
+
+  OpDefBuilder& TypeAttr(std::string name, std::vector<DType> allowed = {},
+                         std::optional<DType> default_value = {});
+  OpDefBuilder& IntAttr(std::string name, std::optional<int64_t> default_value = {},
+                        std::optional<int64_t> minimum = {});
+  OpDefBuilder& FloatAttr(std::string name, std::optional<float> default_value = {});
+  OpDefBuilder& BoolAttr(std::string name, std::optional<bool> default_value = {});
+  OpDefBuilder& StringAttr(std::string name, std::optional<std::string> default_value = {},
+                           std::vector<std::string> allowed = {});
+  OpDefBuilder& ShapeAttr(std::string name, std::optional<Shape> default_value = {});
+  OpDefBuilder& TensorAttr(std::string name);
+  OpDefBuilder& IntListAttr(std::string name,
+                            std::optional<std::vector<int64_t>> default_value = {});
+  OpDefBuilder& FloatListAttr(std::string name,
+                              std::optional<std::vector<float>> default_value = {});
+  OpDefBuilder& TypeListAttr(std::string name, std::vector<DType> allowed = {});
+
+  OpDefBuilder& Stateful();
+  OpDefBuilder& Commutative();
+  OpDefBuilder& Doc(std::string doc);
+  OpDefBuilder& SetShapeFn(ShapeFn fn);
+
+  // Registers the op; aborts the process on a malformed declaration or a duplicate name
+  // (programming errors caught at startup).
+  const OpDef* Register();
+
+ private:
+  OpDefBuilder& Attr(AttrDef attr);
+  std::unique_ptr<OpDef> def_;
+};
+
+// Dtype sets for TypeAttr.
+inline const std::vector<DType> kFloatTypes = {kFloat32, kFloat64, kFloat16, kBFloat16};
+inline const std::vector<DType> kRealNumberTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                                    kInt32, kInt64};
+inline const std::vector<DType> kIndexTypes = {kInt32, kInt64};
+
+}  // namespace duet

@@ -1,0 +1,53 @@
+#include "tests/test_util.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace duet::testing {
+
+std::vector<double> ToDoubles(const Tensor& t) {
+  std::vector<double> out;
+  VisitDType(t.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* p = t.data<T>();
+    for (int64_t i = 0; i < t.num_elements(); ++i) {
+      if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+        out.push_back(static_cast<float>(p[i]));
+      } else {
+        out.push_back(static_cast<double>(p[i]));
+      }
+    }
+  });
+  return out;
+}
+
+void ExpectTensor(const Tensor& actual, DType dtype, const Shape& shape,
+                  const std::vector<double>& expected, double tol) {
+  REQUIRE(actual.defined());
+  REQUIRE(DTypeName(actual.dtype()) == DTypeName(dtype));
+  REQUIRE(actual.shape().str() == shape.str());
+  std::vector<double> got = ToDoubles(actual);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("element " << i << ": got " << got[i] << ", expected " << expected[i]);
+    if (std::isnan(expected[i])) {
+      CHECK(std::isnan(got[i]));
+    } else if (std::isinf(expected[i])) {
+      CHECK(got[i] == expected[i]);
+    } else {
+      CHECK(std::abs(got[i] - expected[i]) <= tol * (1 + std::abs(expected[i])));
+    }
+  }
+}
+
+void ExpectTensorNear(const Tensor& actual, const Tensor& expected, double tol) {
+  ExpectTensor(actual, expected.dtype(), expected.shape(), ToDoubles(expected), tol);
+}
+
+std::string Testdata(const std::string& folder, const std::string& file) {
+  const char* dir = std::getenv("TEST_SRCDIR");
+  const std::string rel = "tests/" + folder + "/testdata/" + file;
+  return dir ? std::string(dir) + "/duet/" + rel : rel;
+}
+
+}  // namespace duet::testing
