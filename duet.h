@@ -1,0 +1,20 @@
+// duet: the one header a user includes. Everything lives in namespace duet; see README.md.
+#pragma once
+
+#include "core/constant.h"
+#include "core/device.h"
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/npy.h"
+#include "core/shape.h"
+#include "core/tensor.h"
+#include "core/tensor_format.h"
+#include "eager/device_scope.h"
+#include "kernels/cuda/cuda_device.h"
+#include "ops/array/array_ops.h"
+#include "ops/composite/composite_ops.h"
+#include "ops/execution_context.h"
+#include "ops/math/math_ops.h"
+#include "ops/nn/nn_ops.h"
+#include "ops/random/random_ops.h"
+#include "ops/reduction/reduction_ops.h"

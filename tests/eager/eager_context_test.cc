@@ -1,0 +1,68 @@
+#include "eager/eager_context.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/allocator.h"
+#include "duet.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+TEST_CASE("eager is the default context") {
+  CHECK(executing_eagerly());
+  CHECK(&ExecutionContext::Current() == &EagerContext::Get());
+}
+
+TEST_CASE("an eager op allocates exactly its outputs") {
+  Tensor a = constant({{1.f, 2.f}, {3.f, 4.f}});
+  Tensor warm = a + a;  // first call builds the kernel table
+  const auto before = CpuAllocator::Get().stats();
+  Tensor c = a + a;
+  const auto after = CpuAllocator::Get().stats();
+  CHECK(after.allocations - before.allocations == 1);
+  // Freed buffers are reused: the steady state takes blocks from the pool.
+  CHECK(after.pool_hits - before.pool_hits == 1);
+}
+
+TEST_CASE("a symbolic tensor given to an eager op is a clear error") {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->shape = Shape{2};
+  Tensor symbolic(impl);
+  testing::ExpectError([&] { add(symbolic, symbolic); }, {"AddV2", "symbolic", "GraphScope"});
+}
+
+TEST_CASE("inputs on different devices are a clear error naming both") {
+  Tensor a = constant({1.f, 2.f});
+  auto impl = std::make_shared<TensorImpl>(*a.impl());
+  impl->device = Device::cuda(0);
+  Tensor on_gpu(impl);
+  testing::ExpectError([&] { add(a, on_gpu); }, {"AddV2", "cpu:0", "cuda:0", "different devices"});
+}
+
+TEST_CASE("no kernel for a device is a clear error") {
+  auto impl = std::make_shared<TensorImpl>(*constant({1.f}).impl());
+  impl->device = Device::cuda(0);
+  Tensor on_gpu(impl);
+  testing::ExpectError([&] { add(on_gpu, on_gpu); }, {"AddV2", "no cuda kernel", "float32"});
+}
+
+TEST_CASE("DeviceScope nests and restores") {
+  CHECK(DeviceScope::Current() == Device::cpu());
+  {
+    DeviceScope outer("/gpu:1");
+    CHECK(DeviceScope::Current() == Device::cuda(1));
+    {
+      DeviceScope inner(Device::cpu());
+      CHECK(DeviceScope::Current() == Device::cpu());
+    }
+    CHECK(DeviceScope::Current() == Device::cuda(1));
+  }
+  CHECK(DeviceScope::Current() == Device::cpu());
+  testing::ExpectError([] { DeviceScope bad("tpu:0"); }, {"unknown device", "tpu:0"});
+}
+
+TEST_CASE("num_gpus is zero or more and never throws") { CHECK(num_gpus() >= 0); }
+
+}  // namespace
+}  // namespace duet

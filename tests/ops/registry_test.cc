@@ -1,0 +1,129 @@
+#include "ops/op_registry.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "duet.h"
+#include "kernels/kernel_registry.h"
+#include "ops/common_shape_fns.h"
+#include "ops/op_def_proto.h"
+#include "ops/op_docs.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+TEST_CASE("every registered op is complete: shape function, doc, a CPU kernel, a valid OpDef") {
+  const auto ops = OpRegistry::Global().All();
+  REQUIRE(ops.size() > 50);
+  for (const OpDef* op : ops) {
+    INFO("op " << op->name);
+    CHECK(op->shape_fn != nullptr);
+    CHECK(!op->doc.empty());
+    bool has_cpu_kernel = false;
+    for (int d = 0; d < kNumDTypes; ++d) {
+      has_cpu_kernel |= FindKernel(*op, DeviceType::kCpu, static_cast<DType>(d)) != nullptr;
+    }
+    CHECK(has_cpu_kernel);
+    tensorflow::OpDef proto = OpDefToProto(*op);
+    CHECK(proto.name() == op->name);
+    CHECK(proto.input_arg_size() == static_cast<int>(op->inputs.size()));
+    CHECK(proto.attr_size() == static_cast<int>(op->attrs.size()));
+  }
+}
+
+TEST_CASE("ops carry TensorFlow's names and attrs") {
+  const tensorflow::OpDef matmul = OpDefToProto(*OpRegistry::Global().Find("MatMul"));
+  REQUIRE(matmul.attr_size() >= 3);
+  std::vector<std::string> attrs;
+  for (const auto& a : matmul.attr()) attrs.push_back(a.name());
+  CHECK(std::find(attrs.begin(), attrs.end(), "transpose_a") != attrs.end());
+  CHECK(std::find(attrs.begin(), attrs.end(), "transpose_b") != attrs.end());
+  for (const char* name : {"AddV2", "Sub", "Mul", "RealDiv", "Conv2D", "Sum", "Mean", "Reshape",
+                           "ConcatV2", "GatherV2", "Softmax", "FusedBatchNormV3", "Cast"}) {
+    INFO(name);
+    CHECK(OpRegistry::Global().Find(name) != nullptr);
+  }
+}
+
+TEST_CASE("unknown ops are a clear NotFound") {
+  auto op = LookUpOp("NoSuchOp");
+  REQUIRE(!op.ok());
+  CHECK(op.status().code() == absl::StatusCode::kNotFound);
+  CHECK(std::string(op.status().message()).find("NoSuchOp") != std::string::npos);
+}
+
+TEST_CASE("docs/ops.md is generated from the current registry") {
+  std::ifstream file("docs/ops.md");
+  REQUIRE(file.good());
+  std::stringstream text;
+  text << file.rdbuf();
+  INFO("regenerate with: bazel run //tools:gen_ops_doc > docs/ops.md");
+  CHECK(text.str() == RegisteredOpsMarkdown());
+}
+
+TEST_CASE("attr values round-trip through TensorFlow's AttrValue") {
+  const std::vector<std::pair<AttrValue, AttrType>> cases = {
+      {int64_t{-3}, AttrType::kInt},
+      {2.5f, AttrType::kFloat},
+      {true, AttrType::kBool},
+      {kFloat64, AttrType::kType},
+      {std::string("SAME"), AttrType::kString},
+      {Shape{2, -1}, AttrType::kShape},
+      {std::vector<int64_t>{1, 2, 2, 1}, AttrType::kListInt},
+      {std::vector<float>{0.5f}, AttrType::kListFloat},
+      {std::vector<DType>{kInt32, kBool}, AttrType::kListType},
+  };
+  for (const auto& [value, type] : cases) {
+    INFO(AttrValueString(value));
+    auto proto = AttrValueToProto(value);
+    REQUIRE(proto.ok());
+    auto back = AttrValueFromProto(*proto, type);
+    REQUIRE(back.ok());
+    CHECK(AttrValueString(*back) == AttrValueString(value));
+  }
+  tensorflow::AttrValue wrong;
+  wrong.set_i(3);
+  CHECK(!AttrValueFromProto(wrong, AttrType::kString).ok());
+  wrong.set_type(static_cast<tensorflow::DataType>(7));  // DT_STRING: not supported
+  CHECK(!AttrValueFromProto(wrong, AttrType::kType).ok());
+}
+
+// A test-only op to exercise signature checking in BindAttrs.
+const OpDef* const kTestPair = OpDefBuilder("TestOnlyPair")
+                                   .Input("a", "T")
+                                   .Input("b", "T")
+                                   .Input("idx", kInt32)
+                                   .Output("out", "T")
+                                   .TypeAttr("T", {kFloat32, kFloat64})
+                                   .StringAttr("mode", "x", {"x", "y"})
+                                   .IntAttr("k", 1, /*minimum=*/1)
+                                   .Doc("Test op.")
+                                   .SetShapeFn(UnchangedShape)
+                                   .Register();
+
+absl::Status Bind(TensorList inputs, AttrList overrides = {}) {
+  OpCall call(kTestPair, std::move(inputs), OpSite());
+  for (size_t i = 0; i < overrides.size(); ++i) {
+    if (!std::holds_alternative<std::monostate>(overrides[i])) call.attrs[i] = overrides[i];
+  }
+  return BindAttrs(call);
+}
+
+TEST_CASE("BindAttrs checks the signature and attrs") {
+  Tensor f = constant(1.f), d = constant(1.0), i = constant(1);
+  CHECK(Bind({f, f, i}).ok());
+  auto message = [](const absl::Status& s) { return std::string(s.message()); };
+  CHECK_THAT(message(Bind({f, d, i})), Catch::Contains("same dtype"));
+  CHECK_THAT(message(Bind({f, f, f})), Catch::Contains("must be int32"));
+  CHECK_THAT(message(Bind({f, f})), Catch::Contains("only 2 inputs"));
+  CHECK_THAT(message(Bind({f, f, i, i})), Catch::Contains("expected 3 inputs"));
+  CHECK_THAT(message(Bind({i, i, i})), Catch::Contains("int32 is not supported"));
+  CHECK_THAT(message(Bind({f, f, i}, {{}, std::string("z")})), Catch::Contains("allowed: x, y"));
+  CHECK_THAT(message(Bind({f, f, i}, {{}, {}, int64_t{0}})), Catch::Contains("at least 1"));
+  CHECK_THAT(message(Bind({f, f, i}, {{}, {}, 2.f})), Catch::Contains("must be of type int"));
+}
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# duet's set-up and everyday entry point. Installs missing Debian packages first (idempotent).
+#   tools/dev.sh demo           build and run the eager tour (examples/eager_tour.cc)
+#   tools/dev.sh test [ARGS]    build and run the test suite; ends with "N passed, N failed"
+#   tools/dev.sh deps           only install the packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(g++ python3 bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler libdnnl-dev
+          libsleef-dev libeigen3-dev catch2)
+BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
+
+install_deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "installing: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  if [ ! -d /usr/local/cuda/include ]; then
+    echo "error: the CUDA toolkit is expected under /usr/local/cuda (it is linked, GPU optional)" >&2
+    exit 1
+  fi
+}
+
+cmd="${1:-test}"
+shift || true
+install_deps
+case "$cmd" in
+  deps) ;;
+  demo) bazel run "${BAZEL_FLAGS[@]}" //examples:eager_tour ;;
+  test)
+    log=$(mktemp)
+    set +e
+    bazel test "${BAZEL_FLAGS[@]}" --test_summary=short "$@" //... 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    python3 tools/test_summary.py "$log" bazel-testlogs
+    rm -f "$log"
+    exit "$status"
+    ;;
+  *) echo "usage: tools/dev.sh demo|test|deps" >&2; exit 2 ;;
+esac

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Totals Catch2 test cases over a `bazel test` run and prints "N passed, N failed".
+
+Usage: test_summary.py BAZEL_OUTPUT_LOG TESTLOGS_DIR. A test target whose log has no Catch2
+summary (it crashed, timed out or failed to build) counts as one failed case.
+"""
+import os
+import re
+import sys
+
+TARGET = re.compile(r"^(//\S+)\s+(?:\(cached\)\s+)?(PASSED|FAILED|TIMEOUT|FLAKY|NO STATUS|"
+                    r"FAILED TO BUILD|INCOMPLETE)", re.M)
+ALL_PASSED = re.compile(r"All tests passed \(\d+ assertions? in (\d+) test cases?\)")
+MIXED = re.compile(r"test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed")
+
+
+def count_log(path):
+    """(passed, failed) test cases from one Catch2 log, or None without a summary."""
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        return None
+    if m := ALL_PASSED.search(text):
+        return int(m.group(1)), 0
+    if m := MIXED.search(text):
+        return int(m.group(2)), int(m.group(3))
+    return None
+
+
+def main():
+    output = open(sys.argv[1], errors="replace").read()
+    testlogs = sys.argv[2] if len(sys.argv) > 2 else "bazel-testlogs"
+    passed = failed = 0
+    for target, status in TARGET.findall(output):
+        package, _, name = target[2:].partition(":")
+        counts = count_log(os.path.join(testlogs, package, name, "test.log"))
+        if status in ("PASSED", "FLAKY") and counts:
+            passed += counts[0]
+            failed += counts[1]
+        elif counts and counts[1] > 0:
+            passed += counts[0]
+            failed += counts[1]
+        else:
+            failed += 1
+            print(f"{target}: {status}", file=sys.stderr)
+    print(f"{passed} passed, {failed} failed")
+
+
+if __name__ == "__main__":
+    main()
