@@ -13,11 +13,17 @@ struct TensorFormatOptions {
   // `edge_items` entries around "...", as NumPy does.
   int64_t threshold = 1000;
   int64_t edge_items = 3;
+  // Rows longer than this many characters wrap, as in NumPy.
+  int line_width = 75;
 };
 
-// "Tensor(\n[[1. 2.]\n [3. 4.]], shape=(2, 2), dtype=float32)". A symbolic tensor prints its
-// shape and dtype without values; a tensor on a GPU is copied to the host first.
+// "Tensor(\n[[1. 2.]\n [3. 4.]], shape=(2, 2), dtype=float32)": the values as NumPy's str() of
+// the array prints them (bfloat16 as TensorFlow prints it, "%g" per element), like tf.Tensor.
+// A symbolic tensor prints "Tensor(shape=..., dtype=...)", an undefined one
+// "Tensor(<undefined>)"; a tensor off the CPU prints "Tensor(<on cuda:0>, shape=..., ...)"
+// (core has no device copy; callers wanting values copy it with .cpu() first).
 std::string FormatTensor(const Tensor& t, const TensorFormatOptions& options = {});
+// Writes FormatTensor(t) with default options.
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 }  // namespace duet
