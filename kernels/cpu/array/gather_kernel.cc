@@ -1,0 +1,107 @@
+// GatherV2: params viewed as (outer, N, inner); each output row (o, m) is the contiguous block
+// params[o, indices[m], :].
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "kernels/cpu/array/int_values.h"
+#include "kernels/cpu/array/register_all_dtypes.h"
+#include "kernels/cpu/array/strided_copy.h"
+
+namespace duet {
+namespace {
+
+// "[1, 0]": the multi-index of flat element `flat` in `shape` ("" for a scalar).
+std::string MultiIndex(int64_t flat, const Shape& shape) {
+  if (shape.rank() == 0) return "";
+  std::vector<int64_t> idx(shape.rank());
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    idx[d] = flat % shape.dim(d);
+    flat /= shape.dim(d);
+  }
+  return absl::StrCat("[", absl::StrJoin(idx, ", "), "]");
+}
+
+// Every index must lie in [0, limit); the first that does not is reported.
+template <typename Index>
+absl::Status CheckIndices(const Tensor& indices, int64_t limit) {
+  const Index* p = indices.data<Index>();
+  for (int64_t i = 0; i < indices.num_elements(); ++i) {
+    if (p[i] < 0 || p[i] >= limit) {
+      return absl::InvalidArgumentError(absl::StrCat("indices", MultiIndex(i, indices.shape()),
+                                                     " = ", p[i], " is not in [0, ", limit, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Copies rows [begin, end) of the (outer * M) output rows. U is an unsigned type of the element
+// size, used when a row is a single element (memcpy per element would dominate).
+template <typename Index, typename U>
+void GatherRows(const char* params, const Index* idx, char* out, int64_t num_idx, int64_t n,
+                int64_t inner, int elem, int64_t begin, int64_t end) {
+  if (inner == 1) {
+    const U* src = reinterpret_cast<const U*>(params);
+    U* dst = reinterpret_cast<U*>(out);
+    for (int64_t r = begin; r < end; ++r) dst[r] = src[(r / num_idx) * n + idx[r % num_idx]];
+    return;
+  }
+  const int64_t bytes = inner * elem;
+  for (int64_t r = begin; r < end; ++r) {
+    const int64_t o = r / num_idx, m = r % num_idx;
+    std::memcpy(out + r * bytes, params + (o * n + idx[m]) * bytes, bytes);
+  }
+}
+
+template <typename Index, typename U>
+void Gather(KernelContext& ctx, int axis) {
+  const Tensor& params = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  Tensor& out = ctx.output(0);
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= params.shape().dim(d);
+  for (int d = axis + 1; d < params.rank(); ++d) inner *= params.shape().dim(d);
+  const int64_t n = params.shape().dim(axis), num_idx = indices.num_elements();
+  const int elem = sizeof(U);
+  const char* src = static_cast<const char*>(params.raw_data());
+  char* dst = static_cast<char*>(out.raw_data());
+  const Index* idx = indices.data<Index>();
+  const int64_t min_chunk = std::max<int64_t>(1, kParallelCopyBytes / (inner * elem));
+  ctx.pool().ParallelFor(outer * num_idx, min_chunk, [&](int64_t begin, int64_t end) {
+    GatherRows<Index, U>(src, idx, dst, num_idx, n, inner, elem, begin, end);
+  });
+}
+
+template <typename Index>
+absl::Status GatherTyped(KernelContext& ctx, int axis) {
+  const Tensor& params = ctx.input(0);
+  DUET_RETURN_IF_ERROR(CheckIndices<Index>(ctx.input(1), params.shape().dim(axis)));
+  if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
+  switch (DTypeSize(params.dtype())) {
+    case 1:
+      Gather<Index, uint8_t>(ctx, axis);
+      break;
+    case 2:
+      Gather<Index, uint16_t>(ctx, axis);
+      break;
+    case 4:
+      Gather<Index, uint32_t>(ctx, axis);
+      break;
+    default:
+      Gather<Index, uint64_t>(ctx, axis);
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GatherKernel(KernelContext& ctx) {
+  const int64_t a = IntScalar(ctx.input(2));
+  const int axis = static_cast<int>(a < 0 ? a + ctx.input(0).rank() : a);
+  return ctx.input(1).dtype() == kInt64 ? GatherTyped<int64_t>(ctx, axis)
+                                        : GatherTyped<int32_t>(ctx, axis);
+}
+
+const bool kGatherV2 = RegisterAllDTypes("GatherV2", [](auto) -> KernelFn { return GatherKernel; });
+
+}  // namespace
+}  // namespace duet

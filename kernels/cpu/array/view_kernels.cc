@@ -1,0 +1,78 @@
+// Kernels whose output views the input's buffer (no copy): Identity, StopGradient, Reshape,
+// ExpandDims, Squeeze. The shape functions have validated everything; these only rebuild the
+// output shape from the operands.
+#include "kernels/cpu/array/int_values.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+constexpr int kSqueezeDimsAttr = 1;  // Squeeze's attrs: T, squeeze_dims
+
+absl::Status PassThroughKernel(KernelContext& ctx) {
+  ctx.output(0) = ctx.input(0);
+  return absl::OkStatus();
+}
+
+absl::Status ReshapeKernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  std::vector<int64_t> dims = IntValues(ctx.input(1));
+  int64_t known = 1;
+  int64_t* unknown = nullptr;
+  for (int64_t& d : dims) {
+    if (d == -1) {
+      unknown = &d;
+    } else {
+      known *= d;
+    }
+  }
+  if (unknown != nullptr) *unknown = x.num_elements() / known;
+  ctx.output(0) = x.reshaped(Shape(dims));
+  return absl::OkStatus();
+}
+
+absl::Status ExpandDimsKernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const int rank = x.rank();
+  int64_t axis = IntScalar(ctx.input(1));
+  if (axis < 0) axis += rank + 1;
+  Shape out;
+  for (int i = 0; i <= rank; ++i) {
+    if (i == axis) out.push_back(1);
+    if (i < rank) out.push_back(x.shape().dim(i));
+  }
+  ctx.output(0) = x.reshaped(out);
+  return absl::OkStatus();
+}
+
+absl::Status SqueezeKernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const auto& axes = ctx.attr<std::vector<int64_t>>(kSqueezeDimsAttr);
+  std::vector<bool> drop(x.rank(), axes.empty());
+  if (!axes.empty()) {
+    for (int64_t a : axes) drop[a < 0 ? a + x.rank() : a] = true;
+  }
+  Shape out;
+  for (int i = 0; i < x.rank(); ++i) {
+    if (!(drop[i] && x.shape().dim(i) == 1)) out.push_back(x.shape().dim(i));
+  }
+  ctx.output(0) = x.reshaped(out);
+  return absl::OkStatus();
+}
+
+constexpr std::initializer_list<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                               kInt32,   kInt64,   kBool};
+
+const KernelRegistrar kIdentity("Identity", DeviceType::kCpu, kAll,
+                                {PassThroughKernel, /*allocates_outputs=*/true});
+const KernelRegistrar kStopGradient("StopGradient", DeviceType::kCpu, kAll,
+                                    {PassThroughKernel, /*allocates_outputs=*/true});
+const KernelRegistrar kReshape("Reshape", DeviceType::kCpu, kAll,
+                               {ReshapeKernel, /*allocates_outputs=*/true});
+const KernelRegistrar kExpandDims("ExpandDims", DeviceType::kCpu, kAll,
+                                  {ExpandDimsKernel, /*allocates_outputs=*/true});
+const KernelRegistrar kSqueeze("Squeeze", DeviceType::kCpu, kAll,
+                               {SqueezeKernel, /*allocates_outputs=*/true});
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,102 @@
+// Array (shape-manipulation) op functions: views, copies, gathers and shape queries.
+//
+// Integer operands that TensorFlow takes as tensors (shapes, perms, axes, begin/size, multiples,
+// paddings) are tensor inputs of the ops; the overloads taking C++ values turn them into small
+// int32 constants (int64 when a value does not fit). Negative axes count from the end.
+// All ops accept every dtype (float32/64, float16, bfloat16, int32/64, bool).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include "core/constant.h"
+#include "core/tensor.h"
+#include "ops/op_site.h"
+
+namespace duet {
+
+// x itself, as a view of the same buffer (op Identity).
+Tensor identity(const Tensor& x, OpSite site = {});
+// x as a view, but gradients do not flow through it (op StopGradient).
+Tensor stop_gradient(const Tensor& x, OpSite site = {});
+
+// x viewed with a new shape of the same element count; one dim may be -1 (inferred). No copy.
+Tensor reshape(const Tensor& x, const Shape& shape, OpSite site = {});
+// reshape(x, {2, -1}): a braced list is a Shape (this overload keeps {0} from also matching
+// Tensor).
+Tensor reshape(const Tensor& x, std::initializer_list<int64_t> shape, OpSite site = {});
+// Same, with the shape given as a 1-D int32/int64 tensor (e.g. from shape_of).
+Tensor reshape(const Tensor& x, const Tensor& shape, OpSite site = {});
+
+// Permutes the dims: output dim i is input dim perm[i]; an empty perm reverses the dims.
+Tensor transpose(const Tensor& x, std::vector<int64_t> perm = {}, OpSite site = {});
+
+// Joins tensors along `axis`; all other dims must match (op ConcatV2).
+Tensor concat(const std::vector<Tensor>& values, int64_t axis, OpSite site = {});
+
+// Splits x into `num_splits` equal pieces along `axis` (op Split).
+std::vector<Tensor> split(const Tensor& x, int64_t num_splits, int64_t axis = 0, OpSite site = {});
+// Splits x into pieces of the given sizes along `axis`; one size may be -1 (op SplitV).
+std::vector<Tensor> split(const Tensor& x, std::vector<int64_t> sizes, int64_t axis = 0,
+                          OpSite site = {});
+
+// The block of x starting at `begin` with extent `size` per dim; size -1 means "to the end".
+Tensor slice(const Tensor& x, std::vector<int64_t> begin, std::vector<int64_t> size,
+             OpSite site = {});
+
+// Rows of `params` along `axis` picked by int32/int64 `indices` (op GatherV2). The output shape
+// is params.shape[:axis] + indices.shape + params.shape[axis+1:]. An index outside
+// [0, params.shape[axis]) is an InvalidArgument error naming it.
+Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis = 0, OpSite site = {});
+
+// x with a size-1 dim inserted at `axis` (in [-rank-1, rank]). A view, no copy.
+Tensor expand_dims(const Tensor& x, int64_t axis, OpSite site = {});
+// x without the size-1 dims listed in `axes` (all size-1 dims when empty). A view, no copy.
+Tensor squeeze(const Tensor& x, std::vector<int64_t> axes = {}, OpSite site = {});
+
+// x repeated multiples[i] times along each dim i.
+Tensor tile(const Tensor& x, std::vector<int64_t> multiples, OpSite site = {});
+
+// One-hot encoding of int32/int64 `indices`: a new dim of size `depth` at `axis` (-1 = last)
+// holding on_value at the index and off_value elsewhere. Out-of-range indices give all off_value.
+Tensor one_hot(const Tensor& indices, int64_t depth, double on_value = 1, double off_value = 0,
+               int64_t axis = -1, DType dtype = kFloat32, OpSite site = {});
+
+// x broadcast (NumPy rules, x's dims aligned right) to `shape`.
+Tensor broadcast_to(const Tensor& x, const Shape& shape, OpSite site = {});
+// broadcast_to(x, {2, 3}): a braced list is a Shape.
+Tensor broadcast_to(const Tensor& x, std::initializer_list<int64_t> shape, OpSite site = {});
+// Same, with the target shape as a 1-D int32/int64 tensor.
+Tensor broadcast_to(const Tensor& x, const Tensor& shape, OpSite site = {});
+
+// The shape of x as a 1-D tensor of `out_type` (int32 or int64) (op Shape).
+Tensor shape_of(const Tensor& x, DType out_type = kInt32, OpSite site = {});
+// The number of elements of x as a scalar of `out_type` (op Size).
+Tensor size(const Tensor& x, DType out_type = kInt32, OpSite site = {});
+// The rank of x as an int32 scalar (op Rank).
+Tensor rank(const Tensor& x, OpSite site = {});
+
+// Zeros with x's dtype and shape.
+Tensor zeros_like(const Tensor& x, OpSite site = {});
+// Ones (true for bool) with x's dtype and shape.
+Tensor ones_like(const Tensor& x, OpSite site = {});
+
+// A tensor of shape `dims` filled with the scalar `value` (op Fill; dtype from value).
+Tensor fill(const Shape& dims, const Tensor& value, OpSite site = {});
+// fill({2, 3}, value): a braced list is a Shape.
+Tensor fill(std::initializer_list<int64_t> dims, const Tensor& value, OpSite site = {});
+// Same, with the dims as a 1-D int32/int64 tensor.
+Tensor fill(const Tensor& dims, const Tensor& value, OpSite site = {});
+
+// x with paddings[i].first zeros before and paddings[i].second zeros after each dim i (op Pad).
+Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& paddings,
+           OpSite site = {});
+// pad(x, {{1, 1}, {0, 2}}): a braced list is (before, after) pairs.
+Tensor pad(const Tensor& x, std::initializer_list<std::pair<int64_t, int64_t>> paddings,
+           OpSite site = {});
+// Same, with paddings as an int32/int64 tensor of shape (rank, 2).
+Tensor pad(const Tensor& x, const Tensor& paddings, OpSite site = {});
+
+}  // namespace duet

@@ -1,0 +1,33 @@
+// Helpers shared by the array ops' shape functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+
+// Every dtype: array ops only move data, so they accept them all.
+inline const std::vector<DType> kAllDTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                              kInt32,   kInt64,   kBool};
+
+// "[1, 0, 2]": how shape-function errors print integer operands.
+std::string IntsString(absl::Span<const int64_t> values);
+
+// OK when input `i` (called `name` in errors) is a 1-D tensor (or of unknown rank).
+absl::Status CheckVectorInput(const ShapeContext& ctx, int i, absl::string_view name);
+// OK when input `i` is a scalar or a one-element 1-D tensor, as TensorFlow accepts for axes.
+absl::Status CheckScalarInput(const ShapeContext& ctx, int i, absl::string_view name);
+
+// True when the product of the (non-negative) `dims` does not fit in int64.
+bool ProductOverflows(absl::Span<const int64_t> dims);
+
+// A shape of `rank` unknown dims (unknown rank when rank < 0), for graph inputs without values.
+Shape UnknownShape(int rank);
+
+}  // namespace duet
