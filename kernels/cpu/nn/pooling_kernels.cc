@@ -1,0 +1,160 @@
+// MaxPool and AvgPool on the CPU: oneDNN's pooling for float32 and bfloat16, plain loops for
+// float64 (oneDNN 2.6 has no f64).
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "kernels/cpu/common/dnnl_engine.h"
+#include "kernels/cpu/common/dnnl_plan.h"
+#include "kernels/cpu/common/window_geometry.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+// Attr positions declared in ops/nn/pooling_ops.cc (tests/ops/nn/attr_positions_test.cc checks).
+enum MaxPoolAttr {
+  kMaxPoolKsize = 1,
+  kMaxPoolStrides = 2,
+  kMaxPoolPadding = 3,
+  kMaxPoolExplicitPaddings = 4
+};
+enum AvgPoolAttr { kAvgPoolKsize = 0, kAvgPoolStrides = 1 };
+
+enum class PoolKind { kMax, kAvg };
+
+// Sizes of one pooling call; the arrays are [height, width].
+struct PoolGeometry {
+  int64_t batch = 0, channels = 0;
+  int64_t in[2] = {}, window[2] = {}, out[2] = {}, stride[2] = {};
+  WindowPadding pad[2];
+};
+
+PoolGeometry Geometry(KernelContext& ctx, int ksize_attr, int strides_attr,
+                      const std::vector<int64_t>* explicit_pads) {
+  const Shape& in = ctx.input(0).shape();
+  const Shape& out = ctx.output(0).shape();
+  const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
+  const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
+  PoolGeometry g;
+  g.batch = in[0];
+  g.channels = in[3];
+  for (int d = 0; d < 2; ++d) {
+    g.in[d] = in[1 + d];
+    g.window[d] = ksize[1 + d];
+    g.out[d] = out[1 + d];
+    g.stride[d] = strides[1 + d];
+    g.pad[d] = explicit_pads != nullptr
+                   ? WindowPadding{(*explicit_pads)[2 + 2 * d], (*explicit_pads)[3 + 2 * d]}
+                   : SameOrValidPadding(g.in[d], g.out[d], g.window[d], g.stride[d]);
+  }
+  return g;
+}
+
+constexpr DnnlPlanKind kPoolPlan{"pooling"};
+
+absl::Status DnnlPool(KernelContext& ctx, const PoolGeometry& g, PoolKind kind) {
+  const DType dtype = ctx.input(0).dtype();
+  const DnnlKey key = {static_cast<int64_t>(dtype),
+                       static_cast<int64_t>(kind),
+                       g.batch,
+                       g.channels,
+                       g.in[0],
+                       g.in[1],
+                       g.out[0],
+                       g.out[1],
+                       g.window[0],
+                       g.window[1],
+                       g.stride[0],
+                       g.stride[1],
+                       g.pad[0].before,
+                       g.pad[0].after,
+                       g.pad[1].before,
+                       g.pad[1].after};
+  DUET_ASSIGN_OR_RETURN(
+      DnnlPlan * plan, CachedDnnlPlan(kPoolPlan, key, [&](DnnlPlan& p) {
+        using dnnl::memory;
+        const auto type = *ToDnnlType(dtype);
+        const memory::desc src({g.batch, g.channels, g.in[0], g.in[1]}, type,
+                               memory::format_tag::nhwc);
+        const memory::desc dst({g.batch, g.channels, g.out[0], g.out[1]}, type,
+                               memory::format_tag::nhwc);
+        // TensorFlow's AvgPool divides by the number of cells inside the input.
+        const auto algorithm = kind == PoolKind::kMax
+                                   ? dnnl::algorithm::pooling_max
+                                   : dnnl::algorithm::pooling_avg_exclude_padding;
+        const dnnl::pooling_forward::primitive_desc pd(
+            dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, algorithm, src, dst,
+                                        {g.stride[0], g.stride[1]}, {g.window[0], g.window[1]},
+                                        {g.pad[0].before, g.pad[1].before},
+                                        {g.pad[0].after, g.pad[1].after}),
+            DnnlEngine());
+        p.AddBuffer(DNNL_ARG_SRC, src);
+        p.AddBuffer(DNNL_ARG_DST, dst);
+        p.AddStep(dnnl::pooling_forward(pd),
+                  {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)}, {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}});
+      }));
+  plan->Bind(DNNL_ARG_SRC, ctx.input(0).raw_data());
+  plan->Bind(DNNL_ARG_DST, ctx.output(0).raw_data());
+  return plan->Run(
+      absl::StrCat(kind == PoolKind::kMax ? "max" : "average", " pooling ", DTypeName(dtype)));
+}
+
+// float64 pooling: for each output cell, folds the window's in-bounds input rows (all channels
+// at once, so the inner loop is contiguous).
+void LoopPool(const double* in, double* out, const PoolGeometry& g, PoolKind kind) {
+  const int64_t c = g.channels;
+  std::vector<double> acc(c);
+  for (int64_t n = 0; n < g.batch; ++n) {
+    const double* image = in + n * g.in[0] * g.in[1] * c;
+    for (int64_t oh = 0; oh < g.out[0]; ++oh) {
+      const int64_t h0 = oh * g.stride[0] - g.pad[0].before;
+      const int64_t h_begin = std::max<int64_t>(h0, 0);
+      const int64_t h_end = std::min(h0 + g.window[0], g.in[0]);
+      for (int64_t ow = 0; ow < g.out[1]; ++ow, out += c) {
+        const int64_t w0 = ow * g.stride[1] - g.pad[1].before;
+        const int64_t w_begin = std::max<int64_t>(w0, 0);
+        const int64_t w_end = std::min(w0 + g.window[1], g.in[1]);
+        std::fill(acc.begin(), acc.end(),
+                  kind == PoolKind::kMax ? -std::numeric_limits<double>::infinity() : 0.0);
+        for (int64_t h = h_begin; h < h_end; ++h) {
+          for (int64_t w = w_begin; w < w_end; ++w) {
+            const double* cell = image + (h * g.in[1] + w) * c;
+            for (int64_t k = 0; k < c; ++k) {
+              acc[k] = kind == PoolKind::kMax ? std::max(acc[k], cell[k]) : acc[k] + cell[k];
+            }
+          }
+        }
+        const double count = static_cast<double>((h_end - h_begin) * (w_end - w_begin));
+        for (int64_t k = 0; k < c; ++k) out[k] = kind == PoolKind::kMax ? acc[k] : acc[k] / count;
+      }
+    }
+  }
+}
+
+absl::Status RunPool(KernelContext& ctx, const PoolGeometry& g, PoolKind kind) {
+  if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
+  if (ctx.input(0).dtype() != kFloat64) return DnnlPool(ctx, g, kind);
+  LoopPool(ctx.input(0).data<double>(), ctx.output(0).mutable_data<double>(), g, kind);
+  return absl::OkStatus();
+}
+
+absl::Status MaxPoolKernel(KernelContext& ctx) {
+  const bool is_explicit = ctx.attr<std::string>(kMaxPoolPadding) == "EXPLICIT";
+  const auto& pads = ctx.attr<std::vector<int64_t>>(kMaxPoolExplicitPaddings);
+  return RunPool(ctx, Geometry(ctx, kMaxPoolKsize, kMaxPoolStrides, is_explicit ? &pads : nullptr),
+                 PoolKind::kMax);
+}
+
+absl::Status AvgPoolKernel(KernelContext& ctx) {
+  return RunPool(ctx, Geometry(ctx, kAvgPoolKsize, kAvgPoolStrides, nullptr), PoolKind::kAvg);
+}
+
+const KernelRegistrar kMaxPool("MaxPool", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
+                               {MaxPoolKernel});
+const KernelRegistrar kAvgPool("AvgPool", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
+                               {AvgPoolKernel});
+
+}  // namespace
+}  // namespace duet

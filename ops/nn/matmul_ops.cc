@@ -1,0 +1,118 @@
+// MatMul and BatchMatMulV2, and the matmul() op function that picks between them.
+#include "absl/strings/str_cat.h"
+#include "ops/nn/nn_ops.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+// Attr positions, in declaration order (TensorFlow's).
+enum MatMulAttr { kMatMulTransposeA, kMatMulTransposeB, kMatMulT };
+enum BatchMatMulAttr { kBatchMatMulT, kBatchMatMulAdjX, kBatchMatMulAdjY };
+
+const std::vector<DType> kMatMulTypes = {kFloat32, kFloat64, kBFloat16};
+
+const char* BoolName(bool b) { return b ? "true" : "false"; }
+
+// Checks that the contracted dims agree (unknown dims agree with anything).
+absl::Status CheckInnerDims(const Shape& a, const Shape& b, bool ta, bool tb,
+                            absl::string_view ta_name, absl::string_view tb_name) {
+  const int64_t ka = a.dim(a.rank() - (ta ? 2 : 1));
+  const int64_t kb = b.dim(b.rank() - (tb ? 1 : 2));
+  if (ka < 0 || kb < 0 || ka == kb) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "inner dimensions do not match: ", ka, " vs ", kb, " (shapes ", a.str(), " and ", b.str(),
+      ", ", ta_name, "=", BoolName(ta), ", ", tb_name, "=", BoolName(tb), ")"));
+}
+
+absl::Status MatMulShape(ShapeContext& ctx) {
+  const Shape& a = ctx.input_shape(0);
+  const Shape& b = ctx.input_shape(1);
+  const bool ta = ctx.attr<bool>(kMatMulTransposeA);
+  const bool tb = ctx.attr<bool>(kMatMulTransposeB);
+  for (const Shape* s : {&a, &b}) {
+    if (!s->unknown_rank() && s->rank() != 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("MatMul needs 2-D inputs, got shapes ", a.str(), " and ", b.str()));
+    }
+  }
+  const int64_t m = a.unknown_rank() ? -1 : a[ta ? 1 : 0];
+  const int64_t n = b.unknown_rank() ? -1 : b[tb ? 0 : 1];
+  if (!a.unknown_rank() && !b.unknown_rank()) {
+    DUET_RETURN_IF_ERROR(CheckInnerDims(a, b, ta, tb, "transpose_a", "transpose_b"));
+  }
+  ctx.set_output(0, ctx.output(0).dtype, Shape{m, n});
+  return absl::OkStatus();
+}
+
+absl::Status BatchMatMulShape(ShapeContext& ctx) {
+  const Shape& x = ctx.input_shape(0);
+  const Shape& y = ctx.input_shape(1);
+  if (x.unknown_rank() || y.unknown_rank()) {
+    ctx.set_output(0, ctx.output(0).dtype, Shape::UnknownRank());
+    return absl::OkStatus();
+  }
+  if (x.rank() < 2 || y.rank() < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "batch matmul needs inputs of rank >= 2, got shapes ", x.str(), " and ", y.str()));
+  }
+  const bool adj_x = ctx.attr<bool>(kBatchMatMulAdjX);
+  const bool adj_y = ctx.attr<bool>(kBatchMatMulAdjY);
+  DUET_RETURN_IF_ERROR(CheckInnerDims(x, y, adj_x, adj_y, "adj_x", "adj_y"));
+  const Shape x_batch(x.dims().subspan(0, x.rank() - 2));
+  const Shape y_batch(y.dims().subspan(0, y.rank() - 2));
+  absl::StatusOr<Shape> batch = BroadcastShapes(x_batch, y_batch);
+  if (!batch.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("batch dimensions ", x_batch.str(), " and ",
+                                                   y_batch.str(), " do not broadcast (shapes ",
+                                                   x.str(), " and ", y.str(), ")"));
+  }
+  Shape out = *std::move(batch);
+  out.push_back(x[x.rank() - (adj_x ? 1 : 2)]);
+  out.push_back(y[y.rank() - (adj_y ? 2 : 1)]);
+  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
+  return absl::OkStatus();
+}
+
+const OpDef* const kMatMul = OpDefBuilder("MatMul")
+                                 .Input("a", "T")
+                                 .Input("b", "T")
+                                 .Output("product", "T")
+                                 .BoolAttr("transpose_a", false)
+                                 .BoolAttr("transpose_b", false)
+                                 .TypeAttr("T", kMatMulTypes)
+                                 .Doc("Matrix product of 2-D a and b, optionally transposed.")
+                                 .SetShapeFn(MatMulShape)
+                                 .Register();
+
+const OpDef* const kBatchMatMulV2 =
+    OpDefBuilder("BatchMatMulV2")
+        .Input("x", "T")
+        .Input("y", "T")
+        .Output("output", "T")
+        .TypeAttr("T", kMatMulTypes)
+        .BoolAttr("adj_x", false)
+        .BoolAttr("adj_y", false)
+        .Doc("Matrix products over the last two dims; batch dims broadcast NumPy-style.")
+        .SetShapeFn(BatchMatMulShape)
+        .Register();
+
+}  // namespace
+
+Tensor matmul(const Tensor& x, const Tensor& y, bool transpose_a, bool transpose_b, OpSite site) {
+  const bool two_d = x.defined() && y.defined() && !x.shape().unknown_rank() &&
+                     !y.shape().unknown_rank() && x.rank() == 2 && y.rank() == 2;
+  if (two_d) {
+    OpCall call(kMatMul, {x, y}, site);
+    call.attrs[kMatMulTransposeA] = transpose_a;
+    call.attrs[kMatMulTransposeB] = transpose_b;
+    return RunOp1(call);
+  }
+  OpCall call(kBatchMatMulV2, {x, y}, site);
+  call.attrs[kBatchMatMulAdjX] = transpose_a;
+  call.attrs[kBatchMatMulAdjY] = transpose_b;
+  return RunOp1(call);
+}
+
+}  // namespace duet

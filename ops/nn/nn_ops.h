@@ -1,0 +1,82 @@
+// Neural-network op functions: matmul, bias_add, conv2d, pooling, softmax, batch norm and
+// cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2, BiasAdd, Conv2D, MaxPool,
+// AvgPool, Softmax, LogSoftmax, FusedBatchNormV3, SoftmaxCrossEntropyWithLogits,
+// SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO, as in TensorFlow.
+// Every function throws duet::Error (naming the op, input dtypes/shapes and the caller's line) on
+// bad shapes, dtypes or attrs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+#include "ops/op_site.h"
+
+namespace duet {
+
+// Matrix product of the last two dims: op MatMul for two 2-D inputs, BatchMatMulV2 (batch dims
+// broadcast NumPy-style) otherwise. transpose_a/b transpose the last two dims of x/y first.
+// float32, float64, bfloat16.
+Tensor matmul(const Tensor& x, const Tensor& y, bool transpose_a = false, bool transpose_b = false,
+              OpSite site = {});
+
+// value + bias, with 1-D `bias` added along the last dim of `value` (rank >= 2; op BiasAdd, NHWC).
+Tensor bias_add(const Tensor& value, const Tensor& bias, OpSite site = {});
+
+// 2-D convolution (op Conv2D): input NHWC, filter HWIO (height, width, in_channels,
+// out_channels). `strides`/`dilations` have 4 entries [1, h, w, 1], or 2 entries [h, w] or one
+// for both. `padding` is "SAME" or "VALID" with TensorFlow's arithmetic (SAME pads total/2 before).
+// float32, float64, bfloat16.
+Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+              std::string padding, std::vector<int64_t> dilations = {1, 1, 1, 1}, OpSite site = {});
+// Same, naming the node: conv2d(x, f, {1, 1}, "SAME", "conv1").
+Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+              std::string padding, OpSite site);
+
+// Max over windows of NHWC `x` (op MaxPool). `ksize`/`strides` as conv2d's strides (4, 2 or 1
+// entries); padding "SAME" or "VALID" (padded cells never win). float32, float64, bfloat16.
+Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                std::string padding, OpSite site = {});
+// Mean over windows of NHWC `x` (op AvgPool); with SAME padding the padded cells are left out of
+// the average, as in TensorFlow. float32, float64, bfloat16.
+Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                std::string padding, OpSite site = {});
+
+// exp(logits) / sum(exp(logits)) over the last axis (op Softmax). float32, float64, bfloat16.
+Tensor softmax(const Tensor& logits, OpSite site = {});
+// logits - log(sum(exp(logits))) over the last axis (op LogSoftmax). float32, float64, bfloat16.
+Tensor log_softmax(const Tensor& logits, OpSite site = {});
+
+// The outputs of op FusedBatchNormV3, in its output order.
+struct FusedBatchNormResult {
+  Tensor y;                // the normalized x, x's shape and dtype
+  Tensor batch_mean;       // training: the batch mean (per channel); inference: the given mean
+  Tensor batch_variance;   // training: Bessel-corrected batch variance n/(n-1); inference: given
+  Tensor reserve_space_1;  // the mean y was normalized with (batch mean, or the given mean)
+  Tensor reserve_space_2;  // the variance y was normalized with (biased batch variance in
+                           // training, or the given variance)
+  Tensor reserve_space_3;  // 1 / sqrt(reserve_space_2 + epsilon), per channel
+};
+
+// Batch normalization of NHWC `x` over N, H, W per channel (op FusedBatchNormV3):
+// y = (x - mean) / sqrt(variance + epsilon) * scale + offset. Inference (is_training false) uses
+// the given mean/variance; training uses the batch statistics (and mean/variance may be empty).
+// scale, offset, mean, variance are 1-D of size C; float32 (also for bfloat16 x) or float64 (for
+// float64 x).
+FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, const Tensor& offset,
+                                      const Tensor& mean, const Tensor& variance,
+                                      float epsilon = 1e-3f, bool is_training = false,
+                                      OpSite site = {});
+
+// Per-example loss -sum(labels * log_softmax(logits)) over the last axis of 2-D [batch, classes]
+// tensors (op SoftmaxCrossEntropyWithLogits, first output). float32, float64.
+Tensor softmax_cross_entropy_with_logits(const Tensor& labels, const Tensor& logits,
+                                         OpSite site = {});
+// Per-example loss -log_softmax(logits)[i, labels[i]] for int32/int64 class indices `labels`
+// [batch] and `logits` [batch, classes] (op SparseSoftmaxCrossEntropyWithLogits, first output). A
+// label outside [0, classes) is an InvalidArgument error naming it. float32, float64.
+Tensor sparse_softmax_cross_entropy_with_logits(const Tensor& labels, const Tensor& logits,
+                                                OpSite site = {});
+
+}  // namespace duet

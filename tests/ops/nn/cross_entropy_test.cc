@@ -1,0 +1,116 @@
+// SoftmaxCrossEntropyWithLogits and SparseSoftmaxCrossEntropyWithLogits: per-example losses vs
+// the formula -sum(labels * log_softmax(logits)) evaluated in NumPy (testdata/gen_expected.py),
+// both outputs, every dtype, stability, and errors (out-of-range sparse labels).
+#include <catch2/catch.hpp>
+
+#include "core/constant.h"
+#include "ops/nn/nn_ops.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
+std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
+  return v;
+}
+
+Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
+  if (dtype == kFloat64) return from_vector(values, shape);
+  return from_vector(std::vector<float>(values.begin(), values.end()), shape);
+}
+
+Tensor Logits(DType dt) { return Make(Pattern(12, 7, 11, 5, 2), {3, 4}, dt); }
+
+// Both outputs (loss, backprop) of `op_name` on (features, labels).
+OutputList RunBoth(const char* op_name, const Tensor& features, const Tensor& labels) {
+  OpCall call(OpRegistry::Global().Find(op_name), {features, labels}, OpSite());
+  return RunOp(call);
+}
+
+TEST_CASE("SoftmaxCrossEntropyWithLogits matches the formula; backprop is softmax - labels") {
+  for (DType dt : {kFloat32, kFloat64}) {
+    INFO("dtype " << DTypeName(dt));
+    const Tensor labels =
+        Make({0.1, 0.2, 0.3, 0.4, 0, 1, 0, 0, 0.25, 0.25, 0.25, 0.25}, {3, 4}, dt);
+    testing::ExpectTensor(softmax_cross_entropy_with_logits(labels, Logits(dt)), dt, {3},
+                          {2.0811637, 3.82834129, 2.54377041}, 1e-6);
+    const OutputList out = RunBoth("SoftmaxCrossEntropyWithLogits", Logits(dt), labels);
+    testing::ExpectTensor(
+        out[1], dt, {3, 4},
+        {-0.094652701, -0.0229217752, -0.276035068, 0.393609544, 0.160679868, -0.978254345,
+         0.72011721, 0.0974572665, -0.224492185, 0.594702818, -0.135681905, -0.234528728},
+        1e-6);
+  }
+}
+
+TEST_CASE("SparseSoftmaxCrossEntropyWithLogits matches the formula for int32 and int64 labels") {
+  for (DType dt : {kFloat32, kFloat64}) {
+    for (const Tensor& labels : {constant({3, 0, 2}), constant<int64_t>({3, 0, 2})}) {
+      INFO("dtype " << DTypeName(dt) << ", labels " << DTypeName(labels.dtype()));
+      testing::ExpectTensor(sparse_softmax_cross_entropy_with_logits(labels, Logits(dt)), dt, {3},
+                            {0.231163696, 1.82834129, 2.16877041}, 1e-6);
+      const OutputList out = RunBoth("SparseSoftmaxCrossEntropyWithLogits", Logits(dt), labels);
+      testing::ExpectTensor(
+          out[1], dt, {3, 4},
+          {0.00534729905, 0.177078225, 0.0239649317, -0.206390456, -0.839320132, 0.0217456555,
+           0.72011721, 0.0974572665, 0.0255078149, 0.844702818, -0.885681905, 0.0154712718},
+          1e-6);
+    }
+  }
+}
+
+TEST_CASE("cross-entropy stays finite for huge logits") {
+  for (DType dt : {kFloat32, kFloat64}) {
+    const Tensor logits = Make({1000, 0, -1000}, {1, 3}, dt);
+    testing::ExpectTensor(sparse_softmax_cross_entropy_with_logits(constant({1}), logits), dt, {1},
+                          {1000}, 1e-6);
+    testing::ExpectTensor(softmax_cross_entropy_with_logits(Make({0, 0, 1}, {1, 3}, dt), logits),
+                          dt, {1}, {2000}, 1e-6);
+  }
+}
+
+TEST_CASE("out-of-range sparse labels are an error naming the label") {
+  testing::ExpectError(
+      [&] {
+        sparse_softmax_cross_entropy_with_logits(constant({3, 4, 2}), Logits(kFloat32));
+      },
+      {"SparseSoftmaxCrossEntropyWithLogits",
+       "label 4 (at index 1) is outside the valid range [0, 4)", "cross_entropy_test.cc"});
+  testing::ExpectError(
+      [&] {
+        sparse_softmax_cross_entropy_with_logits(constant<int64_t>({0, -1, 2}), Logits(kFloat64));
+      },
+      {"label -1 (at index 1)"});
+}
+
+TEST_CASE("cross-entropy reports bad shapes and dtypes") {
+  testing::ExpectError(
+      [&] {
+        softmax_cross_entropy_with_logits(Make({1, 2, 3}, {1, 3}, kFloat32), Logits(kFloat32));
+      },
+      {"SoftmaxCrossEntropyWithLogits", "labels and logits must have the same shape", "(1, 3)",
+       "(3, 4)"});
+  testing::ExpectError(
+      [&] {
+        sparse_softmax_cross_entropy_with_logits(constant({1, 2}), Logits(kFloat32));
+      },
+      {"labels has 2 entries but logits has batch size 3"});
+  testing::ExpectError(
+      [&] {
+        sparse_softmax_cross_entropy_with_logits(constant({1}), Make({1, 2}, {2}, kFloat32));
+      },
+      {"logits must be 2-D (batch, classes)", "(2,)"});
+  testing::ExpectError(
+      [&] {
+        sparse_softmax_cross_entropy_with_logits(Make({1, 2, 3}, {3}, kFloat32), Logits(kFloat32));
+      },
+      {"SparseSoftmaxCrossEntropyWithLogits", "Tlabels", "float32 is not supported"});
+}
+
+}  // namespace
+}  // namespace duet
