@@ -1,0 +1,63 @@
+// The two inner loops of every reduction: along a contiguous row, and down the columns of a
+// row-major block. Both sum pairwise (recursive halving over vectorizable blocks), so float32
+// sums of millions of elements keep an error of O(log n) roundings instead of O(n).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace duet {
+
+// Rows of a block reduced in one straight pass before the column reduction halves.
+inline constexpr int64_t kColumnLeafRows = 16;
+// Elements of a row reduced in one straight pass (per lane: kRowLeaf / lanes) before halving.
+inline constexpr int64_t kRowLeaf = 1024;
+
+// Reduces n contiguous elements. The leaf keeps one 64-byte vector of independent accumulators
+// so that the compiler vectorizes it without reassociating (no -ffast-math needed).
+template <typename R, typename T>
+T ReduceRow(const T* p, int64_t n) {
+  constexpr int64_t kLanes = 64 / sizeof(T);
+  if (n > kRowLeaf) {
+    const int64_t half = (n / 2 + kLanes - 1) / kLanes * kLanes;
+    return R::Combine(ReduceRow<R>(p, half), ReduceRow<R>(p + half, n - half));
+  }
+  T acc[kLanes];
+  std::fill(acc, acc + kLanes, R::Identity());
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int64_t j = 0; j < kLanes; ++j) acc[j] = R::Combine(acc[j], p[i + j]);
+  }
+  for (int64_t j = 0; i < n; ++i, ++j) acc[j] = R::Combine(acc[j], p[i]);
+  for (int64_t w = kLanes / 2; w > 0; w /= 2) {
+    for (int64_t j = 0; j < w; ++j) acc[j] = R::Combine(acc[j], acc[j + w]);
+  }
+  return acc[0];
+}
+
+// Scratch elements ReduceColumns needs for `rows` rows of `width` columns.
+inline int64_t ColumnScratchSize(int64_t rows, int64_t width) {
+  int64_t depth = 0;
+  for (int64_t r = rows; r > kColumnLeafRows; r = (r + 1) / 2) ++depth;
+  return depth * width;
+}
+
+// out[j] = reduction over r < rows of src[r * stride + j], for j < width. The inner loop runs
+// along a contiguous row, so it vectorizes; `scratch` holds ColumnScratchSize(rows, width).
+template <typename R, typename T>
+void ReduceColumns(const T* src, int64_t rows, int64_t width, int64_t stride, T* out, T* scratch) {
+  if (rows <= kColumnLeafRows) {
+    std::copy(src, src + width, out);
+    for (int64_t r = 1; r < rows; ++r) {
+      const T* row = src + r * stride;
+      for (int64_t j = 0; j < width; ++j) out[j] = R::Combine(out[j], row[j]);
+    }
+    return;
+  }
+  const int64_t half = rows / 2;
+  ReduceColumns<R>(src, half, width, stride, out, scratch + width);
+  ReduceColumns<R>(src + half * stride, rows - half, width, stride, scratch, scratch + width);
+  for (int64_t j = 0; j < width; ++j) out[j] = R::Combine(out[j], scratch[j]);
+}
+
+}  // namespace duet

@@ -1,0 +1,123 @@
+// Sum, Mean, Max, Min, Prod: reductions over a set of axes given as a tensor input.
+#include "ops/reduction/reduction_ops.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+// Attr positions shared by all five ops (TensorFlow's order).
+enum ReductionAttr { kKeepDims, kReductionT, kReductionTidx };
+
+const std::vector<DType> kReductionTypes = {kFloat32, kFloat64, kInt32, kInt64};
+
+// `rank` unknown dims, or unknown rank when rank < 0: outputs of graph inputs without values.
+Shape UnknownDims(int rank) {
+  Shape s = rank < 0 ? Shape::UnknownRank() : Shape();
+  for (int i = 0; i < rank; ++i) s.push_back(Shape::kUnknownDim);
+  return s;
+}
+
+// Which of the input's dims `axes` reduces; errors name bad or repeated axes.
+absl::StatusOr<std::vector<bool>> ReducedDims(const std::vector<int64_t>& axes, int rank) {
+  std::vector<bool> reduced(rank, false);
+  for (int64_t a : axes) {
+    if (a < -rank || a >= rank) {
+      return absl::InvalidArgumentError(absl::StrCat("axis ", a,
+                                                     " is out of range for a tensor of rank ", rank,
+                                                     " (axes [", absl::StrJoin(axes, ", "), "])"));
+    }
+    const int64_t d = a < 0 ? a + rank : a;
+    if (reduced[d]) {
+      return absl::InvalidArgumentError(absl::StrCat("axes [", absl::StrJoin(axes, ", "),
+                                                     "] name dimension ", d, " more than once"));
+    }
+    reduced[d] = true;
+  }
+  return reduced;
+}
+
+absl::Status ReductionShape(ShapeContext& ctx) {
+  const Shape& in = ctx.input_shape(0);
+  const Shape& axes_shape = ctx.input_shape(1);
+  if (!axes_shape.unknown_rank() && axes_shape.rank() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "reduction_indices must be a scalar or 1-D tensor, got shape ", axes_shape.str()));
+  }
+  const DType dtype = ctx.output(0).dtype;
+  const bool keep_dims = ctx.attr<bool>(kKeepDims);
+  const auto axes = ctx.input_ints(1);
+  if (in.unknown_rank() || !axes) {
+    // With keep_dims the rank is kept, though which dims become 1 is not known.
+    const bool known_rank = !in.unknown_rank() && keep_dims;
+    ctx.set_output(0, dtype, UnknownDims(known_rank ? in.rank() : -1));
+    return absl::OkStatus();
+  }
+  DUET_ASSIGN_OR_RETURN(const std::vector<bool> reduced, ReducedDims(*axes, in.rank()));
+  Shape out;
+  for (int i = 0; i < in.rank(); ++i) {
+    if (!reduced[i]) {
+      out.push_back(in.dim(i));
+    } else if (keep_dims) {
+      out.push_back(1);
+    }
+  }
+  ctx.set_output(0, dtype, std::move(out));
+  return absl::OkStatus();
+}
+
+// Declares one of the five reductions (they share signature, attrs and shape function).
+const OpDef* RegisterReduction(const char* name, const char* doc) {
+  return OpDefBuilder(name)
+      .Input("input", "T")
+      .Input("reduction_indices", "Tidx")
+      .Output("output", "T")
+      .BoolAttr("keep_dims", false)
+      .TypeAttr("T", kReductionTypes)
+      .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+      .Doc(doc)
+      .SetShapeFn(ReductionShape)
+      .Register();
+}
+
+const OpDef* const kSum = RegisterReduction("Sum", "Sum over the given axes.");
+const OpDef* const kMean = RegisterReduction("Mean", "Mean over the given axes.");
+const OpDef* const kMax = RegisterReduction("Max", "Maximum over the given axes.");
+const OpDef* const kMin = RegisterReduction("Min", "Minimum over the given axes.");
+const OpDef* const kProd = RegisterReduction("Prod", "Product over the given axes.");
+
+Tensor Reduce(const OpDef* op, const Tensor& x, const Axes& axes, bool keep_dims, OpSite site) {
+  const int rank = x.defined() && !x.shape().unknown_rank() ? x.rank() : 0;
+  OpCall call(op, {x, axes.ToTensor(rank)}, site);
+  call.attrs[kKeepDims] = keep_dims;
+  return RunOp1(call);
+}
+
+}  // namespace
+
+Tensor reduce_sum(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return Reduce(kSum, x, axes, keep_dims, site);
+}
+
+Tensor reduce_mean(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return Reduce(kMean, x, axes, keep_dims, site);
+}
+
+Tensor reduce_max(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return Reduce(kMax, x, axes, keep_dims, site);
+}
+
+Tensor reduce_min(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return Reduce(kMin, x, axes, keep_dims, site);
+}
+
+Tensor reduce_prod(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return Reduce(kProd, x, axes, keep_dims, site);
+}
+
+}  // namespace duet
