@@ -5,6 +5,7 @@ def duet_tests(folder, deps, data = []):
         native.cc_test(
             name = src[:-len(".cc")],
             srcs = [src],
+            size = "small",
             data = data + native.glob([folder + "/testdata/**"]),
             deps = deps + [":test_main", ":test_util", "//third_party:catch2", "//third_party:absl"],
         )
