@@ -1,14 +1,12 @@
-#include "ops/op_registry.h"
-
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
 #include "duet.h"
 #include "kernels/kernel_registry.h"
-#include "ops/common_shape_fns.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_docs.h"
+#include "ops/op_registry.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -88,41 +86,6 @@ TEST_CASE("attr values round-trip through TensorFlow's AttrValue") {
   CHECK(!AttrValueFromProto(wrong, AttrType::kString).ok());
   wrong.set_type(static_cast<tensorflow::DataType>(7));  // DT_STRING: not supported
   CHECK(!AttrValueFromProto(wrong, AttrType::kType).ok());
-}
-
-// A test-only op to exercise signature checking in BindAttrs.
-const OpDef* const kTestPair = OpDefBuilder("TestOnlyPair")
-                                   .Input("a", "T")
-                                   .Input("b", "T")
-                                   .Input("idx", kInt32)
-                                   .Output("out", "T")
-                                   .TypeAttr("T", {kFloat32, kFloat64})
-                                   .StringAttr("mode", "x", {"x", "y"})
-                                   .IntAttr("k", 1, /*minimum=*/1)
-                                   .Doc("Test op.")
-                                   .SetShapeFn(UnchangedShape)
-                                   .Register();
-
-absl::Status Bind(TensorList inputs, AttrList overrides = {}) {
-  OpCall call(kTestPair, std::move(inputs), OpSite());
-  for (size_t i = 0; i < overrides.size(); ++i) {
-    if (!std::holds_alternative<std::monostate>(overrides[i])) call.attrs[i] = overrides[i];
-  }
-  return BindAttrs(call);
-}
-
-TEST_CASE("BindAttrs checks the signature and attrs") {
-  Tensor f = constant(1.f), d = constant(1.0), i = constant(1);
-  CHECK(Bind({f, f, i}).ok());
-  auto message = [](const absl::Status& s) { return std::string(s.message()); };
-  CHECK_THAT(message(Bind({f, d, i})), Catch::Contains("same dtype"));
-  CHECK_THAT(message(Bind({f, f, f})), Catch::Contains("must be int32"));
-  CHECK_THAT(message(Bind({f, f})), Catch::Contains("only 2 inputs"));
-  CHECK_THAT(message(Bind({f, f, i, i})), Catch::Contains("expected 3 inputs"));
-  CHECK_THAT(message(Bind({i, i, i})), Catch::Contains("int32 is not supported"));
-  CHECK_THAT(message(Bind({f, f, i}, {{}, std::string("z")})), Catch::Contains("allowed: x, y"));
-  CHECK_THAT(message(Bind({f, f, i}, {{}, {}, int64_t{0}})), Catch::Contains("at least 1"));
-  CHECK_THAT(message(Bind({f, f, i}, {{}, {}, 2.f})), Catch::Contains("must be of type int"));
 }
 
 }  // namespace
