@@ -1,0 +1,47 @@
+#include "core/device.h"
+
+#include <catch2/catch.hpp>
+
+namespace duet {
+namespace {
+
+TEST_CASE("Device::Parse accepts duet and TensorFlow spellings") {
+  struct Case {
+    const char* spec;
+    Device device;
+  };
+  for (const Case& c :
+       {Case{"cpu", Device::cpu()}, Case{"cpu:0", Device::cpu()}, Case{"CPU:0", Device::cpu()},
+        Case{"/device:CPU:0", Device::cpu()}, Case{"cuda:1", Device::cuda(1)},
+        Case{"gpu:0", Device::cuda(0)}, Case{"/gpu:2", Device::cuda(2)},
+        Case{"/device:GPU:0", Device::cuda(0)}, Case{"cuda", Device::cuda(0)}}) {
+    INFO(c.spec);
+    absl::StatusOr<Device> d = Device::Parse(c.spec);
+    REQUIRE(d.ok());
+    CHECK(*d == c.device);
+  }
+}
+
+TEST_CASE("Device::Parse rejects malformed specs, naming them") {
+  for (const char* spec : {"", "tpu:0", "cpu:", "cpu:x", "cuda:-1", "cpu0", "gpu:1:2"}) {
+    INFO(spec);
+    absl::StatusOr<Device> d = Device::Parse(spec);
+    REQUIRE_FALSE(d.ok());
+    CHECK(d.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(d.status().message().find(std::string("'") + spec + "'") != absl::string_view::npos);
+  }
+}
+
+TEST_CASE("Device names and predicates") {
+  CHECK(Device().str() == "cpu:0");
+  CHECK(Device::cuda(3).str() == "cuda:3");
+  CHECK(Device::cpu().tf_name() == "/device:CPU:0");
+  CHECK(Device::cuda(1).tf_name() == "/device:GPU:1");
+  CHECK(Device::cpu().is_cpu());
+  CHECK(Device::cuda().is_cuda());
+  CHECK(Device::cuda(0) != Device::cuda(1));
+  CHECK(Device(DeviceType::kCuda, 2).index() == 2);
+}
+
+}  // namespace
+}  // namespace duet
