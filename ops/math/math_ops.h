@@ -1,14 +1,102 @@
-// Elementwise math op functions and the C++ operators on tensors.
+// Elementwise math op functions and the C++ operators on tensors (operators.h).
+//
+// Binary ops broadcast NumPy-style and need both inputs of one dtype (cast one of them first).
+// Dtypes: float32/float64 everywhere; int32/int64 where noted; bool where noted.
 #pragma once
 
 #include "core/tensor.h"
+#include "ops/math/operators.h"
 #include "ops/op_site.h"
 
 namespace duet {
 
-// x + y with NumPy broadcasting (op AddV2).
-Tensor add(const Tensor& x, const Tensor& y, OpSite site = {});
+// ---- Binary arithmetic (float32, float64, int32, int64) ----
 
-Tensor operator+(const Tensor& x, const Tensor& y);
+// x + y (op AddV2).
+Tensor add(const Tensor& x, const Tensor& y, OpSite site = {});
+// x - y (op Sub).
+Tensor subtract(const Tensor& x, const Tensor& y, OpSite site = {});
+// x * y (op Mul).
+Tensor multiply(const Tensor& x, const Tensor& y, OpSite site = {});
+// x / y: RealDiv for floats; Div for integers, truncating toward zero (a zero divisor is an error).
+Tensor divide(const Tensor& x, const Tensor& y, OpSite site = {});
+// Remainder with the divisor's sign, like Python's % (op FloorMod; integer y == 0 is an error).
+Tensor floor_mod(const Tensor& x, const Tensor& y, OpSite site = {});
+// x ** y (op Pow; negative integer exponents are an error).
+Tensor pow(const Tensor& x, const Tensor& y, OpSite site = {});
+// Elementwise max; NaN if either is NaN (op Maximum).
+Tensor maximum(const Tensor& x, const Tensor& y, OpSite site = {});
+// Elementwise min; NaN if either is NaN (op Minimum).
+Tensor minimum(const Tensor& x, const Tensor& y, OpSite site = {});
+
+// ---- Comparisons: bool results (float32, float64, int32, int64; equal/not_equal also bool) ----
+
+// x == y (op Equal).
+Tensor equal(const Tensor& x, const Tensor& y, OpSite site = {});
+// x != y (op NotEqual).
+Tensor not_equal(const Tensor& x, const Tensor& y, OpSite site = {});
+// x < y (op Less).
+Tensor less(const Tensor& x, const Tensor& y, OpSite site = {});
+// x <= y (op LessEqual).
+Tensor less_equal(const Tensor& x, const Tensor& y, OpSite site = {});
+// x > y (op Greater).
+Tensor greater(const Tensor& x, const Tensor& y, OpSite site = {});
+// x >= y (op GreaterEqual).
+Tensor greater_equal(const Tensor& x, const Tensor& y, OpSite site = {});
+
+// ---- Logic on bool tensors ----
+
+// x AND y (op LogicalAnd).
+Tensor logical_and(const Tensor& x, const Tensor& y, OpSite site = {});
+// x OR y (op LogicalOr).
+Tensor logical_or(const Tensor& x, const Tensor& y, OpSite site = {});
+// NOT x (op LogicalNot).
+Tensor logical_not(const Tensor& x, OpSite site = {});
+
+// ---- Unary (float32, float64; those marked "ints too" also int32, int64) ----
+
+// -x (op Neg; ints too).
+Tensor negative(const Tensor& x, OpSite site = {});
+// |x| (op Abs; ints too).
+Tensor abs(const Tensor& x, OpSite site = {});
+// x * x (op Square; ints too).
+Tensor square(const Tensor& x, OpSite site = {});
+// -1, 0 or 1 by the sign of x (op Sign; ints too).
+Tensor sign(const Tensor& x, OpSite site = {});
+// max(x, 0) (op Relu; ints too).
+Tensor relu(const Tensor& x, OpSite site = {});
+// min(max(x, 0), 6) (op Relu6; ints too).
+Tensor relu6(const Tensor& x, OpSite site = {});
+// e^x (op Exp).
+Tensor exp(const Tensor& x, OpSite site = {});
+// Natural logarithm (op Log).
+Tensor log(const Tensor& x, OpSite site = {});
+// log(1 + x), accurate near 0 (op Log1p).
+Tensor log1p(const Tensor& x, OpSite site = {});
+// Square root (op Sqrt).
+Tensor sqrt(const Tensor& x, OpSite site = {});
+// 1 / sqrt(x) (op Rsqrt).
+Tensor rsqrt(const Tensor& x, OpSite site = {});
+// Hyperbolic tangent (op Tanh).
+Tensor tanh(const Tensor& x, OpSite site = {});
+// 1 / (1 + e^-x) (op Sigmoid).
+Tensor sigmoid(const Tensor& x, OpSite site = {});
+// x if x > 0 else e^x - 1 (op Elu).
+Tensor elu(const Tensor& x, OpSite site = {});
+// log(1 + e^x), stable for large |x| (op Softplus).
+Tensor softplus(const Tensor& x, OpSite site = {});
+// Largest integer <= x (op Floor).
+Tensor floor(const Tensor& x, OpSite site = {});
+// Smallest integer >= x (op Ceil).
+Tensor ceil(const Tensor& x, OpSite site = {});
+
+// ---- Selection and conversion ----
+
+// condition ? x : y elementwise, all three broadcast together; condition is bool, x and y any
+// one dtype (op SelectV2).
+Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y, OpSite site = {});
+// x converted to `dtype` (op Cast; all seven dtypes): float -> int truncates toward zero (NaN -> 0,
+// out of range saturates), x -> bool is x != 0. Returns x itself when it already has `dtype`.
+Tensor cast(const Tensor& x, DType dtype, OpSite site = {});
 
 }  // namespace duet

@@ -1,0 +1,48 @@
+// CPU kernels of the comparisons (bool results) and the logical ops on bool tensors.
+#include <cstdint>
+
+#include "kernels/cpu/math/elementwise.h"
+#include "kernels/cpu/math/functors.h"
+
+namespace duet {
+namespace {
+
+// Equal / NotEqual with incompatible_shape_error=false and shapes that do not broadcast: the shape
+// function made the output a scalar, and the answer is "not equal" (TensorFlow's behaviour).
+// A scalar output from non-scalar inputs can only mean that case.
+template <typename T, typename Op, bool kIncompatibleValue>
+absl::Status EqualityKernel(KernelContext& ctx) {
+  Tensor& z = ctx.output(0);
+  if (z.rank() == 0 && (ctx.input(0).num_elements() != 1 || ctx.input(1).num_elements() != 1)) {
+    *z.mutable_data<bool>() = kIncompatibleValue;
+    return absl::OkStatus();
+  }
+  return BinaryKernel<T, Op>(ctx);
+}
+
+template <typename Op, bool kIncompatibleValue, typename... Ts>
+void RegisterEqualityKernels(absl::string_view op_name) {
+  (RegisterKernel(op_name, DeviceType::kCpu, {DTypeOf<Ts>()},
+                  KernelDef{&EqualityKernel<Ts, Op, kIncompatibleValue>}),
+   ...);
+}
+
+const bool registered = [] {
+  RegisterEqualityKernels<EqualFn, false, float, double, int32_t, int64_t, bool>("Equal");
+  RegisterEqualityKernels<NotEqualFn, true, float, double, int32_t, int64_t, bool>("NotEqual");
+  RegisterBinaryKernels<LessFn, float, double, int32_t, int64_t>("Less");
+  RegisterBinaryKernels<LessEqualFn, float, double, int32_t, int64_t>("LessEqual");
+  RegisterBinaryKernels<GreaterFn, float, double, int32_t, int64_t>("Greater");
+  RegisterBinaryKernels<GreaterEqualFn, float, double, int32_t, int64_t>("GreaterEqual");
+  // The logical ops have fixed bool inputs and no type attr, so they dispatch as float32.
+  RegisterKernel("LogicalAnd", DeviceType::kCpu, {kFloat32},
+                 KernelDef{&BinaryKernel<bool, LogicalAndFn>});
+  RegisterKernel("LogicalOr", DeviceType::kCpu, {kFloat32},
+                 KernelDef{&BinaryKernel<bool, LogicalOrFn>});
+  RegisterKernel("LogicalNot", DeviceType::kCpu, {kFloat32},
+                 KernelDef{&UnaryKernel<bool, LogicalNotFn>});
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

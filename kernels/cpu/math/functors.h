@@ -1,0 +1,324 @@
+// The elementwise math of each op as a functor (see elementwise.h for the functor contract), kept
+// apart from registration so fused kernels can reuse them. Integer arithmetic wraps around like
+// TensorFlow's (two's complement) instead of being undefined behaviour on overflow.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/cpu/math/simd.h"
+
+namespace duet {
+
+// Two's-complement wrapping arithmetic for signed integers, done in the unsigned type.
+template <typename T>
+T WrapAdd(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <typename T>
+T WrapSub(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+}
+template <typename T>
+T WrapMul(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+
+// ---- Binary arithmetic -------------------------------------------------------------------------
+
+struct AddFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>)
+      return WrapAdd(x, y);
+    else
+      return x + y;
+  }
+};
+
+struct SubFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>)
+      return WrapSub(x, y);
+    else
+      return x - y;
+  }
+};
+
+struct MulFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>)
+      return WrapMul(x, y);
+    else
+      return x * y;
+  }
+};
+
+// x / y; integers truncate toward zero. Callers reject integer y == 0 first; MIN / -1 wraps
+// (the hardware would trap).
+struct DivFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>)
+      return y == -1 ? WrapSub(T{0}, x) : x / y;
+    else
+      return x / y;
+  }
+};
+
+// Remainder with the sign of the divisor (Python's %, TensorFlow's FloorMod). Callers reject
+// integer y == 0 first.
+struct FloorModFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (y == -1) return 0;  // MIN % -1 would trap
+      const T r = x % y;
+      return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+    } else {
+      const T r = std::fmod(x, y);
+      return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+    }
+  }
+};
+
+// x ** y. Integer exponents must be >= 0 (callers check); integer results wrap.
+struct PowFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      T result = 1;
+      for (T base = x; y > 0; y >>= 1) {
+        if (y & 1) result = WrapMul(result, base);
+        base = WrapMul(base, base);
+      }
+      return result;
+    } else {
+      return std::pow(x, y);
+    }
+  }
+};
+
+// Larger of x and y; NaN if either is NaN (like NumPy and TensorFlow).
+struct MaximumFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return (x > y || x != x) ? x : y;
+  }
+};
+
+// Smaller of x and y; NaN if either is NaN.
+struct MinimumFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return (x < y || x != x) ? x : y;
+  }
+};
+
+// ---- Comparisons and logic ---------------------------------------------------------------------
+
+struct EqualFn {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x == y;
+  }
+};
+struct NotEqualFn {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x != y;
+  }
+};
+struct LessFn {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x < y;
+  }
+};
+struct LessEqualFn {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x <= y;
+  }
+};
+struct GreaterFn {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x > y;
+  }
+};
+struct GreaterEqualFn {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x >= y;
+  }
+};
+struct LogicalAndFn {
+  bool operator()(bool x, bool y) const { return x & y; }
+};
+struct LogicalOrFn {
+  bool operator()(bool x, bool y) const { return x | y; }
+};
+struct LogicalNotFn {
+  bool operator()(bool x) const { return !x; }
+};
+
+// ---- Unary, simple (the compiler vectorizes these loops) ---------------------------------------
+
+struct NegFn {
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>)
+      return WrapSub(T{0}, x);
+    else
+      return -x;
+  }
+};
+
+struct AbsFn {
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>)
+      return x < 0 ? WrapSub(T{0}, x) : x;
+    else
+      return std::abs(x);
+  }
+};
+
+struct SquareFn {
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>)
+      return WrapMul(x, x);
+    else
+      return x * x;
+  }
+};
+
+// -1, 0 or 1; NaN stays NaN.
+struct SignFn {
+  template <typename T>
+  T operator()(T x) const {
+    return x > 0 ? T{1} : (x < 0 ? T{-1} : x);
+  }
+};
+
+// max(x, 0); NaN stays NaN.
+struct ReluFn {
+  template <typename T>
+  T operator()(T x) const {
+    return x < 0 ? T{0} : x;
+  }
+};
+
+// min(max(x, 0), 6); NaN stays NaN.
+struct Relu6Fn {
+  template <typename T>
+  T operator()(T x) const {
+    return x < 0 ? T{0} : (x > 6 ? T{6} : x);
+  }
+};
+
+// ---- Unary, AVX2 (float and double only) -------------------------------------------------------
+
+struct FloorFn {
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Floor(x);
+  }
+};
+
+struct CeilFn {
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Ceil(x);
+  }
+};
+
+struct SqrtFn {
+  static constexpr int kCost = 4;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Sqrt(x);
+  }
+};
+
+// 1 / sqrt(x), exactly rounded steps (not the approximate rsqrt instruction).
+struct RsqrtFn {
+  static constexpr int kCost = 6;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Set1<V>(1.0) / simd::Sqrt(x);
+  }
+};
+
+struct ExpFn {
+  static constexpr int kCost = 10;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Exp(x);
+  }
+};
+
+struct LogFn {
+  static constexpr int kCost = 10;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Log(x);
+  }
+};
+
+struct Log1pFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Log1p(x);
+  }
+};
+
+struct TanhFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Tanh(x);
+  }
+};
+
+// 1 / (1 + exp(-x)), computed from e = exp(-|x|) so neither side overflows or loses precision:
+// 1 / (1 + e) for x >= 0 and e / (1 + e) for x < 0.
+struct SigmoidFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    const V one = simd::Set1<V>(1.0);
+    const V e = simd::Exp(-simd::Abs(x));
+    const V r = one / (one + e);
+    return simd::Select(simd::GreaterEqual(x, simd::Set1<V>(0.0)), r, e * r);
+  }
+};
+
+// x for x > 0, exp(x) - 1 otherwise.
+struct EluFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Select(simd::Greater(x, simd::Set1<V>(0.0)), x, simd::Expm1(x));
+  }
+};
+
+// log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): exact for large |x|, never overflows.
+struct SoftplusFn {
+  static constexpr int kCost = 20;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Max(x, simd::Set1<V>(0.0)) + simd::Log1p(simd::Exp(-simd::Abs(x)));
+  }
+};
+
+}  // namespace duet

@@ -1,0 +1,32 @@
+// CPU kernels of the unary math ops. Transcendentals run on SLEEF's AVX2 functions (functors.h).
+#include <cstdint>
+
+#include "kernels/cpu/math/elementwise.h"
+#include "kernels/cpu/math/functors.h"
+
+namespace duet {
+namespace {
+
+const bool registered = [] {
+  RegisterUnaryKernels<NegFn, float, double, int32_t, int64_t>("Neg");
+  RegisterUnaryKernels<AbsFn, float, double, int32_t, int64_t>("Abs");
+  RegisterUnaryKernels<SquareFn, float, double, int32_t, int64_t>("Square");
+  RegisterUnaryKernels<SignFn, float, double, int32_t, int64_t>("Sign");
+  RegisterUnaryKernels<ReluFn, float, double, int32_t, int64_t>("Relu");
+  RegisterUnaryKernels<Relu6Fn, float, double, int32_t, int64_t>("Relu6");
+  RegisterUnaryKernels<FloorFn, float, double>("Floor");
+  RegisterUnaryKernels<CeilFn, float, double>("Ceil");
+  RegisterUnaryKernels<SqrtFn, float, double>("Sqrt");
+  RegisterUnaryKernels<RsqrtFn, float, double>("Rsqrt");
+  RegisterUnaryKernels<ExpFn, float, double>("Exp");
+  RegisterUnaryKernels<LogFn, float, double>("Log");
+  RegisterUnaryKernels<Log1pFn, float, double>("Log1p");
+  RegisterUnaryKernels<TanhFn, float, double>("Tanh");
+  RegisterUnaryKernels<SigmoidFn, float, double>("Sigmoid");
+  RegisterUnaryKernels<EluFn, float, double>("Elu");
+  RegisterUnaryKernels<SoftplusFn, float, double>("Softplus");
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,42 @@
+// Cast: converts a tensor to another dtype (TensorFlow's attrs SrcT, DstT, Truncate).
+#include "ops/math/math_ops.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+// Attr positions of Cast, in declaration order. SrcT comes first, so it picks the kernel.
+enum CastAttr { kCastSrcT, kCastDstT, kCastTruncate };
+
+const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                      kInt32,   kInt64,   kBool};
+
+absl::Status CastShape(ShapeContext& ctx) {
+  ctx.set_output(0, ctx.attr<DType>(kCastDstT), ctx.input_shape(0));
+  return absl::OkStatus();
+}
+
+// Truncate is accepted for TensorFlow compatibility; conversions always round to nearest.
+const OpDef* const kCast =
+    OpDefBuilder("Cast")
+        .Input("x", "SrcT")
+        .Output("y", "DstT")
+        .TypeAttr("SrcT", kAllTypes)
+        .TypeAttr("DstT", kAllTypes)
+        .BoolAttr("Truncate", false)
+        .Doc("x converted to DstT: floats to ints truncate toward zero, x to bool is x != 0.")
+        .SetShapeFn(CastShape)
+        .Register();
+
+}  // namespace
+
+Tensor cast(const Tensor& x, DType dtype, OpSite site) {
+  // Like tf.cast, a no-op cast returns its input instead of adding an op.
+  if (x.defined() && x.dtype() == dtype) return x;
+  OpCall call(kCast, {x}, site);
+  call.attrs[kCastDstT] = dtype;
+  return RunOp1(call);
+}
+
+}  // namespace duet

@@ -1,0 +1,33 @@
+// Declaring and calling the many one-line elementwise ops of this family.
+#pragma once
+
+#include <vector>
+
+#include "core/tensor.h"
+#include "ops/op_def.h"
+#include "ops/op_site.h"
+
+namespace duet {
+
+// Registers a binary op `name(x: T, y: T) -> z` with NumPy broadcasting; z is T, or bool when
+// `bool_output` (comparisons).
+const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
+                              bool commutative, bool bool_output = false);
+
+// Registers a unary op `name(<input>: T) -> <output>: T` (TensorFlow names the arguments x/y,
+// or features/activations for activations).
+const OpDef* RegisterUnaryOp(const char* name, std::vector<DType> types, const char* doc,
+                             const char* input = "x", const char* output = "y");
+
+// Calls a registered binary op.
+Tensor CallBinaryOp(const OpDef* op, const Tensor& x, const Tensor& y, OpSite site);
+
+// Calls a registered unary op.
+Tensor CallUnaryOp(const OpDef* op, const Tensor& x, OpSite site);
+
+// float32, float64, int32, int64: the dtypes of integer-capable arithmetic.
+inline const std::vector<DType> kArithmeticTypes = {kFloat32, kFloat64, kInt32, kInt64};
+// float32, float64: the dtypes of the transcendental ops.
+inline const std::vector<DType> kMathFloatTypes = {kFloat32, kFloat64};
+
+}  // namespace duet

@@ -1,0 +1,137 @@
+// Cast: all 49 dtype pairs, TensorFlow's conversion rules (truncation, x != 0 for bool, wrap for
+// narrowing ints), defined results where C++ has none (NaN, out of range), 16-bit rounding against
+// NumPy, the threaded path, and the op's TensorFlow attrs.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/constant.h"
+#include "ops/math/math_ops.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+// A tensor of `dtype` holding `values` (converted from double).
+Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
+  return VisitDType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v;
+    for (double d : values) v.push_back(static_cast<T>(d));
+    return from_vector(v, shape);
+  });
+}
+
+const std::vector<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool};
+
+TEST_CASE("cast converts between every pair of dtypes") {
+  const std::vector<double> values = {0, 1, 3, -2, 100};
+  for (DType src : kAll) {
+    for (DType dst : kAll) {
+      INFO(DTypeName(src) << " -> " << DTypeName(dst));
+      std::vector<double> in = values, expected;
+      if (src == kBool) {
+        for (double& v : in) v = v != 0;
+      }
+      for (double v : in) expected.push_back(dst == kBool ? (v != 0) : v);
+      testing::ExpectTensor(cast(Make(src, {5}, in), dst), dst, {5}, expected);
+    }
+  }
+}
+
+TEST_CASE("float to int truncates toward zero") {
+  const std::vector<double> x = {-2.7, -1.5, -0.5, 0.0, 0.4, 1.5, 2.5, 3.99};
+  const std::vector<double> expected = {-2, -1, 0, 0, 0, 1, 2, 3};
+  for (DType src : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    for (DType dst : {kInt32, kInt64}) {
+      INFO(DTypeName(src) << " -> " << DTypeName(dst));
+      testing::ExpectTensor(cast(Make(src, {2, 4}, x), dst), dst, {2, 4}, expected);
+    }
+  }
+}
+
+TEST_CASE("float to int is defined for NaN and out-of-range values: 0 and saturation") {
+  const double inf = INFINITY;
+  const std::vector<double> x = {1e10, -1e10, std::nan(""), inf, -inf, 2147483647.0};
+  testing::ExpectTensor(cast(constant(x, {6}), kInt32), kInt32, {6},
+                        {2147483647, -2147483648.0, 0, 2147483647, -2147483648.0, 2147483647});
+  Tensor big = cast(constant({1e19, -1e19, 9.2e18}), kInt64);
+  std::vector<int64_t> got = big.to_vector<int64_t>();
+  CHECK(got[0] == std::numeric_limits<int64_t>::max());
+  CHECK(got[1] == std::numeric_limits<int64_t>::min());
+  CHECK(got[2] == int64_t{9200000000000000000});
+  CHECK(cast(constant(3e9f), kInt32).item<int32_t>() == std::numeric_limits<int32_t>::max());
+}
+
+TEST_CASE("narrowing int64 to int32 wraps like TensorFlow") {
+  Tensor x = from_vector<int64_t>({int64_t{2147483653}, int64_t{-2147483655}, int64_t{3000000000}});
+  CHECK(cast(x, kInt32).to_vector<int32_t>() ==
+        std::vector<int32_t>{-2147483643, 2147483641, -1294967296});
+}
+
+TEST_CASE("anything to bool is x != 0, NaN included; bool to anything is 0 or 1") {
+  testing::ExpectTensor(cast(constant({0.f, -0.f, 0.5f, std::nanf(""), -3.f}), kBool), kBool, {5},
+                        {0, 0, 1, 1, 1});
+  testing::ExpectTensor(cast(constant({0, 5, -1}), kBool), kBool, {3}, {0, 1, 1});
+  testing::ExpectTensor(cast(Make(kFloat16, {2}, {0, 0.001}), kBool), kBool, {2}, {0, 1});
+  for (DType dst : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
+    testing::ExpectTensor(cast(constant({true, false}), dst), dst, {2}, {1, 0});
+  }
+}
+
+TEST_CASE("16-bit floats round to nearest like NumPy") {
+  Tensor x = constant({0.1, 1.0 / 3, 65504.0, 70000.0, 1e-8, -2.5});
+  testing::ExpectTensor(cast(x, kFloat16), kFloat16, {6},
+                        {0.0999755859375, 0.333251953125, 65504.0, INFINITY, 0.0, -2.5}, 0);
+  testing::ExpectTensor(
+      cast(x, kBFloat16), kBFloat16, {6},
+      {0.10009765625, 0.333984375, 65536.0, 70144.0, 1.0011717677116394e-08, -2.5}, 0);
+  testing::ExpectTensor(cast(cast(x, kFloat16), kFloat32), kFloat32, {6},
+                        {0.0999755859375, 0.333251953125, 65504.0, INFINITY, 0.0, -2.5}, 0);
+  testing::ExpectTensor(cast(constant({std::nan("")}), kBFloat16), kBFloat16, {1}, {std::nan("")});
+}
+
+TEST_CASE("cast keeps the shape and returns the input itself for a same-dtype cast") {
+  Tensor x = Make(kInt32, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  testing::ExpectTensor(cast(x, kFloat64), kFloat64, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  CHECK(cast(x, kInt32).shares_buffer_with(x));
+  // The op itself (as a graph would run it) copies for SrcT == DstT.
+  const OpDef* op = OpRegistry::Global().Find("Cast");
+  REQUIRE(op != nullptr);
+  OpCall call(op, {x}, {});
+  call.attrs[op->attr_index("DstT")] = kInt32;
+  Tensor y = RunOp1(call);
+  CHECK(!y.shares_buffer_with(x));
+  testing::ExpectTensor(y, kInt32, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
+}
+
+TEST_CASE("Cast has TensorFlow's attrs SrcT, DstT and Truncate") {
+  const OpDef* op = OpRegistry::Global().Find("Cast");
+  REQUIRE(op != nullptr);
+  CHECK(op->attr_index("SrcT") == 0);
+  CHECK(op->attr_index("DstT") >= 0);
+  CHECK(op->attr_index("Truncate") >= 0);
+}
+
+TEST_CASE("large casts take the threaded path and match a reference loop") {
+  const int64_t n = 150001;
+  std::vector<double> x(n), truncated(n), bf16(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = std::fmod(i * 1.37, 2000.0) - 1000.0;
+    truncated[i] = std::trunc(static_cast<float>(x[i]));
+    bf16[i] = static_cast<float>(bfloat16(static_cast<float>(x[i])));
+  }
+  Tensor f = Make(kFloat32, {n}, x);
+  testing::ExpectTensor(cast(f, kInt32), kInt32, {n}, truncated, 0);
+  testing::ExpectTensor(cast(f, kBFloat16), kBFloat16, {n}, bf16, 0);
+}
+
+TEST_CASE("casting an undefined tensor is an error, not a crash") {
+  testing::ExpectError([] { cast(Tensor(), kInt32); }, {"Cast", "undefined", "cast_test.cc"});
+}
+
+}  // namespace
+}  // namespace duet

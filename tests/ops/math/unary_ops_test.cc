@@ -1,0 +1,211 @@
+// Unary ops: values against NumPy, every dtype, special values (inf, NaN, huge |x|), vector tails
+// of every length, the threaded path against the C library, and unsupported dtypes.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+
+#include "core/constant.h"
+#include "ops/math/math_ops.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+// A tensor of `dtype` holding `values` (converted from double).
+Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
+  return VisitDType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v;
+    for (double d : values) v.push_back(static_cast<T>(d));
+    return from_vector(v, shape);
+  });
+}
+
+using UnaryFn = Tensor (*)(const Tensor&, OpSite);
+
+const double kNaN = std::nan("");
+const std::vector<DType> kFloats = {kFloat32, kFloat64};
+
+TEST_CASE("neg, abs, square, sign, relu, relu6 on every arithmetic dtype") {
+  const std::vector<std::pair<UnaryFn, std::vector<double>>> int_cases = {
+      {negative, {7, 1, 0, -3, -8}}, {abs, {7, 1, 0, 3, 8}},  {square, {49, 1, 0, 9, 64}},
+      {sign, {-1, -1, 0, 1, 1}},     {relu, {0, 0, 0, 3, 8}}, {relu6, {0, 0, 0, 3, 6}},
+  };
+  for (DType dtype : {kInt32, kInt64}) {
+    INFO(DTypeName(dtype));
+    for (const auto& [fn, expected] : int_cases) {
+      testing::ExpectTensor(fn(Make(dtype, {5}, {-7, -1, 0, 3, 8}), {}), dtype, {5}, expected);
+    }
+  }
+  const std::vector<std::pair<UnaryFn, std::vector<double>>> float_cases = {
+      {negative, {2.5, 1, 0, -0.5, -3, -7.5}}, {abs, {2.5, 1, 0, 0.5, 3, 7.5}},
+      {square, {6.25, 1, 0, 0.25, 9, 56.25}},  {sign, {-1, -1, 0, 1, 1, 1}},
+      {relu, {0, 0, 0, 0.5, 3, 7.5}},          {relu6, {0, 0, 0, 0.5, 3, 6}},
+  };
+  for (DType dtype : kFloats) {
+    INFO(DTypeName(dtype));
+    for (const auto& [fn, expected] : float_cases) {
+      testing::ExpectTensor(fn(Make(dtype, {2, 3}, {-2.5, -1, 0, 0.5, 3, 7.5}), {}), dtype, {2, 3},
+                            expected);
+    }
+  }
+}
+
+TEST_CASE("sign, relu and relu6 keep NaN") {
+  for (UnaryFn fn : {sign, relu, relu6}) {
+    testing::ExpectTensor(fn(constant({kNaN}), {}), kFloat64, {1}, {kNaN});
+  }
+}
+
+TEST_CASE("exp, tanh, sigmoid, elu, softplus match NumPy") {
+  const std::vector<double> x = {-3, -1.5, -0.5, 0, 0.25, 1, 2.5, 10};
+  const std::vector<std::pair<UnaryFn, std::vector<double>>> cases = {
+      {exp,
+       {0.049787068367863944, 0.22313016014842982, 0.6065306597126334, 1.0, 1.2840254166877414,
+        2.718281828459045, 12.182493960703473, 22026.465794806718}},
+      {tanh,
+       {-0.9950547536867305, -0.9051482536448665, -0.46211715726000974, 0.0, 0.24491866240370913,
+        0.7615941559557649, 0.9866142981514303, 0.9999999958776927}},
+      {sigmoid,
+       {0.04742587317756678, 0.18242552380635635, 0.3775406687981454, 0.5, 0.5621765008857981,
+        0.7310585786300049, 0.9241418199787566, 0.9999546021312976}},
+      {elu,
+       {-0.950212931632136, -0.7768698398515702, -0.3934693402873666, 0.0, 0.25, 1.0, 2.5, 10.0}},
+      {softplus,
+       {0.04858735157374206, 0.2014132779827524, 0.4740769841801067, 0.6931471805599453,
+        0.8259394198788436, 1.3132616875182228, 2.5788897342925496, 10.000045398899218}},
+  };
+  for (DType dtype : kFloats) {
+    const double tol = dtype == kFloat32 ? 1e-6 : 1e-14;
+    for (const auto& [fn, expected] : cases) {
+      testing::ExpectTensor(fn(Make(dtype, {2, 4}, x), {}), dtype, {2, 4}, expected, tol);
+    }
+  }
+}
+
+TEST_CASE("log, log1p, sqrt, rsqrt match NumPy") {
+  const std::vector<double> x = {0.25, 0.5, 1, 2, 4, 10, 100, 1e-3};
+  const std::vector<std::pair<UnaryFn, std::vector<double>>> cases = {
+      {log,
+       {-1.3862943611198906, -0.6931471805599453, 0.0, 0.6931471805599453, 1.3862943611198906,
+        2.302585092994046, 4.605170185988092, -6.907755278982137}},
+      {log1p,
+       {0.22314355131420976, 0.4054651081081644, 0.6931471805599453, 1.0986122886681098,
+        1.6094379124341003, 2.3978952727983707, 4.61512051684126, 0.0009995003330835331}},
+      {sqrt,
+       {0.5, 0.7071067811865476, 1.0, 1.4142135623730951, 2.0, 3.1622776601683795, 10.0,
+        0.03162277660168379}},
+      {rsqrt,
+       {2.0, 1.414213562373095, 1.0, 0.7071067811865475, 0.5, 0.31622776601683794, 0.1,
+        31.622776601683796}},
+  };
+  for (DType dtype : kFloats) {
+    const double tol = dtype == kFloat32 ? 1e-6 : 1e-14;
+    for (const auto& [fn, expected] : cases) {
+      testing::ExpectTensor(fn(Make(dtype, {8}, x), {}), dtype, {8}, expected, tol);
+    }
+  }
+}
+
+TEST_CASE("floor and ceil") {
+  const std::vector<double> x = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.0, -0.0, 7.9};
+  for (DType dtype : kFloats) {
+    testing::ExpectTensor(floor(Make(dtype, {8}, x)), dtype, {8}, {-3, -2, -1, 0, 1, 2, 0, 7});
+    testing::ExpectTensor(ceil(Make(dtype, {8}, x)), dtype, {8}, {-2, -1, 0, 1, 2, 2, 0, 8});
+  }
+}
+
+TEST_CASE("special values: infinities, NaN, domain edges") {
+  const double inf = INFINITY;
+  testing::ExpectTensor(exp(constant({100.f, -200.f, INFINITY, -INFINITY})), kFloat32, {4},
+                        {inf, 0, inf, 0});
+  testing::ExpectTensor(log(constant({0.0, -1.0, inf})), kFloat64, {3}, {-inf, kNaN, inf});
+  testing::ExpectTensor(log1p(constant({-1.0, -2.0})), kFloat64, {2}, {-inf, kNaN});
+  testing::ExpectTensor(sqrt(constant({-1.f, INFINITY})), kFloat32, {2}, {kNaN, inf});
+  testing::ExpectTensor(rsqrt(constant({0.0, inf})), kFloat64, {2}, {inf, 0});
+  testing::ExpectTensor(tanh(constant({-inf, 50.0, kNaN})), kFloat64, {3}, {-1, 1, kNaN});
+  for (UnaryFn fn : {exp, log, log1p, sqrt, tanh, sigmoid, elu, softplus, floor}) {
+    testing::ExpectTensor(fn(constant({std::nanf("")}), {}), kFloat32, {1}, {kNaN});
+  }
+  // Accurate near zero, where the naive log(1 + x) and exp(x) - 1 lose every digit.
+  CHECK(log1p(constant(1e-10)).item<double>() == Approx(9.999999999500001e-11).epsilon(1e-14));
+  CHECK(elu(constant(-1e-10)).item<double>() == Approx(-9.999999999500001e-11).epsilon(1e-14));
+}
+
+TEST_CASE("sigmoid and softplus are stable for large |x|") {
+  Tensor x = constant({-100.0, -30.0, 30.0, 100.0, -1000.0, 1000.0});
+  std::vector<double> sp = softplus(x).to_vector<double>();
+  CHECK(sp[0] == Approx(3.720075976020836e-44).epsilon(1e-12));
+  CHECK(sp[1] == Approx(9.357622968839737e-14).epsilon(1e-12));
+  CHECK(sp[2] == Approx(30.000000000000092).epsilon(1e-15));
+  CHECK(sp[3] == 100.0);
+  CHECK(sp[4] == 0.0);
+  CHECK(sp[5] == 1000.0);
+  std::vector<double> sg = sigmoid(x).to_vector<double>();
+  CHECK(sg[0] == Approx(3.7200759760208356e-44).epsilon(1e-12));
+  CHECK(sg[1] == Approx(9.357622968839299e-14).epsilon(1e-12));
+  CHECK(sg[2] == Approx(0.9999999999999065).epsilon(1e-15));
+  CHECK(sg[3] == 1.0);
+  CHECK(sg[4] == 0.0);
+  CHECK(sg[5] == 1.0);
+  // float32: exp(100) overflows, yet softplus and sigmoid stay finite.
+  testing::ExpectTensor(softplus(constant({100.f, -100.f})), kFloat32, {2}, {100, 0}, 1e-6);
+  testing::ExpectTensor(sigmoid(constant({100.f, -100.f})), kFloat32, {2}, {1, 0}, 1e-6);
+}
+
+// Every length from 0 to 2 vectors + tail, so each tail size of the SLEEF loop is covered.
+TEST_CASE("vector loops handle every tail length") {
+  for (int n = 0; n <= 19; ++n) {
+    INFO("n = " << n);
+    std::vector<double> x(n), e(n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = 0.37 * i - 2;
+      e[i] = std::exp(x[i]);
+    }
+    testing::ExpectTensor(exp(Make(kFloat32, {n}, x)), kFloat32, {n}, e, 1e-6);
+    testing::ExpectTensor(exp(Make(kFloat64, {n}, x)), kFloat64, {n}, e, 1e-14);
+  }
+}
+
+// The same values through the threaded path (> 32K elements), against the C library.
+TEST_CASE("large inputs take the threaded path and match the C library") {
+  const int64_t n = 100003;
+  std::vector<double> x(n);
+  for (int64_t i = 0; i < n; ++i) x[i] = std::fmod(i * 0.013, 20.0) - 10.0;
+  const std::vector<std::pair<UnaryFn, std::function<double(double)>>> cases = {
+      {exp, [](double v) { return std::exp(v); }},
+      {tanh, [](double v) { return std::tanh(v); }},
+      {sigmoid, [](double v) { return 1 / (1 + std::exp(-v)); }},
+      {softplus, [](double v) { return std::log1p(std::exp(v)); }},
+      {elu, [](double v) { return v > 0 ? v : std::expm1(v); }},
+      {abs, [](double v) { return std::abs(v); }},
+      {relu6, [](double v) { return std::min(std::max(v, 0.0), 6.0); }},
+      {floor, [](double v) { return std::floor(v); }},
+  };
+  for (const auto& [fn, ref] : cases) {
+    std::vector<double> expected(n);
+    for (int64_t i = 0; i < n; ++i) expected[i] = ref(x[i]);
+    testing::ExpectTensor(fn(Make(kFloat64, {n}, x), {}), kFloat64, {n}, expected, 1e-13);
+  }
+  std::vector<double> expected(n);
+  for (int64_t i = 0; i < n; ++i) expected[i] = std::log(std::abs(x[i]) + 0.5);
+  std::vector<double> shifted(n);
+  for (int64_t i = 0; i < n; ++i) shifted[i] = std::abs(x[i]) + 0.5;
+  testing::ExpectTensor(log(Make(kFloat32, {n}, shifted)), kFloat32, {n}, expected, 1e-6);
+}
+
+TEST_CASE("unsupported dtypes are a clear error naming the op") {
+  testing::ExpectError(
+      [] {
+        exp(constant({1, 2}));
+      },
+      {"Exp", "dtype int32 is not supported", "float32", "float64"});
+  testing::ExpectError([] { relu(constant({true})); }, {"Relu", "dtype bool is not supported"});
+  testing::ExpectError([] { sqrt(Make(kFloat16, {1}, {1})); },
+                       {"Sqrt", "dtype float16 is not supported", "unary_ops_test.cc"});
+  testing::ExpectError([] { negative(Tensor()); }, {"Neg", "undefined"});
+}
+
+}  // namespace
+}  // namespace duet
