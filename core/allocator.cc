@@ -97,6 +97,7 @@ CpuAllocator& CpuAllocator::Get() {
 }
 
 void* CpuAllocator::Allocate(size_t bytes) {
+  if (bytes > ClassBytes(kNumClasses - 1)) return nullptr;  // beyond any size class: out of memory
   const int c = SizeClass(bytes);
   allocations_.fetch_add(1, std::memory_order_relaxed);
   bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);

@@ -114,7 +114,12 @@ Tensor range(double start, double limit, double delta, std::optional<DType> dtyp
   const bool integral =
       start == std::floor(start) && limit == std::floor(limit) && delta == std::floor(delta);
   const DType out = dtype.value_or(integral ? kInt32 : kFloat32);
-  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const double count = std::ceil((limit - start) / delta);
+  if (!std::isfinite(count) || count > static_cast<double>(int64_t{1} << 40)) {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "range: [", start, ", ", limit, ") in steps of ", delta, " has too many elements")));
+  }
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   Tensor t = Tensor::Empty(out, Shape{n});
   VisitDType(out, [&](auto zero) {
     using T = decltype(zero);

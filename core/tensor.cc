@@ -9,12 +9,21 @@ absl::StatusOr<Tensor> Tensor::TryEmpty(DType dtype, const Shape& shape, Device 
     return absl::InvalidArgumentError(
         absl::StrCat("cannot allocate a tensor of partially known shape ", shape.str()));
   }
+  // Reject sizes whose byte count overflows before asking the allocator.
+  uint64_t bytes = DTypeSize(dtype);
+  for (int64_t d : shape.dims()) {
+    if (d != 0 && bytes > (uint64_t{1} << 62) / static_cast<uint64_t>(d)) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("a tensor of shape ", shape.str(), " and dtype ", DTypeName(dtype),
+                       " is too large to allocate"));
+    }
+    bytes *= static_cast<uint64_t>(d);
+  }
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = dtype;
   impl->shape = shape;
   impl->device = device;
-  DUET_ASSIGN_OR_RETURN(impl->buffer,
-                        Buffer::Allocate(device, shape.num_elements() * DTypeSize(dtype)));
+  DUET_ASSIGN_OR_RETURN(impl->buffer, Buffer::Allocate(device, bytes));
   return Tensor(std::move(impl));
 }
 

@@ -42,6 +42,7 @@ ThreadPool::~ThreadPool() {
     absl::MutexLock lock(&mu_);
     stop_ = true;
   }
+  wake_.SignalAll();
   for (auto& t : workers_) t.join();
 }
 

@@ -1,6 +1,7 @@
 #include "core/constant.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "tests/test_util.h"
 
@@ -71,6 +72,8 @@ TEST_CASE("range follows numpy.arange") {
   testing::ExpectTensor(range(3, 3), kInt32, {0}, {});
   testing::ExpectTensor(range(0, 5, -1), kInt32, {0}, {});
   testing::ExpectError([] { range(0, 5, 0); }, {"delta must not be 0"});
+  testing::ExpectError([] { range(0, 1e20); }, {"range", "too many elements"});
+  testing::ExpectError([] { range(0, std::nan("")); }, {"range", "too many elements"});
 }
 
 }  // namespace
