@@ -14,12 +14,19 @@ enum EqualityAttr { kEqualityT, kEqualityIncompatibleShapeError };
 // Like BroadcastBinaryShape, except that with incompatible_shape_error=false shapes that do not
 // broadcast give a scalar (TensorFlow: x == y is then simply false).
 absl::Status EqualityShape(ShapeContext& ctx) {
-  absl::StatusOr<Shape> shape = BroadcastShapes(ctx.input_shape(0), ctx.input_shape(1));
-  if (!shape.ok()) {
-    if (ctx.attr<bool>(kEqualityIncompatibleShapeError)) return shape.status();
-    shape = Shape{};
+  if (ctx.input_shape(0) == ctx.input_shape(1)) {  // the common case, without building a shape
+    ctx.set_output(0, kBool, ctx.input_shape(0));
+    return absl::OkStatus();
   }
-  ctx.set_output(0, kBool, *std::move(shape));
+  absl::StatusOr<Shape> shape = BroadcastShapes(ctx.input_shape(0), ctx.input_shape(1));
+  if (shape.ok()) {
+    ctx.set_output(0, kBool, *std::move(shape));
+  } else if (ctx.attr<bool>(kEqualityIncompatibleShapeError)) {
+    return shape.status();
+  } else {
+    static const Shape kScalar;
+    ctx.set_output(0, kBool, kScalar);
+  }
   return absl::OkStatus();
 }
 
@@ -28,7 +35,7 @@ const OpDef* RegisterEqualityOp(const char* name, const char* doc) {
       .Input("x", "T")
       .Input("y", "T")
       .Output("z", kBool)
-      .TypeAttr("T", {kFloat32, kFloat64, kInt32, kInt64, kBool})
+      .TypeAttr("T", {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool})
       .BoolAttr("incompatible_shape_error", true)
       .Commutative()
       .Doc(doc)

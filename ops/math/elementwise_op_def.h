@@ -25,9 +25,10 @@ Tensor CallBinaryOp(const OpDef* op, const Tensor& x, const Tensor& y, OpSite si
 // Calls a registered unary op.
 Tensor CallUnaryOp(const OpDef* op, const Tensor& x, OpSite site);
 
-// float32, float64, int32, int64: the dtypes of integer-capable arithmetic.
-inline const std::vector<DType> kArithmeticTypes = {kFloat32, kFloat64, kInt32, kInt64};
-// float32, float64: the dtypes of the transcendental ops.
-inline const std::vector<DType> kMathFloatTypes = {kFloat32, kFloat64};
+// The dtypes of arithmetic that also works on integers: every float type, int32, int64.
+inline const std::vector<DType> kArithmeticTypes = {kFloat32,  kFloat64, kFloat16,
+                                                    kBFloat16, kInt32,   kInt64};
+// The dtypes of floating-point-only math (transcendentals, RealDiv, Floor, ...).
+inline const std::vector<DType> kMathFloatTypes = {kFloat32, kFloat64, kFloat16, kBFloat16};
 
 }  // namespace duet

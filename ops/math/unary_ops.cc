@@ -7,7 +7,8 @@ namespace duet {
 namespace {
 
 const OpDef* const kNeg = RegisterUnaryOp("Neg", kArithmeticTypes, "-x elementwise.");
-const OpDef* const kAbs = RegisterUnaryOp("Abs", kArithmeticTypes, "|x| elementwise.");
+const OpDef* const kAbs =
+    RegisterUnaryOp("Abs", kArithmeticTypes, "Absolute value of x, elementwise.");
 const OpDef* const kSquare = RegisterUnaryOp("Square", kArithmeticTypes, "x * x elementwise.");
 const OpDef* const kSign =
     RegisterUnaryOp("Sign", kArithmeticTypes, "-1, 0 or 1 by the sign of x (NaN stays NaN).");
@@ -26,9 +27,9 @@ const OpDef* const kSigmoid =
     RegisterUnaryOp("Sigmoid", kMathFloatTypes, "1 / (1 + e^-x), the logistic function.");
 const OpDef* const kElu = RegisterUnaryOp(
     "Elu", kMathFloatTypes, "features if > 0, else e^features - 1.", "features", "activations");
-const OpDef* const kSoftplus =
-    RegisterUnaryOp("Softplus", kMathFloatTypes, "log(1 + e^features), stable for large |x|.",
-                    "features", "activations");
+const OpDef* const kSoftplus = RegisterUnaryOp(
+    "Softplus", kMathFloatTypes, "log(1 + e^features), stable for inputs of any magnitude.",
+    "features", "activations");
 const OpDef* const kFloor = RegisterUnaryOp("Floor", kMathFloatTypes, "Largest integer <= x.");
 const OpDef* const kCeil = RegisterUnaryOp("Ceil", kMathFloatTypes, "Smallest integer >= x.");
 

@@ -1,11 +1,13 @@
 // CPU kernels of the binary arithmetic ops: AddV2, Sub, Mul, RealDiv, Div, FloorMod, Pow, Maximum,
-// Minimum. Integer division, modulo and power check their right operand first, so a zero divisor
-// or a negative integer exponent is an error instead of a trap.
+// Minimum (float16/bfloat16 compute in float32, half_kernels.h). Integer division, modulo and power
+// check their right operand first, so a zero divisor or a negative integer exponent is an error
+// instead of a trap.
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu/math/elementwise.h"
 #include "kernels/cpu/math/functors.h"
+#include "kernels/cpu/math/half_kernels.h"
 
 namespace duet {
 namespace {
@@ -68,6 +70,15 @@ const bool registered = [] {
   RegisterIntKernel("Pow", kInt64, &IntPowKernel<int64_t>);
   RegisterBinaryKernels<MaximumFn, float, double, int32_t, int64_t>("Maximum");
   RegisterBinaryKernels<MinimumFn, float, double, int32_t, int64_t>("Minimum");
+  RegisterHalfBinaryKernels<AddFn>("AddV2");
+  RegisterHalfBinaryKernels<SubFn>("Sub");
+  RegisterHalfBinaryKernels<MulFn>("Mul");
+  RegisterHalfBinaryKernels<DivFn>("RealDiv");
+  RegisterHalfBinaryKernels<DivFn>("Div");
+  RegisterHalfBinaryKernels<FloorModFn>("FloorMod");
+  RegisterHalfBinaryKernels<PowFn>("Pow");
+  RegisterHalfBinaryKernels<MaximumFn>("Maximum");
+  RegisterHalfBinaryKernels<MinimumFn>("Minimum");
   return true;
 }();
 

@@ -63,6 +63,7 @@ struct MulFn {
 // x / y; integers truncate toward zero. Callers reject integer y == 0 first; MIN / -1 wraps
 // (the hardware would trap).
 struct DivFn {
+  static constexpr int kCost = 2;
   template <typename T>
   T operator()(T x, T y) const {
     if constexpr (std::is_integral_v<T>)
@@ -75,6 +76,7 @@ struct DivFn {
 // Remainder with the sign of the divisor (Python's %, TensorFlow's FloorMod). Callers reject
 // integer y == 0 first.
 struct FloorModFn {
+  static constexpr int kCost = 8;  // fmod, or an integer division
   template <typename T>
   T operator()(T x, T y) const {
     if constexpr (std::is_integral_v<T>) {
@@ -90,6 +92,7 @@ struct FloorModFn {
 
 // x ** y. Integer exponents must be >= 0 (callers check); integer results wrap.
 struct PowFn {
+  static constexpr int kCost = 16;  // std::pow, or a square-and-multiply loop
   template <typename T>
   T operator()(T x, T y) const {
     if constexpr (std::is_integral_v<T>) {

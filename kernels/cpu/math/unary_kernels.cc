@@ -1,8 +1,10 @@
-// CPU kernels of the unary math ops. Transcendentals run on SLEEF's AVX2 functions (functors.h).
+// CPU kernels of the unary math ops (float16/bfloat16 compute in float32, half_kernels.h).
+// Transcendentals run on SLEEF's AVX2 functions (functors.h).
 #include <cstdint>
 
 #include "kernels/cpu/math/elementwise.h"
 #include "kernels/cpu/math/functors.h"
+#include "kernels/cpu/math/half_kernels.h"
 
 namespace duet {
 namespace {
@@ -25,6 +27,23 @@ const bool registered = [] {
   RegisterUnaryKernels<SigmoidFn, float, double>("Sigmoid");
   RegisterUnaryKernels<EluFn, float, double>("Elu");
   RegisterUnaryKernels<SoftplusFn, float, double>("Softplus");
+  RegisterHalfUnaryKernels<NegFn>("Neg");
+  RegisterHalfUnaryKernels<AbsFn>("Abs");
+  RegisterHalfUnaryKernels<SquareFn>("Square");
+  RegisterHalfUnaryKernels<SignFn>("Sign");
+  RegisterHalfUnaryKernels<ReluFn>("Relu");
+  RegisterHalfUnaryKernels<Relu6Fn>("Relu6");
+  RegisterHalfUnaryKernels<FloorFn>("Floor");
+  RegisterHalfUnaryKernels<CeilFn>("Ceil");
+  RegisterHalfUnaryKernels<SqrtFn>("Sqrt");
+  RegisterHalfUnaryKernels<RsqrtFn>("Rsqrt");
+  RegisterHalfUnaryKernels<ExpFn>("Exp");
+  RegisterHalfUnaryKernels<LogFn>("Log");
+  RegisterHalfUnaryKernels<Log1pFn>("Log1p");
+  RegisterHalfUnaryKernels<TanhFn>("Tanh");
+  RegisterHalfUnaryKernels<SigmoidFn>("Sigmoid");
+  RegisterHalfUnaryKernels<EluFn>("Elu");
+  RegisterHalfUnaryKernels<SoftplusFn>("Softplus");
   return true;
 }();
 
