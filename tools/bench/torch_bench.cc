@@ -1,0 +1,93 @@
+// torch_bench: the eager_bench cases through libtorch's C++ API, the peer duet's per-op overhead
+// is compared against (run_all.sh prints the ratios).
+//
+//   bazel run //tools/bench:torch_bench     (tagged manual: needs Debian's libtorch-dev)
+//
+// Same line format and case names as eager_bench, prefixed `libtorch.`. Tensors are made with
+// requires_grad false (the default), so the ops still pass through the autograd dispatch key as
+// in any libtorch program, but record no graph — like duet's eager ops outside a tape.
+#include <ATen/Parallel.h>
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "tools/bench/bench_util.h"
+
+namespace {
+
+using duet_bench::DoNotOptimize;
+using duet_bench::MedianSecondsPerCall;
+using duet_bench::Print;
+
+constexpr double kNsPerSecond = 1e9;
+
+// Varied float32 values, as in eager_bench, so no kernel can shortcut on zeros.
+torch::Tensor Ramp(at::IntArrayRef shape) {
+  return torch::remainder(torch::arange(c10::multiply_integers(shape), torch::kFloat32), 7)
+      .mul_(0.25)
+      .sub_(0.5)
+      .reshape(shape)
+      .contiguous();
+}
+
+template <typename Op>
+double OpNs(Op op) {
+  return MedianSecondsPerCall([&] {
+           torch::Tensor out = op();
+           DoNotOptimize(out);
+         }) *
+         kNsPerSecond;
+}
+
+void TinyOps() {
+  const torch::Tensor a44 = Ramp({4, 4}), b44 = Ramp({4, 4});
+  Print("libtorch.add_4x4_f32", OpNs([&] { return a44 + b44; }), "ns");
+  const torch::Tensor a1 = Ramp({1}), b1 = Ramp({1});
+  Print("libtorch.add_1_f32", OpNs([&] { return a1 + b1; }), "ns");
+  const int64_t n = duet_bench::kSmallMatmulN;
+  const torch::Tensor m1 = Ramp({n, n}), m2 = Ramp({n, n});
+  Print("libtorch.matmul_64x64_f32", OpNs([&] { return torch::matmul(m1, m2); }), "ns");
+}
+
+void LargeMatmul() {
+  const int64_t n = duet_bench::kLargeMatmulN;
+  const torch::Tensor a = Ramp({n, n}), b = Ramp({n, n});
+  const double seconds = MedianSecondsPerCall([&] {
+    torch::Tensor c = torch::matmul(a, b);
+    DoNotOptimize(c);
+  });
+  Print("libtorch.matmul_1024_f32", duet_bench::MatmulFlops(n) / seconds / 1e9, "GFLOP/s");
+}
+
+void LargeAdd() {
+  const int64_t n = duet_bench::kLargeAddElements;
+  const torch::Tensor a = Ramp({n}), b = Ramp({n});
+  const double seconds = MedianSecondsPerCall([&] {
+    torch::Tensor c = a + b;
+    DoNotOptimize(c);
+  });
+  Print("libtorch.add_1e7_f32", duet_bench::AddBytes(n) / seconds / 1e9, "GB/s");
+}
+
+}  // namespace
+
+int main() {
+  // Debian's libtorch 1.13 starts with one intra-op thread; duet and oneDNN use every core, so
+  // the large cases compare like with like only when libtorch does too. OMP_NUM_THREADS, when
+  // set, still wins.
+  if (std::getenv("OMP_NUM_THREADS") == nullptr) {
+    at::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
+  }
+  duet_bench::PrintCount("libtorch.threads", torch::get_num_threads(), "threads");
+  // How this libtorch build parallelizes (OpenMP or native pool, BLAS), for the record.
+  if (std::getenv("DUET_BENCH_VERBOSE") != nullptr) {
+    std::fprintf(stderr, "%s", at::get_parallel_info().c_str());
+  }
+  TinyOps();
+  LargeMatmul();
+  LargeAdd();
+  return 0;
+}

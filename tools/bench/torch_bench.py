@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The eager_bench cases through PyTorch from Python: the per-op cost a Python user sees.
+
+    python3 tools/bench/torch_bench.py [--no-compile]
+
+Needs pip's `torch`. Prints `name<TAB>value<TAB>unit` lines like the C++ benchmarks, prefixed
+`pytorch.`; with torch.compile available (and not --no-compile) also `pytorch_compile.add_1e7_f32`.
+Timings are medians over repetitions of a loop lasting at least DUET_BENCH_MIN_MS (20 ms), after
+a warm-up; DUET_BENCH_REPS (7) sets the repetitions, as for the C++ benchmarks.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+LARGE_ADD_ELEMENTS = 10_000_000
+LARGE_MATMUL_N = 1024
+SMALL_MATMUL_N = 64
+
+REPS = max(1, int(os.environ.get("DUET_BENCH_REPS", "7")))
+MIN_REP_SECONDS = max(1.0, float(os.environ.get("DUET_BENCH_MIN_MS", "20"))) / 1000.0
+
+
+def median_seconds_per_call(fn):
+    """Median over REPS of the seconds one fn() takes; calibration doubles as the warm-up."""
+
+    def time_calls(calls):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        return time.perf_counter() - start
+
+    calls = 1
+    while True:
+        seconds = time_calls(calls)
+        if seconds >= MIN_REP_SECONDS:
+            break
+        per_call = seconds / calls
+        nxt = calls * 2
+        if seconds > 1e-4 and per_call > 0:
+            nxt = max(nxt, int(1.2 * MIN_REP_SECONDS / per_call) + 1)
+        calls = nxt
+    return statistics.median(time_calls(calls) / calls for _ in range(REPS))
+
+
+def emit(name, value, unit):
+    if isinstance(value, int):
+        print(f"{name}\t{value}\t{unit}", flush=True)
+        return
+    fmt = "{}\t{:.1f}\t{}" if value >= 100 else "{}\t{:.3f}\t{}"
+    print(fmt.format(name, value, unit), flush=True)
+
+
+def ramp(*shape):
+    """Varied float32 values, as in eager_bench, so no kernel can shortcut on zeros."""
+    n = 1
+    for d in shape:
+        n *= d
+    return (torch.arange(n, dtype=torch.float32) % 7 * 0.25 - 0.5).reshape(shape).contiguous()
+
+
+def op_ns(fn):
+    return median_seconds_per_call(fn) * 1e9
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile case")
+    args = parser.parse_args()
+
+    emit("pytorch.threads", torch.get_num_threads(), "threads")
+    # Inference, like duet's eager ops outside a tape: no autograd graph is recorded either way
+    # (inputs do not require grad), so no_grad only mirrors what a benchmark user would write.
+    with torch.no_grad():
+        a44, b44 = ramp(4, 4), ramp(4, 4)
+        emit("pytorch.add_4x4_f32", op_ns(lambda: a44 + b44), "ns")
+        a1, b1 = ramp(1), ramp(1)
+        emit("pytorch.add_1_f32", op_ns(lambda: a1 + b1), "ns")
+        m1, m2 = ramp(SMALL_MATMUL_N, SMALL_MATMUL_N), ramp(SMALL_MATMUL_N, SMALL_MATMUL_N)
+        emit("pytorch.matmul_64x64_f32", op_ns(lambda: torch.matmul(m1, m2)), "ns")
+
+        n = LARGE_MATMUL_N
+        a, b = ramp(n, n), ramp(n, n)
+        seconds = median_seconds_per_call(lambda: torch.matmul(a, b))
+        emit("pytorch.matmul_1024_f32", 2.0 * n**3 / seconds / 1e9, "GFLOP/s")
+
+        n = LARGE_ADD_ELEMENTS
+        a, b = ramp(n), ramp(n)
+        add_bytes = 3 * 4 * n
+        seconds = median_seconds_per_call(lambda: a + b)
+        emit("pytorch.add_1e7_f32", add_bytes / seconds / 1e9, "GB/s")
+
+        if not args.no_compile:
+            try:
+                compiled_add = torch.compile(lambda x, y: x + y)
+                compiled_add(a, b)  # compiles now, not inside the timing
+                seconds = median_seconds_per_call(lambda: compiled_add(a, b))
+                emit("pytorch_compile.add_1e7_f32", add_bytes / seconds / 1e9, "GB/s")
+            except Exception as e:  # noqa: BLE001 - a missing compiler toolchain is not fatal
+                print(f"# torch.compile unavailable: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
