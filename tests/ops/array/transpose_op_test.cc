@@ -1,4 +1,5 @@
 // Transpose: permutations of 2-D and 3-D tensors in every dtype, large tiled cases, errors.
+#include <bit>
 #include <catch2/catch.hpp>
 
 #include "core/constant.h"
@@ -88,14 +89,33 @@ void CheckLargeTranspose(const Shape& shape, const std::vector<int64_t>& perm) {
   CHECK(mismatches == 0);
 }
 
-TEST_CASE("Transpose of large tensors matches index math for every element size") {
+TEST_CASE("Transpose of large tensors matches index math for every element size and path") {
   CheckLargeTranspose<float>({300, 517}, {1, 0});
   CheckLargeTranspose<int64_t>({37, 64, 33}, {2, 0, 1});
   CheckLargeTranspose<bool>({33, 70, 45}, {1, 2, 0});
   CheckLargeTranspose<int32_t>({5, 40, 3, 70}, {3, 1, 0, 2});
+  // float32 and int32 above 16K elements take the oneDNN reorder path.
+  CheckLargeTranspose<int32_t>({8, 40, 16, 30}, {0, 2, 3, 1});
+  CheckLargeTranspose<float>({16, 33, 77}, {2, 1, 0});
   CheckLargeTranspose<double>({600, 2, 300}, {2, 1, 0});
   // float16 holds integers exactly only up to 2048: a small case still crosses tile edges.
   CheckLargeTranspose<float16>({45, 40}, {1, 0});
+}
+
+TEST_CASE("Transpose moves float bits unchanged, NaN payloads included") {
+  std::vector<float> v(200 * 100);
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = std::bit_cast<float>(static_cast<uint32_t>(0x7f800001u + i));  // signalling NaNs
+  }
+  std::vector<float> t = transpose(from_vector(v, {200, 100})).to_vector<float>();
+  int64_t mismatches = 0;
+  for (int64_t r = 0; r < 100; ++r) {
+    for (int64_t c = 0; c < 200; ++c) {
+      mismatches +=
+          std::bit_cast<uint32_t>(t[r * 200 + c]) != std::bit_cast<uint32_t>(v[c * 100 + r]);
+    }
+  }
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("Transpose of scalars and empty tensors") {
