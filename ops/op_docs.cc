@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "ops/op_registry.h"
 
 namespace duet {
@@ -49,6 +50,9 @@ std::string FlagsString(const OpDef& op) {
   return absl::StrJoin(flags, ", ");
 }
 
+// Table cells cannot contain a raw '|'.
+std::string Cell(absl::string_view text) { return absl::StrReplaceAll(text, {{"|", "\\|"}}); }
+
 }  // namespace
 
 std::string RegisteredOpsMarkdown() {
@@ -63,7 +67,7 @@ std::string RegisteredOpsMarkdown() {
   for (const OpDef* op : ops) {
     absl::StrAppend(&out, "| `", op->name, "` | ", ArgsString(op->inputs), " | ",
                     ArgsString(op->outputs), " | ", AttrsString(*op), " | ", FlagsString(*op),
-                    " | ", op->doc, " |\n");
+                    " | ", Cell(op->doc), " |\n");
   }
   return out;
 }
