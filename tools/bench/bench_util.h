@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,37 @@ double MedianSecondsPerCall(Fn&& fn, const TimingOptions& options = OptionsFromE
   }
   std::sort(per_call.begin(), per_call.end());
   return per_call[per_call.size() / 2];
+}
+
+// Like MedianSecondsPerCall for several peers at once, with their repetitions interleaved
+// (A, B, A, B, ...): load that comes and goes on a shared machine then hits every peer alike
+// instead of whichever happened to run during it, which keeps their ratio honest. For cases
+// of a millisecond or more; the std::function call is negligible there.
+inline std::vector<double> InterleavedMedianSecondsPerCall(
+    const std::vector<std::function<void()>>& fns,
+    const TimingOptions& options = OptionsFromEnv()) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<int64_t> calls(fns.size(), 1);
+  auto time_calls = [&](size_t i) {
+    const auto start = Clock::now();
+    for (int64_t c = 0; c < calls[i]; ++c) fns[i]();
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  for (size_t i = 0; i < fns.size(); ++i) {  // calibration and warm-up, as above
+    while (time_calls(i) < options.min_repetition_seconds) calls[i] *= 2;
+  }
+  std::vector<std::vector<double>> per_call(fns.size());
+  for (int r = 0; r < options.repetitions; ++r) {
+    for (size_t i = 0; i < fns.size(); ++i) {
+      per_call[i].push_back(time_calls(i) / static_cast<double>(calls[i]));
+    }
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& times : per_call) {
+    std::sort(times.begin(), times.end());
+    medians.push_back(times[times.size() / 2]);
+  }
+  return medians;
 }
 
 // One output line: name<TAB>value<TAB>unit. Fixed-point (never exponent) notation keeps the

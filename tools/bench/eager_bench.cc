@@ -65,6 +65,38 @@ double EagerOpNs(Op op) {
          kNsPerSecond;
 }
 
+// oneDNN's matmul primitive on raw pointers: the best duet's matmul kernel can do, since it
+// calls the same library. The primitive is created once, as a primitive cache would.
+class DirectOneDnnMatmul {
+ public:
+  explicit DirectOneDnnMatmul(int64_t n)
+      : engine_(dnnl::engine::kind::cpu, 0),
+        stream_(engine_),
+        md_({n, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab),
+        prim_(dnnl::matmul::primitive_desc(dnnl::matmul::desc(md_, md_, md_), engine_)),
+        // Same values as the duet inputs; 64-byte aligned like duet's buffers.
+        a_(Ramp({n, n})),
+        b_(Ramp({n, n})),
+        c_(Tensor::Empty(kFloat32, {n, n})),
+        a_mem_(md_, engine_, a_.raw_data()),
+        b_mem_(md_, engine_, b_.raw_data()),
+        c_mem_(md_, engine_, c_.raw_data()) {}
+
+  void Run() {
+    prim_.execute(stream_,
+                  {{DNNL_ARG_SRC, a_mem_}, {DNNL_ARG_WEIGHTS, b_mem_}, {DNNL_ARG_DST, c_mem_}});
+    stream_.wait();
+  }
+
+ private:
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  dnnl::memory::desc md_;
+  dnnl::matmul prim_;
+  Tensor a_, b_, c_;
+  dnnl::memory a_mem_, b_mem_, c_mem_;
+};
+
 void TinyOps() {
   const Tensor a44 = Ramp({4, 4}), b44 = Ramp({4, 4});
   Print("duet.add_4x4_f32", EagerOpNs([&] { return a44 + b44; }), "ns");
@@ -73,38 +105,26 @@ void TinyOps() {
   const int64_t n = duet_bench::kSmallMatmulN;
   const Tensor m1 = Ramp({n, n}), m2 = Ramp({n, n});
   Print("duet.matmul_64x64_f32", EagerOpNs([&] { return matmul(m1, m2); }), "ns");
-}
-
-// oneDNN's matmul primitive on raw pointers: the best duet's matmul kernel can do, since it
-// calls the same library. The primitive is created once, as a primitive cache would.
-double DirectOneDnnMatmulSeconds(int64_t n) {
-  using dnnl::memory;
-  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  dnnl::stream stream(engine);
-  const memory::desc md({n, n}, memory::data_type::f32, memory::format_tag::ab);
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(md, md, md), engine);
-  const dnnl::matmul prim(pd);
-  // Same values as the duet inputs; 64-byte aligned like duet's buffers.
-  const Tensor a = Ramp({n, n}), b = Ramp({n, n});
-  const Tensor c = Tensor::Empty(kFloat32, {n, n});
-  memory a_mem(md, engine, a.raw_data()), b_mem(md, engine, b.raw_data());
-  memory c_mem(md, engine, c.raw_data());
-  return MedianSecondsPerCall([&] {
-    prim.execute(stream, {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
-    stream.wait();
-  });
+  // Direct oneDNN at the same size separates duet's overhead from oneDNN's own (OpenMP fork/join
+  // dominates at this size, and suffers most when other processes hold the cores).
+  DirectOneDnnMatmul direct(n);
+  Print("onednn.matmul_64x64_f32", MedianSecondsPerCall([&] { direct.Run(); }) * kNsPerSecond,
+        "ns");
 }
 
 void LargeMatmul() {
   const int64_t n = duet_bench::kLargeMatmulN;
   const double flops = duet_bench::MatmulFlops(n);
   const Tensor a = Ramp({n, n}), b = Ramp({n, n});
-  const double duet_s = MedianSecondsPerCall([&] {
-    Tensor c = matmul(a, b);
-    DoNotOptimize(c);
+  DirectOneDnnMatmul direct(n);
+  const std::vector<double> seconds = duet_bench::InterleavedMedianSecondsPerCall({
+      [&] {
+        Tensor c = matmul(a, b);
+        DoNotOptimize(c);
+      },
+      [&] { direct.Run(); },
   });
-
-  const double onednn_s = DirectOneDnnMatmulSeconds(n);
+  const double duet_s = seconds[0], onednn_s = seconds[1];
   Print("duet.matmul_1024_f32", flops / duet_s / 1e9, "GFLOP/s");
   Print("onednn.matmul_1024_f32", flops / onednn_s / 1e9, "GFLOP/s");
   Print("ratio.duet_matmul_1024_vs_onednn", onednn_s / duet_s, "x");
@@ -113,27 +133,29 @@ void LargeMatmul() {
 void LargeAdd() {
   const int64_t n = duet_bench::kLargeAddElements;
   const Tensor a = Ramp({n}), b = Ramp({n});
-  const double add_s = MedianSecondsPerCall([&] {
-    Tensor c = a + b;
-    DoNotOptimize(c);
-  });
   // memcpy into a destination written once beforehand, so no page faults are timed: the
-  // bandwidth ceiling a streaming kernel can approach.
+  // bandwidth ceiling a streaming kernel can approach. Also the same copy split across duet's
+  // intra-op pool, as the add kernel splits its loop, since one core may not saturate memory.
   std::vector<float> src(static_cast<size_t>(n), 1.0f), dst(static_cast<size_t>(n), 0.0f);
-  const double copy_s = MedianSecondsPerCall([&] {
-    std::memcpy(dst.data(), src.data(), static_cast<size_t>(n) * sizeof(float));
-    DoNotOptimize(dst.data()[n - 1]);
-  });
-  // The same copy split across duet's intra-op pool, as the add kernel splits its loop: one
-  // core rarely saturates memory, so this is the fairer ceiling for a multi-threaded kernel.
   ThreadPool& pool = ThreadPool::Intra();
-  const double parallel_copy_s = MedianSecondsPerCall([&] {
-    pool.ParallelFor(n, /*min_chunk=*/1 << 16, [&](int64_t begin, int64_t end) {
-      std::memcpy(dst.data() + begin, src.data() + begin,
-                  static_cast<size_t>(end - begin) * sizeof(float));
-    });
-    DoNotOptimize(dst.data()[n - 1]);
+  const std::vector<double> seconds = duet_bench::InterleavedMedianSecondsPerCall({
+      [&] {
+        Tensor c = a + b;
+        DoNotOptimize(c);
+      },
+      [&] {
+        std::memcpy(dst.data(), src.data(), static_cast<size_t>(n) * sizeof(float));
+        DoNotOptimize(dst.data()[n - 1]);
+      },
+      [&] {
+        pool.ParallelFor(n, /*min_chunk=*/1 << 16, [&](int64_t begin, int64_t end) {
+          std::memcpy(dst.data() + begin, src.data() + begin,
+                      static_cast<size_t>(end - begin) * sizeof(float));
+        });
+        DoNotOptimize(dst.data()[n - 1]);
+      },
   });
+  const double add_s = seconds[0], copy_s = seconds[1], parallel_copy_s = seconds[2];
   const double add_gbs = duet_bench::AddBytes(n) / add_s / 1e9;
   const double copy_gbs = duet_bench::CopyBytes(n) / copy_s / 1e9;
   const double parallel_copy_gbs = duet_bench::CopyBytes(n) / parallel_copy_s / 1e9;
