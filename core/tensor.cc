@@ -13,17 +13,30 @@ absl::StatusOr<Tensor> Tensor::TryEmpty(DType dtype, const Shape& shape, Device 
   uint64_t bytes = DTypeSize(dtype);
   for (int64_t d : shape.dims()) {
     if (d != 0 && bytes > (uint64_t{1} << 62) / static_cast<uint64_t>(d)) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("a tensor of shape ", shape.str(), " and dtype ", DTypeName(dtype),
-                       " is too large to allocate"));
+      return absl::ResourceExhaustedError(absl::StrCat("a tensor of shape ", shape.str(),
+                                                       " and dtype ", DTypeName(dtype),
+                                                       " is too large to allocate"));
     }
     bytes *= static_cast<uint64_t>(d);
+  }
+  Allocator* allocator = AllocatorFor(device);
+  if (allocator == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no allocator for device ", device.str(), " (is the device present?)"));
+  }
+  void* data = allocator->Allocate(bytes);
+  if (data == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat("out of memory allocating ", bytes,
+                                                     " bytes for a tensor of shape ", shape.str(),
+                                                     " on ", device.str()));
   }
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = dtype;
   impl->shape = shape;
   impl->device = device;
-  DUET_ASSIGN_OR_RETURN(impl->buffer, Buffer::Allocate(device, bytes));
+  impl->data = data;
+  impl->allocator = allocator;
+  impl->allocated_bytes = bytes;
   return Tensor(std::move(impl));
 }
 
@@ -33,17 +46,33 @@ Tensor Tensor::Empty(DType dtype, const Shape& shape, Device device) {
 
 Tensor Tensor::reshaped(const Shape& shape) const {
   if (shape.num_elements() != num_elements()) {
-    throw Error(absl::InvalidArgumentError(
-        absl::StrCat("cannot view a tensor of shape ", this->shape().str(), " as shape ",
-                     shape.str(), ": element counts differ")));
+    throw Error(absl::InvalidArgumentError(absl::StrCat("cannot view a tensor of shape ",
+                                                        this->shape().str(), " as shape ",
+                                                        shape.str(), ": element counts differ")));
   }
-  auto impl = std::make_shared<TensorImpl>(*impl_);
+  return ViewAs(dtype(), shape, device());
+}
+
+Tensor Tensor::ViewAs(DType dtype, const Shape& shape, Device device) const {
+  if (shape.num_elements() * DTypeSize(dtype) > num_elements() * DTypeSize(this->dtype())) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("cannot view ", num_elements(), " ", DTypeName(this->dtype()), " elements as ",
+                     DTypeName(dtype), " of shape ", shape.str())));
+  }
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = dtype;
   impl->shape = shape;
+  impl->device = device;
+  impl->data = impl_->data;
+  impl->base = impl_->base ? impl_->base : impl_;
+  impl->symbolic = impl_->symbolic;
   return Tensor(std::move(impl));
 }
 
 bool Tensor::shares_buffer_with(const Tensor& other) const {
-  return has_value() && other.has_value() && impl_->buffer == other.impl_->buffer;
+  if (!has_value() || !other.has_value()) return false;
+  auto owner = [](const Tensor& t) { return t.impl_->base ? t.impl_->base.get() : t.impl_.get(); };
+  return owner(*this) == owner(other);
 }
 
 void Tensor::CheckReadable(DType requested, const char* what) const {
@@ -69,9 +98,9 @@ void Tensor::CheckReadable(DType requested, const char* what) const {
 }
 
 void Tensor::ThrowNotScalar() const {
-  throw Error(absl::InvalidArgumentError(absl::StrCat(
-      "item: the tensor has shape ", shape().str(), " (", num_elements(),
-      " elements); item() needs exactly one")));
+  throw Error(absl::InvalidArgumentError(absl::StrCat("item: the tensor has shape ", shape().str(),
+                                                      " (", num_elements(),
+                                                      " elements); item() needs exactly one")));
 }
 
 }  // namespace duet

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/buffer.h"
+#include "core/allocator.h"
 #include "core/device.h"
 #include "core/dtype.h"
 #include "core/error.h"
@@ -13,16 +13,28 @@
 
 namespace duet {
 
-// What a Tensor handle points to. A concrete (eager) tensor views `byte_offset` into `buffer`;
-// its elements are contiguous, row-major and, at offset 0, kBufferAlignment-aligned. A symbolic
-// tensor (graph mode) has no buffer; graph-mode code attaches its node reference in `symbolic`.
+// What a Tensor handle points to. A concrete (eager) tensor's elements start at `data`: they are
+// contiguous, row-major and, for a tensor that owns its memory, kBufferAlignment-aligned. The
+// owner of the memory holds the allocator that returns it; a view (reshape, identity) points into
+// its owner's memory and keeps the owner alive through `base`. One allocation per fresh tensor:
+// this is on the eager hot path. A symbolic tensor (graph mode) has no data; graph-mode code
+// attaches its node reference in `symbolic`.
 struct TensorImpl {
+  TensorImpl() = default;
+  TensorImpl(const TensorImpl&) = delete;
+  TensorImpl& operator=(const TensorImpl&) = delete;
+  ~TensorImpl() {
+    if (allocator != nullptr) allocator->Deallocate(data, allocated_bytes);
+  }
+
   DType dtype = kFloat32;
   Shape shape;
   Device device;
-  std::shared_ptr<Buffer> buffer;
-  size_t byte_offset = 0;
-  std::shared_ptr<const void> symbolic;  // owned by graph mode; null for eager tensors
+  void* data = nullptr;
+  Allocator* allocator = nullptr;  // set only on the owner of `data`
+  size_t allocated_bytes = 0;
+  std::shared_ptr<const TensorImpl> base;  // views: the owner of the memory
+  std::shared_ptr<const void> symbolic;    // owned by graph mode; null for eager tensors
 };
 
 // A tensor handle. Copies share the same immutable data (like tf.Tensor); ops make new tensors.
@@ -39,7 +51,7 @@ class Tensor {
 
   bool defined() const { return impl_ != nullptr; }
   // True for tensors that hold values (eager); false for symbolic graph tensors.
-  bool has_value() const { return impl_ && impl_->buffer != nullptr; }
+  bool has_value() const { return impl_ && impl_->data != nullptr; }
   DType dtype() const { return impl_->dtype; }
   const Shape& shape() const { return impl_->shape; }
   Device device() const { return impl_->device; }
@@ -57,9 +69,7 @@ class Tensor {
   T* mutable_data() const {
     return static_cast<T*>(raw_data());
   }
-  void* raw_data() const {
-    return static_cast<char*>(impl_->buffer->data()) + impl_->byte_offset;
-  }
+  void* raw_data() const { return impl_->data; }
 
   // Copies the values out. T must match dtype(); throws Error otherwise or when the tensor has
   // no value (a symbolic tensor inside a graph).
@@ -79,7 +89,10 @@ class Tensor {
 
   // A view with a new shape of the same number of elements (no copy).
   Tensor reshaped(const Shape& shape) const;
-  // True when both handles view the same buffer.
+  // A view of the same memory as another dtype/shape/device: for tests and device glue that
+  // need a handle with different metadata. The bytes must fit in this tensor's.
+  Tensor ViewAs(DType dtype, const Shape& shape, Device device) const;
+  // True when both handles view the same memory.
   bool shares_buffer_with(const Tensor& other) const;
   const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
 

@@ -7,35 +7,38 @@ namespace duet {
 
 absl::string_view AttrTypeName(AttrType type) {
   switch (type) {
-    case AttrType::kInt: return "int";
-    case AttrType::kFloat: return "float";
-    case AttrType::kBool: return "bool";
-    case AttrType::kType: return "type";
-    case AttrType::kString: return "string";
-    case AttrType::kShape: return "shape";
-    case AttrType::kTensor: return "tensor";
-    case AttrType::kListInt: return "list(int)";
-    case AttrType::kListFloat: return "list(float)";
-    case AttrType::kListType: return "list(type)";
+    case AttrType::kInt:
+      return "int";
+    case AttrType::kFloat:
+      return "float";
+    case AttrType::kBool:
+      return "bool";
+    case AttrType::kType:
+      return "type";
+    case AttrType::kString:
+      return "string";
+    case AttrType::kShape:
+      return "shape";
+    case AttrType::kTensor:
+      return "tensor";
+    case AttrType::kListInt:
+      return "list(int)";
+    case AttrType::kListFloat:
+      return "list(float)";
+    case AttrType::kListType:
+      return "list(type)";
   }
   return "?";
 }
 
 AttrType AttrTypeOf(const AttrValue& value) {
-  struct Visitor {
-    AttrType operator()(std::monostate) const { return AttrType::kInt; }
-    AttrType operator()(int64_t) const { return AttrType::kInt; }
-    AttrType operator()(float) const { return AttrType::kFloat; }
-    AttrType operator()(bool) const { return AttrType::kBool; }
-    AttrType operator()(DType) const { return AttrType::kType; }
-    AttrType operator()(const std::string&) const { return AttrType::kString; }
-    AttrType operator()(const Shape&) const { return AttrType::kShape; }
-    AttrType operator()(const Tensor&) const { return AttrType::kTensor; }
-    AttrType operator()(const std::vector<int64_t>&) const { return AttrType::kListInt; }
-    AttrType operator()(const std::vector<float>&) const { return AttrType::kListFloat; }
-    AttrType operator()(const std::vector<DType>&) const { return AttrType::kListType; }
-  };
-  return std::visit(Visitor{}, value);
+  // Indexed by the variant's alternative (see AttrValue); monostate reads as kInt.
+  static constexpr AttrType kByIndex[] = {
+      AttrType::kInt,     AttrType::kInt,       AttrType::kFloat,   AttrType::kBool,
+      AttrType::kType,    AttrType::kString,    AttrType::kShape,   AttrType::kTensor,
+      AttrType::kListInt, AttrType::kListFloat, AttrType::kListType};
+  static_assert(std::size(kByIndex) == std::variant_size_v<AttrValue>);
+  return kByIndex[value.index()];
 }
 
 std::string AttrValueString(const AttrValue& value) {
@@ -57,12 +60,11 @@ std::string AttrValueString(const AttrValue& value) {
       return absl::StrCat("[", absl::StrJoin(v, ", "), "]");
     }
     std::string operator()(const std::vector<DType>& v) const {
-      return absl::StrCat("[",
-                          absl::StrJoin(v, ", ",
-                                        [](std::string* out, DType d) {
-                                          absl::StrAppend(out, DTypeName(d));
-                                        }),
-                          "]");
+      return absl::StrCat(
+          "[",
+          absl::StrJoin(v, ", ",
+                        [](std::string* out, DType d) { absl::StrAppend(out, DTypeName(d)); }),
+          "]");
     }
   };
   return std::visit(Visitor{}, value);

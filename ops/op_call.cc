@@ -25,7 +25,8 @@ void InferListLength(OpCall& call) {
     if (list != nullptr) return;
     list = &arg;
   }
-  if (list == nullptr || !std::holds_alternative<std::monostate>(call.attrs[list->number_attr_index])) {
+  if (list == nullptr ||
+      !std::holds_alternative<std::monostate>(call.attrs[list->number_attr_index])) {
     return;
   }
   call.attrs[list->number_attr_index] =
@@ -41,28 +42,27 @@ absl::Status CheckAttr(const OpDef& op, const AttrDef& def, const AttrValue& val
                                                    AttrTypeName(def.type), ", got ",
                                                    AttrTypeName(AttrTypeOf(value))));
   }
-  if (def.type == AttrType::kType && !def.allowed_types.empty()) {
+  if (def.type == AttrType::kType && def.allowed_type_mask != 0) {
     DType d = std::get<DType>(value);
-    if (std::find(def.allowed_types.begin(), def.allowed_types.end(), d) ==
-        def.allowed_types.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "dtype ", DTypeName(d), " is not supported (attr ", def.name, " allows ",
-          AttrValueString(def.allowed_types), ")"));
+    if (!(def.allowed_type_mask & (1u << static_cast<int>(d)))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dtype ", DTypeName(d), " is not supported (attr ", def.name, " allows ",
+                       AttrValueString(def.allowed_types), ")"));
     }
   }
   if (def.type == AttrType::kString && !def.allowed_values.empty()) {
     const auto& s = std::get<std::string>(value);
     if (std::find(def.allowed_values.begin(), def.allowed_values.end(), s) ==
         def.allowed_values.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("attr '", def.name, "' is \"", s,
-                                                     "\"; allowed: ",
-                                                     absl::StrJoin(def.allowed_values, ", ")));
+      return absl::InvalidArgumentError(
+          absl::StrCat("attr '", def.name, "' is \"", s,
+                       "\"; allowed: ", absl::StrJoin(def.allowed_values, ", ")));
     }
   }
   if (def.type == AttrType::kInt && def.minimum && std::get<int64_t>(value) < *def.minimum) {
     return absl::InvalidArgumentError(absl::StrCat("attr '", def.name, "' is ",
-                                                   std::get<int64_t>(value),
-                                                   ", must be at least ", *def.minimum));
+                                                   std::get<int64_t>(value), ", must be at least ",
+                                                   *def.minimum));
   }
   return absl::OkStatus();
 }
@@ -74,10 +74,11 @@ std::string InputsString(const OpCall& call) {
     const int64_t n = ArgLength(call, arg);
     for (int64_t k = 0; k < std::max<int64_t>(n, 1) && i < call.inputs.size(); ++k, ++i) {
       const Tensor& t = call.inputs[i];
-      std::string name = arg.number_attr_index >= 0 ? absl::StrCat(arg.name, "[", k, "]") : arg.name;
-      parts.push_back(t.defined() ? absl::StrCat(name, ": ", DTypeName(t.dtype()), " ",
-                                                 t.shape().str())
-                                  : absl::StrCat(name, ": <undefined>"));
+      std::string name =
+          arg.number_attr_index >= 0 ? absl::StrCat(arg.name, "[", k, "]") : arg.name;
+      parts.push_back(t.defined()
+                          ? absl::StrCat(name, ": ", DTypeName(t.dtype()), " ", t.shape().str())
+                          : absl::StrCat(name, ": <undefined>"));
     }
   }
   for (; i < call.inputs.size(); ++i) parts.push_back("<extra input>");
@@ -88,7 +89,7 @@ std::string InputsString(const OpCall& call) {
 
 absl::Status BindAttrs(OpCall& call) {
   const OpDef& op = *call.op;
-  InferListLength(call);
+  if (op.has_list_input) InferListLength(call);
   uint64_t inferred = 0;  // type attrs already set from an input in this call
   size_t i = 0;
   for (const ArgDef& arg : op.inputs) {
@@ -100,8 +101,8 @@ absl::Status BindAttrs(OpCall& call) {
     for (int64_t k = 0; k < n; ++k, ++i) {
       if (i >= call.inputs.size()) {
         return absl::InvalidArgumentError(absl::StrCat("expected ", arg.name, " as input ", i,
-                                                 ", but only ", call.inputs.size(),
-                                                 " inputs were given"));
+                                                       ", but only ", call.inputs.size(),
+                                                       " inputs were given"));
       }
       const Tensor& t = call.inputs[i];
       if (!t.defined()) {
@@ -123,8 +124,8 @@ absl::Status BindAttrs(OpCall& call) {
         type = t.dtype();
       } else if (std::get<DType>(type) != t.dtype()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "input ", arg.name, " has dtype ", DTypeName(t.dtype()), " but ", arg.type_attr,
-            " is ", DTypeName(std::get<DType>(type)), " (inputs sharing ", arg.type_attr,
+            "input ", arg.name, " has dtype ", DTypeName(t.dtype()), " but ", arg.type_attr, " is ",
+            DTypeName(std::get<DType>(type)), " (inputs sharing ", arg.type_attr,
             " must have the same dtype; cast one of them)"));
       }
     }
@@ -140,13 +141,14 @@ absl::Status BindAttrs(OpCall& call) {
 }
 
 DType DispatchDType(const OpCall& call) {
-  return call.op->dispatch_attr < 0 ? kFloat32 : std::get<DType>(call.attrs[call.op->dispatch_attr]);
+  return call.op->dispatch_attr < 0 ? kFloat32
+                                    : std::get<DType>(call.attrs[call.op->dispatch_attr]);
 }
 
 absl::Status AnnotateOpError(const OpCall& call, const absl::Status& status) {
-  std::string where = call.site.name.empty()
-                          ? absl::StrCat(" (at ", call.site.str(), ")")
-                          : absl::StrCat(" (node '", call.site.name, "', at ", call.site.str(), ")");
+  std::string where = call.site.name.empty() ? absl::StrCat(" (at ", call.site.str(), ")")
+                                             : absl::StrCat(" (node '", call.site.name, "', at ",
+                                                            call.site.str(), ")");
   return absl::Status(status.code(), absl::StrCat(call.op->name, ": ", status.message(), " [",
                                                   InputsString(call), "]", where));
 }

@@ -77,8 +77,7 @@ OpDefBuilder& OpDefBuilder::BoolAttr(std::string name, std::optional<bool> defau
   if (default_value) a.default_value = *default_value;
   return Attr(std::move(a));
 }
-OpDefBuilder& OpDefBuilder::StringAttr(std::string name,
-                                       std::optional<std::string> default_value,
+OpDefBuilder& OpDefBuilder::StringAttr(std::string name, std::optional<std::string> default_value,
                                        std::vector<std::string> allowed) {
   AttrDef a{.name = std::move(name), .type = AttrType::kString, .allowed_values = allowed};
   if (default_value) a.default_value = *default_value;
@@ -138,8 +137,8 @@ void ResolveArg(const OpDef& op, ArgDef& arg) {
   if (!arg.type_attr.empty()) {
     arg.type_attr_index = op.attr_index(arg.type_attr);
     if (arg.type_attr_index < 0 || op.attrs[arg.type_attr_index].type != AttrType::kType) {
-      DieBadDeclaration(op, absl::StrCat("argument ", arg.name, " names type attr ",
-                                         arg.type_attr, ", which is not declared"));
+      DieBadDeclaration(op, absl::StrCat("argument ", arg.name, " names type attr ", arg.type_attr,
+                                         ", which is not declared"));
     }
   }
   if (!arg.number_attr.empty()) {
@@ -156,11 +155,17 @@ void ResolveArg(const OpDef& op, ArgDef& arg) {
 const OpDef* OpDefBuilder::Register() {
   OpDef& op = *def_;
   if (op.shape_fn == nullptr) DieBadDeclaration(op, "no shape function");
-  for (ArgDef& arg : op.inputs) ResolveArg(op, arg);
+  for (ArgDef& arg : op.inputs) {
+    ResolveArg(op, arg);
+    op.has_list_input |= arg.number_attr_index >= 0;
+  }
   for (ArgDef& arg : op.outputs) ResolveArg(op, arg);
   for (int i = 0; i < static_cast<int>(op.attrs.size()); ++i) {
     if (op.dispatch_attr < 0 && op.attrs[i].type == AttrType::kType) op.dispatch_attr = i;
     op.default_attrs.push_back(op.attrs[i].default_value.value_or(AttrValue{}));
+    for (DType d : op.attrs[i].allowed_types) {
+      op.attrs[i].allowed_type_mask |= 1u << static_cast<int>(d);
+    }
   }
   auto registered = OpRegistry::Global().Add(std::move(def_));
   if (!registered.ok()) {

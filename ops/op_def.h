@@ -23,11 +23,11 @@ using ShapeFn = absl::Status (*)(ShapeContext& ctx);
 // argument (number_attr set) repeats number_attr times.
 struct ArgDef {
   std::string name;
-  std::string type_attr;           // e.g. "T"; empty when the dtype is fixed
-  DType fixed_type = kFloat32;     // used when type_attr is empty
-  std::string number_attr;         // e.g. "N" for `values: N * T`; empty for a single tensor
-  int type_attr_index = -1;        // resolved at registration
-  int number_attr_index = -1;      // resolved at registration
+  std::string type_attr;        // e.g. "T"; empty when the dtype is fixed
+  DType fixed_type = kFloat32;  // used when type_attr is empty
+  std::string number_attr;      // e.g. "N" for `values: N * T`; empty for a single tensor
+  int type_attr_index = -1;     // resolved at registration
+  int number_attr_index = -1;   // resolved at registration
 };
 
 // One attr: name, kind, optional default, and for type attrs the allowed dtypes.
@@ -35,9 +35,10 @@ struct AttrDef {
   std::string name;
   AttrType type = AttrType::kInt;
   std::optional<AttrValue> default_value;
-  std::vector<DType> allowed_types;        // type attrs: empty = any
+  std::vector<DType> allowed_types;         // type attrs: empty = any
   std::vector<std::string> allowed_values;  // string attrs: empty = any
-  std::optional<int64_t> minimum;          // int attrs
+  std::optional<int64_t> minimum;           // int attrs
+  uint32_t allowed_type_mask = 0;           // bit d set: DType d allowed; derived at registration
 };
 
 // An op. Registered once; `id` indexes per-op tables (kernels, gradients) on the hot path.
@@ -53,6 +54,8 @@ struct OpDef {
   ShapeFn shape_fn = nullptr;
   // Index of the type attr whose value picks the kernel (the first type attr), or -1.
   int dispatch_attr = -1;
+  // True when some input is a list (`N * T`); derived at registration.
+  bool has_list_input = false;
   // Defaults of every attr, positional; unset attrs are monostate. Op functions start from this.
   AttrList default_attrs;
   // Kernels by device and dtype, filled lazily by the kernel registry on first dispatch.
@@ -111,8 +114,8 @@ class OpDefBuilder {
 
 // Dtype sets for TypeAttr.
 inline const std::vector<DType> kFloatTypes = {kFloat32, kFloat64, kFloat16, kBFloat16};
-inline const std::vector<DType> kRealNumberTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
-                                                    kInt32, kInt64};
+inline const std::vector<DType> kRealNumberTypes = {kFloat32,  kFloat64, kFloat16,
+                                                    kBFloat16, kInt32,   kInt64};
 inline const std::vector<DType> kIndexTypes = {kInt32, kInt64};
 
 }  // namespace duet
