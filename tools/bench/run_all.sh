@@ -9,6 +9,7 @@
 #   DUET_BENCH_BAZEL_STARTUP  Bazel startup options, e.g. "--output_base=$HOME/.cache/bazel-ob-bench"
 #                             to use a Bazel server of one's own while others build (default: none)
 #   DUET_BENCH_REPS, DUET_BENCH_MIN_MS   repetitions and minimum ms per repetition (7, 20)
+#   DUET_BENCH_ROUNDS         rounds of the C++ programs, alternating; medians are taken (3)
 #   PYTHON                    interpreter with pip's torch (default: python3)
 #   DUET_BENCH_NO_COMPILE=1   skip the torch.compile case (it takes ~10 s to compile)
 # A peer that cannot be built or imported is reported and skipped; duet's own benchmark is not
@@ -33,26 +34,55 @@ bin="$(bazel info "${build_opts[@]}" bazel-bin 2>/dev/null)/tools/bench"
 
 results="$(mktemp)"
 trap 'rm -f "$results"' EXIT
-# Run one after another, never together: each would steal the other's cores.
-"$bin/eager_bench" | tee -a "$results"
-if [[ $have_libtorch == 1 ]]; then "$bin/torch_bench" | tee -a "$results"; fi
+# Run one after another, never together: each would steal the other's cores. The C++ programs
+# alternate for DUET_BENCH_ROUNDS rounds and the summary takes each line's median over them, so
+# a slow spell of the shared machine (the other core busy) tilts neither side of a ratio.
+rounds="${DUET_BENCH_ROUNDS:-3}"
 python="${PYTHON:-python3}"
+have_python=0
 if "$python" -c "import torch" 2>/dev/null; then
+  have_python=1
+else
+  echo "# $python cannot import torch (pip install torch); skipping the Python peer" >&2
+fi
+for ((round = 1; round <= rounds; ++round)); do
+  echo "# round $round of $rounds"
+  "$bin/eager_bench" | tee -a "$results"
+  if [[ $have_libtorch == 1 ]]; then "$bin/torch_bench" | tee -a "$results"; fi
+done
+# Python's own timing loop is slower and steadier; once is enough.
+if [[ $have_python == 1 ]]; then
   py_args=()
   if [[ -n ${DUET_BENCH_NO_COMPILE:-} ]]; then py_args+=(--no-compile); fi
   "$python" tools/bench/torch_bench.py "${py_args[@]}" | tee -a "$results"
-else
-  echo "# $python cannot import torch (pip install torch); skipping the Python peer" >&2
 fi
 echo "# load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # Ratios and targets (docs/benchmarks.md). Every ratio is "how many times better duet is", so
 # above 1 favours duet; a ratio whose peer is missing is not printed.
 awk -F'\t' '
-  { v[$1] = $2 }
+  NF == 3 && $1 !~ /^#/ {
+    if (!($1 in count)) order[++names] = $1
+    all[$1, ++count[$1]] = $2
+    unit[$1] = $3
+  }
+  function median(name,    k, i, j, t, x) {
+    k = count[name]
+    for (i = 1; i <= k; ++i) x[i] = all[name, i] + 0
+    for (i = 2; i <= k; ++i) for (j = i; j > 1 && x[j - 1] > x[j]; --j) {
+      t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
+    }
+    return k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
+  }
+  # A ratio a program measured itself (interleaved peers, same process) is the median of its
+  # per-round values; otherwise the ratio of the two medians.
   function ratio(name, num, den, target, what) {
-    if (!(num in v) || !(den in v) || v[den] == 0) return
-    r = v[num] / v[den]
+    if (name in v) {
+      r = v[name]
+    } else {
+      if (!(num in v) || !(den in v) || v[den] == 0) return
+      r = v[num] / v[den]
+    }
     printf "%s\t%.3f\tx\n", name, r
     if (target != "") {
       verdict[++n] = sprintf("# target %s (>= %s): %s (%.3f)", what, target,
@@ -60,6 +90,15 @@ awk -F'\t' '
     }
   }
   END {
+    printf "# medians over %d round(s) of the C++ programs\n", rounds
+    for (i = 1; i <= names; ++i) {
+      v[order[i]] = median(order[i])
+      x = v[order[i]]
+      if (order[i] ~ /^ratio\./) continue
+      printf(x == int(x) ? "%s\t%d\t%s\n" : x >= 100 ? "%s\t%.1f\t%s\n" : "%s\t%.3f\t%s\n",
+             order[i], x, unit[order[i]])
+    }
+    print "# ratios of the medians (above 1 favours duet)"
     ratio("ratio.libtorch_over_duet_add_4x4", "libtorch.add_4x4_f32", "duet.add_4x4_f32", 3,
           "duet 4x4 add faster than libtorch C++ by")
     ratio("ratio.libtorch_over_duet_add_1", "libtorch.add_1_f32", "duet.add_1_f32", 3,
@@ -69,11 +108,16 @@ awk -F'\t' '
           "duet.matmul_64x64_f32", "", "")
     ratio("ratio.duet_matmul_1024_vs_onednn", "duet.matmul_1024_f32", "onednn.matmul_1024_f32",
           0.98, "duet 1024^3 sgemm vs direct oneDNN")
+    ratio("ratio.duet_matmul_64x64_vs_onednn", "onednn.matmul_64x64_f32",
+          "duet.matmul_64x64_f32", "", "")
     ratio("ratio.duet_add_1e7_vs_memcpy", "duet.add_1e7_f32", "memcpy.copy_1e7_f32", 0.70,
           "duet 1e7 add GB/s vs memcpy GB/s")
+    ratio("ratio.duet_add_1e7_vs_memcpy_parallel", "duet.add_1e7_f32",
+          "memcpy_parallel.copy_1e7_f32", "", "")
+    ratio("ratio.duet_add_1e7_vs_libtorch", "duet.add_1e7_f32", "libtorch.add_1e7_f32", "", "")
     for (c in v) if (c ~ /^duet\.add_(4x4|1)_/) {
       verdict[++n] = sprintf("# target %s <= 300 ns per eager op: %s (%.1f ns)", c,
                              v[c] <= 300 ? "met" : "MISSED", v[c])
     }
     for (i = 1; i <= n; ++i) print verdict[i]
-  }' "$results"
+  }' rounds="$rounds" "$results"
