@@ -20,7 +20,7 @@ namespace duet {
 // this is on the eager hot path. A symbolic tensor (graph mode) has no data; graph-mode code
 // attaches its node reference in `symbolic`.
 struct TensorImpl {
-  TensorImpl() = default;
+  TensorImpl() {}  // user-provided: make_shared then skips zero-filling the whole object
   TensorImpl(const TensorImpl&) = delete;
   TensorImpl& operator=(const TensorImpl&) = delete;
   ~TensorImpl() {
