@@ -44,6 +44,25 @@ void ExpectTensorNear(const Tensor& actual, const Tensor& expected, double tol) 
   ExpectTensor(actual, expected.dtype(), expected.shape(), ToDoubles(expected), tol);
 }
 
+Tensor MakeTensor(DType dtype, const Shape& shape, const std::vector<double>& values) {
+  return VisitDType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v;
+    for (double d : values) v.push_back(static_cast<T>(d));
+    return from_vector(v, shape);
+  });
+}
+
+std::vector<double> RoundTo(DType dtype, const std::vector<double>& values) {
+  return ToDoubles(MakeTensor(dtype, Shape{static_cast<int64_t>(values.size())}, values));
+}
+
+std::vector<double> ModPattern(int64_t n, int mul, int mod, int shift, double div) {
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
+  return v;
+}
+
 std::string Testdata(const std::string& folder, const std::string& file) {
   const char* dir = std::getenv("TEST_SRCDIR");
   const std::string rel = "tests/" + folder + "/testdata/" + file;

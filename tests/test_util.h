@@ -1,11 +1,14 @@
-// Helpers for tests: comparing tensors with expected values and checking error messages.
+// Helpers for tests: making input tensors, comparing tensors with expected values and checking
+// error messages.
 #pragma once
 
+#include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
+#include "core/constant.h"
 #include "core/tensor.h"
 
 namespace duet::testing {
@@ -31,6 +34,45 @@ void ExpectError(Fn&& fn, const std::vector<std::string>& fragments) {
     INFO("message: " << message);
     for (const auto& f : fragments) CHECK(message.find(f) != std::string::npos);
   }
+}
+
+// A tensor of `dtype` and `shape` holding `values`, each converted from double (bool: != 0).
+Tensor MakeTensor(DType dtype, const Shape& shape, const std::vector<double>& values);
+// `values` as a tensor of `dtype` stores them, read back as doubles.
+std::vector<double> RoundTo(DType dtype, const std::vector<double>& values);
+// ((i * mul) % mod - shift) / div for i in [0, n): the inputs the nn tests' gen_expected.py uses.
+std::vector<double> ModPattern(int64_t n, int mul, int mod, int shift, double div);
+
+// Every dtype, for TEMPLATE_TEST_CASE over the ops that accept them all (e.g. data movement).
+#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+
+// The integer `i` as a T (bool: odd = true), so that every dtype holds a small integer sequence.
+template <typename T>
+T SequenceValue(int64_t i) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return i % 2 != 0;
+  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+    return T(static_cast<float>(i));
+  } else {
+    return static_cast<T>(i);
+  }
+}
+
+// A tensor of `shape` holding SequenceValue<T>(start), SequenceValue<T>(start + 1), ...
+template <typename T>
+Tensor SequenceTensor(const Shape& shape, int64_t start = 0) {
+  std::vector<T> v;
+  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(SequenceValue<T>(start + i));
+  return from_vector(v, shape);
+}
+
+// Expected integer values as SequenceValue<T> stores them, read back as doubles (bool: i % 2).
+template <typename T>
+std::vector<double> SequenceExpected(std::vector<double> values) {
+  if constexpr (std::is_same_v<T, bool>) {
+    for (double& x : values) x = static_cast<int64_t>(x) % 2;
+  }
+  return values;
 }
 
 // The path of a file under a test's testdata/ folder, e.g. Testdata("ops/math", "add.npy").

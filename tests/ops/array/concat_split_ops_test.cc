@@ -8,63 +8,37 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
 
 TEMPLATE_TEST_CASE("Concat joins along an axis", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor a = Iota<TestType>({2, 3, 4});
-  Tensor b = Iota<TestType>({2, 2, 4}, 100);
-  Tensor c = Iota<TestType>({2, 3, 1}, 200);
+  Tensor a = SequenceTensor<TestType>({2, 3, 4});
+  Tensor b = SequenceTensor<TestType>({2, 2, 4}, 100);
+  Tensor c = SequenceTensor<TestType>({2, 3, 1}, 200);
   // np.concatenate([a, b], axis=1)
-  testing::ExpectTensor(
-      concat({a, b}, 1), dt, {2, 5, 4},
-      As<TestType>({0,   1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11, 100, 101,
-                    102, 103, 104, 105, 106, 107, 12,  13,  14,  15,  16,  17, 18,  19,
-                    20,  21,  22,  23,  108, 109, 110, 111, 112, 113, 114, 115}));
+  testing::ExpectTensor(concat({a, b}, 1), dt, {2, 5, 4},
+                        SequenceExpected<TestType>(
+                            {0,   1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11, 100, 101,
+                             102, 103, 104, 105, 106, 107, 12,  13,  14,  15,  16,  17, 18,  19,
+                             20,  21,  22,  23,  108, 109, 110, 111, 112, 113, 114, 115}));
   // np.concatenate([a, c, a], axis=-1)
   testing::ExpectTensor(
       concat({a, c, a}, -1), dt, {2, 3, 9},
-      As<TestType>({0,  1,  2,  3,  200, 0,  1,  2,  3,  4,  5,  6,  7,  201, 4,  5,  6,  7,
-                    8,  9,  10, 11, 202, 8,  9,  10, 11, 12, 13, 14, 15, 203, 12, 13, 14, 15,
-                    16, 17, 18, 19, 204, 16, 17, 18, 19, 20, 21, 22, 23, 205, 20, 21, 22, 23}));
+      SequenceExpected<TestType>({0,  1,  2,  3,   200, 0,  1,  2,   3,   4,  5,  6,  7,   201,
+                                  4,  5,  6,  7,   8,   9,  10, 11,  202, 8,  9,  10, 11,  12,
+                                  13, 14, 15, 203, 12,  13, 14, 15,  16,  17, 18, 19, 204, 16,
+                                  17, 18, 19, 20,  21,  22, 23, 205, 20,  21, 22, 23}));
   // np.concatenate([a, a], axis=0)
   testing::ExpectTensor(
       concat({a, a}, 0), dt, {4, 3, 4},
-      As<TestType>({0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                    16, 17, 18, 19, 20, 21, 22, 23, 0,  1,  2,  3,  4,  5,  6,  7,
-                    8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
-  testing::ExpectTensor(concat({a}, 2), dt, {2, 3, 4},
-                        As<TestType>({0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
-                                      12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
+      SequenceExpected<TestType>({0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                  16, 17, 18, 19, 20, 21, 22, 23, 0,  1,  2,  3,  4,  5,  6,  7,
+                                  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
+  testing::ExpectTensor(
+      concat({a}, 2), dt, {2, 3, 4},
+      SequenceExpected<TestType>(
+          {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
 }
 
 TEST_CASE("Concat of empty and large operands") {
@@ -72,7 +46,7 @@ TEST_CASE("Concat of empty and large operands") {
   testing::ExpectTensor(concat({zeros({0, 2}), zeros({0, 2})}, 0), kFloat32, {0, 2}, {});
   // Many rows (row-by-row path) and few huge rows (per-operand parallel copies).
   for (const Shape& s : {Shape{4000, 50}, Shape{2, 100000}}) {
-    Tensor x = Iota<int32_t>(s), y = Iota<int32_t>(s, 1000000);
+    Tensor x = SequenceTensor<int32_t>(s), y = SequenceTensor<int32_t>(s, 1000000);
     std::vector<int32_t> got = concat({x, y}, 1).to_vector<int32_t>();
     const int64_t rows = s.dim(0), cols = s.dim(1);
     int64_t mismatches = 0;
@@ -121,41 +95,45 @@ TEST_CASE("Concat reports rank and dim mismatches") {
 
 TEMPLATE_TEST_CASE("Split cuts into equal pieces", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor x = Iota<TestType>({2, 3, 4});
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   std::vector<Tensor> parts = split(x, 2, -1);
   REQUIRE(parts.size() == 2);
   // np.split(x, 2, axis=-1)
   testing::ExpectTensor(parts[0], dt, {2, 3, 2},
-                        As<TestType>({0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21}));
+                        SequenceExpected<TestType>({0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21}));
   testing::ExpectTensor(parts[1], dt, {2, 3, 2},
-                        As<TestType>({2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23}));
+                        SequenceExpected<TestType>({2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23}));
   parts = split(x, 3, 1);
   REQUIRE(parts.size() == 3);
-  testing::ExpectTensor(parts[1], dt, {2, 1, 4}, As<TestType>({4, 5, 6, 7, 16, 17, 18, 19}));
+  testing::ExpectTensor(parts[1], dt, {2, 1, 4},
+                        SequenceExpected<TestType>({4, 5, 6, 7, 16, 17, 18, 19}));
   parts = split(x, 2);
-  testing::ExpectTensor(parts[1], dt, {1, 3, 4},
-                        As<TestType>({12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
+  testing::ExpectTensor(
+      parts[1], dt, {1, 3, 4},
+      SequenceExpected<TestType>({12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
 }
 
 TEMPLATE_TEST_CASE("SplitV cuts into given sizes", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor x = Iota<TestType>({2, 3, 4});
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   std::vector<Tensor> parts = split(x, std::vector<int64_t>{1, -1, 0}, 2);
   REQUIRE(parts.size() == 3);
   // np.split(x, [1], axis=2)
-  testing::ExpectTensor(parts[0], dt, {2, 3, 1}, As<TestType>({0, 4, 8, 12, 16, 20}));
-  testing::ExpectTensor(
-      parts[1], dt, {2, 3, 3},
-      As<TestType>({1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23}));
+  testing::ExpectTensor(parts[0], dt, {2, 3, 1}, SequenceExpected<TestType>({0, 4, 8, 12, 16, 20}));
+  testing::ExpectTensor(parts[1], dt, {2, 3, 3},
+                        SequenceExpected<TestType>(
+                            {1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23}));
   testing::ExpectTensor(parts[2], dt, {2, 3, 0}, {});
   parts = split(x, {2, 1}, -2);
-  testing::ExpectTensor(parts[0], dt, {2, 2, 4},
-                        As<TestType>({0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19}));
-  testing::ExpectTensor(parts[1], dt, {2, 1, 4}, As<TestType>({8, 9, 10, 11, 20, 21, 22, 23}));
+  testing::ExpectTensor(
+      parts[0], dt, {2, 2, 4},
+      SequenceExpected<TestType>({0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19}));
+  testing::ExpectTensor(parts[1], dt, {2, 1, 4},
+                        SequenceExpected<TestType>({8, 9, 10, 11, 20, 21, 22, 23}));
 }
 
 TEST_CASE("Split of a large tensor round-trips through concat") {
-  Tensor x = Iota<int64_t>({3, 200000});
+  Tensor x = SequenceTensor<int64_t>({3, 200000});
   std::vector<Tensor> parts = split(x, {50000, 150000}, 1);
   CHECK(concat(parts, 1).to_vector<int64_t>() == x.to_vector<int64_t>());
   parts = split(x, 3, 0);

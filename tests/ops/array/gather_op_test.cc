@@ -8,56 +8,31 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
 
 TEMPLATE_TEST_CASE("Gather picks slices along an axis", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor x = Iota<TestType>({2, 3, 4});
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   // np.take(x, [2, 0, 2], axis=1)
-  testing::ExpectTensor(gather(x, constant({2, 0, 2}), 1), dt, {2, 3, 4},
-                        As<TestType>({8,  9,  10, 11, 0,  1,  2,  3,  8,  9,  10, 11,
-                                      20, 21, 22, 23, 12, 13, 14, 15, 20, 21, 22, 23}));
+  testing::ExpectTensor(
+      gather(x, constant({2, 0, 2}), 1), dt, {2, 3, 4},
+      SequenceExpected<TestType>({8,  9,  10, 11, 0,  1,  2,  3,  8,  9,  10, 11,
+                                  20, 21, 22, 23, 12, 13, 14, 15, 20, 21, 22, 23}));
   // np.take(x, [[3, 0], [1, 1]], axis=-1), int64 indices
-  testing::ExpectTensor(gather(x, constant<int64_t>({{3, 0}, {1, 1}}), -1), dt, {2, 3, 2, 2},
-                        As<TestType>({3,  0,  1,  1,  7,  4,  5,  5,  11, 8,  9,  9,
-                                      15, 12, 13, 13, 19, 16, 17, 17, 23, 20, 21, 21}));
+  testing::ExpectTensor(
+      gather(x, constant<int64_t>({{3, 0}, {1, 1}}), -1), dt, {2, 3, 2, 2},
+      SequenceExpected<TestType>(
+          {3, 0, 1, 1, 7, 4, 5, 5, 11, 8, 9, 9, 15, 12, 13, 13, 19, 16, 17, 17, 23, 20, 21, 21}));
   // np.take(x, 1, axis=0): a scalar index drops the axis
-  testing::ExpectTensor(gather(x, constant(1)), dt, {3, 4},
-                        As<TestType>({12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
+  testing::ExpectTensor(
+      gather(x, constant(1)), dt, {3, 4},
+      SequenceExpected<TestType>({12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));
   testing::ExpectTensor(gather(x, from_vector<int32_t>({}), 0), dt, {0, 3, 4}, {});
 }
 
 TEST_CASE("Gather of many rows and of single elements matches index math") {
-  Tensor table = Iota<float>({1000, 300});
+  Tensor table = SequenceTensor<float>({1000, 300});
   std::vector<int64_t> idx(2000);
   for (int64_t i = 0; i < 2000; ++i) idx[i] = (i * 7919) % 1000;
   std::vector<float> rows = gather(table, from_vector(idx)).to_vector<float>();
@@ -66,7 +41,7 @@ TEST_CASE("Gather of many rows and of single elements matches index math") {
     for (int64_t c = 0; c < 300; ++c) mismatches += rows[i * 300 + c] != idx[i] * 300 + c;
   }
   CHECK(mismatches == 0);
-  Tensor flat = Iota<int32_t>({100000});
+  Tensor flat = SequenceTensor<int32_t>({100000});
   std::vector<int32_t> picked = gather(flat, from_vector(idx)).to_vector<int32_t>();
   CHECK(std::vector<int64_t>(picked.begin(), picked.end()) == idx);
   // Columns: a gather along the last axis of a wide matrix.

@@ -8,49 +8,20 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
 
 TEMPLATE_TEST_CASE("OneHot encodes along a new axis", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
   Tensor idx = constant({0, 2, -1, 1});  // -1 is out of range: all off
   testing::ExpectTensor(one_hot(idx, 3, 3, 0, -1, dt), dt, {4, 3},
-                        As<TestType>({3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 3, 0}));
+                        SequenceExpected<TestType>({3, 0, 0, 0, 0, 3, 0, 0, 0, 0, 3, 0}));
   testing::ExpectTensor(one_hot(idx, 3, 3, 0, 0, dt), dt, {3, 4},
-                        As<TestType>({3, 0, 0, 0, 0, 0, 0, 3, 0, 3, 0, 0}));
+                        SequenceExpected<TestType>({3, 0, 0, 0, 0, 0, 0, 3, 0, 3, 0, 0}));
   Tensor idx2 = constant<int64_t>({{0, 1}, {2, 3}});
   testing::ExpectTensor(one_hot(idx2, 3, 3, 0, 1, dt), dt, {2, 3, 2},
-                        As<TestType>({3, 0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 0}));
+                        SequenceExpected<TestType>({3, 0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 0}));
   testing::ExpectTensor(one_hot(idx2, 3, 3, 0, 2, dt), dt, {2, 2, 3},
-                        As<TestType>({3, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0}));
+                        SequenceExpected<TestType>({3, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0}));
 }
 
 TEST_CASE("OneHot defaults, custom values, scalars and empty depth") {

@@ -8,39 +8,12 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
+using testing::SequenceValue;
 
 TEMPLATE_TEST_CASE("Shape, Size and Rank describe the input", "", DUET_ALL_TYPES) {
-  Tensor x = Iota<TestType>({2, 3, 4});
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   testing::ExpectTensor(shape_of(x), kInt32, {3}, {2, 3, 4});
   testing::ExpectTensor(shape_of(x, kInt64), kInt64, {3}, {2, 3, 4});
   testing::ExpectTensor(size(x), kInt32, {}, {24});
@@ -58,17 +31,19 @@ TEST_CASE("Shape of a scalar is empty; bad out_type is rejected") {
 }
 
 TEMPLATE_TEST_CASE("ZerosLike and OnesLike keep dtype and shape", "", DUET_ALL_TYPES) {
-  Tensor x = Iota<TestType>({2, 3}, 5);
+  Tensor x = SequenceTensor<TestType>({2, 3}, 5);
   testing::ExpectTensor(zeros_like(x), DTypeOf<TestType>(), {2, 3}, {0, 0, 0, 0, 0, 0});
   testing::ExpectTensor(ones_like(x), DTypeOf<TestType>(), {2, 3}, {1, 1, 1, 1, 1, 1});
-  testing::ExpectTensor(zeros_like(Iota<TestType>({0, 2})), DTypeOf<TestType>(), {0, 2}, {});
+  testing::ExpectTensor(zeros_like(SequenceTensor<TestType>({0, 2})), DTypeOf<TestType>(), {0, 2},
+                        {});
 }
 
 TEMPLATE_TEST_CASE("Fill repeats a scalar", "", DUET_ALL_TYPES) {
-  Tensor value = from_vector(std::vector<TestType>{Value<TestType>(3)}, Shape{});
+  Tensor value = from_vector(std::vector<TestType>{SequenceValue<TestType>(3)}, Shape{});
   testing::ExpectTensor(fill({2, 2}, value), DTypeOf<TestType>(), {2, 2},
-                        As<TestType>({3, 3, 3, 3}));
-  testing::ExpectTensor(fill(Shape{}, value), DTypeOf<TestType>(), {}, As<TestType>({3}));
+                        SequenceExpected<TestType>({3, 3, 3, 3}));
+  testing::ExpectTensor(fill(Shape{}, value), DTypeOf<TestType>(), {},
+                        SequenceExpected<TestType>({3}));
   testing::ExpectTensor(fill(from_vector<int64_t>({3, 0}), value), DTypeOf<TestType>(), {3, 0}, {});
 }
 

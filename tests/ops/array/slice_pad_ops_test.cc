@@ -8,54 +8,26 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
 
 TEMPLATE_TEST_CASE("Slice cuts out a block", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor x = Iota<TestType>({2, 3, 4});
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   // x[1:2, 0:3, 1:3]
   testing::ExpectTensor(slice(x, {1, 0, 1}, {1, 3, 2}), dt, {1, 3, 2},
-                        As<TestType>({13, 14, 17, 18, 21, 22}));
+                        SequenceExpected<TestType>({13, 14, 17, 18, 21, 22}));
   // x[:, 1:, 2:]
   testing::ExpectTensor(slice(x, {0, 1, 2}, {-1, -1, -1}), dt, {2, 2, 2},
-                        As<TestType>({6, 7, 10, 11, 18, 19, 22, 23}));
+                        SequenceExpected<TestType>({6, 7, 10, 11, 18, 19, 22, 23}));
   // x[:, 2:3, :]
   testing::ExpectTensor(slice(x, {0, 2, 0}, {2, 1, 4}), dt, {2, 1, 4},
-                        As<TestType>({8, 9, 10, 11, 20, 21, 22, 23}));
+                        SequenceExpected<TestType>({8, 9, 10, 11, 20, 21, 22, 23}));
   testing::ExpectTensor(slice(x, {2, 0, 0}, {0, -1, -1}), dt, {0, 3, 4}, {});
 }
 
 TEST_CASE("Slice of a large tensor matches index math") {
-  Tensor x = Iota<float>({700, 600});
+  Tensor x = SequenceTensor<float>({700, 600});
   std::vector<float> got = slice(x, {10, 20}, {600, 500}).to_vector<float>();
   int64_t mismatches = 0;
   for (int64_t r = 0; r < 600; ++r) {
@@ -97,24 +69,26 @@ TEST_CASE("Slice reports out-of-bounds blocks") {
 
 TEMPLATE_TEST_CASE("Pad surrounds with zeros", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor m = Iota<TestType>({2, 3}, 1);
+  Tensor m = SequenceTensor<TestType>({2, 3}, 1);
   // np.pad(m, ((1, 0), (0, 2)))
   testing::ExpectTensor(pad(m, {{1, 0}, {0, 2}}), dt, {3, 5},
-                        As<TestType>({0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 0, 0}));
-  Tensor x = Iota<TestType>({2, 3, 4}, 1);
+                        SequenceExpected<TestType>({0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 0, 0}));
+  Tensor x = SequenceTensor<TestType>({2, 3, 4}, 1);
   // np.pad(x, ((0, 1), (1, 1), (0, 0)))
   testing::ExpectTensor(
       pad(x, {{0, 1}, {1, 1}, {0, 0}}), dt, {3, 5, 4},
-      As<TestType>({0, 0, 0, 0, 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 0, 0, 0, 0,
-                    0, 0, 0, 0, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 0, 0, 0, 0,
-                    0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 0, 0, 0}));
+      SequenceExpected<TestType>({0,  0,  0,  0,  1,  2,  3, 4, 5, 6,  7,  8,  9,  10, 11,
+                                  12, 0,  0,  0,  0,  0,  0, 0, 0, 13, 14, 15, 16, 17, 18,
+                                  19, 20, 21, 22, 23, 24, 0, 0, 0, 0,  0,  0,  0,  0,  0,
+                                  0,  0,  0,  0,  0,  0,  0, 0, 0, 0,  0,  0,  0,  0,  0}));
   testing::ExpectTensor(pad(m, from_vector<int64_t>({0, 0, 2, 0}, {2, 2})), dt, {2, 5},
-                        As<TestType>({0, 0, 1, 2, 3, 0, 0, 4, 5, 6}));
-  testing::ExpectTensor(pad(Iota<TestType>({0, 2}), {{1, 0}, {0, 0}}), dt, {1, 2}, {0, 0});
+                        SequenceExpected<TestType>({0, 0, 1, 2, 3, 0, 0, 4, 5, 6}));
+  testing::ExpectTensor(pad(SequenceTensor<TestType>({0, 2}), {{1, 0}, {0, 0}}), dt, {1, 2},
+                        {0, 0});
 }
 
 TEST_CASE("Pad of a large tensor keeps the interior") {
-  Tensor x = Iota<double>({400, 300});
+  Tensor x = SequenceTensor<double>({400, 300});
   std::vector<double> got = pad(x, {{2, 3}, {1, 0}}).to_vector<double>();
   REQUIRE(got.size() == 405 * 301);
   int64_t mismatches = 0;

@@ -8,60 +8,34 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
 
 TEMPLATE_TEST_CASE("Tile repeats along each dim", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  Tensor m = Iota<TestType>({2, 3});
+  Tensor m = SequenceTensor<TestType>({2, 3});
   // np.tile(m, reps)
   testing::ExpectTensor(tile(m, {2, 1}), dt, {4, 3},
-                        As<TestType>({0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}));
+                        SequenceExpected<TestType>({0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}));
   testing::ExpectTensor(tile(m, {1, 2}), dt, {2, 6},
-                        As<TestType>({0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
-  testing::ExpectTensor(tile(m, {2, 3}), dt, {4, 9},
-                        As<TestType>({0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5,
-                                      0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5}));
+                        SequenceExpected<TestType>({0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
   testing::ExpectTensor(
-      tile(Iota<TestType>({2, 3, 4}), {2, 1, 2}), dt, {4, 3, 8},
-      As<TestType>({0,  1,  2,  3,  0,  1,  2,  3,  4,  5,  6,  7,  4,  5,  6,  7,  8,  9,  10, 11,
-                    8,  9,  10, 11, 12, 13, 14, 15, 12, 13, 14, 15, 16, 17, 18, 19, 16, 17, 18, 19,
-                    20, 21, 22, 23, 20, 21, 22, 23, 0,  1,  2,  3,  0,  1,  2,  3,  4,  5,  6,  7,
-                    4,  5,  6,  7,  8,  9,  10, 11, 8,  9,  10, 11, 12, 13, 14, 15, 12, 13, 14, 15,
-                    16, 17, 18, 19, 16, 17, 18, 19, 20, 21, 22, 23, 20, 21, 22, 23}));
+      tile(m, {2, 3}), dt, {4, 9},
+      SequenceExpected<TestType>({0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5,
+                                  0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5}));
+  testing::ExpectTensor(
+      tile(SequenceTensor<TestType>({2, 3, 4}), {2, 1, 2}), dt, {4, 3, 8},
+      SequenceExpected<TestType>({0,  1,  2,  3,  0,  1,  2,  3,  4,  5,  6,  7,  4,  5,  6,  7,
+                                  8,  9,  10, 11, 8,  9,  10, 11, 12, 13, 14, 15, 12, 13, 14, 15,
+                                  16, 17, 18, 19, 16, 17, 18, 19, 20, 21, 22, 23, 20, 21, 22, 23,
+                                  0,  1,  2,  3,  0,  1,  2,  3,  4,  5,  6,  7,  4,  5,  6,  7,
+                                  8,  9,  10, 11, 8,  9,  10, 11, 12, 13, 14, 15, 12, 13, 14, 15,
+                                  16, 17, 18, 19, 16, 17, 18, 19, 20, 21, 22, 23, 20, 21, 22, 23}));
   testing::ExpectTensor(tile(m, {0, 2}), dt, {0, 6}, {});
 }
 
 TEST_CASE("Tile of a large tensor matches index math") {
-  std::vector<float> got = tile(Iota<float>({300, 7}), {2, 300}).to_vector<float>();
+  std::vector<float> got = tile(SequenceTensor<float>({300, 7}), {2, 300}).to_vector<float>();
   REQUIRE(got.size() == 600 * 2100);
   int64_t mismatches = 0;
   for (int64_t r = 0; r < 600; ++r) {
@@ -86,23 +60,23 @@ TEST_CASE("Tile reports bad multiples") {
 TEMPLATE_TEST_CASE("BroadcastTo follows NumPy rules", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
   // np.broadcast_to(np.arange(3).reshape(3, 1), (2, 3, 4))
-  testing::ExpectTensor(
-      broadcast_to(Iota<TestType>({3, 1}), {2, 3, 4}), dt, {2, 3, 4},
-      As<TestType>({0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}));
-  testing::ExpectTensor(broadcast_to(Iota<TestType>({3}), {2, 3}), dt, {2, 3},
-                        As<TestType>({0, 1, 2, 0, 1, 2}));
-  testing::ExpectTensor(broadcast_to(Iota<TestType>({}, 3), {2, 2}), dt, {2, 2},
-                        As<TestType>({3, 3, 3, 3}));
-  testing::ExpectTensor(broadcast_to(Iota<TestType>({2, 1}), {2, 0}), dt, {2, 0}, {});
-  testing::ExpectTensor(broadcast_to(Iota<TestType>({1, 2}), shape_of(zeros({2, 2}))), dt, {2, 2},
-                        As<TestType>({0, 1, 0, 1}));
+  testing::ExpectTensor(broadcast_to(SequenceTensor<TestType>({3, 1}), {2, 3, 4}), dt, {2, 3, 4},
+                        SequenceExpected<TestType>({0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+                                                    0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}));
+  testing::ExpectTensor(broadcast_to(SequenceTensor<TestType>({3}), {2, 3}), dt, {2, 3},
+                        SequenceExpected<TestType>({0, 1, 2, 0, 1, 2}));
+  testing::ExpectTensor(broadcast_to(SequenceTensor<TestType>({}, 3), {2, 2}), dt, {2, 2},
+                        SequenceExpected<TestType>({3, 3, 3, 3}));
+  testing::ExpectTensor(broadcast_to(SequenceTensor<TestType>({2, 1}), {2, 0}), dt, {2, 0}, {});
+  testing::ExpectTensor(broadcast_to(SequenceTensor<TestType>({1, 2}), shape_of(zeros({2, 2}))), dt,
+                        {2, 2}, SequenceExpected<TestType>({0, 1, 0, 1}));
 }
 
 TEST_CASE("BroadcastTo of large tensors along rows and columns") {
   std::vector<int32_t> rows =
-      broadcast_to(Iota<int32_t>({1, 1000}), {700, 1000}).to_vector<int32_t>();
+      broadcast_to(SequenceTensor<int32_t>({1, 1000}), {700, 1000}).to_vector<int32_t>();
   std::vector<int32_t> cols =
-      broadcast_to(Iota<int32_t>({700, 1}), {700, 1000}).to_vector<int32_t>();
+      broadcast_to(SequenceTensor<int32_t>({700, 1}), {700, 1000}).to_vector<int32_t>();
   int64_t mismatches = 0;
   for (int64_t r = 0; r < 700; ++r) {
     for (int64_t c = 0; c < 1000; ++c) {

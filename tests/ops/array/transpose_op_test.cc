@@ -9,56 +9,30 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
+using testing::SequenceValue;
 
 TEMPLATE_TEST_CASE("Transpose permutes dims", "", DUET_ALL_TYPES) {
   const DType dt = DTypeOf<TestType>();
-  testing::ExpectTensor(transpose(Iota<TestType>({2, 3}), {1, 0}), dt, {3, 2},
-                        As<TestType>({0, 3, 1, 4, 2, 5}));
-  Tensor x = Iota<TestType>({2, 3, 4});
+  testing::ExpectTensor(transpose(SequenceTensor<TestType>({2, 3}), {1, 0}), dt, {3, 2},
+                        SequenceExpected<TestType>({0, 3, 1, 4, 2, 5}));
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   // np.arange(24).reshape(2, 3, 4).transpose(perm).ravel()
   testing::ExpectTensor(transpose(x, {2, 0, 1}), dt, {4, 2, 3},
-                        As<TestType>({0, 4, 8,  12, 16, 20, 1, 5, 9,  13, 17, 21,
-                                      2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23}));
+                        SequenceExpected<TestType>({0, 4, 8,  12, 16, 20, 1, 5, 9,  13, 17, 21,
+                                                    2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23}));
   testing::ExpectTensor(transpose(x, {1, 0, 2}), dt, {3, 2, 4},
-                        As<TestType>({0,  1,  2,  3,  12, 13, 14, 15, 4,  5,  6,  7,
-                                      16, 17, 18, 19, 8,  9,  10, 11, 20, 21, 22, 23}));
+                        SequenceExpected<TestType>({0,  1,  2,  3, 12, 13, 14, 15, 4,  5,  6, 7, 16,
+                                                    17, 18, 19, 8, 9,  10, 11, 20, 21, 22, 23}));
   testing::ExpectTensor(transpose(x), dt, {4, 3, 2},
-                        As<TestType>({0, 12, 4, 16, 8,  20, 1, 13, 5, 17, 9,  21,
-                                      2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23}));
-  testing::ExpectTensor(transpose(x, {0, 2, 1}), dt, {2, 4, 3},
-                        As<TestType>({0,  4,  8,  1,  5,  9,  2,  6,  10, 3,  7,  11,
-                                      12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23}));
-  testing::ExpectTensor(transpose(x, {0, 1, 2}), dt, {2, 3, 4}, As<TestType>([] {
+                        SequenceExpected<TestType>({0, 12, 4, 16, 8,  20, 1, 13, 5, 17, 9,  21,
+                                                    2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23}));
+  testing::ExpectTensor(
+      transpose(x, {0, 2, 1}), dt, {2, 4, 3},
+      SequenceExpected<TestType>(
+          {0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23}));
+  testing::ExpectTensor(transpose(x, {0, 1, 2}), dt, {2, 3, 4}, SequenceExpected<TestType>([] {
                           std::vector<double> v(24);
                           for (int i = 0; i < 24; ++i) v[i] = i;
                           return v;
@@ -68,7 +42,7 @@ TEMPLATE_TEST_CASE("Transpose permutes dims", "", DUET_ALL_TYPES) {
 // Checks transpose(x, perm) of a large Iota tensor element by element against index math.
 template <typename T>
 void CheckLargeTranspose(const Shape& shape, const std::vector<int64_t>& perm) {
-  Tensor x = Iota<T>(shape);
+  Tensor x = SequenceTensor<T>(shape);
   Tensor y = transpose(x, perm);
   const int r = shape.rank();
   std::vector<int64_t> in_strides(r), out_dims(r);
@@ -81,7 +55,7 @@ void CheckLargeTranspose(const Shape& shape, const std::vector<int64_t>& perm) {
     int64_t src = 0;
     for (int d = 0; d < r; ++d) src += idx[d] * in_strides[perm[d]];
     if (testing::ToDoubles(from_vector(std::vector<T>{got[flat]}))[0] !=
-        testing::ToDoubles(from_vector(std::vector<T>{Value<T>(src)}))[0]) {
+        testing::ToDoubles(from_vector(std::vector<T>{SequenceValue<T>(src)}))[0]) {
       ++mismatches;
     }
     for (int d = r - 1; d >= 0 && ++idx[d] == out_dims[d]; --d) idx[d] = 0;

@@ -8,53 +8,27 @@
 namespace duet {
 namespace {
 
-// v as T (bool: odd = true), so that every dtype can hold a small integer sequence.
-template <typename T>
-T Value(int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return v % 2 != 0;
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// start, start + 1, ... in `shape`.
-template <typename T>
-Tensor Iota(const Shape& shape, int64_t start = 0) {
-  std::vector<T> v;
-  for (int64_t i = 0; i < shape.num_elements(); ++i) v.push_back(Value<T>(start + i));
-  return from_vector(v, shape);
-}
-
-// Expected integer values as the dtype T stores them.
-template <typename T>
-std::vector<double> As(std::vector<double> v) {
-  if constexpr (std::is_same_v<T, bool>) {
-    for (double& x : v) x = static_cast<int64_t>(x) % 2;
-  }
-  return v;
-}
-
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+using testing::SequenceExpected;
+using testing::SequenceTensor;
 
 TEMPLATE_TEST_CASE("Identity and StopGradient return views of their input", "", DUET_ALL_TYPES) {
-  Tensor x = Iota<TestType>({2, 3});
+  Tensor x = SequenceTensor<TestType>({2, 3});
   for (Tensor y : {identity(x), stop_gradient(x)}) {
     CHECK(y.shares_buffer_with(x));
-    testing::ExpectTensor(y, DTypeOf<TestType>(), {2, 3}, As<TestType>({0, 1, 2, 3, 4, 5}));
+    testing::ExpectTensor(y, DTypeOf<TestType>(), {2, 3},
+                          SequenceExpected<TestType>({0, 1, 2, 3, 4, 5}));
   }
 }
 
 TEMPLATE_TEST_CASE("Reshape is a view with the -1 inferred", "", DUET_ALL_TYPES) {
-  Tensor x = Iota<TestType>({2, 3, 4});
+  Tensor x = SequenceTensor<TestType>({2, 3, 4});
   Tensor y = reshape(x, {4, -1});
   CHECK(y.shares_buffer_with(x));
   std::vector<double> seq(24);
   for (int i = 0; i < 24; ++i) seq[i] = i;
-  testing::ExpectTensor(y, DTypeOf<TestType>(), {4, 6}, As<TestType>(seq));
-  testing::ExpectTensor(reshape(x, {24}), DTypeOf<TestType>(), {24}, As<TestType>(seq));
+  testing::ExpectTensor(y, DTypeOf<TestType>(), {4, 6}, SequenceExpected<TestType>(seq));
+  testing::ExpectTensor(reshape(x, {24}), DTypeOf<TestType>(), {24},
+                        SequenceExpected<TestType>(seq));
 }
 
 TEST_CASE("Reshape handles scalars, empty tensors and shape tensors") {
@@ -110,8 +84,8 @@ TEST_CASE("Reshape reports bad target shapes") {
 }
 
 TEMPLATE_TEST_CASE("ExpandDims inserts a size-1 dim as a view", "", DUET_ALL_TYPES) {
-  Tensor x = Iota<TestType>({2, 3});
-  const auto expected = As<TestType>({0, 1, 2, 3, 4, 5});
+  Tensor x = SequenceTensor<TestType>({2, 3});
+  const auto expected = SequenceExpected<TestType>({0, 1, 2, 3, 4, 5});
   Tensor y0 = expand_dims(x, 0);
   CHECK(y0.shares_buffer_with(x));
   testing::ExpectTensor(y0, DTypeOf<TestType>(), {1, 2, 3}, expected);
@@ -134,8 +108,8 @@ TEST_CASE("ExpandDims works on scalars and reports bad axes") {
 }
 
 TEMPLATE_TEST_CASE("Squeeze drops size-1 dims as a view", "", DUET_ALL_TYPES) {
-  Tensor x = Iota<TestType>({1, 2, 1, 3});
-  const auto expected = As<TestType>({0, 1, 2, 3, 4, 5});
+  Tensor x = SequenceTensor<TestType>({1, 2, 1, 3});
+  const auto expected = SequenceExpected<TestType>({0, 1, 2, 3, 4, 5});
   Tensor all = squeeze(x);
   CHECK(all.shares_buffer_with(x));
   testing::ExpectTensor(all, DTypeOf<TestType>(), {2, 3}, expected);
