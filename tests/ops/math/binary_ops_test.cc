@@ -13,15 +13,7 @@
 namespace duet {
 namespace {
 
-// A tensor of `dtype` holding `values` (converted from double).
-Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  return VisitDType(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<T> v;
-    for (double d : values) v.push_back(static_cast<T>(d));
-    return from_vector(v, shape);
-  });
-}
+using testing::MakeTensor;
 
 // 0, 1, 2, ... as float64 values, shifted and scaled to make them less regular.
 std::vector<double> Ramp(int64_t n, double scale, double offset) {
@@ -46,8 +38,8 @@ TEST_CASE("add, subtract, multiply, maximum, minimum on every arithmetic dtype")
   for (DType dtype : kArithmetic) {
     INFO(DTypeName(dtype));
     for (const auto& [fn, expected] : cases) {
-      testing::ExpectTensor(fn(Make(dtype, {2, 3}, x), Make(dtype, {2, 3}, y), {}), dtype, {2, 3},
-                            expected);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {2, 3}, x), MakeTensor(dtype, {2, 3}, y), {}),
+                            dtype, {2, 3}, expected);
     }
   }
 }
@@ -67,22 +59,22 @@ TEST_CASE("floating-point arithmetic matches NumPy") {
   for (DType dtype : kFloats) {
     INFO(DTypeName(dtype));
     for (const auto& [fn, expected] : cases) {
-      testing::ExpectTensor(fn(Make(dtype, {2, 4}, x), Make(dtype, {2, 4}, y), {}), dtype, {2, 4},
-                            expected, 1e-6);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {2, 4}, x), MakeTensor(dtype, {2, 4}, y), {}),
+                            dtype, {2, 4}, expected, 1e-6);
     }
   }
 }
 
 TEST_CASE("pow on floats and integers") {
   for (DType dtype : kFloats) {
-    testing::ExpectTensor(
-        pow(Make(dtype, {6}, {2, -3, 4, 0.5, 9, 0}), Make(dtype, {6}, {3, 2, 0.5, -1, 0.5, 0})),
-        dtype, {6}, {8, 9, 2, 2, 3, 1}, 1e-6);
+    testing::ExpectTensor(pow(MakeTensor(dtype, {6}, {2, -3, 4, 0.5, 9, 0}),
+                              MakeTensor(dtype, {6}, {3, 2, 0.5, -1, 0.5, 0})),
+                          dtype, {6}, {8, 9, 2, 2, 3, 1}, 1e-6);
   }
   for (DType dtype : {kInt32, kInt64}) {
-    testing::ExpectTensor(
-        pow(Make(dtype, {6}, {2, -3, 0, 5, -1, 7}), Make(dtype, {6}, {10, 3, 0, 1, 7, 2})), dtype,
-        {6}, {1024, -27, 1, 5, -1, 49});
+    testing::ExpectTensor(pow(MakeTensor(dtype, {6}, {2, -3, 0, 5, -1, 7}),
+                              MakeTensor(dtype, {6}, {10, 3, 0, 1, 7, 2})),
+                          dtype, {6}, {1024, -27, 1, 5, -1, 49});
   }
   // Non-integer power of a negative base is NaN, as in NumPy.
   testing::ExpectTensor(pow(constant(-8.0), constant(1.0 / 3)), kFloat64, {}, {std::nan("")});
@@ -93,10 +85,10 @@ TEST_CASE("integer divide truncates toward zero and floor_mod takes the divisor'
   const std::vector<double> y = {2, 2, -2, -2, 3, -1, 3, 4};
   for (DType dtype : {kInt32, kInt64}) {
     INFO(DTypeName(dtype));
-    testing::ExpectTensor(divide(Make(dtype, {8}, x), Make(dtype, {8}, y)), dtype, {8},
+    testing::ExpectTensor(divide(MakeTensor(dtype, {8}, x), MakeTensor(dtype, {8}, y)), dtype, {8},
                           {3, -3, -3, 3, 0, -5, 3, -2});
-    testing::ExpectTensor(floor_mod(Make(dtype, {8}, x), Make(dtype, {8}, y)), dtype, {8},
-                          {1, 1, -1, -1, 0, 0, 0, 3});
+    testing::ExpectTensor(floor_mod(MakeTensor(dtype, {8}, x), MakeTensor(dtype, {8}, y)), dtype,
+                          {8}, {1, 1, -1, -1, 0, 0, 0, 3});
   }
 }
 
@@ -149,12 +141,12 @@ TEST_CASE("broadcasting: general rank-3 cases, every arithmetic dtype") {
   for (int i = 0; i < 24; ++i) a[i] = i;
   for (DType dtype : kArithmetic) {
     INFO(DTypeName(dtype));
-    Tensor a3 = Make(dtype, {2, 3, 4}, a);
-    testing::ExpectTensor(multiply(a3, Make(dtype, {3, 1}, {1, 2, 3})), dtype, {2, 3, 4},
+    Tensor a3 = MakeTensor(dtype, {2, 3, 4}, a);
+    testing::ExpectTensor(multiply(a3, MakeTensor(dtype, {3, 1}, {1, 2, 3})), dtype, {2, 3, 4},
                           {0,  1,  2,  3,  8,  10, 12, 14, 24, 27, 30, 33,
                            12, 13, 14, 15, 32, 34, 36, 38, 60, 63, 66, 69});
     testing::ExpectTensor(
-        subtract(a3, Make(dtype, {2, 1, 4}, {0, 1, 2, 3, 4, 5, 6, 7})), dtype, {2, 3, 4},
+        subtract(a3, MakeTensor(dtype, {2, 1, 4}, {0, 1, 2, 3, 4, 5, 6, 7})), dtype, {2, 3, 4},
         {0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 12, 12, 12, 12, 16, 16, 16, 16});
   }
   // (2, 1, 3) + (1, 2, 1): both operands broadcast, along different dims.
@@ -164,9 +156,9 @@ TEST_CASE("broadcasting: general rank-3 cases, every arithmetic dtype") {
 }
 
 TEST_CASE("empty tensors broadcast to empty results") {
-  Tensor empty = Make(kFloat32, {0, 3}, {});
+  Tensor empty = MakeTensor(kFloat32, {0, 3}, {});
   testing::ExpectTensor(add(empty, constant({1.f, 2.f, 3.f})), kFloat32, {0, 3}, {});
-  testing::ExpectTensor(divide(Make(kInt32, {0}, {}), constant(0)), kInt32, {0}, {});
+  testing::ExpectTensor(divide(MakeTensor(kInt32, {0}, {}), constant(0)), kInt32, {0}, {});
 }
 
 // Reference for one large broadcasting case: out[i, j] = f(x[i or 0, j or 0], y[...]).
@@ -183,8 +175,8 @@ void CheckLargeBroadcast(const Shape& xs, const Shape& ys, BinaryFn fn,
       expected[i * out[1] + j] = ref(xe, ye);
     }
   }
-  testing::ExpectTensor(fn(Make(kFloat64, xs, xv), Make(kFloat64, ys, yv), {}), kFloat64, out,
-                        expected, 1e-12);
+  testing::ExpectTensor(fn(MakeTensor(kFloat64, xs, xv), MakeTensor(kFloat64, ys, yv), {}),
+                        kFloat64, out, expected, 1e-12);
 }
 
 TEST_CASE("large inputs take the threaded path and match a reference loop") {
@@ -217,8 +209,9 @@ TEST_CASE("large rank-3 integer broadcast matches a reference loop") {
       }
     }
   }
-  testing::ExpectTensor(divide(Make(kInt64, {d0, d1, d2}, xv), Make(kInt64, {d0, 1, d2}, yv)),
-                        kInt64, {d0, d1, d2}, expected);
+  testing::ExpectTensor(
+      divide(MakeTensor(kInt64, {d0, d1, d2}, xv), MakeTensor(kInt64, {d0, 1, d2}, yv)), kInt64,
+      {d0, d1, d2}, expected);
 }
 
 TEST_CASE("incompatible shapes name the op, the shapes, the dtypes and the caller's file") {
@@ -229,8 +222,8 @@ TEST_CASE("incompatible shapes name the op, the shapes, the dtypes and the calle
       {"AddV2", "incompatible shapes", "(1, 3)", "(2,)", "float32", "binary_ops_test.cc"});
   testing::ExpectError(
       [] {
-        multiply(Make(kInt32, {2, 3, 4}, std::vector<double>(24)),
-                 Make(kInt32, {3, 3}, std::vector<double>(9)));
+        multiply(MakeTensor(kInt32, {2, 3, 4}, std::vector<double>(24)),
+                 MakeTensor(kInt32, {3, 3}, std::vector<double>(9)));
       },
       {"Mul", "incompatible shapes", "(2, 3, 4)", "(3, 3)", "int32"});
 }
@@ -250,8 +243,8 @@ TEST_CASE("unsupported dtypes are a clear error") {
 
 TEST_CASE("integer division or modulo by zero is an error, not a crash") {
   for (DType dtype : {kInt32, kInt64}) {
-    Tensor x = Make(dtype, {2, 2}, {1, 2, 3, 4});
-    Tensor y = Make(dtype, {2}, {1, 0});
+    Tensor x = MakeTensor(dtype, {2, 2}, {1, 2, 3, 4});
+    Tensor y = MakeTensor(dtype, {2}, {1, 0});
     testing::ExpectError([&] { divide(x, y); }, {"Div", "integer division by zero", "flat index 1",
                                                  std::string(DTypeName(dtype))});
     testing::ExpectError([&] { floor_mod(x, y); }, {"FloorMod", "integer division by zero"});

@@ -15,15 +15,7 @@
 namespace duet {
 namespace {
 
-// A tensor of `dtype` holding `values` (converted from double).
-Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  return VisitDType(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<T> v;
-    for (double d : values) v.push_back(static_cast<T>(d));
-    return from_vector(v, shape);
-  });
-}
+using testing::MakeTensor;
 
 const std::vector<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool};
 
@@ -37,7 +29,7 @@ TEST_CASE("cast converts between every pair of dtypes") {
         for (double& v : in) v = v != 0;
       }
       for (double v : in) expected.push_back(dst == kBool ? (v != 0) : v);
-      testing::ExpectTensor(cast(Make(src, {5}, in), dst), dst, {5}, expected);
+      testing::ExpectTensor(cast(MakeTensor(src, {5}, in), dst), dst, {5}, expected);
     }
   }
 }
@@ -48,7 +40,7 @@ TEST_CASE("float to int truncates toward zero") {
   for (DType src : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
     for (DType dst : {kInt32, kInt64}) {
       INFO(DTypeName(src) << " -> " << DTypeName(dst));
-      testing::ExpectTensor(cast(Make(src, {2, 4}, x), dst), dst, {2, 4}, expected);
+      testing::ExpectTensor(cast(MakeTensor(src, {2, 4}, x), dst), dst, {2, 4}, expected);
     }
   }
 }
@@ -76,7 +68,7 @@ TEST_CASE("anything to bool is x != 0, NaN included; bool to anything is 0 or 1"
   testing::ExpectTensor(cast(constant({0.f, -0.f, 0.5f, std::nanf(""), -3.f}), kBool), kBool, {5},
                         {0, 0, 1, 1, 1});
   testing::ExpectTensor(cast(constant({0, 5, -1}), kBool), kBool, {3}, {0, 1, 1});
-  testing::ExpectTensor(cast(Make(kFloat16, {2}, {0, 0.001}), kBool), kBool, {2}, {0, 1});
+  testing::ExpectTensor(cast(MakeTensor(kFloat16, {2}, {0, 0.001}), kBool), kBool, {2}, {0, 1});
   for (DType dst : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
     testing::ExpectTensor(cast(constant({true, false}), dst), dst, {2}, {1, 0});
   }
@@ -95,7 +87,7 @@ TEST_CASE("16-bit floats round to nearest like NumPy") {
 }
 
 TEST_CASE("cast keeps the shape and returns the input itself for a same-dtype cast") {
-  Tensor x = Make(kInt32, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor x = MakeTensor(kInt32, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
   testing::ExpectTensor(cast(x, kFloat64), kFloat64, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
   CHECK(cast(x, kInt32).shares_buffer_with(x));
   // The op itself (as a graph would run it) copies for SrcT == DstT.
@@ -124,7 +116,7 @@ TEST_CASE("large casts take the threaded path and match a reference loop") {
     truncated[i] = std::trunc(static_cast<float>(x[i]));
     bf16[i] = static_cast<float>(bfloat16(static_cast<float>(x[i])));
   }
-  Tensor f = Make(kFloat32, {n}, x);
+  Tensor f = MakeTensor(kFloat32, {n}, x);
   testing::ExpectTensor(cast(f, kInt32), kInt32, {n}, truncated, 0);
   testing::ExpectTensor(cast(f, kBFloat16), kBFloat16, {n}, bf16, 0);
 }

@@ -13,15 +13,7 @@
 namespace duet {
 namespace {
 
-// A tensor of `dtype` holding `values` (converted from double).
-Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  return VisitDType(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<T> v;
-    for (double d : values) v.push_back(static_cast<T>(d));
-    return from_vector(v, shape);
-  });
-}
+using testing::MakeTensor;
 
 using BinaryFn = Tensor (*)(const Tensor&, const Tensor&, OpSite);
 
@@ -35,8 +27,8 @@ TEST_CASE("comparisons give bool tensors on every numeric dtype") {
   for (DType dtype : {kFloat32, kFloat64, kInt32, kInt64}) {
     INFO(DTypeName(dtype));
     for (const auto& [fn, expected] : cases) {
-      testing::ExpectTensor(fn(Make(dtype, {2, 2}, x), Make(dtype, {2, 2}, y), {}), kBool, {2, 2},
-                            expected);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {2, 2}, x), MakeTensor(dtype, {2, 2}, y), {}),
+                            kBool, {2, 2}, expected);
     }
   }
 }
@@ -77,8 +69,8 @@ TEST_CASE("large comparisons take the threaded path and match a reference loop")
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < cols; ++j) expected[i * cols + j] = x[i * cols + j] < y[j];
   }
-  testing::ExpectTensor(less(Make(kInt64, {rows, cols}, x), Make(kInt64, {cols}, y)), kBool,
-                        {rows, cols}, expected);
+  testing::ExpectTensor(less(MakeTensor(kInt64, {rows, cols}, x), MakeTensor(kInt64, {cols}, y)),
+                        kBool, {rows, cols}, expected);
 }
 
 TEST_CASE("logical_and, logical_or, logical_not with broadcasting") {

@@ -12,15 +12,7 @@
 namespace duet {
 namespace {
 
-// A tensor of `dtype` holding `values` (converted from double).
-Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  return VisitDType(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<T> v;
-    for (double d : values) v.push_back(static_cast<T>(d));
-    return from_vector(v, shape);
-  });
-}
+using testing::MakeTensor;
 
 using UnaryFn = Tensor (*)(const Tensor&, OpSite);
 
@@ -35,7 +27,8 @@ TEST_CASE("neg, abs, square, sign, relu, relu6 on every arithmetic dtype") {
   for (DType dtype : {kInt32, kInt64}) {
     INFO(DTypeName(dtype));
     for (const auto& [fn, expected] : int_cases) {
-      testing::ExpectTensor(fn(Make(dtype, {5}, {-7, -1, 0, 3, 8}), {}), dtype, {5}, expected);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {5}, {-7, -1, 0, 3, 8}), {}), dtype, {5},
+                            expected);
     }
   }
   const std::vector<std::pair<UnaryFn, std::vector<double>>> float_cases = {
@@ -46,8 +39,8 @@ TEST_CASE("neg, abs, square, sign, relu, relu6 on every arithmetic dtype") {
   for (DType dtype : kFloats) {
     INFO(DTypeName(dtype));
     for (const auto& [fn, expected] : float_cases) {
-      testing::ExpectTensor(fn(Make(dtype, {2, 3}, {-2.5, -1, 0, 0.5, 3, 7.5}), {}), dtype, {2, 3},
-                            expected);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {2, 3}, {-2.5, -1, 0, 0.5, 3, 7.5}), {}), dtype,
+                            {2, 3}, expected);
     }
   }
 }
@@ -79,7 +72,7 @@ TEST_CASE("exp, tanh, sigmoid, elu, softplus match NumPy") {
   for (DType dtype : kFloats) {
     const double tol = dtype == kFloat32 ? 1e-6 : 1e-14;
     for (const auto& [fn, expected] : cases) {
-      testing::ExpectTensor(fn(Make(dtype, {2, 4}, x), {}), dtype, {2, 4}, expected, tol);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {2, 4}, x), {}), dtype, {2, 4}, expected, tol);
     }
   }
 }
@@ -103,7 +96,7 @@ TEST_CASE("log, log1p, sqrt, rsqrt match NumPy") {
   for (DType dtype : kFloats) {
     const double tol = dtype == kFloat32 ? 1e-6 : 1e-14;
     for (const auto& [fn, expected] : cases) {
-      testing::ExpectTensor(fn(Make(dtype, {8}, x), {}), dtype, {8}, expected, tol);
+      testing::ExpectTensor(fn(MakeTensor(dtype, {8}, x), {}), dtype, {8}, expected, tol);
     }
   }
 }
@@ -111,8 +104,9 @@ TEST_CASE("log, log1p, sqrt, rsqrt match NumPy") {
 TEST_CASE("floor and ceil") {
   const std::vector<double> x = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.0, -0.0, 7.9};
   for (DType dtype : kFloats) {
-    testing::ExpectTensor(floor(Make(dtype, {8}, x)), dtype, {8}, {-3, -2, -1, 0, 1, 2, 0, 7});
-    testing::ExpectTensor(ceil(Make(dtype, {8}, x)), dtype, {8}, {-2, -1, 0, 1, 2, 2, 0, 8});
+    testing::ExpectTensor(floor(MakeTensor(dtype, {8}, x)), dtype, {8},
+                          {-3, -2, -1, 0, 1, 2, 0, 7});
+    testing::ExpectTensor(ceil(MakeTensor(dtype, {8}, x)), dtype, {8}, {-2, -1, 0, 1, 2, 2, 0, 8});
   }
 }
 
@@ -163,8 +157,8 @@ TEST_CASE("vector loops handle every tail length") {
       x[i] = 0.37 * i - 2;
       e[i] = std::exp(x[i]);
     }
-    testing::ExpectTensor(exp(Make(kFloat32, {n}, x)), kFloat32, {n}, e, 1e-6);
-    testing::ExpectTensor(exp(Make(kFloat64, {n}, x)), kFloat64, {n}, e, 1e-14);
+    testing::ExpectTensor(exp(MakeTensor(kFloat32, {n}, x)), kFloat32, {n}, e, 1e-6);
+    testing::ExpectTensor(exp(MakeTensor(kFloat64, {n}, x)), kFloat64, {n}, e, 1e-14);
   }
 }
 
@@ -186,13 +180,13 @@ TEST_CASE("large inputs take the threaded path and match the C library") {
   for (const auto& [fn, ref] : cases) {
     std::vector<double> expected(n);
     for (int64_t i = 0; i < n; ++i) expected[i] = ref(x[i]);
-    testing::ExpectTensor(fn(Make(kFloat64, {n}, x), {}), kFloat64, {n}, expected, 1e-13);
+    testing::ExpectTensor(fn(MakeTensor(kFloat64, {n}, x), {}), kFloat64, {n}, expected, 1e-13);
   }
   std::vector<double> expected(n);
   for (int64_t i = 0; i < n; ++i) expected[i] = std::log(std::abs(x[i]) + 0.5);
   std::vector<double> shifted(n);
   for (int64_t i = 0; i < n; ++i) shifted[i] = std::abs(x[i]) + 0.5;
-  testing::ExpectTensor(log(Make(kFloat32, {n}, shifted)), kFloat32, {n}, expected, 1e-6);
+  testing::ExpectTensor(log(MakeTensor(kFloat32, {n}, shifted)), kFloat32, {n}, expected, 1e-6);
 }
 
 TEST_CASE("unsupported dtypes are a clear error naming the op") {
@@ -202,7 +196,7 @@ TEST_CASE("unsupported dtypes are a clear error naming the op") {
       },
       {"Exp", "dtype int32 is not supported", "float32", "float64"});
   testing::ExpectError([] { relu(constant({true})); }, {"Relu", "dtype bool is not supported"});
-  testing::ExpectError([] { sqrt(Make(kInt64, {1}, {1})); },
+  testing::ExpectError([] { sqrt(MakeTensor(kInt64, {1}, {1})); },
                        {"Sqrt", "dtype int64 is not supported", "unary_ops_test.cc"});
   testing::ExpectError([] { negative(Tensor()); }, {"Neg", "undefined"});
 }

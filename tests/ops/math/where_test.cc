@@ -10,22 +10,14 @@
 namespace duet {
 namespace {
 
-// A tensor of `dtype` holding `values` (converted from double).
-Tensor Make(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  return VisitDType(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<T> v;
-    for (double d : values) v.push_back(static_cast<T>(d));
-    return from_vector(v, shape);
-  });
-}
+using testing::MakeTensor;
 
 TEST_CASE("where picks from x or y on every dtype") {
   Tensor cond = constant({{true, false, true}, {false, false, true}});
   for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
     INFO(DTypeName(dtype));
-    Tensor x = Make(dtype, {2, 3}, {1, 2, 3, 4, 5, 6});
-    Tensor y = Make(dtype, {2, 3}, {-1, -2, -3, -4, -5, -6});
+    Tensor x = MakeTensor(dtype, {2, 3}, {1, 2, 3, 4, 5, 6});
+    Tensor y = MakeTensor(dtype, {2, 3}, {-1, -2, -3, -4, -5, -6});
     testing::ExpectTensor(where(cond, x, y), dtype, {2, 3}, {1, -2, 3, -4, -5, 6});
   }
   testing::ExpectTensor(
@@ -69,16 +61,17 @@ TEST_CASE("large where takes the threaded path and matches a reference loop") {
   }
   for (int64_t j = 0; j < cols; ++j) y[j] = -static_cast<double>(j);
   for (int64_t i = 0; i < rows * cols; ++i) expected[i] = c[i] ? x[i] : y[i % cols];
+  testing::ExpectTensor(where(MakeTensor(kBool, {rows, cols}, c),
+                              MakeTensor(kInt64, {rows, cols}, x), MakeTensor(kInt64, {cols}, y)),
+                        kInt64, {rows, cols}, expected);
   testing::ExpectTensor(
-      where(Make(kBool, {rows, cols}, c), Make(kInt64, {rows, cols}, x), Make(kInt64, {cols}, y)),
-      kInt64, {rows, cols}, expected);
-  testing::ExpectTensor(where(Make(kBool, {rows, cols}, c), Make(kFloat32, {rows, cols}, x),
-                              Make(kFloat32, {rows, cols}, std::vector<double>(rows * cols, -1))),
-                        kFloat32, {rows, cols}, [&] {
-                          std::vector<double> e(rows * cols);
-                          for (int64_t i = 0; i < rows * cols; ++i) e[i] = c[i] ? x[i] : -1;
-                          return e;
-                        }());
+      where(MakeTensor(kBool, {rows, cols}, c), MakeTensor(kFloat32, {rows, cols}, x),
+            MakeTensor(kFloat32, {rows, cols}, std::vector<double>(rows * cols, -1))),
+      kFloat32, {rows, cols}, [&] {
+        std::vector<double> e(rows * cols);
+        for (int64_t i = 0; i < rows * cols; ++i) e[i] = c[i] ? x[i] : -1;
+        return e;
+      }());
 }
 
 TEST_CASE("where errors: shapes of all three, dtypes, non-bool condition") {

@@ -11,21 +11,8 @@
 namespace duet {
 namespace {
 
-// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
-std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
-  return v;
-}
-
-Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  if (dtype == kFloat32)
-    return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-  std::vector<bfloat16> v;
-  for (double x : values) v.push_back(bfloat16(static_cast<float>(x)));
-  return from_vector(v, shape);
-}
+using testing::MakeTensor;
+using testing::ModPattern;
 
 // Statistics are float64 for float64 x, float32 otherwise.
 DType StatType(DType x) { return x == kFloat64 ? kFloat64 : kFloat32; }
@@ -36,9 +23,9 @@ struct Inputs {
 
 Inputs MakeInputs(DType dt) {
   const DType u = StatType(dt);
-  return {Make(Pattern(36, 7, 11, 5, 4), {2, 2, 3, 3}, dt), Make({1.5, 0.5, -1.0}, {3}, u),
-          Make({0.25, -0.5, 1.0}, {3}, u), Make({0.1, -0.2, 0.3}, {3}, u),
-          Make({0.5, 1.5, 2.0}, {3}, u)};
+  return {MakeTensor(dt, {2, 2, 3, 3}, ModPattern(36, 7, 11, 5, 4)),
+          MakeTensor(u, {3}, {1.5, 0.5, -1.0}), MakeTensor(u, {3}, {0.25, -0.5, 1.0}),
+          MakeTensor(u, {3}, {0.1, -0.2, 0.3}), MakeTensor(u, {3}, {0.5, 1.5, 2.0})};
 }
 
 const std::vector<double> kInferenceY = {
@@ -81,7 +68,7 @@ TEST_CASE("FusedBatchNormV3 training uses batch statistics, Bessel-corrected in 
     const Inputs in = MakeInputs(dt);
     const DType u = StatType(dt);
     // Training may omit mean and variance (nothing to blend with at factor 1).
-    const Tensor empty = Make({}, {0}, u);
+    const Tensor empty = MakeTensor(u, {0}, {});
     const FusedBatchNormResult r =
         fused_batch_norm(in.x, in.scale, in.offset, empty, empty, 1e-3f, true);
     testing::ExpectTensor(r.y, dt, {2, 2, 3, 3}, kTrainingY, tol);
@@ -110,17 +97,19 @@ TEST_CASE("FusedBatchNormV3 training blends statistics by exponential_avg_factor
 }
 
 TEST_CASE("FusedBatchNormV3 float32 and float64 agree on a larger input") {
-  const std::vector<double> x = Pattern(4 * 5 * 3 * 16, 7, 17, 8, 7);
+  const std::vector<double> x = ModPattern(4 * 5 * 3 * 16, 7, 17, 8, 7);
   std::vector<double> scale(16), offset(16);
   for (int c = 0; c < 16; ++c) scale[c] = 0.5 + c * 0.1, offset[c] = c * 0.05 - 0.3;
   for (bool training : {false, true}) {
     INFO("training " << training);
-    const FusedBatchNormResult r64 = fused_batch_norm(
-        Make(x, {4, 5, 3, 16}, kFloat64), Make(scale, {16}, kFloat64), Make(offset, {16}, kFloat64),
-        Make(offset, {16}, kFloat64), Make(scale, {16}, kFloat64), 1e-3f, training);
-    const FusedBatchNormResult r32 = fused_batch_norm(
-        Make(x, {4, 5, 3, 16}, kFloat32), Make(scale, {16}, kFloat32), Make(offset, {16}, kFloat32),
-        Make(offset, {16}, kFloat32), Make(scale, {16}, kFloat32), 1e-3f, training);
+    const FusedBatchNormResult r64 =
+        fused_batch_norm(MakeTensor(kFloat64, {4, 5, 3, 16}, x), MakeTensor(kFloat64, {16}, scale),
+                         MakeTensor(kFloat64, {16}, offset), MakeTensor(kFloat64, {16}, offset),
+                         MakeTensor(kFloat64, {16}, scale), 1e-3f, training);
+    const FusedBatchNormResult r32 =
+        fused_batch_norm(MakeTensor(kFloat32, {4, 5, 3, 16}, x), MakeTensor(kFloat32, {16}, scale),
+                         MakeTensor(kFloat32, {16}, offset), MakeTensor(kFloat32, {16}, offset),
+                         MakeTensor(kFloat32, {16}, scale), 1e-3f, training);
     testing::ExpectTensor(r32.y, kFloat32, r64.y.shape(), testing::ToDoubles(r64.y), 1e-5);
     testing::ExpectTensor(r32.batch_variance, kFloat32, {16},
                           testing::ToDoubles(r64.batch_variance), 1e-5);
@@ -129,7 +118,7 @@ TEST_CASE("FusedBatchNormV3 float32 and float64 agree on a larger input") {
 
 TEST_CASE("FusedBatchNormV3 reports bad shapes and dtypes") {
   const Inputs in = MakeInputs(kFloat32);
-  const Tensor two = Make({1, 2}, {2}, kFloat32);
+  const Tensor two = MakeTensor(kFloat32, {2}, {1, 2});
   testing::ExpectError([&] { fused_batch_norm(in.x, two, in.offset, in.mean, in.variance); },
                        {"FusedBatchNormV3", "scale must be 1-D with 3 elements", "(2, 2, 3, 3)",
                         "(2,)", "batch_norm_test.cc"});
@@ -137,7 +126,7 @@ TEST_CASE("FusedBatchNormV3 reports bad shapes and dtypes") {
                        {"FusedBatchNormV3", "mean must be 1-D with 3 elements"});
   testing::ExpectError(
       [&] {
-        fused_batch_norm(Make({1, 2, 3}, {1, 3}, kFloat32), in.scale, in.offset, in.mean,
+        fused_batch_norm(MakeTensor(kFloat32, {1, 3}, {1, 2, 3}), in.scale, in.offset, in.mean,
                          in.variance);
       },
       {"FusedBatchNormV3", "x must be 4-D", "(1, 3)"});

@@ -11,29 +11,13 @@
 namespace duet {
 namespace {
 
-// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
-std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
-  return v;
-}
-
-Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  if (dtype == kFloat32)
-    return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-  std::vector<bfloat16> v;
-  for (double x : values) v.push_back(bfloat16(static_cast<float>(x)));
-  return from_vector(v, shape);
-}
-
-std::vector<double> RoundTo(const std::vector<double>& values, DType dtype) {
-  return testing::ToDoubles(Make(values, Shape{static_cast<int64_t>(values.size())}, dtype));
-}
+using testing::MakeTensor;
+using testing::ModPattern;
+using testing::RoundTo;
 
 // The gen_expected.py inputs: x (1, 5, 4, 2), filter (3, 3, 2, 2).
-Tensor Input(DType dt) { return Make(Pattern(40, 7, 11, 5, 4), {1, 5, 4, 2}, dt); }
-Tensor Filter(DType dt) { return Make(Pattern(36, 5, 9, 4, 3), {3, 3, 2, 2}, dt); }
+Tensor Input(DType dt) { return MakeTensor(dt, {1, 5, 4, 2}, ModPattern(40, 7, 11, 5, 4)); }
+Tensor Filter(DType dt) { return MakeTensor(dt, {3, 3, 2, 2}, ModPattern(36, 5, 9, 4, 3)); }
 
 TEST_CASE("Conv2D matches NumPy with SAME and VALID padding at strides 1 and 2") {
   for (DType dt : {kFloat32, kFloat64}) {
@@ -106,8 +90,8 @@ TEST_CASE("Conv2D with dilations, batches and unequal strides matches NumPy") {
                            -0.833333333,
                            -1.08333333},
                           1e-5);
-    const Tensor x = Make(Pattern(96, 7, 11, 5, 4), {2, 4, 4, 3}, dt);
-    const Tensor f = Make(Pattern(12, 5, 9, 4, 3), {2, 2, 3, 1}, dt);
+    const Tensor x = MakeTensor(dt, {2, 4, 4, 3}, ModPattern(96, 7, 11, 5, 4));
+    const Tensor f = MakeTensor(dt, {2, 2, 3, 1}, ModPattern(12, 5, 9, 4, 3));
     testing::ExpectTensor(conv2d(x, f, {2, 1}, "SAME"), dt, {2, 2, 4, 1},
                           {-0.166666667, -3.33333333, -2.83333333, -1.41666667, -0.75, -0.25, -2.5,
                            1.5, 3.25, 3.75, -1.25, 0.75, -2.83333333, 1.33333333, 2.75, 0},
@@ -116,21 +100,22 @@ TEST_CASE("Conv2D with dilations, batches and unequal strides matches NumPy") {
 }
 
 TEST_CASE("float32 and bfloat16 Conv2D agree with float64 on larger shapes") {
-  const std::vector<double> x = Pattern(2 * 9 * 8 * 5, 7, 17, 8, 7);
-  const std::vector<double> f = Pattern(3 * 3 * 5 * 7, 5, 13, 6, 5);
+  const std::vector<double> x = ModPattern(2 * 9 * 8 * 5, 7, 17, 8, 7);
+  const std::vector<double> f = ModPattern(3 * 3 * 5 * 7, 5, 13, 6, 5);
   for (const char* padding : {"SAME", "VALID"}) {
     for (int64_t stride : {1, 2}) {
       INFO(padding << " stride " << stride);
-      const Tensor want = conv2d(Make(x, {2, 9, 8, 5}, kFloat64), Make(f, {3, 3, 5, 7}, kFloat64),
-                                 {stride}, padding);
-      const Tensor got = conv2d(Make(x, {2, 9, 8, 5}, kFloat32), Make(f, {3, 3, 5, 7}, kFloat32),
-                                {stride}, padding);
-      testing::ExpectTensorNear(got, Make(testing::ToDoubles(want), want.shape(), kFloat32), 1e-5);
-      const std::vector<double> xr = RoundTo(x, kBFloat16), fr = RoundTo(f, kBFloat16);
-      const Tensor want_bf16 = conv2d(Make(xr, {2, 9, 8, 5}, kFloat64),
-                                      Make(fr, {3, 3, 5, 7}, kFloat64), {stride}, padding);
-      const Tensor got_bf16 = conv2d(Make(xr, {2, 9, 8, 5}, kBFloat16),
-                                     Make(fr, {3, 3, 5, 7}, kBFloat16), {stride}, padding);
+      const Tensor want = conv2d(MakeTensor(kFloat64, {2, 9, 8, 5}, x),
+                                 MakeTensor(kFloat64, {3, 3, 5, 7}, f), {stride}, padding);
+      const Tensor got = conv2d(MakeTensor(kFloat32, {2, 9, 8, 5}, x),
+                                MakeTensor(kFloat32, {3, 3, 5, 7}, f), {stride}, padding);
+      testing::ExpectTensorNear(got, MakeTensor(kFloat32, want.shape(), testing::ToDoubles(want)),
+                                1e-5);
+      const std::vector<double> xr = RoundTo(kBFloat16, x), fr = RoundTo(kBFloat16, f);
+      const Tensor want_bf16 = conv2d(MakeTensor(kFloat64, {2, 9, 8, 5}, xr),
+                                      MakeTensor(kFloat64, {3, 3, 5, 7}, fr), {stride}, padding);
+      const Tensor got_bf16 = conv2d(MakeTensor(kBFloat16, {2, 9, 8, 5}, xr),
+                                     MakeTensor(kBFloat16, {3, 3, 5, 7}, fr), {stride}, padding);
       testing::ExpectTensor(got_bf16, kBFloat16, want_bf16.shape(), testing::ToDoubles(want_bf16),
                             2e-2);
     }
@@ -165,14 +150,14 @@ TEST_CASE("Conv2D reports bad shapes and attrs") {
   const Tensor x = Input(kFloat32);
   testing::ExpectError(
       [&] {
-        conv2d(x, Make(Pattern(18, 1, 7, 3, 1), {3, 3, 2}, kFloat32), {1}, "SAME");
+        conv2d(x, MakeTensor(kFloat32, {3, 3, 2}, ModPattern(18, 1, 7, 3, 1)), {1}, "SAME");
       },
       {"Conv2D", "filter must be 4-D", "(3, 3, 2)", "conv2d_test.cc"});
   testing::ExpectError([&] { conv2d(x, Filter(kFloat32), {1}, "FULL"); },
                        {"Conv2D", "attr 'padding' is \"FULL\"", "SAME, VALID, EXPLICIT"});
   testing::ExpectError(
       [&] {
-        conv2d(x, Make(Pattern(54, 1, 7, 3, 1), {3, 3, 3, 2}, kFloat32), {1}, "SAME");
+        conv2d(x, MakeTensor(kFloat32, {3, 3, 3, 2}, ModPattern(54, 1, 7, 3, 1)), {1}, "SAME");
       },
       {"Conv2D", "input has 2 channels but the filter expects 3", "(3, 3, 3, 2)", "(1, 5, 4, 2)"});
   testing::ExpectError(
@@ -187,13 +172,14 @@ TEST_CASE("Conv2D reports bad shapes and attrs") {
       {"Conv2D", "dilations must be", "[1, 0, 1, 1]"});
   testing::ExpectError(
       [&] {
-        conv2d(Make(Pattern(40, 1, 7, 3, 1), {5, 4, 2}, kFloat32), Filter(kFloat32), {1}, "SAME");
+        conv2d(MakeTensor(kFloat32, {5, 4, 2}, ModPattern(40, 1, 7, 3, 1)), Filter(kFloat32), {1},
+               "SAME");
       },
       {"Conv2D", "input must be 4-D", "(5, 4, 2)"});
   testing::ExpectError(
       [&] {
-        conv2d(Make(Pattern(16, 1, 7, 3, 1), {1, 2, 4, 2}, kFloat32), Filter(kFloat32), {1},
-               "VALID");
+        conv2d(MakeTensor(kFloat32, {1, 2, 4, 2}, ModPattern(16, 1, 7, 3, 1)), Filter(kFloat32),
+               {1}, "VALID");
       },
       {"Conv2D", "input height 2 is smaller than the window height 3 with VALID padding"});
   testing::ExpectError([&] { conv2d(x, Filter(kFloat64), {1}, "SAME"); },

@@ -12,19 +12,10 @@
 namespace duet {
 namespace {
 
-// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
-std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
-  return v;
-}
+using testing::MakeTensor;
+using testing::ModPattern;
 
-Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-}
-
-Tensor Logits(DType dt) { return Make(Pattern(12, 7, 11, 5, 2), {3, 4}, dt); }
+Tensor Logits(DType dt) { return MakeTensor(dt, {3, 4}, ModPattern(12, 7, 11, 5, 2)); }
 
 // Both outputs (loss, backprop) of `op_name` on (features, labels).
 OutputList RunBoth(const char* op_name, const Tensor& features, const Tensor& labels) {
@@ -36,7 +27,7 @@ TEST_CASE("SoftmaxCrossEntropyWithLogits matches the formula; backprop is softma
   for (DType dt : {kFloat32, kFloat64}) {
     INFO("dtype " << DTypeName(dt));
     const Tensor labels =
-        Make({0.1, 0.2, 0.3, 0.4, 0, 1, 0, 0, 0.25, 0.25, 0.25, 0.25}, {3, 4}, dt);
+        MakeTensor(dt, {3, 4}, {0.1, 0.2, 0.3, 0.4, 0, 1, 0, 0, 0.25, 0.25, 0.25, 0.25});
     testing::ExpectTensor(softmax_cross_entropy_with_logits(labels, Logits(dt)), dt, {3},
                           {2.0811637, 3.82834129, 2.54377041}, 1e-6);
     const OutputList out = RunBoth("SoftmaxCrossEntropyWithLogits", Logits(dt), labels);
@@ -66,11 +57,12 @@ TEST_CASE("SparseSoftmaxCrossEntropyWithLogits matches the formula for int32 and
 
 TEST_CASE("cross-entropy stays finite for huge logits") {
   for (DType dt : {kFloat32, kFloat64}) {
-    const Tensor logits = Make({1000, 0, -1000}, {1, 3}, dt);
+    const Tensor logits = MakeTensor(dt, {1, 3}, {1000, 0, -1000});
     testing::ExpectTensor(sparse_softmax_cross_entropy_with_logits(constant({1}), logits), dt, {1},
                           {1000}, 1e-6);
-    testing::ExpectTensor(softmax_cross_entropy_with_logits(Make({0, 0, 1}, {1, 3}, dt), logits),
-                          dt, {1}, {2000}, 1e-6);
+    testing::ExpectTensor(
+        softmax_cross_entropy_with_logits(MakeTensor(dt, {1, 3}, {0, 0, 1}), logits), dt, {1},
+        {2000}, 1e-6);
   }
 }
 
@@ -91,7 +83,8 @@ TEST_CASE("out-of-range sparse labels are an error naming the label") {
 TEST_CASE("cross-entropy reports bad shapes and dtypes") {
   testing::ExpectError(
       [&] {
-        softmax_cross_entropy_with_logits(Make({1, 2, 3}, {1, 3}, kFloat32), Logits(kFloat32));
+        softmax_cross_entropy_with_logits(MakeTensor(kFloat32, {1, 3}, {1, 2, 3}),
+                                          Logits(kFloat32));
       },
       {"SoftmaxCrossEntropyWithLogits", "labels and logits must have the same shape", "(1, 3)",
        "(3, 4)"});
@@ -102,12 +95,13 @@ TEST_CASE("cross-entropy reports bad shapes and dtypes") {
       {"labels has 2 entries but logits has batch size 3"});
   testing::ExpectError(
       [&] {
-        sparse_softmax_cross_entropy_with_logits(constant({1}), Make({1, 2}, {2}, kFloat32));
+        sparse_softmax_cross_entropy_with_logits(constant({1}), MakeTensor(kFloat32, {2}, {1, 2}));
       },
       {"logits must be 2-D (batch, classes)", "(2,)"});
   testing::ExpectError(
       [&] {
-        sparse_softmax_cross_entropy_with_logits(Make({1, 2, 3}, {3}, kFloat32), Logits(kFloat32));
+        sparse_softmax_cross_entropy_with_logits(MakeTensor(kFloat32, {3}, {1, 2, 3}),
+                                                 Logits(kFloat32));
       },
       {"SparseSoftmaxCrossEntropyWithLogits", "Tlabels", "float32 is not supported"});
 }

@@ -9,26 +9,9 @@
 namespace duet {
 namespace {
 
-// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
-std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
-  return v;
-}
-
-Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  if (dtype == kFloat32)
-    return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-  std::vector<bfloat16> v;
-  for (double x : values) v.push_back(bfloat16(static_cast<float>(x)));
-  return from_vector(v, shape);
-}
-
-// `values` as `dtype` would store them, read back as doubles.
-std::vector<double> RoundTo(const std::vector<double>& values, DType dtype) {
-  return testing::ToDoubles(Make(values, Shape{static_cast<int64_t>(values.size())}, dtype));
-}
+using testing::MakeTensor;
+using testing::ModPattern;
+using testing::RoundTo;
 
 // x stored transposed in its last two dims.
 std::vector<double> TransposeLast2(const std::vector<double>& v, int64_t batch, int64_t rows,
@@ -49,18 +32,22 @@ TEST_CASE("MatMul multiplies 2-D matrices with every transpose combination") {
   for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
     INFO("dtype " << DTypeName(dt));
     const std::vector<double> expected = {58, 64, 139, 154};  // exact in every dtype
-    testing::ExpectTensor(matmul(Make(a, {2, 3}, dt), Make(b, {3, 2}, dt)), dt, {2, 2}, expected);
-    testing::ExpectTensor(matmul(Make(at, {3, 2}, dt), Make(b, {3, 2}, dt), true, false), dt,
-                          {2, 2}, expected);
-    testing::ExpectTensor(matmul(Make(a, {2, 3}, dt), Make(bt, {2, 3}, dt), false, true), dt,
-                          {2, 2}, expected);
-    testing::ExpectTensor(matmul(Make(at, {3, 2}, dt), Make(bt, {2, 3}, dt), true, true), dt,
-                          {2, 2}, expected);
+    testing::ExpectTensor(matmul(MakeTensor(dt, {2, 3}, a), MakeTensor(dt, {3, 2}, b)), dt, {2, 2},
+                          expected);
+    testing::ExpectTensor(
+        matmul(MakeTensor(dt, {3, 2}, at), MakeTensor(dt, {3, 2}, b), true, false), dt, {2, 2},
+        expected);
+    testing::ExpectTensor(
+        matmul(MakeTensor(dt, {2, 3}, a), MakeTensor(dt, {2, 3}, bt), false, true), dt, {2, 2},
+        expected);
+    testing::ExpectTensor(
+        matmul(MakeTensor(dt, {3, 2}, at), MakeTensor(dt, {2, 3}, bt), true, true), dt, {2, 2},
+        expected);
   }
 }
 
 TEST_CASE("BatchMatMulV2 broadcasts a batch of one and honours adj_x / adj_y") {
-  const std::vector<double> x = Pattern(24, 7, 11, 5, 4), y = Pattern(20, 5, 9, 4, 3);
+  const std::vector<double> x = ModPattern(24, 7, 11, 5, 4), y = ModPattern(20, 5, 9, 4, 3);
   const std::vector<double> xt = TransposeLast2(x, 2, 3, 4), yt = TransposeLast2(y, 1, 4, 5);
   // NumPy: x(2,3,4) @ y(1,4,5).
   const std::vector<double> expected = {
@@ -71,20 +58,21 @@ TEST_CASE("BatchMatMulV2 broadcasts a batch of one and honours adj_x / adj_y") {
       -1.16666667,  -1.83333333,  2.25,       -1.91666667,  0.666666667,  -1.25};
   for (DType dt : {kFloat32, kFloat64}) {
     INFO("dtype " << DTypeName(dt));
-    const Tensor xs = Make(x, {2, 3, 4}, dt), ys = Make(y, {1, 4, 5}, dt);
+    const Tensor xs = MakeTensor(dt, {2, 3, 4}, x), ys = MakeTensor(dt, {1, 4, 5}, y);
     testing::ExpectTensor(matmul(xs, ys), dt, {2, 3, 5}, expected, 1e-6);
-    testing::ExpectTensor(matmul(Make(xt, {2, 4, 3}, dt), ys, true, false), dt, {2, 3, 5}, expected,
-                          1e-6);
-    testing::ExpectTensor(matmul(xs, Make(yt, {1, 5, 4}, dt), false, true), dt, {2, 3, 5}, expected,
-                          1e-6);
-    testing::ExpectTensor(matmul(Make(xt, {2, 4, 3}, dt), Make(yt, {1, 5, 4}, dt), true, true), dt,
-                          {2, 3, 5}, expected, 1e-6);
+    testing::ExpectTensor(matmul(MakeTensor(dt, {2, 4, 3}, xt), ys, true, false), dt, {2, 3, 5},
+                          expected, 1e-6);
+    testing::ExpectTensor(matmul(xs, MakeTensor(dt, {1, 5, 4}, yt), false, true), dt, {2, 3, 5},
+                          expected, 1e-6);
+    testing::ExpectTensor(
+        matmul(MakeTensor(dt, {2, 4, 3}, xt), MakeTensor(dt, {1, 5, 4}, yt), true, true), dt,
+        {2, 3, 5}, expected, 1e-6);
   }
 }
 
 TEST_CASE("BatchMatMulV2 broadcasts batch dims of different ranks both ways") {
   // NumPy: x(3,1,1,2) @ swapaxes(y(2,4,2))[None]: batch (3, 1) with (2,) gives (3, 2).
-  const std::vector<double> x = Pattern(6, 7, 11, 5, 4), y = Pattern(16, 5, 9, 4, 3);
+  const std::vector<double> x = ModPattern(6, 7, 11, 5, 4), y = ModPattern(16, 5, 9, 4, 3);
   const std::vector<double> expected = {
       1.83333333,   1.58333333,  1.33333333,  1.08333333,   -0.666666667, -0.916666667,
       -1.16666667,  -1.41666667, 1.08333333,  1.33333333,   1.58333333,   1.83333333,
@@ -92,51 +80,54 @@ TEST_CASE("BatchMatMulV2 broadcasts batch dims of different ranks both ways") {
       -0.916666667, -1.08333333, 1,           0.833333333,  0.666666667,  0.5};
   for (DType dt : {kFloat32, kFloat64}) {
     INFO("dtype " << DTypeName(dt));
-    testing::ExpectTensor(matmul(Make(x, {3, 1, 1, 2}, dt), Make(y, {2, 4, 2}, dt), false, true),
-                          dt, {3, 2, 1, 4}, expected, 1e-6);
+    testing::ExpectTensor(
+        matmul(MakeTensor(dt, {3, 1, 1, 2}, x), MakeTensor(dt, {2, 4, 2}, y), false, true), dt,
+        {3, 2, 1, 4}, expected, 1e-6);
   }
 }
 
 TEST_CASE("bfloat16 matmul agrees with float64 on the same rounded inputs") {
-  const std::vector<double> x = RoundTo(Pattern(2 * 7 * 9, 7, 11, 5, 3), kBFloat16);
-  const std::vector<double> y = RoundTo(Pattern(9 * 6, 5, 13, 6, 5), kBFloat16);
-  const Tensor want = matmul(Make(x, {2, 7, 9}, kFloat64), Make(y, {9, 6}, kFloat64));
-  const Tensor got = matmul(Make(x, {2, 7, 9}, kBFloat16), Make(y, {9, 6}, kBFloat16));
+  const std::vector<double> x = RoundTo(kBFloat16, ModPattern(2 * 7 * 9, 7, 11, 5, 3));
+  const std::vector<double> y = RoundTo(kBFloat16, ModPattern(9 * 6, 5, 13, 6, 5));
+  const Tensor want = matmul(MakeTensor(kFloat64, {2, 7, 9}, x), MakeTensor(kFloat64, {9, 6}, y));
+  const Tensor got = matmul(MakeTensor(kBFloat16, {2, 7, 9}, x), MakeTensor(kBFloat16, {9, 6}, y));
   testing::ExpectTensor(got, kBFloat16, {2, 7, 6}, testing::ToDoubles(want), 1e-2);
 }
 
 TEST_CASE("float32 and float64 matmul agree on a larger product") {
-  const std::vector<double> x = Pattern(37 * 29, 7, 17, 8, 7), y = Pattern(29 * 41, 5, 13, 6, 5);
-  const Tensor f64 = matmul(Make(x, {37, 29}, kFloat64), Make(y, {29, 41}, kFloat64));
-  const Tensor f32 = matmul(Make(x, {37, 29}, kFloat32), Make(y, {29, 41}, kFloat32));
+  const std::vector<double> x = ModPattern(37 * 29, 7, 17, 8, 7),
+                            y = ModPattern(29 * 41, 5, 13, 6, 5);
+  const Tensor f64 = matmul(MakeTensor(kFloat64, {37, 29}, x), MakeTensor(kFloat64, {29, 41}, y));
+  const Tensor f32 = matmul(MakeTensor(kFloat32, {37, 29}, x), MakeTensor(kFloat32, {29, 41}, y));
   testing::ExpectTensor(f32, kFloat32, {37, 41}, testing::ToDoubles(f64), 1e-5);
   // Repeated and interleaved shapes reuse cached oneDNN plans; the results must not change.
   for (int i = 0; i < 3; ++i) {
-    testing::ExpectTensorNear(matmul(Make(x, {37, 29}, kFloat32), Make(y, {29, 41}, kFloat32)), f32,
-                              0);
-    matmul(Make(x, {29, 37}, kFloat32), Make(x, {37, 29}, kFloat32));
+    testing::ExpectTensorNear(
+        matmul(MakeTensor(kFloat32, {37, 29}, x), MakeTensor(kFloat32, {29, 41}, y)), f32, 0);
+    matmul(MakeTensor(kFloat32, {29, 37}, x), MakeTensor(kFloat32, {37, 29}, x));
   }
 }
 
 TEST_CASE("matmul with an empty inner dimension gives zeros; empty outputs are fine") {
   for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
-    testing::ExpectTensor(matmul(Make({}, {2, 0}, dt), Make({}, {0, 3}, dt)), dt, {2, 3},
-                          {0, 0, 0, 0, 0, 0});
-    testing::ExpectTensor(matmul(Make({}, {0, 2, 3}, dt), Make(Pattern(6, 1, 7, 3, 1), {3, 2}, dt)),
-                          dt, {0, 2, 2}, {});
+    testing::ExpectTensor(matmul(MakeTensor(dt, {2, 0}, {}), MakeTensor(dt, {0, 3}, {})), dt,
+                          {2, 3}, {0, 0, 0, 0, 0, 0});
+    testing::ExpectTensor(
+        matmul(MakeTensor(dt, {0, 2, 3}, {}), MakeTensor(dt, {3, 2}, ModPattern(6, 1, 7, 3, 1))),
+        dt, {0, 2, 2}, {});
   }
 }
 
 TEST_CASE("matmul errors name both shapes and the inner dims") {
-  const Tensor a = Make(Pattern(6, 1, 7, 3, 1), {2, 3}, kFloat32);
-  const Tensor b = Make(Pattern(20, 1, 7, 3, 1), {4, 5}, kFloat32);
+  const Tensor a = MakeTensor(kFloat32, {2, 3}, ModPattern(6, 1, 7, 3, 1));
+  const Tensor b = MakeTensor(kFloat32, {4, 5}, ModPattern(20, 1, 7, 3, 1));
   testing::ExpectError([&] { matmul(a, b); },
                        {"MatMul", "inner dimensions do not match: 3 vs 4", "(2, 3)", "(4, 5)",
                         "transpose_a=false", "float32", "matmul_test.cc"});
   testing::ExpectError([&] { matmul(a, b, true, false); },
                        {"MatMul", "2 vs 4", "transpose_a=true"});
-  const Tensor x = Make(Pattern(24, 1, 7, 3, 1), {2, 3, 4}, kFloat32);
-  const Tensor y = Make(Pattern(60, 1, 7, 3, 1), {3, 4, 5}, kFloat32);
+  const Tensor x = MakeTensor(kFloat32, {2, 3, 4}, ModPattern(24, 1, 7, 3, 1));
+  const Tensor y = MakeTensor(kFloat32, {3, 4, 5}, ModPattern(60, 1, 7, 3, 1));
   testing::ExpectError(
       [&] { matmul(x, x); },
       {"BatchMatMulV2", "inner dimensions do not match: 4 vs 3", "(2, 3, 4)", "adj_x=false"});
@@ -145,7 +136,7 @@ TEST_CASE("matmul errors name both shapes and the inner dims") {
                         "(2, 3, 4)", "(3, 4, 5)"});
   testing::ExpectError(
       [&] {
-        matmul(x, Make({1, 2, 3, 4}, {4}, kFloat32));
+        matmul(x, MakeTensor(kFloat32, {4}, {1, 2, 3, 4}));
       },
       {"BatchMatMulV2", "rank >= 2", "(4,)"});
 }
@@ -153,7 +144,8 @@ TEST_CASE("matmul errors name both shapes and the inner dims") {
 TEST_CASE("matmul rejects mixed and unsupported dtypes") {
   testing::ExpectError(
       [&] {
-        matmul(Make({1, 2, 3, 4}, {2, 2}, kFloat32), Make({1, 2, 3, 4}, {2, 2}, kFloat64));
+        matmul(MakeTensor(kFloat32, {2, 2}, {1, 2, 3, 4}),
+               MakeTensor(kFloat64, {2, 2}, {1, 2, 3, 4}));
       },
       {"MatMul", "float64", "float32"});
   testing::ExpectError(

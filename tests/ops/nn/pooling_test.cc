@@ -11,24 +11,11 @@
 namespace duet {
 namespace {
 
-// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
-std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
-  return v;
-}
-
-Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  if (dtype == kFloat32)
-    return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-  std::vector<bfloat16> v;
-  for (double x : values) v.push_back(bfloat16(static_cast<float>(x)));
-  return from_vector(v, shape);
-}
+using testing::MakeTensor;
+using testing::ModPattern;
 
 // The gen_expected.py input (1, 5, 4, 2); its values are quarters, exact in bfloat16 too.
-Tensor Input(DType dt) { return Make(Pattern(40, 7, 11, 5, 4), {1, 5, 4, 2}, dt); }
+Tensor Input(DType dt) { return MakeTensor(dt, {1, 5, 4, 2}, ModPattern(40, 7, 11, 5, 4)); }
 
 TEST_CASE("MaxPool matches NumPy with SAME and VALID at strides 1 and 2") {
   for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
@@ -109,10 +96,11 @@ TEST_CASE("AvgPool matches NumPy, leaving SAME padding out of the average") {
 }
 
 TEST_CASE("float32 and float64 pooling agree on a larger batch") {
-  const std::vector<double> x = Pattern(3 * 9 * 7 * 6, 7, 17, 8, 7);
+  const std::vector<double> x = ModPattern(3 * 9 * 7 * 6, 7, 17, 8, 7);
   for (const char* padding : {"SAME", "VALID"}) {
     INFO(padding);
-    const Tensor x32 = Make(x, {3, 9, 7, 6}, kFloat32), x64 = Make(x, {3, 9, 7, 6}, kFloat64);
+    const Tensor x32 = MakeTensor(kFloat32, {3, 9, 7, 6}, x),
+                 x64 = MakeTensor(kFloat64, {3, 9, 7, 6}, x);
     const Tensor max64 = max_pool(x64, {3}, {2}, padding),
                  avg64 = avg_pool(x64, {2, 3}, {1, 2}, padding);
     testing::ExpectTensor(max_pool(x32, {3}, {2}, padding), kFloat32, max64.shape(),
@@ -158,7 +146,7 @@ TEST_CASE("pooling reports bad shapes and attrs") {
       {"AvgPool", "strides must be", "[1, 1, 0, 1]"});
   testing::ExpectError(
       [&] {
-        max_pool(Make({1, 2, 3, 4}, {2, 2}, kFloat32), {2}, {1}, "SAME");
+        max_pool(MakeTensor(kFloat32, {2, 2}, {1, 2, 3, 4}), {2}, {1}, "SAME");
       },
       {"MaxPool", "input must be 4-D", "(2, 2)"});
   testing::ExpectError(

@@ -10,24 +10,11 @@
 namespace duet {
 namespace {
 
-// ((i * mul) % mod - shift) / div: the inputs gen_expected.py uses.
-std::vector<double> Pattern(int64_t n, int mul, int mod, int shift, double div) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;
-  return v;
-}
-
-Tensor Make(const std::vector<double>& values, const Shape& shape, DType dtype) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  if (dtype == kFloat32)
-    return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-  std::vector<bfloat16> v;
-  for (double x : values) v.push_back(bfloat16(static_cast<float>(x)));
-  return from_vector(v, shape);
-}
+using testing::MakeTensor;
+using testing::ModPattern;
 
 // Halves, exact in every dtype.
-Tensor Logits(DType dt) { return Make(Pattern(24, 7, 11, 5, 2), {2, 3, 4}, dt); }
+Tensor Logits(DType dt) { return MakeTensor(dt, {2, 3, 4}, ModPattern(24, 7, 11, 5, 2)); }
 
 const std::vector<double> kSoftmax = {
     0.00534729905, 0.177078225,  0.0239649317, 0.793609544,  0.160679868,  0.0217456555,
@@ -54,22 +41,23 @@ TEST_CASE("Softmax rows sum to 1 and large logits do not overflow") {
   for (DType dt : {kFloat32, kFloat64}) {
     INFO("dtype " << DTypeName(dt));
     const std::vector<double> p =
-        testing::ToDoubles(softmax(Make(Pattern(7 * 33, 7, 19, 9, 0.5), {7, 33}, dt)));
+        testing::ToDoubles(softmax(MakeTensor(dt, {7, 33}, ModPattern(7 * 33, 7, 19, 9, 0.5))));
     for (int r = 0; r < 7; ++r) {
       double sum = 0;
       for (int c = 0; c < 33; ++c) sum += p[r * 33 + c];
       CHECK(std::abs(sum - 1) < 1e-6);
     }
     const double tol = dt == kFloat32 ? 1e-5 : 1e-8;
-    testing::ExpectTensor(softmax(Make({1000, 1000, 990}, {3}, dt)), dt, {3},
+    testing::ExpectTensor(softmax(MakeTensor(dt, {3}, {1000, 1000, 990})), dt, {3},
                           {0.49998865, 0.49998865, 2.26994496e-05}, tol);
-    testing::ExpectTensor(log_softmax(Make({1000, 0}, {1, 2}, dt)), dt, {1, 2}, {0, -1000}, tol);
+    testing::ExpectTensor(log_softmax(MakeTensor(dt, {1, 2}, {1000, 0})), dt, {1, 2}, {0, -1000},
+                          tol);
   }
 }
 
 TEST_CASE("Softmax accepts 1-D and empty inputs") {
-  testing::ExpectTensor(softmax(Make({0, 0}, {2}, kFloat32)), kFloat32, {2}, {0.5, 0.5});
-  testing::ExpectTensor(softmax(Make({}, {0, 3}, kFloat64)), kFloat64, {0, 3}, {});
+  testing::ExpectTensor(softmax(MakeTensor(kFloat32, {2}, {0, 0})), kFloat32, {2}, {0.5, 0.5});
+  testing::ExpectTensor(softmax(MakeTensor(kFloat64, {0, 3}, {})), kFloat64, {0, 3}, {});
 }
 
 TEST_CASE("Softmax rejects scalars and integer logits") {
