@@ -3,27 +3,26 @@ import numpy as np
 x = ((np.arange(24) * 7) % 11 - 5).reshape(2, 3, 4)
 q = (np.arange(24) * 5) % 3
 p = np.where(q == 0, -1, q).reshape(2, 3, 4)
-def L(a): 
+def L(a):
     a = np.asarray(a, dtype=float).ravel()
     return "{" + ", ".join(repr(float(v)) if v != int(v) else str(int(v)) for v in a) + "}"
 def S(shape): return "{" + ", ".join(str(d) for d in shape) + "}"
 cases = [None, 0, 1, 2, -1, (0, 2), (0, 1), (1, 2), (-3, -1)]
 out = []
 for axes in cases:
-    for keep in (False, True):
-        ax = axes
-        s = x.sum(axis=ax, keepdims=keep)
-        cnt = x.size // max(np.asarray(s).size, 1)
-        mean_f = x.mean(axis=ax, keepdims=keep)
-        mean_i = np.trunc(x.sum(axis=ax, keepdims=keep) / cnt)
-        c_axes = "{}" if axes is None else (str(axes) if isinstance(axes, int) else "{" + ", ".join(map(str, axes)) + "}")
-        out.append(f"    {{{c_axes}, {str(keep).lower()}, {S(np.shape(s))}, {L(s)}, {L(x.max(axis=ax, keepdims=keep))}, "
-                   f"{L(x.min(axis=ax, keepdims=keep))}, {L(mean_f)}, {L(mean_i)}, {L(p.prod(axis=ax, keepdims=keep))}}},")
+    s = x.sum(axis=axes)
+    cnt = x.size // max(np.asarray(s).size, 1)
+    mean_f = x.mean(axis=axes)
+    mean_i = np.trunc(s / cnt)
+    kept = x.sum(axis=axes, keepdims=True)
+    c_axes = "{}" if axes is None else (str(axes) if isinstance(axes, int) else "{" + ", ".join(map(str, axes)) + "}")
+    out.append(f"    {{{c_axes}, {S(np.shape(s))}, {S(np.shape(kept))}, {L(s)}, {L(x.max(axis=axes))}, "
+               f"{L(x.min(axis=axes))}, {L(mean_f)}, {L(mean_i)}, {L(p.prod(axis=axes))}}},")
 print("// x = ((np.arange(24) * 7) % 11 - 5).reshape(2, 3, 4)")
 print("const std::vector<int> kX = " + L(x) + ";")
 print("// p = np.where(q == 0, -1, q).reshape(2, 3, 4) with q = (np.arange(24) * 5) % 3 (small products)")
 print("const std::vector<int> kP = " + L(p) + ";")
-print("// {axes, keep_dims, shape, sum, max, min, float mean, int mean, prod of p}")
+print("// {axes, shape, keep_dims shape, sum, max, min, float mean, int mean, prod of p}")
 print("const ReductionCase kCases[] = {")
 print("\n".join(out))
 print("};")
