@@ -39,4 +39,9 @@ Shape UnknownShape(int rank) {
   return s;
 }
 
+Shape UnknownShapeFromInput(const ShapeContext& ctx, int i) {
+  const Shape& s = ctx.input_shape(i);
+  return UnknownShape(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0)));
+}
+
 }  // namespace duet

@@ -42,8 +42,7 @@ absl::Status FillShape(ShapeContext& ctx) {
   const DType dtype = ctx.output(0).dtype;
   const auto dims = ctx.input_ints(0);
   if (!dims) {
-    const Shape& s = ctx.input_shape(0);
-    ctx.set_output(0, dtype, UnknownShape(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0))));
+    ctx.set_output(0, dtype, UnknownShapeFromInput(ctx, 0));
     return absl::OkStatus();
   }
   for (int64_t d : *dims) {

@@ -49,8 +49,7 @@ absl::Status BroadcastToShape(ShapeContext& ctx) {
   const DType dtype = ctx.output(0).dtype;
   const auto dims = ctx.input_ints(1);
   if (!dims) {
-    const Shape& s = ctx.input_shape(1);
-    ctx.set_output(0, dtype, UnknownShape(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0))));
+    ctx.set_output(0, dtype, UnknownShapeFromInput(ctx, 1));
     return absl::OkStatus();
   }
   const Shape target(*dims);

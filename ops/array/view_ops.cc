@@ -54,8 +54,7 @@ absl::Status ReshapeShape(ShapeContext& ctx) {
   const DType dtype = ctx.output(0).dtype;
   const auto dims = ctx.input_ints(1);
   if (!dims) {
-    const Shape& s = ctx.input_shape(1);
-    ctx.set_output(0, dtype, UnknownShape(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0))));
+    ctx.set_output(0, dtype, UnknownShapeFromInput(ctx, 1));
     return absl::OkStatus();
   }
   DUET_ASSIGN_OR_RETURN(Shape out, ReshapeTarget(ctx.input_shape(0), *dims));
