@@ -11,6 +11,13 @@ Shape Shape::UnknownRank() {
   return s;
 }
 
+Shape Shape::Unknown(int rank) {
+  if (rank < 0) return UnknownRank();
+  Shape s;
+  s.dims_.assign(rank, kUnknownDim);
+  return s;
+}
+
 bool Shape::is_fully_defined() const {
   if (unknown_rank_) return false;
   for (int64_t d : dims_) {

@@ -21,6 +21,8 @@ class Shape {
   Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
   explicit Shape(absl::Span<const int64_t> dims) : dims_(dims.begin(), dims.end()) {}
   static Shape UnknownRank();
+  // `rank` dims, all unknown; a negative rank means unknown rank.
+  static Shape Unknown(int rank);
 
   int rank() const { return static_cast<int>(dims_.size()); }
   bool unknown_rank() const { return unknown_rank_; }

@@ -50,7 +50,7 @@ absl::Status ConcatShape(ShapeContext& ctx) {
   if (first.rank() == 0) return absl::InvalidArgumentError("cannot concatenate scalars");
   const auto axis_value = ctx.input_ints(n);
   if (!axis_value) {
-    ctx.set_output(0, dtype, UnknownShape(first.rank()));
+    ctx.set_output(0, dtype, Shape::Unknown(first.rank()));
     return absl::OkStatus();
   }
   DUET_ASSIGN_OR_RETURN(const int axis, NormalizeAxis((*axis_value)[0], first.rank()));
@@ -98,7 +98,7 @@ void SetSplitOutputs(ShapeContext& ctx, const Shape& in, int axis,
 // Gives every output an unknown shape of `rank` (graph inputs whose values are not known).
 void SetUnknownOutputs(ShapeContext& ctx, int rank) {
   for (int i = 0; i < ctx.num_outputs(); ++i) {
-    ctx.set_output(i, ctx.output(i).dtype, UnknownShape(rank));
+    ctx.set_output(i, ctx.output(i).dtype, Shape::Unknown(rank));
   }
 }
 

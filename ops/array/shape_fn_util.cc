@@ -32,16 +32,9 @@ bool ProductOverflows(absl::Span<const int64_t> dims) {
   return false;
 }
 
-Shape UnknownShape(int rank) {
-  if (rank < 0) return Shape::UnknownRank();
-  Shape s;
-  for (int i = 0; i < rank; ++i) s.push_back(Shape::kUnknownDim);
-  return s;
-}
-
 Shape UnknownShapeFromInput(const ShapeContext& ctx, int i) {
   const Shape& s = ctx.input_shape(i);
-  return UnknownShape(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0)));
+  return Shape::Unknown(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0)));
 }
 
 }  // namespace duet

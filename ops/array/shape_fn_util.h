@@ -27,8 +27,6 @@ absl::Status CheckScalarInput(const ShapeContext& ctx, int i, absl::string_view 
 // True when the product of the (non-negative) `dims` does not fit in int64.
 bool ProductOverflows(absl::Span<const int64_t> dims);
 
-// A shape of `rank` unknown dims (unknown rank when rank < 0), for graph inputs without values.
-Shape UnknownShape(int rank);
 // The shape that 1-D shape operand `i` (Reshape's shape, Fill's dims) names when its values are
 // unknown: one unknown dim per element, or unknown rank when its length is unknown too.
 Shape UnknownShapeFromInput(const ShapeContext& ctx, int i);

@@ -16,7 +16,7 @@ absl::Status SliceShape(ShapeContext& ctx) {
   const auto begin = ctx.input_ints(1);
   const auto size = ctx.input_ints(2);
   if (in.unknown_rank() || !begin || !size) {
-    ctx.set_output(0, dtype, UnknownShape(in.unknown_rank() ? -1 : in.rank()));
+    ctx.set_output(0, dtype, Shape::Unknown(in.unknown_rank() ? -1 : in.rank()));
     return absl::OkStatus();
   }
   if (static_cast<int>(begin->size()) != in.rank() || static_cast<int>(size->size()) != in.rank()) {
@@ -60,7 +60,7 @@ absl::Status PadShape(ShapeContext& ctx) {
   }
   const auto pads = ctx.input_ints(1);
   if (!pads) {
-    ctx.set_output(0, dtype, UnknownShape(in.rank()));
+    ctx.set_output(0, dtype, Shape::Unknown(in.rank()));
     return absl::OkStatus();
   }
   Shape out;

@@ -14,7 +14,7 @@ absl::Status TileShape(ShapeContext& ctx) {
   const DType dtype = ctx.output(0).dtype;
   const auto multiples = ctx.input_ints(1);
   if (in.unknown_rank() || !multiples) {
-    ctx.set_output(0, dtype, UnknownShape(in.unknown_rank() ? -1 : in.rank()));
+    ctx.set_output(0, dtype, Shape::Unknown(in.unknown_rank() ? -1 : in.rank()));
     return absl::OkStatus();
   }
   if (static_cast<int>(multiples->size()) != in.rank()) {

@@ -16,7 +16,7 @@ absl::Status TransposeShape(ShapeContext& ctx) {
   const DType dtype = ctx.output(0).dtype;
   const auto perm = ctx.input_ints(1);
   if (!perm) {
-    ctx.set_output(0, dtype, UnknownShape(in.unknown_rank() ? -1 : in.rank()));
+    ctx.set_output(0, dtype, Shape::Unknown(in.unknown_rank() ? -1 : in.rank()));
     return absl::OkStatus();
   }
   const int rank = static_cast<int>(perm->size());

@@ -68,7 +68,7 @@ absl::Status ExpandDimsShape(ShapeContext& ctx) {
   const DType dtype = ctx.output(0).dtype;
   const auto axis = ctx.input_ints(1);
   if (in.unknown_rank() || !axis) {
-    ctx.set_output(0, dtype, UnknownShape(in.unknown_rank() ? -1 : in.rank() + 1));
+    ctx.set_output(0, dtype, Shape::Unknown(in.unknown_rank() ? -1 : in.rank() + 1));
     return absl::OkStatus();
   }
   const int64_t a = (*axis)[0];

@@ -53,10 +53,7 @@ absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx, DType dtype) {
   }
   const std::optional<std::vector<int64_t>> dims = ctx.input_ints(kShapeInput);
   if (!dims) {
-    if (s.unknown_rank() || s.dim(0) < 0) return Shape::UnknownRank();
-    Shape unknown;
-    for (int64_t i = 0; i < s.dim(0); ++i) unknown.push_back(Shape::kUnknownDim);
-    return unknown;
+    return Shape::Unknown(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0)));
   }
   // The element count must fit (in bytes) in int64, so Shape::num_elements cannot overflow.
   int64_t bytes = DTypeSize(dtype);

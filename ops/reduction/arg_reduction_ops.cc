@@ -13,13 +13,6 @@ namespace {
 
 enum ArgReductionAttr { kArgT, kArgTidx, kArgOutputType };
 
-// `rank` unknown dims, or unknown rank when rank < 0: outputs of graph inputs without values.
-Shape UnknownDims(int rank) {
-  Shape s = rank < 0 ? Shape::UnknownRank() : Shape();
-  for (int i = 0; i < rank; ++i) s.push_back(Shape::kUnknownDim);
-  return s;
-}
-
 absl::Status ArgReductionShape(ShapeContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   const Shape& dim_shape = ctx.input_shape(1);
@@ -30,7 +23,8 @@ absl::Status ArgReductionShape(ShapeContext& ctx) {
   const DType out_type = ctx.attr<DType>(kArgOutputType);
   const auto axis = ctx.input_ints(1);
   if (in.unknown_rank() || !axis) {
-    ctx.set_output(0, out_type, UnknownDims(in.unknown_rank() ? -1 : std::max(in.rank() - 1, 0)));
+    ctx.set_output(0, out_type,
+                   Shape::Unknown(in.unknown_rank() ? -1 : std::max(in.rank() - 1, 0)));
     return absl::OkStatus();
   }
   const int64_t a = (*axis)[0];

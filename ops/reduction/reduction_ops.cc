@@ -16,13 +16,6 @@ enum ReductionAttr { kKeepDims, kReductionT, kReductionTidx };
 
 const std::vector<DType> kReductionTypes = {kFloat32, kFloat64, kInt32, kInt64};
 
-// `rank` unknown dims, or unknown rank when rank < 0: outputs of graph inputs without values.
-Shape UnknownDims(int rank) {
-  Shape s = rank < 0 ? Shape::UnknownRank() : Shape();
-  for (int i = 0; i < rank; ++i) s.push_back(Shape::kUnknownDim);
-  return s;
-}
-
 // Which of the input's dims `axes` reduces; errors name bad or repeated axes.
 absl::StatusOr<std::vector<bool>> ReducedDims(const std::vector<int64_t>& axes, int rank) {
   std::vector<bool> reduced(rank, false);
@@ -55,7 +48,7 @@ absl::Status ReductionShape(ShapeContext& ctx) {
   if (in.unknown_rank() || !axes) {
     // With keep_dims the rank is kept, though which dims become 1 is not known.
     const bool known_rank = !in.unknown_rank() && keep_dims;
-    ctx.set_output(0, dtype, UnknownDims(known_rank ? in.rank() : -1));
+    ctx.set_output(0, dtype, Shape::Unknown(known_rank ? in.rank() : -1));
     return absl::OkStatus();
   }
   DUET_ASSIGN_OR_RETURN(const std::vector<bool> reduced, ReducedDims(*axes, in.rank()));

@@ -104,3 +104,16 @@ TEST_CASE("Row-major strides") {
 
 }  // namespace
 }  // namespace duet
+
+namespace duet {
+namespace {
+
+TEST_CASE("Shape::Unknown has the rank and no known dims") {
+  CHECK(Shape::Unknown(2).str() == "(None, None)");
+  CHECK(Shape::Unknown(0) == Shape());
+  CHECK(Shape::Unknown(-1).unknown_rank());
+  CHECK_FALSE(Shape::Unknown(1).is_fully_defined());
+}
+
+}  // namespace
+}  // namespace duet
