@@ -11,7 +11,8 @@ import sys
 TARGET = re.compile(r"^(//\S+)\s+(?:\(cached\)\s+)?(PASSED|FAILED|TIMEOUT|FLAKY|NO STATUS|"
                     r"FAILED TO BUILD|INCOMPLETE)", re.M)
 ALL_PASSED = re.compile(r"All tests passed \(\d+ assertions? in (\d+) test cases?\)")
-MIXED = re.compile(r"test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed")
+# Catch2 omits "| N failed" when none failed (e.g. a run with only warnings).
+MIXED = re.compile(r"test cases:\s*(\d+)\s*\|\s*(\d+) passed(?:\s*\|\s*(\d+) failed)?")
 
 
 def count_log(path):
@@ -23,7 +24,7 @@ def count_log(path):
     if m := ALL_PASSED.search(text):
         return int(m.group(1)), 0
     if m := MIXED.search(text):
-        return int(m.group(2)), int(m.group(3))
+        return int(m.group(2)), int(m.group(3) or 0)
     return None
 
 
