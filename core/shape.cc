@@ -13,9 +13,8 @@ Shape Shape::UnknownRank() {
 
 Shape Shape::Unknown(int rank) {
   if (rank < 0) return UnknownRank();
-  Shape s;
-  s.dims_.assign(rank, kUnknownDim);
-  return s;
+  const absl::InlinedVector<int64_t, 6> dims(rank, kUnknownDim);
+  return Shape(dims);
 }
 
 bool Shape::is_fully_defined() const {
