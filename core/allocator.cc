@@ -11,8 +11,8 @@
 namespace duet {
 namespace {
 
-constexpr int kMinClassLog2 = 6;                  // 64 bytes
-constexpr int kNumClasses = 40 - kMinClassLog2;   // up to 1 TiB
+constexpr int kMinClassLog2 = 6;                           // 64 bytes
+constexpr int kNumClasses = 40 - kMinClassLog2;            // up to 1 TiB
 constexpr int kMaxThreadCachedClass = 20 - kMinClassLog2;  // blocks up to 1 MiB
 constexpr size_t kMaxThreadCachedPerClass = 16;
 constexpr size_t kMaxPooledBytes = size_t{2} << 30;  // beyond this, free instead of caching

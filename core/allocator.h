@@ -4,8 +4,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "core/device.h"
 
 namespace duet {
@@ -30,8 +30,8 @@ class Allocator {
 class CpuAllocator final : public Allocator {
  public:
   struct Stats {
-    int64_t allocations = 0;  // Allocate calls
-    int64_t pool_hits = 0;    // ... served from a free list
+    int64_t allocations = 0;   // Allocate calls
+    int64_t pool_hits = 0;     // ... served from a free list
     int64_t bytes_in_use = 0;  // size-class bytes handed out and not yet returned
   };
 

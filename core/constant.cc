@@ -54,9 +54,9 @@ void FillAs(const Tensor& t, double value) {
 template <Element T>
 Tensor from_vector(const std::vector<T>& values, const Shape& shape) {
   if (shape.num_elements() != static_cast<int64_t>(values.size())) {
-    throw Error(absl::InvalidArgumentError(
-        absl::StrCat("from_vector: ", values.size(), " values do not fill shape ", shape.str(),
-                     " (", shape.num_elements(), " elements)")));
+    throw Error(absl::InvalidArgumentError(absl::StrCat("from_vector: ", values.size(),
+                                                        " values do not fill shape ", shape.str(),
+                                                        " (", shape.num_elements(), " elements)")));
   }
   Tensor t = Tensor::Empty(DTypeOf<T>(), shape);
   if constexpr (std::is_same_v<T, bool>) {
@@ -83,13 +83,14 @@ Tensor constant(
   return FromNested<T>(values);
 }
 
-#define DUET_INSTANTIATE_CONSTANT(T)                                                             \
-  template Tensor from_vector<T>(const std::vector<T>&, const Shape&);                           \
-  template Tensor constant<T>(std::initializer_list<std::initializer_list<T>>);                  \
-  template Tensor constant<T>(                                                                   \
-      std::initializer_list<std::initializer_list<std::initializer_list<T>>>);                   \
-  template Tensor constant<T>(std::initializer_list<                                             \
-                              std::initializer_list<std::initializer_list<std::initializer_list<T>>>>);
+#define DUET_INSTANTIATE_CONSTANT(T)                                            \
+  template Tensor from_vector<T>(const std::vector<T>&, const Shape&);          \
+  template Tensor constant<T>(std::initializer_list<std::initializer_list<T>>); \
+  template Tensor constant<T>(                                                  \
+      std::initializer_list<std::initializer_list<std::initializer_list<T>>>);  \
+  template Tensor constant<T>(                                                  \
+      std::initializer_list<                                                    \
+          std::initializer_list<std::initializer_list<std::initializer_list<T>>>>);
 DUET_INSTANTIATE_CONSTANT(float)
 DUET_INSTANTIATE_CONSTANT(double)
 DUET_INSTANTIATE_CONSTANT(int32_t)

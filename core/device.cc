@@ -18,8 +18,8 @@ absl::StatusOr<Device> Device::Parse(absl::string_view spec) {
   } else if (absl::ConsumePrefix(&rest, "cuda") || absl::ConsumePrefix(&rest, "gpu")) {
     type = DeviceType::kCuda;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat("unknown device '", spec,
-                                                   "' (expected cpu:0, cuda:N or /gpu:N)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown device '", spec, "' (expected cpu:0, cuda:N or /gpu:N)"));
   }
   int index = 0;
   if (absl::ConsumePrefix(&rest, ":")) {

@@ -6,26 +6,40 @@ namespace duet {
 
 absl::string_view DTypeName(DType dtype) {
   switch (dtype) {
-    case kFloat32: return "float32";
-    case kFloat64: return "float64";
-    case kFloat16: return "float16";
-    case kBFloat16: return "bfloat16";
-    case kInt32: return "int32";
-    case kInt64: return "int64";
-    case kBool: return "bool";
+    case kFloat32:
+      return "float32";
+    case kFloat64:
+      return "float64";
+    case kFloat16:
+      return "float16";
+    case kBFloat16:
+      return "bfloat16";
+    case kInt32:
+      return "int32";
+    case kInt64:
+      return "int64";
+    case kBool:
+      return "bool";
   }
   return "invalid";
 }
 
 int DTypeSize(DType dtype) {
   switch (dtype) {
-    case kFloat32: return 4;
-    case kFloat64: return 8;
-    case kFloat16: return 2;
-    case kBFloat16: return 2;
-    case kInt32: return 4;
-    case kInt64: return 8;
-    case kBool: return 1;
+    case kFloat32:
+      return 4;
+    case kFloat64:
+      return 8;
+    case kFloat16:
+      return 2;
+    case kBFloat16:
+      return 2;
+    case kInt32:
+      return 4;
+    case kInt64:
+      return 8;
+    case kBool:
+      return 1;
   }
   return 0;
 }
@@ -49,26 +63,40 @@ absl::StatusOr<DType> ParseDType(absl::string_view name) {
 
 int ToProtoDataType(DType dtype) {
   switch (dtype) {
-    case kFloat32: return 1;    // DT_FLOAT
-    case kFloat64: return 2;    // DT_DOUBLE
-    case kInt32: return 3;      // DT_INT32
-    case kInt64: return 9;      // DT_INT64
-    case kBool: return 10;      // DT_BOOL
-    case kBFloat16: return 14;  // DT_BFLOAT16
-    case kFloat16: return 19;   // DT_HALF
+    case kFloat32:
+      return 1;  // DT_FLOAT
+    case kFloat64:
+      return 2;  // DT_DOUBLE
+    case kInt32:
+      return 3;  // DT_INT32
+    case kInt64:
+      return 9;  // DT_INT64
+    case kBool:
+      return 10;  // DT_BOOL
+    case kBFloat16:
+      return 14;  // DT_BFLOAT16
+    case kFloat16:
+      return 19;  // DT_HALF
   }
   return 0;
 }
 
 absl::StatusOr<DType> FromProtoDataType(int proto_dtype) {
   switch (proto_dtype) {
-    case 1: return kFloat32;
-    case 2: return kFloat64;
-    case 3: return kInt32;
-    case 9: return kInt64;
-    case 10: return kBool;
-    case 14: return kBFloat16;
-    case 19: return kFloat16;
+    case 1:
+      return kFloat32;
+    case 2:
+      return kFloat64;
+    case 3:
+      return kInt32;
+    case 9:
+      return kInt64;
+    case 10:
+      return kBool;
+    case 14:
+      return kBFloat16;
+    case 19:
+      return kFloat16;
   }
   return absl::UnimplementedError(
       absl::StrCat("TensorFlow DataType ", proto_dtype, " is not supported by duet"));

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/half.h"
 
 namespace duet {
@@ -40,32 +40,53 @@ absl::StatusOr<DType> FromProtoDataType(int proto_dtype);
 template <typename T>
 constexpr DType DTypeOf();
 template <>
-constexpr DType DTypeOf<float>() { return kFloat32; }
+constexpr DType DTypeOf<float>() {
+  return kFloat32;
+}
 template <>
-constexpr DType DTypeOf<double>() { return kFloat64; }
+constexpr DType DTypeOf<double>() {
+  return kFloat64;
+}
 template <>
-constexpr DType DTypeOf<float16>() { return kFloat16; }
+constexpr DType DTypeOf<float16>() {
+  return kFloat16;
+}
 template <>
-constexpr DType DTypeOf<bfloat16>() { return kBFloat16; }
+constexpr DType DTypeOf<bfloat16>() {
+  return kBFloat16;
+}
 template <>
-constexpr DType DTypeOf<int32_t>() { return kInt32; }
+constexpr DType DTypeOf<int32_t>() {
+  return kInt32;
+}
 template <>
-constexpr DType DTypeOf<int64_t>() { return kInt64; }
+constexpr DType DTypeOf<int64_t>() {
+  return kInt64;
+}
 template <>
-constexpr DType DTypeOf<bool>() { return kBool; }
+constexpr DType DTypeOf<bool>() {
+  return kBool;
+}
 
 // Calls fn(T{}) with T the C++ type of `dtype`: the one switch every kernel uses to go from a
 // runtime dtype to a template instantiation.
 template <typename Fn>
 decltype(auto) VisitDType(DType dtype, Fn&& fn) {
   switch (dtype) {
-    case kFloat32: return fn(float{});
-    case kFloat64: return fn(double{});
-    case kFloat16: return fn(float16{});
-    case kBFloat16: return fn(bfloat16{});
-    case kInt32: return fn(int32_t{});
-    case kInt64: return fn(int64_t{});
-    case kBool: return fn(bool{});
+    case kFloat32:
+      return fn(float{});
+    case kFloat64:
+      return fn(double{});
+    case kFloat16:
+      return fn(float16{});
+    case kBFloat16:
+      return fn(bfloat16{});
+    case kInt32:
+      return fn(int32_t{});
+    case kInt64:
+      return fn(int64_t{});
+    case kBool:
+      return fn(bool{});
   }
   return fn(float{});
 }

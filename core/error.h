@@ -38,10 +38,10 @@ T ValueOrThrow(absl::StatusOr<T> value) {
 }  // namespace duet
 
 // Returns from the enclosing function when `expr` (an absl::Status) is not OK.
-#define DUET_RETURN_IF_ERROR(expr)                 \
-  do {                                             \
-    ::absl::Status duet_status_ = (expr);          \
-    if (!duet_status_.ok()) return duet_status_;   \
+#define DUET_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::absl::Status duet_status_ = (expr);        \
+    if (!duet_status_.ok()) return duet_status_; \
   } while (0)
 
 #define DUET_CONCAT_INNER_(a, b) a##b

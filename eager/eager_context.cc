@@ -18,9 +18,9 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call) {
           "fetch its value with Session::run");
     }
     if (t.device() != device) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "inputs are on different devices (", device.str(), " and ", t.device().str(),
-          "); copy one explicitly with .to(device)"));
+      return absl::InvalidArgumentError(absl::StrCat("inputs are on different devices (",
+                                                     device.str(), " and ", t.device().str(),
+                                                     "); copy one explicitly with .to(device)"));
     }
   }
   return device;

@@ -31,8 +31,8 @@ const char* DeviceTypeName(DeviceType d) { return d == DeviceType::kCpu ? "cpu" 
 
 }  // namespace
 
-void RegisterKernel(absl::string_view op_name, DeviceType device, std::initializer_list<DType> dtypes,
-                    KernelDef kernel) {
+void RegisterKernel(absl::string_view op_name, DeviceType device,
+                    std::initializer_list<DType> dtypes, KernelDef kernel) {
   PendingKernels& p = Pending();
   absl::MutexLock lock(&p.mu);
   for (DType d : dtypes) p.by_op[op_name].push_back(Registration{device, d, kernel});

@@ -52,8 +52,8 @@ struct KernelTable {
 // Registers a kernel for op `op_name` on `device` for each dtype in `dtypes` (for ops without a
 // type attr, pass {kFloat32}). Called during static initialization, before or after the op
 // itself registers; tables are assembled on first use.
-void RegisterKernel(absl::string_view op_name, DeviceType device, std::initializer_list<DType> dtypes,
-                    KernelDef kernel);
+void RegisterKernel(absl::string_view op_name, DeviceType device,
+                    std::initializer_list<DType> dtypes, KernelDef kernel);
 
 // Registers at static-initialization time: `static KernelRegistrar r("AddV2", ...);`.
 struct KernelRegistrar {

@@ -14,16 +14,26 @@
 namespace duet {
 
 // The attr kinds TensorFlow's OpDef names ("int", "float", "list(int)", ...).
-enum class AttrType { kInt, kFloat, kBool, kType, kString, kShape, kTensor, kListInt, kListFloat,
-                      kListType };
+enum class AttrType {
+  kInt,
+  kFloat,
+  kBool,
+  kType,
+  kString,
+  kShape,
+  kTensor,
+  kListInt,
+  kListFloat,
+  kListType
+};
 
 // TensorFlow's spelling of an attr type: "int", "list(int)", ...
 absl::string_view AttrTypeName(AttrType type);
 
 // One attr value. std::monostate means "not set" (type attrs before the dispatcher infers them).
-using AttrValue = std::variant<std::monostate, int64_t, float, bool, DType, std::string, Shape,
-                               Tensor, std::vector<int64_t>, std::vector<float>,
-                               std::vector<DType>>;
+using AttrValue =
+    std::variant<std::monostate, int64_t, float, bool, DType, std::string, Shape, Tensor,
+                 std::vector<int64_t>, std::vector<float>, std::vector<DType>>;
 
 // The attrs of one op call, positional: attrs[i] belongs to OpDef::attrs[i]. Positions are fixed
 // at registration, so kernels and shape functions read attrs by index, never by name.

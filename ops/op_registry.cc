@@ -51,8 +51,8 @@ int OpRegistry::size() const {
 absl::StatusOr<const OpDef*> LookUpOp(absl::string_view name) {
   const OpDef* op = OpRegistry::Global().Find(name);
   if (op == nullptr) {
-    return absl::NotFoundError(absl::StrCat("unknown op '", name,
-                                            "': no op of that name is registered in duet"));
+    return absl::NotFoundError(
+        absl::StrCat("unknown op '", name, "': no op of that name is registered in duet"));
   }
   return op;
 }

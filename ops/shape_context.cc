@@ -23,9 +23,8 @@ ShapeContext::ShapeContext(const OpCall& call) : call_(call) {
     const int count = arg.number_attr_index < 0
                           ? 1
                           : static_cast<int>(std::get<int64_t>(call.attrs[arg.number_attr_index]));
-    const DType dtype = arg.type_attr_index < 0
-                            ? arg.fixed_type
-                            : std::get<DType>(call.attrs[arg.type_attr_index]);
+    const DType dtype =
+        arg.type_attr_index < 0 ? arg.fixed_type : std::get<DType>(call.attrs[arg.type_attr_index]);
     for (int k = 0; k < count; ++k) outputs_[i++].dtype = dtype;
   }
 }

@@ -38,7 +38,9 @@ class ShapeContext {
   }
 
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
-  void set_output(int i, DType dtype, Shape shape) { outputs_[i] = Output{dtype, std::move(shape)}; }
+  void set_output(int i, DType dtype, Shape shape) {
+    outputs_[i] = Output{dtype, std::move(shape)};
+  }
   const Output& output(int i) const { return outputs_[i]; }
   absl::Span<const Output> outputs() const { return outputs_; }
 
