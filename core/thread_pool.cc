@@ -39,10 +39,10 @@ ThreadPool::ThreadPool(int num_threads) {
 
 ThreadPool::~ThreadPool() {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
-  wake_.SignalAll();
+  wake_.notify_all();
   for (auto& t : workers_) t.join();
 }
 
@@ -52,8 +52,8 @@ void ThreadPool::WorkerLoop() {
   while (true) {
     Job* job;
     {
-      absl::MutexLock lock(&mu_);
-      while (!stop_ && job_serial_ == seen) wake_.Wait(&mu_);
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [&] { return stop_ || job_serial_ != seen; });
       if (stop_) return;
       seen = job_serial_;
       job = job_;
@@ -74,20 +74,20 @@ void ThreadPool::ParallelFor(int64_t n, int64_t min_chunk,
     fn(0, n);
     return;
   }
-  absl::MutexLock run_lock(&run_mu_);
+  std::lock_guard<std::mutex> run_lock(run_mu_);
   Job job{fn, n, (n + max_chunks - 1) / max_chunks, 0};
   job.num_chunks = (n + job.chunk - 1) / job.chunk;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     job_ = &job;
     ++job_serial_;
   }
-  wake_.SignalAll();
+  wake_.notify_all();
   in_parallel_region = true;
   job.Work();
   in_parallel_region = false;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     job_ = nullptr;  // no new worker picks the job up after this
   }
   // Chunks claimed by workers are short: yield until they finish and every worker has let go.

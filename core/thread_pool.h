@@ -1,13 +1,14 @@
 // The intra-op thread pool: splits one kernel's loop across the machine's cores.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
-#include "absl/synchronization/mutex.h"
 
 namespace duet {
 
@@ -34,12 +35,15 @@ class ThreadPool {
   struct Job;
   void WorkerLoop();
 
-  absl::Mutex mu_;
-  absl::CondVar wake_;
-  Job* job_ ABSL_GUARDED_BY(mu_) = nullptr;
-  uint64_t job_serial_ ABSL_GUARDED_BY(mu_) = 0;
-  bool stop_ ABSL_GUARDED_BY(mu_) = false;
-  absl::Mutex run_mu_;  // one ParallelFor at a time uses the workers
+  // std::mutex rather than absl::Mutex: Debian's Abseil is built without ThreadSanitizer
+  // annotations, so TSan cannot see absl::Mutex synchronization and would report false races on
+  // every job hand-off; pthread-based std::mutex is intercepted by TSan.
+  std::mutex mu_;
+  std::condition_variable wake_;
+  Job* job_ = nullptr;       // guarded by mu_
+  uint64_t job_serial_ = 0;  // guarded by mu_
+  bool stop_ = false;        // guarded by mu_
+  std::mutex run_mu_;        // one ParallelFor at a time uses the workers
   std::vector<std::thread> workers_;
 };
 
