@@ -20,6 +20,8 @@ absl::string_view DTypeName(DType dtype) {
       return "int64";
     case kBool:
       return "bool";
+    case kResource:
+      return "resource";
   }
   return "invalid";
 }
@@ -40,6 +42,8 @@ int DTypeSize(DType dtype) {
       return 8;
     case kBool:
       return 1;
+    case kResource:
+      return 0;  // a resource tensor holds a handle, not elements
   }
   return 0;
 }
@@ -51,7 +55,7 @@ bool IsFloating(DType dtype) {
 bool IsInteger(DType dtype) { return dtype == kInt32 || dtype == kInt64; }
 
 absl::StatusOr<DType> ParseDType(absl::string_view name) {
-  for (int i = 0; i < kNumDTypes; ++i) {
+  for (int i = 0; i <= kNumDTypes; ++i) {  // the value dtypes and kResource
     DType d = static_cast<DType>(i);
     if (DTypeName(d) == name) return d;
   }
@@ -77,6 +81,8 @@ int ToProtoDataType(DType dtype) {
       return 14;  // DT_BFLOAT16
     case kFloat16:
       return 19;  // DT_HALF
+    case kResource:
+      return 20;  // DT_RESOURCE
   }
   return 0;
 }
@@ -97,6 +103,8 @@ absl::StatusOr<DType> FromProtoDataType(int proto_dtype) {
       return kBFloat16;
     case 19:
       return kFloat16;
+    case 20:
+      return kResource;
   }
   return absl::UnimplementedError(
       absl::StrCat("TensorFlow DataType ", proto_dtype, " is not supported by duet"));

@@ -11,7 +11,9 @@ namespace duet {
 
 // The element type of a tensor. Values are dense indices (used to index kernel tables), not
 // TensorFlow's DataType numbers; see ToProtoDataType for those.
-enum class DType : uint8_t { kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool };
+// kResource is a handle to mutable state (a variable), not an element type: it comes after the
+// value dtypes so that tables of kernels, which are indexed by value dtype, stay kNumDTypes long.
+enum class DType : uint8_t { kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool, kResource };
 
 inline constexpr DType kFloat32 = DType::kFloat32;
 inline constexpr DType kFloat64 = DType::kFloat64;
@@ -20,8 +22,9 @@ inline constexpr DType kBFloat16 = DType::kBFloat16;
 inline constexpr DType kInt32 = DType::kInt32;
 inline constexpr DType kInt64 = DType::kInt64;
 inline constexpr DType kBool = DType::kBool;
+inline constexpr DType kResource = DType::kResource;
 
-// Number of DType values, for tables indexed by dtype.
+// Number of value dtypes (all but kResource), for tables indexed by dtype.
 inline constexpr int kNumDTypes = 7;
 
 // "float32", "int64", ... (NumPy / TensorFlow spelling).
@@ -87,6 +90,8 @@ decltype(auto) VisitDType(DType dtype, Fn&& fn) {
       return fn(int64_t{});
     case kBool:
       return fn(bool{});
+    case kResource:
+      break;  // no element type; kernels never dispatch on it
   }
   return fn(float{});
 }

@@ -41,6 +41,8 @@ absl::StatusOr<absl::string_view> Descr(DType dtype) {
       return "|b1";
     case kBFloat16:
       break;
+    case kResource:
+      return absl::InvalidArgumentError("a resource (variable handle) cannot be stored in .npy");
   }
   return absl::InvalidArgumentError(
       "bfloat16 has no NumPy dtype, so it cannot be stored in .npy; cast to float32 first");

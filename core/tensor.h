@@ -35,6 +35,10 @@ struct TensorImpl {
   size_t allocated_bytes = 0;
   std::shared_ptr<const TensorImpl> base;  // views: the owner of the memory
   std::shared_ptr<const void> symbolic;    // owned by graph mode; null for eager tensors
+  std::shared_ptr<void> resource;          // kResource tensors: the state they point to
+  // Identity on gradient tapes, assigned the first time a tape tracks this tensor; 0 = untracked.
+  // An id, not the address, because a freed TensorImpl's address is soon reused.
+  uint64_t tape_id = 0;
 };
 
 // A tensor handle. Copies share the same immutable data (like tf.Tensor); ops make new tensors.

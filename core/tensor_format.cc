@@ -347,6 +347,8 @@ std::vector<std::string> FormatWords(const Tensor& t, const Selection& sel) {
       const auto v = Gather<bool>(t, sel);
       return FormatBools(std::vector<bool>(v.begin(), v.end()));
     }
+    case kResource:
+      break;  // FormatTensor prints resources itself
   }
   return {};
 }
@@ -368,6 +370,8 @@ std::string FormatScalar(const Tensor& t) {
       return absl::StrCat(*t.data<int64_t>());
     case kBool:
       return *t.data<bool>() ? "True" : "False";
+    case kResource:
+      break;  // FormatTensor prints resources itself
   }
   return "";
 }
@@ -459,6 +463,7 @@ std::string FormatTensor(const Tensor& t, const TensorFormatOptions& options) {
   const std::string suffix =
       absl::StrCat("shape=", t.shape().str(), ", dtype=", DTypeName(t.dtype()), ")");
   if (!t.has_value()) return absl::StrCat("Tensor(", suffix);
+  if (t.dtype() == kResource) return absl::StrCat("Tensor(<resource>, ", suffix);
   if (!t.device().is_cpu()) return absl::StrCat("Tensor(<on ", t.device().str(), ">, ", suffix);
   std::string values = FormatValues(t, options);
   // As tf.Tensor does: multi-line values start on their own line.

@@ -123,8 +123,10 @@ absl::StatusOr<Tensor> FromTypedFields(const tensorflow::TensorProto& p, DType d
       }
       return FromValues<bfloat16>(dtype, shape, n, p.half_val(), "half_val",
                                   FromBits<bfloat16>("half_val"));
+    case kResource:
+      break;
   }
-  return absl::InternalError("unreachable dtype");
+  return absl::InvalidArgumentError("resource TensorProtos (variable handles) are not supported");
 }
 
 }  // namespace
@@ -175,6 +177,9 @@ absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto) {
     return absl::FailedPreconditionError(
         "TensorToProto needs a tensor with a value on the CPU (copy it with .cpu() first)");
   }
+  if (t.dtype() == kResource) {
+    return absl::InvalidArgumentError("a resource (variable handle) has no TensorProto value");
+  }
   proto->Clear();
   proto->set_dtype(static_cast<tensorflow::DataType>(ToProtoDataType(t.dtype())));
   ShapeToProto(t.shape(), proto->mutable_tensor_shape());
@@ -184,7 +189,7 @@ absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto) {
 
 absl::StatusOr<Tensor> TensorFromProto(const tensorflow::TensorProto& proto) {
   const absl::StatusOr<DType> dtype = FromProtoDataType(proto.dtype());
-  if (!dtype.ok()) {
+  if (!dtype.ok() || *dtype == kResource) {
     return absl::InvalidArgumentError(
         absl::StrCat("TensorProto dtype ", proto.dtype(),
                      " is not supported (duet reads DT_FLOAT, DT_DOUBLE, "

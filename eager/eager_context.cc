@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "eager/device_scope.h"
+#include "eager/gradient_tape.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
@@ -55,7 +56,9 @@ absl::Status EagerContext::Execute(OpCall& call, OutputList& outputs) {
     }
   }
   KernelContext ctx(call, outputs, device);
-  return kernel->fn(ctx);
+  DUET_RETURN_IF_ERROR(kernel->fn(ctx));
+  if (tape_internal::recording_tapes > 0) tape_internal::RecordOperation(call, outputs);
+  return absl::OkStatus();
 }
 
 }  // namespace duet

@@ -14,6 +14,7 @@ namespace duet {
 
 class ShapeContext;
 struct KernelTable;
+struct GradientDef;
 
 // Computes output dtypes and shapes from input dtypes/shapes (and known input values) and attrs.
 // Runs before any kernel, in eager and graph mode alike; errors here are the user's shape errors.
@@ -60,6 +61,9 @@ struct OpDef {
   AttrList default_attrs;
   // Kernels by device and dtype, filled lazily by the kernel registry on first dispatch.
   mutable std::atomic<const KernelTable*> kernels{nullptr};
+  // The gradient definition, resolved by name on first use (FindGradient in ops/gradient.h).
+  mutable std::atomic<const GradientDef*> gradient{nullptr};
+  mutable std::atomic<bool> gradient_resolved{false};
 
   // Position of an attr by name, or -1. For registration-time code, not for hot paths.
   int attr_index(absl::string_view attr_name) const;

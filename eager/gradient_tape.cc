@@ -1,0 +1,396 @@
+#include "eager/gradient_tape.h"
+
+#include <atomic>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "core/resource.h"
+#include "ops/array/array_ops.h"
+#include "ops/math/math_ops.h"
+
+namespace duet {
+
+// One recorded call. See Note [Tape entries keep only what the gradient needs] (ops/gradient.h).
+struct TapeEntry {
+  const OpDef* op = nullptr;  // null for a custom gradient
+  const GradientDef* gradient = nullptr;
+  std::shared_ptr<const tape_internal::CustomGradientFn> custom;
+  AttrList attrs;
+  absl::InlinedVector<uint64_t, 4> input_ids;   // 0: no gradient flows to this input
+  absl::InlinedVector<uint64_t, 2> output_ids;  // 0: the output carries no gradient
+  TensorList inputs;                            // kept inputs; the others undefined
+  OutputList outputs;                           // kept outputs; the others undefined
+  absl::InlinedVector<TensorMeta, 4> input_meta;
+  absl::InlinedVector<TensorMeta, 2> output_meta;
+};
+
+namespace {
+
+// Tapes of this thread, oldest first.
+thread_local std::vector<TapeState*> thread_tapes;
+
+std::atomic<uint64_t> next_tape_id{1};
+
+// Only floating-point tensors carry gradients; a kResource handle carries its variable's.
+bool CarriesGradient(const Tensor& t) {
+  return t.defined() && (IsFloating(t.dtype()) || t.dtype() == kResource);
+}
+
+uint64_t TapeIdOf(const Tensor& t) {
+  uint64_t& id = t.impl()->tape_id;
+  if (id == 0) id = next_tape_id.fetch_add(1, std::memory_order_relaxed);
+  return id;
+}
+
+// Whether flattened argument `index` belongs to an argument whose bit is set in `mask`. Without
+// list arguments, argument i is tensor i.
+bool Keeps(uint64_t mask, const std::vector<ArgDef>& args, const AttrList& attrs, size_t count,
+           int index) {
+  if (mask == 0) return false;
+  if (args.size() == count) return (mask >> index) & 1;
+  int flat = 0;
+  for (size_t a = 0; a < args.size(); ++a) {
+    const int64_t n =
+        args[a].number_attr_index < 0 ? 1 : std::get<int64_t>(attrs[args[a].number_attr_index]);
+    if (index < flat + n) return (mask >> a) & 1;
+    flat += static_cast<int>(n);
+  }
+  return false;
+}
+
+std::string CallSite(const std::source_location& loc) {
+  return absl::StrCat(loc.file_name(), ":", loc.line());
+}
+
+}  // namespace
+
+class TapeState {
+ public:
+  explicit TapeState(bool persistent) : persistent_(persistent) {}
+
+  bool persistent() const { return persistent_; }
+  bool recording() const { return !stopped_ && pauses_ == 0; }
+  void stop() { stopped_ = true; }
+  void pause() { ++pauses_; }
+  void resume() { --pauses_; }
+
+  void Watch(const Tensor& t) {
+    if (CarriesGradient(t)) producer_.try_emplace(TapeIdOf(t), kWatched);
+  }
+
+  // The id of `t` if this tape tracks it, else 0. Trainable variables are tracked on first use.
+  uint64_t Tracked(const Tensor& t) {
+    if (!CarriesGradient(t)) return 0;
+    const uint64_t id = t.impl()->tape_id;
+    if (id != 0 && producer_.contains(id)) return id;
+    const VariableResource* variable = VariableOf(t);
+    if (variable != nullptr && variable->trainable) {
+      const uint64_t new_id = TapeIdOf(t);
+      producer_.emplace(new_id, kWatched);
+      return new_id;
+    }
+    return 0;
+  }
+
+  void Record(const OpCall& call, const GradientDef* gradient, const OutputList& outputs) {
+    const OpDef& op = *call.op;
+    absl::InlinedVector<uint64_t, 4> input_ids(call.inputs.size());
+    bool any = false;
+    for (size_t i = 0; i < call.inputs.size(); ++i) {
+      input_ids[i] = Tracked(call.inputs[i]);
+      any |= input_ids[i] != 0;
+    }
+    if (!any) return;
+    TapeEntry& e = entries_.emplace_back();
+    e.op = &op;
+    e.gradient = gradient;
+    e.attrs = call.attrs;
+    e.input_ids = std::move(input_ids);
+    const uint64_t keep_in = gradient ? gradient->keep_inputs : 0;
+    const uint64_t keep_out = gradient ? gradient->keep_outputs : 0;
+    e.inputs.resize(call.inputs.size());
+    e.input_meta.resize(call.inputs.size());
+    for (size_t i = 0; i < call.inputs.size(); ++i) {
+      const Tensor& t = call.inputs[i];
+      e.input_meta[i] = {t.dtype(), t.shape()};
+      if (Keeps(keep_in, op.inputs, call.attrs, call.inputs.size(), i)) e.inputs[i] = t;
+    }
+    AddOutputs(e, outputs,
+               [&](int i) { return Keeps(keep_out, op.outputs, call.attrs, outputs.size(), i); });
+  }
+
+  void RecordCustom(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+                    const std::shared_ptr<const tape_internal::CustomGradientFn>& fn) {
+    absl::InlinedVector<uint64_t, 4> input_ids(inputs.size());
+    bool any = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      input_ids[i] = Tracked(inputs[i]);
+      any |= input_ids[i] != 0;
+    }
+    if (!any) return;
+    TapeEntry& e = entries_.emplace_back();
+    e.custom = fn;
+    e.input_ids = std::move(input_ids);
+    e.inputs.resize(inputs.size());
+    for (const Tensor& t : inputs) e.input_meta.push_back({t.dtype(), t.shape()});
+    AddOutputs(e, OutputList(outputs.begin(), outputs.end()), [](int) { return false; });
+  }
+
+  std::vector<std::string> RecordedOpNames() const {
+    std::vector<std::string> names;
+    for (const TapeEntry& e : entries_) names.push_back(e.op ? e.op->name : "custom_gradient");
+    return names;
+  }
+
+  std::vector<Tensor> Gradient(const std::vector<Tensor>& targets,
+                               const std::vector<GradientSource>& sources,
+                               const std::vector<Tensor>& output_gradients);
+
+ private:
+  static constexpr int kWatched = -1;  // producer_ value of a tensor watched, not produced
+
+  template <typename KeepFn>
+  void AddOutputs(TapeEntry& e, const OutputList& outputs, KeepFn keep) {
+    const int index = static_cast<int>(entries_.size()) - 1;
+    e.outputs.resize(outputs.size());
+    e.output_ids.resize(outputs.size());
+    e.output_meta.resize(outputs.size());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Tensor& t = outputs[i];
+      e.output_meta[i] = {t.dtype(), t.shape()};
+      if (keep(i)) e.outputs[i] = t;
+      if (!CarriesGradient(t)) continue;
+      e.output_ids[i] = TapeIdOf(t);
+      producer_[e.output_ids[i]] = index;
+    }
+  }
+
+  TensorList Backward(const TapeEntry& e, absl::Span<const Tensor> grads);
+
+  bool persistent_;
+  bool stopped_ = false;
+  int pauses_ = 0;
+  bool used_ = false;
+  std::vector<TapeEntry> entries_;
+  absl::flat_hash_map<uint64_t, int> producer_;  // tensor id -> entry index, or kWatched
+};
+
+namespace {
+
+void SyncRecordingCount() {
+  int n = 0;
+  for (const TapeState* tape : thread_tapes) n += tape->recording();
+  tape_internal::recording_tapes = n;
+}
+
+// Pauses a tape while its own gradient is computed: a tape never records its backward pass
+// (enclosing tapes do, for higher-order gradients).
+class PauseTape {
+ public:
+  explicit PauseTape(TapeState& tape) : tape_(tape) {
+    tape_.pause();
+    SyncRecordingCount();
+  }
+  ~PauseTape() {
+    tape_.resume();
+    SyncRecordingCount();
+  }
+
+ private:
+  TapeState& tape_;
+};
+
+// grads[id] += g.
+void Accumulate(absl::flat_hash_map<uint64_t, Tensor>& grads, uint64_t id, const Tensor& g) {
+  auto [it, inserted] = grads.try_emplace(id, g);
+  if (!inserted) it->second = add(it->second, g);
+}
+
+}  // namespace
+
+TensorList TapeState::Backward(const TapeEntry& e, absl::Span<const Tensor> grads) {
+  TensorList result;
+  if (e.custom != nullptr) {
+    const std::vector<Tensor> in = (*e.custom)(std::vector<Tensor>(grads.begin(), grads.end()));
+    if (in.size() != e.input_meta.size()) {
+      throw Error(absl::InvalidArgumentError(absl::StrCat("a custom gradient function returned ",
+                                                          in.size(), " gradients for ",
+                                                          e.input_meta.size(), " inputs")));
+    }
+    result.assign(in.begin(), in.end());
+  } else {
+    if (e.gradient == nullptr || e.gradient->fn == nullptr) {
+      throw Error(absl::UnimplementedError(
+          absl::StrCat("no gradient is defined for op ", e.op->name,
+                       " (register one with GradientRegistrar in ops/<family>/*_grads.cc)")));
+    }
+    const GradientContext ctx(*e.op, e.attrs, e.inputs, e.outputs, e.input_meta, e.output_meta,
+                              grads);
+    result = e.gradient->fn(ctx);
+  }
+  const std::string what = e.op ? e.op->name : std::string("custom_gradient");
+  if (result.size() != e.input_meta.size()) {
+    throw Error(
+        absl::InternalError(absl::StrCat("the gradient of ", what, " returned ", result.size(),
+                                         " tensors for ", e.input_meta.size(), " inputs")));
+  }
+  for (size_t i = 0; i < result.size(); ++i) {
+    const Shape& want = e.input_meta[i].shape;
+    if (result[i].defined() && e.input_meta[i].dtype != kResource && want.is_fully_defined() &&
+        result[i].shape() != want) {
+      throw Error(absl::InternalError(absl::StrCat("the gradient of ", what, " for input ", i,
+                                                   " has shape ", result[i].shape().str(),
+                                                   ", but the input has shape ", want.str())));
+    }
+  }
+  return result;
+}
+
+std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
+                                        const std::vector<GradientSource>& sources,
+                                        const std::vector<Tensor>& output_gradients) {
+  if (used_ && !persistent_) {
+    throw Error(absl::FailedPreconditionError(
+        "GradientTape::gradient can only be called once on a non-persistent tape; use "
+        "GradientTape(/*persistent=*/true) to compute several gradients"));
+  }
+  if (!output_gradients.empty() && output_gradients.size() != targets.size()) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("GradientTape::gradient got ", output_gradients.size(),
+                     " output_gradients for ", targets.size(), " targets")));
+  }
+  used_ = true;
+  if (!persistent_) stopped_ = true;
+  PauseTape pause(*this);
+
+  // Entries on a path from a source: only they need backward work.
+  absl::flat_hash_set<uint64_t> reachable;
+  std::vector<uint64_t> source_ids;
+  for (const GradientSource& s : sources) {
+    const Tensor& t = s.tensor();
+    const uint64_t id =
+        t.defined() && producer_.contains(t.impl()->tape_id) ? t.impl()->tape_id : 0;
+    source_ids.push_back(id);
+    if (id != 0) reachable.insert(id);
+  }
+  std::vector<bool> relevant(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    for (uint64_t id : entries_[i].input_ids) relevant[i] = relevant[i] || reachable.contains(id);
+    if (!relevant[i]) continue;
+    for (uint64_t id : entries_[i].output_ids) {
+      if (id != 0) reachable.insert(id);
+    }
+  }
+
+  absl::flat_hash_map<uint64_t, Tensor> grads;
+  for (size_t k = 0; k < targets.size(); ++k) {
+    const Tensor& target = targets[k];
+    if (!CarriesGradient(target) || !reachable.contains(target.impl()->tape_id)) continue;
+    Tensor seed = output_gradients.empty() ? ones_like(target) : output_gradients[k];
+    if (seed.shape() != target.shape()) {
+      throw Error(absl::InvalidArgumentError(absl::StrCat("output_gradients[", k, "] has shape ",
+                                                          seed.shape().str(), " but target ", k,
+                                                          " has shape ", target.shape().str())));
+    }
+    Accumulate(grads, target.impl()->tape_id, seed);
+  }
+  const absl::flat_hash_set<uint64_t> keep(source_ids.begin(), source_ids.end());
+  for (size_t i = entries_.size(); i-- > 0;) {
+    if (!relevant[i]) continue;
+    const TapeEntry& e = entries_[i];
+    absl::InlinedVector<Tensor, 2> upstream(e.output_ids.size());
+    bool any = false;
+    for (size_t j = 0; j < e.output_ids.size(); ++j) {
+      auto it = grads.find(e.output_ids[j]);
+      if (e.output_ids[j] == 0 || it == grads.end()) continue;
+      upstream[j] = it->second;
+      any = true;
+      if (!keep.contains(e.output_ids[j])) grads.erase(it);  // complete: consumers came later
+    }
+    if (!any) continue;
+    const TensorList in = Backward(e, upstream);
+    for (size_t j = 0; j < in.size(); ++j) {
+      const uint64_t id = e.input_ids[j];
+      if (id != 0 && in[j].defined() && reachable.contains(id)) Accumulate(grads, id, in[j]);
+    }
+  }
+
+  std::vector<Tensor> result;
+  for (uint64_t id : source_ids) {
+    auto it = grads.find(id);
+    result.push_back(id != 0 && it != grads.end() ? it->second : Tensor());
+  }
+  if (!persistent_) {  // release every recorded tensor now, not at the tape's destruction
+    entries_ = {};
+    producer_ = {};
+  }
+  return result;
+}
+
+GradientTape::GradientTape(bool persistent) : state_(std::make_unique<TapeState>(persistent)) {
+  thread_tapes.push_back(state_.get());
+  SyncRecordingCount();
+}
+
+GradientTape::~GradientTape() {
+  std::erase(thread_tapes, state_.get());
+  SyncRecordingCount();
+}
+
+void GradientTape::watch(const Tensor& tensor) { state_->Watch(tensor); }
+void GradientTape::watch(const Variable& variable) { state_->Watch(variable.handle()); }
+
+void GradientTape::stop() {
+  state_->stop();
+  SyncRecordingCount();
+}
+
+bool GradientTape::persistent() const { return state_->persistent(); }
+
+std::vector<Tensor> GradientTape::gradient(const Tensor& target,
+                                           const std::vector<GradientSource>& sources,
+                                           const std::vector<Tensor>& output_gradients) {
+  return state_->Gradient({target}, sources, output_gradients);
+}
+
+std::vector<Tensor> GradientTape::gradient(const std::vector<Tensor>& targets,
+                                           const std::vector<GradientSource>& sources,
+                                           const std::vector<Tensor>& output_gradients) {
+  return state_->Gradient(targets, sources, output_gradients);
+}
+
+StopRecording::StopRecording() : paused_(thread_tapes) {
+  for (TapeState* tape : paused_) tape->pause();
+  SyncRecordingCount();
+}
+
+StopRecording::~StopRecording() {
+  for (TapeState* tape : paused_) tape->resume();
+  SyncRecordingCount();
+}
+
+namespace tape_internal {
+
+std::vector<std::string> RecordedOpNames(const GradientTape& tape) {
+  return tape.state_->RecordedOpNames();
+}
+
+void RecordOperation(const OpCall& call, const OutputList& outputs) {
+  const GradientDef* gradient = FindGradient(*call.op);
+  if (gradient != nullptr && gradient->fn == nullptr) return;  // not differentiable
+  for (TapeState* tape : thread_tapes) {
+    if (tape->recording()) tape->Record(call, gradient, outputs);
+  }
+}
+
+void RecordCustomGradient(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+                          CustomGradientFn fn) {
+  auto shared = std::make_shared<const CustomGradientFn>(std::move(fn));
+  for (TapeState* tape : thread_tapes) {
+    if (tape->recording()) tape->RecordCustom(inputs, outputs, shared);
+  }
+}
+
+}  // namespace tape_internal
+}  // namespace duet

@@ -1,0 +1,52 @@
+#include "eager/variable.h"
+
+#include "core/resource.h"
+#include "ops/state/variable_ops.h"
+
+namespace duet {
+namespace {
+
+VariableResource& State(const Tensor& handle) {
+  VariableResource* variable = VariableOf(handle);
+  if (variable == nullptr) {
+    throw Error(absl::FailedPreconditionError("use of a default-constructed (empty) Variable"));
+  }
+  return *variable;
+}
+
+}  // namespace
+
+Variable::Variable(const Tensor& initial_value, const std::string& name, bool trainable,
+                   OpSite site) {
+  if (!initial_value.defined()) {
+    throw Error(
+        absl::InvalidArgumentError("Variable '" + name + "' needs a defined initial value"));
+  }
+  handle_ = var_handle_op(initial_value.dtype(), initial_value.shape(), name, site);
+  State(handle_).trainable = trainable;
+  assign_variable_op(handle_, initial_value, site);
+}
+
+const std::string& Variable::name() const { return State(handle_).name; }
+DType Variable::dtype() const { return State(handle_).dtype; }
+const Shape& Variable::shape() const { return State(handle_).shape; }
+bool Variable::trainable() const { return State(handle_).trainable; }
+
+Tensor Variable::value(OpSite site) const { return read_variable_op(handle_, dtype(), site); }
+
+const Variable& Variable::assign(const Tensor& value, OpSite site) const {
+  assign_variable_op(handle_, value, site);
+  return *this;
+}
+
+const Variable& Variable::assign_add(const Tensor& delta, OpSite site) const {
+  assign_add_variable_op(handle_, delta, site);
+  return *this;
+}
+
+const Variable& Variable::assign_sub(const Tensor& delta, OpSite site) const {
+  assign_sub_variable_op(handle_, delta, site);
+  return *this;
+}
+
+}  // namespace duet

@@ -1,0 +1,109 @@
+// Variable kernels. VarHandleOp makes the state, ReadVariableOp returns the current value tensor
+// itself (no copy) and assignments swap or update it.
+//
+// Note [Variables copy on write]: values are ordinary immutable tensors, and a read hands out
+// the variable's own tensor. AssignAdd/AssignSub therefore write in place only when the variable
+// is the value's sole holder (no reader, tape or view still has it); otherwise they write a new
+// tensor, so every tensor a user holds keeps the value it had when it was read.
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "core/resource.h"
+#include "kernels/kernel_registry.h"
+#include "ops/op_registry.h"
+
+namespace duet {
+namespace {
+
+enum VarHandleAttr { kVarHandleContainer, kVarHandleSharedName, kVarHandleDType, kVarHandleShape };
+
+absl::Status VarHandleKernel(KernelContext& ctx) {
+  auto variable = std::make_shared<VariableResource>();
+  variable->name = ctx.attr<std::string>(kVarHandleSharedName);
+  if (variable->name.empty()) variable->name = "Variable";
+  variable->dtype = ctx.attr<DType>(kVarHandleDType);
+  variable->shape = ctx.attr<Shape>(kVarHandleShape);
+  ctx.output(0) = MakeResourceTensor(std::move(variable), ctx.device());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<VariableResource*> Variable(KernelContext& ctx) {
+  VariableResource* variable = VariableOf(ctx.input(0));
+  if (variable == nullptr) return absl::InvalidArgumentError("input 0 is not a variable handle");
+  return variable;
+}
+
+absl::Status ReadVariableKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(VariableResource * variable, Variable(ctx));
+  std::lock_guard<std::mutex> lock(variable->mu);
+  if (!variable->value.defined()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("variable '", variable->name, "' is read before it was assigned a value"));
+  }
+  ctx.output(0) = variable->value;
+  return absl::OkStatus();
+}
+
+absl::Status AssignVariableKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(VariableResource * variable, Variable(ctx));
+  const Tensor& value = ctx.input(1);
+  DUET_RETURN_IF_ERROR(CheckAssignable(*variable, value.dtype(), value.shape()));
+  std::lock_guard<std::mutex> lock(variable->mu);
+  variable->value = value;
+  return absl::OkStatus();
+}
+
+// variable = variable <op> delta, with the elementwise kernel of `op_name` (AddV2 or Sub).
+template <const char* kOpName>
+absl::Status UpdateVariableKernel(KernelContext& ctx) {
+  static const OpDef* const op = OpRegistry::Global().Find(kOpName);
+  DUET_ASSIGN_OR_RETURN(VariableResource * variable, Variable(ctx));
+  const Tensor& delta = ctx.input(1);
+  DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
+  if (op == nullptr) return absl::InternalError(absl::StrCat(kOpName, " is not linked in"));
+  std::lock_guard<std::mutex> lock(variable->mu);
+  if (!variable->value.defined()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("variable '", variable->name, "' is updated before it was assigned a value"));
+  }
+  const KernelDef* kernel = FindKernel(*op, ctx.device().type(), delta.dtype());
+  if (kernel == nullptr) return NoKernelError(*op, ctx.device().type(), delta.dtype());
+  const bool exclusive = variable->value.impl().use_count() == 1 &&
+                         variable->value.impl()->allocator != nullptr;  // owns its memory
+  OpCall call(op, {variable->value, delta}, OpSite());
+  DUET_RETURN_IF_ERROR(BindAttrs(call));
+  OutputList result(1);
+  if (exclusive) {
+    result[0] = variable->value;  // Note [Variables copy on write]: elementwise, safe in place
+  } else {
+    DUET_ASSIGN_OR_RETURN(result[0], Tensor::TryEmpty(delta.dtype(), delta.shape(), ctx.device()));
+  }
+  KernelContext update(call, result, ctx.device());
+  DUET_RETURN_IF_ERROR(kernel->fn(update));
+  call.inputs.clear();  // drop the extra reference before the swap below
+  variable->value = std::move(result[0]);
+  return absl::OkStatus();
+}
+
+constexpr char kAddV2[] = "AddV2";
+constexpr char kSub[] = "Sub";
+
+const bool kRegistered = [] {
+  // These kernels move handles, not elements, so one serves every dtype.
+  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool}) {
+    RegisterKernel("VarHandleOp", DeviceType::kCpu, {dtype}, KernelDef{VarHandleKernel, true});
+    RegisterKernel("ReadVariableOp", DeviceType::kCpu, {dtype},
+                   KernelDef{ReadVariableKernel, true});
+    RegisterKernel("AssignVariableOp", DeviceType::kCpu, {dtype}, KernelDef{AssignVariableKernel});
+  }
+  RegisterKernel("AssignAddVariableOp", DeviceType::kCpu,
+                 {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
+                 KernelDef{UpdateVariableKernel<kAddV2>});
+  RegisterKernel("AssignSubVariableOp", DeviceType::kCpu,
+                 {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
+                 KernelDef{UpdateVariableKernel<kSub>});
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

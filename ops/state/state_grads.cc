@@ -1,0 +1,17 @@
+// Gradients of the variable ops: a read passes its gradient to the variable's handle, where the
+// tape collects it as the variable's gradient; handles and assignments are not differentiable.
+#include "ops/gradient.h"
+
+namespace duet {
+namespace {
+
+TensorList ReadVariableGrad(const GradientContext& ctx) { return {ctx.grad(0)}; }
+
+const GradientRegistrar kReadVariableGrad("ReadVariableOp", ReadVariableGrad);
+const NotDifferentiable kVarHandleOp("VarHandleOp");
+const NotDifferentiable kAssignVariableOp("AssignVariableOp");
+const NotDifferentiable kAssignAddVariableOp("AssignAddVariableOp");
+const NotDifferentiable kAssignSubVariableOp("AssignSubVariableOp");
+
+}  // namespace
+}  // namespace duet

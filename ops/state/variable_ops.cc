@@ -1,0 +1,121 @@
+// VarHandleOp, ReadVariableOp, AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp.
+#include "ops/state/variable_ops.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/resource.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+enum VarHandleAttr { kVarHandleContainer, kVarHandleSharedName, kVarHandleDType, kVarHandleShape };
+enum ReadVariableAttr { kReadVariableDType };
+
+// The variable behind input 0 when its handle is known (always in eager mode).
+const VariableResource* KnownVariable(const ShapeContext& ctx) {
+  const Tensor* handle = ctx.input_value(0);
+  return handle == nullptr ? nullptr : VariableOf(*handle);
+}
+
+absl::Status VarHandleShape(ShapeContext& ctx) {
+  ctx.set_output(0, kResource, Shape());
+  return absl::OkStatus();
+}
+
+absl::Status ReadVariableShape(ShapeContext& ctx) {
+  const DType dtype = ctx.attr<DType>(kReadVariableDType);
+  const VariableResource* variable = KnownVariable(ctx);
+  if (variable == nullptr) {
+    ctx.set_output(0, dtype, Shape::UnknownRank());
+    return absl::OkStatus();
+  }
+  if (variable->dtype != dtype) {
+    return absl::InvalidArgumentError(absl::StrCat("variable '", variable->name, "' is ",
+                                                   DTypeName(variable->dtype), ", not ",
+                                                   DTypeName(dtype)));
+  }
+  ctx.set_output(0, dtype, variable->shape);
+  return absl::OkStatus();
+}
+
+absl::Status AssignShape(ShapeContext& ctx) {
+  const VariableResource* variable = KnownVariable(ctx);
+  if (variable == nullptr) return absl::OkStatus();
+  return CheckAssignable(*variable, ctx.input_dtype(1), ctx.input_shape(1));
+}
+
+const OpDef* const kVarHandleOp =
+    OpDefBuilder("VarHandleOp")
+        .Output("resource", kResource)
+        .StringAttr("container", "")
+        .StringAttr("shared_name", "")
+        .TypeAttr("dtype")
+        .ShapeAttr("shape")
+        .Stateful()
+        .Doc("A handle to a new, uninitialized variable of the given dtype and shape.")
+        .SetShapeFn(VarHandleShape)
+        .Register();
+
+const OpDef* const kReadVariableOp =
+    OpDefBuilder("ReadVariableOp")
+        .Input("resource", kResource)
+        .Output("value", "dtype")
+        .TypeAttr("dtype")
+        .Stateful()  // its result depends on assignments: never folded or merged
+        .Doc("The current value of a variable.")
+        .SetShapeFn(ReadVariableShape)
+        .Register();
+
+const OpDef* AssignOp(const char* name, const char* doc) {
+  return OpDefBuilder(name)
+      .Input("resource", kResource)
+      .Input("value", "dtype")
+      .TypeAttr("dtype")
+      .Stateful()
+      .Doc(doc)
+      .SetShapeFn(AssignShape)
+      .Register();
+}
+
+const OpDef* const kAssignVariableOp =
+    AssignOp("AssignVariableOp", "Sets a variable to a value of its dtype and shape.");
+const OpDef* const kAssignAddVariableOp =
+    AssignOp("AssignAddVariableOp", "Adds a value of the variable's dtype and shape to it.");
+const OpDef* const kAssignSubVariableOp =
+    AssignOp("AssignSubVariableOp", "Subtracts a value of the variable's dtype and shape from it.");
+
+void RunAssign(const OpDef* op, const Tensor& resource, const Tensor& value, OpSite site) {
+  OpCall call(op, {resource, value}, site);
+  RunOp(call);
+}
+
+}  // namespace
+
+Tensor var_handle_op(DType dtype, const Shape& shape, const std::string& shared_name, OpSite site) {
+  OpCall call(kVarHandleOp, {}, site);
+  call.attrs[kVarHandleSharedName] = shared_name;
+  call.attrs[kVarHandleDType] = dtype;
+  call.attrs[kVarHandleShape] = shape;
+  return RunOp1(call);
+}
+
+Tensor read_variable_op(const Tensor& resource, DType dtype, OpSite site) {
+  OpCall call(kReadVariableOp, {resource}, site);
+  call.attrs[kReadVariableDType] = dtype;
+  return RunOp1(call);
+}
+
+void assign_variable_op(const Tensor& resource, const Tensor& value, OpSite site) {
+  RunAssign(kAssignVariableOp, resource, value, site);
+}
+
+void assign_add_variable_op(const Tensor& resource, const Tensor& value, OpSite site) {
+  RunAssign(kAssignAddVariableOp, resource, value, site);
+}
+
+void assign_sub_variable_op(const Tensor& resource, const Tensor& value, OpSite site) {
+  RunAssign(kAssignSubVariableOp, resource, value, site);
+}
+
+}  // namespace duet

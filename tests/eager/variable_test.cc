@@ -1,0 +1,85 @@
+#include "eager/variable.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/resource.h"
+#include "duet.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+using testing::ExpectError;
+using testing::ExpectTensor;
+
+TEST_CASE("a Variable holds a value, and copies share it") {
+  Variable v(constant({1.f, 2.f}), "v");
+  CHECK(v.name() == "v");
+  CHECK(v.dtype() == kFloat32);
+  CHECK(v.shape() == Shape{2});
+  CHECK(v.trainable());
+  Variable alias = v;
+  alias.assign(constant({5.f, 6.f}));
+  ExpectTensor(v.value(), kFloat32, {2}, {5, 6});
+  v.assign_add(constant({1.f, 1.f}));
+  ExpectTensor(alias.value(), kFloat32, {2}, {6, 7});
+  v.assign_sub(constant({2.f, 4.f}));
+  ExpectTensor(alias, kFloat32, {2}, {4, 3});  // converts to its value
+  ExpectTensor(v * 2, kFloat32, {2}, {8, 6});
+}
+
+TEST_CASE("a value read from a Variable keeps it after later assignments") {
+  Variable v(constant({1.0, 2.0}), "v");
+  const Tensor before = v.value();
+  v.assign_add(constant({10.0, 10.0}));
+  v.assign(constant({0.0, 0.0}));
+  ExpectTensor(before, kFloat64, {2}, {1, 2});
+  ExpectTensor(v.value(), kFloat64, {2}, {0, 0});
+}
+
+TEST_CASE("assign_add updates in place when nothing else holds the value") {
+  Variable v(zeros({1000}), "v");
+  v.assign_add(ones({1000}));  // the initial value is still held by nobody but v after this
+  const void* data = v.value().raw_data();
+  v.assign_add(ones({1000}));
+  CHECK(v.value().raw_data() == data);
+  ExpectTensor(reduce_sum(v.value()), kFloat32, {}, {2000});
+}
+
+TEST_CASE("assignments check dtype and shape") {
+  Variable v(constant({1.f, 2.f}), "weights");
+  ExpectError(
+      [&] {
+        v.assign(constant({1.f, 2.f, 3.f}));
+      },
+      {"AssignVariableOp", "variable 'weights' is float32 (2,)", "float32 (3,)"});
+  ExpectError(
+      [&] {
+        v.assign_add(constant({1.0, 2.0}));
+      },
+      {"AssignAddVariableOp", "float64", "cast it first"});
+  ExpectError([&] { v.assign_sub(constant(1.f)); }, {"AssignSubVariableOp", "weights"});
+  ExpectTensor(v.value(), kFloat32, {2}, {1, 2});  // failed assignments change nothing
+}
+
+TEST_CASE("a Variable's state is freed with its last handle") {
+  std::weak_ptr<void> state;
+  {
+    Variable v(constant({1.f}), "v");
+    state = v.handle().impl()->resource;
+    Variable copy = v;
+    { Variable moved = std::move(v); }
+    CHECK(!state.expired());
+  }
+  CHECK(state.expired());
+}
+
+TEST_CASE("an empty Variable is a clear error") {
+  Variable v;
+  CHECK(!v.defined());
+  ExpectError([&] { v.value(); }, {"empty"});
+  ExpectError([] { Variable(Tensor(), "w"); }, {"'w'", "defined initial value"});
+}
+
+}  // namespace
+}  // namespace duet

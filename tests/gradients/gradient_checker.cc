@@ -1,0 +1,139 @@
+#include "tests/gradients/gradient_checker.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_join.h"
+#include "tests/test_util.h"
+
+namespace duet::testing {
+namespace {
+
+// sum over outputs of sum(y * w), on the host in float64.
+double Project(const std::vector<Tensor>& ys, const std::vector<std::vector<double>>& ws) {
+  double total = 0;
+  for (size_t k = 0; k < ys.size(); ++k) {
+    if (ws[k].empty()) continue;
+    const std::vector<double> y = ToDoubles(ys[k]);
+    for (size_t i = 0; i < y.size(); ++i) total += y[i] * ws[k][i];
+  }
+  return total;
+}
+
+std::vector<int> Differentiated(const std::vector<Tensor>& inputs,
+                                const GradientCheckOptions& options) {
+  if (!options.wrt.empty()) return options.wrt;
+  std::vector<int> wrt;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (IsFloating(inputs[i].dtype())) wrt.push_back(static_cast<int>(i));
+  }
+  return wrt;
+}
+
+// A copy of `x` (float64) with element i moved by `step`.
+Tensor Perturbed(const Tensor& x, int64_t i, double step) {
+  std::vector<double> v = x.to_vector<double>();
+  v[i] += step;
+  return from_vector(v, x.shape());
+}
+
+std::vector<std::string>& Tested() {
+  static auto* ops = new std::vector<std::string>;
+  return *ops;
+}
+
+}  // namespace
+
+void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Tensor>& inputs,
+                    const GradientCheckOptions& options) {
+  const std::vector<int> wrt = Differentiated(inputs, options);
+  REQUIRE(!wrt.empty());
+  for (int i : wrt) REQUIRE(inputs[i].dtype() == kFloat64);
+
+  // Analytic: the tape's vector-Jacobian product with random output weights.
+  std::vector<Tensor> xs;
+  for (const Tensor& x : inputs) xs.push_back(x.ViewAs(x.dtype(), x.shape(), x.device()));
+  GradientTape tape;
+  for (int i : wrt) tape.watch(xs[i]);
+  const std::vector<Tensor> ys = f(xs);
+  std::vector<std::vector<double>> ws(ys.size());
+  std::vector<Tensor> targets, weights;
+  for (size_t k = 0; k < ys.size(); ++k) {
+    if (!IsFloating(ys[k].dtype())) continue;
+    const Tensor w = RandomInput(ys[k].shape(), 1000 + k, -1, 1);
+    ws[k] = w.to_vector<double>();
+    targets.push_back(ys[k]);
+    weights.push_back(cast(w, ys[k].dtype()));
+  }
+  std::vector<std::string> recorded = tape_internal::RecordedOpNames(tape);
+  INFO("op: " << op << "; the tape recorded: " << absl::StrJoin(recorded, ", "));
+  REQUIRE(std::find(recorded.begin(), recorded.end(), op) != recorded.end());
+  std::vector<GradientSource> sources;
+  for (int i : wrt) sources.push_back(xs[i]);
+  const std::vector<Tensor> analytic = tape.gradient(targets, sources, weights);
+
+  // Numeric: central differences of the same projection.
+  for (size_t s = 0; s < wrt.size(); ++s) {
+    const int i = wrt[s];
+    const int64_t n = inputs[i].num_elements();
+    std::vector<double> numeric(n);
+    for (int64_t j = 0; j < n; ++j) {
+      std::vector<Tensor> plus = inputs, minus = inputs;
+      plus[i] = Perturbed(inputs[i], j, options.delta);
+      minus[i] = Perturbed(inputs[i], j, -options.delta);
+      numeric[j] = (Project(f(plus), ws) - Project(f(minus), ws)) / (2 * options.delta);
+    }
+    std::vector<double> got(n, 0.0);
+    if (analytic[s].defined()) {
+      REQUIRE(analytic[s].shape() == inputs[i].shape());
+      got = ToDoubles(analytic[s]);
+    }
+    double scale = 1;
+    for (double v : numeric) scale = std::max(scale, std::abs(v));
+    for (int64_t j = 0; j < n; ++j) {
+      INFO(op << ": d/d input " << i << " " << inputs[i].shape().str() << " element " << j
+              << ": tape " << got[j] << ", finite differences " << numeric[j]);
+      CHECK(std::abs(got[j] - numeric[j]) <= options.tolerance * scale);
+    }
+  }
+}
+
+void CheckSecondOrderGradients(const std::string& op, const TestFn& f,
+                               const std::vector<Tensor>& inputs,
+                               const GradientCheckOptions& options) {
+  const std::vector<int> wrt = Differentiated(inputs, options);
+  const TestFn first_order = [&](const std::vector<Tensor>& xs) {
+    GradientTape tape;
+    for (int i : wrt) tape.watch(xs[i]);
+    const std::vector<Tensor> ys = f(xs);
+    std::vector<Tensor> targets, weights;
+    for (size_t k = 0; k < ys.size(); ++k) {
+      if (!IsFloating(ys[k].dtype())) continue;
+      targets.push_back(ys[k]);
+      weights.push_back(cast(RandomInput(ys[k].shape(), 2000 + k), ys[k].dtype()));
+    }
+    std::vector<GradientSource> sources;
+    for (int i : wrt) sources.push_back(xs[i]);
+    std::vector<Tensor> grads = tape.gradient(targets, sources, weights);
+    for (size_t s = 0; s < grads.size(); ++s) {
+      if (!grads[s].defined()) grads[s] = zeros(xs[wrt[s]].shape(), kFloat64);
+    }
+    return grads;
+  };
+  GradientCheckOptions second = options;
+  second.tolerance = std::max(options.tolerance, 1e-5);
+  CheckGradients(op, first_order, inputs, second);
+}
+
+Tensor RandomInput(const Shape& shape, int64_t seed, double lo, double hi) {
+  return random_uniform(shape, seed, kFloat64, lo, hi);
+}
+
+bool MarkGradientTested(const std::string& op) {
+  Tested().push_back(op);
+  return true;
+}
+
+const std::vector<std::string>& GradientTestedOps() { return Tested(); }
+
+}  // namespace duet::testing
