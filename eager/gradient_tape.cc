@@ -58,11 +58,6 @@ bool Keeps(uint64_t mask, const std::vector<ArgDef>& args, const AttrList& attrs
   }
   return false;
 }
-
-std::string CallSite(const std::source_location& loc) {
-  return absl::StrCat(loc.file_name(), ":", loc.line());
-}
-
 }  // namespace
 
 class TapeState {

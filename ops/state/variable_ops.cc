@@ -18,8 +18,10 @@ const VariableResource* KnownVariable(const ShapeContext& ctx) {
   return handle == nullptr ? nullptr : VariableOf(*handle);
 }
 
+const Shape kScalarShape;  // a named scalar shape: a temporary trips a false -Wuninitialized
+
 absl::Status VarHandleShape(ShapeContext& ctx) {
-  ctx.set_output(0, kResource, Shape());
+  ctx.set_output(0, kResource, kScalarShape);
   return absl::OkStatus();
 }
 

@@ -1,0 +1,246 @@
+// Gradients of the math family. Every function is written with op functions only, so that a tape
+// recording the backward pass can differentiate it again, and graph mode can later build it as
+// nodes. Conventions (subgradients at kinks, Pow's gradient at x <= 0) follow TensorFlow.
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/constant.h"
+#include "core/error.h"
+#include "ops/array/array_ops.h"
+#include "ops/gradient.h"
+#include "ops/math/math_ops.h"
+#include "ops/reduction/reduction_ops.h"
+
+namespace duet {
+namespace {
+
+// Undoes NumPy broadcasting: sums `grad` (of the broadcast output's shape) over the axes along
+// which an input of `shape` was broadcast, so the input receives a gradient of its own shape.
+Tensor ReduceToShape(const Tensor& grad, const Shape& shape, const GradientContext& ctx) {
+  const Shape& from = grad.shape();
+  if (from == shape) return grad;  // the common, unbroadcast case: no op at all
+  if (from.unknown_rank() || shape.unknown_rank() || !from.is_fully_defined() ||
+      !shape.is_fully_defined()) {
+    // Needs BroadcastGradientArgs on the runtime shapes, which graph mode will bring.
+    throw Error(absl::UnimplementedError(
+        absl::StrCat("the gradient of ", ctx.op().name, " cannot undo broadcasting from ",
+                     from.str(), " to ", shape.str(), ": both shapes must be fully defined")));
+  }
+  if (from.rank() < shape.rank()) {
+    throw Error(absl::InternalError(absl::StrCat("the gradient of ", ctx.op().name, " has shape ",
+                                                 from.str(), ", which cannot be reduced to ",
+                                                 shape.str(), ", a shape of higher rank")));
+  }
+  const int lead = from.rank() - shape.rank();
+  std::vector<int64_t> axes;
+  for (int i = 0; i < from.rank(); ++i) {
+    // Axes of size 1 in the gradient are left alone: summing over them changes nothing.
+    const bool broadcast = i < lead || shape.dim(i - lead) == 1;
+    if (broadcast && from.dim(i) != 1) axes.push_back(i);
+  }
+  Tensor summed = grad;
+  if (!axes.empty()) {
+    // Sum has no 16-bit kernels; summing in float32 is also the more accurate choice.
+    const DType dtype = grad.dtype();
+    const bool half = dtype == kFloat16 || dtype == kBFloat16;
+    summed = reduce_sum(half ? cast(grad, kFloat32) : grad, axes, /*keep_dims=*/true);
+    if (half) summed = cast(summed, dtype);
+  }
+  return reshape(summed, shape);
+}
+
+// ---- Binary arithmetic ----
+
+TensorList AddGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  return {ReduceToShape(g, ctx.input_shape(0), ctx), ReduceToShape(g, ctx.input_shape(1), ctx)};
+}
+
+TensorList SubGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  return {ReduceToShape(g, ctx.input_shape(0), ctx),
+          ReduceToShape(negative(g), ctx.input_shape(1), ctx)};
+}
+
+TensorList MulGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& x = ctx.input(0);
+  const Tensor& y = ctx.input(1);
+  return {ReduceToShape(g * y, ctx.input_shape(0), ctx),
+          ReduceToShape(x * g, ctx.input_shape(1), ctx)};
+}
+
+// RealDiv, and Div on floats (integer divisions never carry gradients).
+TensorList DivGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& x = ctx.input(0);
+  const Tensor& y = ctx.input(1);
+  return {ReduceToShape(g / y, ctx.input_shape(0), ctx),
+          ReduceToShape(g * (negative(x) / y / y), ctx.input_shape(1), ctx)};
+}
+
+// x mod y = x - floor(x / y) * y, and floor's derivative is 0 between its jumps.
+TensorList FloorModGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& x = ctx.input(0);
+  const Tensor& y = ctx.input(1);
+  return {ReduceToShape(g, ctx.input_shape(0), ctx),
+          ReduceToShape(negative(g) * floor(x / y), ctx.input_shape(1), ctx)};
+}
+
+TensorList PowGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& x = ctx.input(0);
+  const Tensor& y = ctx.input(1);
+  const Tensor& z = ctx.output(0);
+  const DType dtype = x.dtype();
+  const Tensor gx = g * y * pow(x, y - 1);
+  // d/dy x^y = x^y log(x) is real only for x > 0; elsewhere the gradient is 0 (TensorFlow). The
+  // inner where keeps log's own gradient finite there too, so second derivatives are not NaN.
+  const Tensor positive = x > 0;
+  const Tensor log_x = where(positive, log(where(positive, x, scalar(1, dtype))), scalar(0, dtype));
+  const Tensor gy = g * z * log_x;
+  return {ReduceToShape(gx, ctx.input_shape(0), ctx), ReduceToShape(gy, ctx.input_shape(1), ctx)};
+}
+
+// The gradient goes to x where `x_wins` (ties included, as in TensorFlow), else to y.
+TensorList SelectBetweenGrad(const GradientContext& ctx, const Tensor& x_wins) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor zero = scalar(0, g.dtype());
+  return {ReduceToShape(where(x_wins, g, zero), ctx.input_shape(0), ctx),
+          ReduceToShape(where(x_wins, zero, g), ctx.input_shape(1), ctx)};
+}
+
+TensorList MaximumGrad(const GradientContext& ctx) {
+  return SelectBetweenGrad(ctx, ctx.input(0) >= ctx.input(1));
+}
+
+TensorList MinimumGrad(const GradientContext& ctx) {
+  return SelectBetweenGrad(ctx, ctx.input(0) <= ctx.input(1));
+}
+
+// ---- Unary ----
+
+TensorList NegGrad(const GradientContext& ctx) { return {negative(ctx.grad(0))}; }
+
+TensorList AbsGrad(const GradientContext& ctx) { return {ctx.grad(0) * sign(ctx.input(0))}; }
+
+TensorList SquareGrad(const GradientContext& ctx) { return {ctx.grad(0) * (ctx.input(0) * 2)}; }
+
+// From the output: y > 0 exactly where x > 0, and keeping y lets the tape free x.
+TensorList ReluGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& y = ctx.output(0);
+  return {where(y > 0, g, scalar(0, g.dtype()))};
+}
+
+TensorList Relu6Grad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& y = ctx.output(0);
+  return {where(logical_and(y > 0, y < 6), g, scalar(0, g.dtype()))};
+}
+
+TensorList ExpGrad(const GradientContext& ctx) { return {ctx.grad(0) * ctx.output(0)}; }
+
+TensorList LogGrad(const GradientContext& ctx) { return {ctx.grad(0) / ctx.input(0)}; }
+
+TensorList Log1pGrad(const GradientContext& ctx) { return {ctx.grad(0) / (ctx.input(0) + 1)}; }
+
+// d sqrt(x) = 1 / (2 sqrt(x)).
+TensorList SqrtGrad(const GradientContext& ctx) { return {ctx.grad(0) * 0.5 / ctx.output(0)}; }
+
+// d x^(-1/2) = -x^(-3/2) / 2 = -y^3 / 2.
+TensorList RsqrtGrad(const GradientContext& ctx) {
+  const Tensor& y = ctx.output(0);
+  return {ctx.grad(0) * (y * y * y * -0.5)};
+}
+
+TensorList TanhGrad(const GradientContext& ctx) {
+  const Tensor& y = ctx.output(0);
+  return {ctx.grad(0) * (1 - y * y)};
+}
+
+TensorList SigmoidGrad(const GradientContext& ctx) {
+  const Tensor& y = ctx.output(0);
+  return {ctx.grad(0) * (y * (1 - y))};
+}
+
+// For x <= 0, y = e^x - 1, so dy/dx = e^x = y + 1.
+TensorList EluGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& y = ctx.output(0);
+  return {where(y > 0, g, g * (y + 1))};
+}
+
+TensorList SoftplusGrad(const GradientContext& ctx) {
+  return {ctx.grad(0) * sigmoid(ctx.input(0))};
+}
+
+// ---- Selection and conversion ----
+
+TensorList SelectV2Grad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& condition = ctx.input(0);
+  const Tensor zero = scalar(0, g.dtype());
+  return {Tensor(), ReduceToShape(where(condition, g, zero), ctx.input_shape(1), ctx),
+          ReduceToShape(where(condition, zero, g), ctx.input_shape(2), ctx)};
+}
+
+// Only conversions between floating types pass a gradient: through an integer or bool the value
+// is piecewise constant (and such tensors carry no gradient anyway).
+TensorList CastGrad(const GradientContext& ctx) {
+  const DType src = ctx.attr<DType>("SrcT");
+  const DType dst = ctx.attr<DType>("DstT");
+  if (!IsFloating(src) || !IsFloating(dst)) return {Tensor()};
+  return {cast(ctx.grad(0), src)};
+}
+
+const GradientRegistrar kAddV2Grad("AddV2", AddGrad);
+const GradientRegistrar kSubGrad("Sub", SubGrad);
+const GradientRegistrar kMulGrad("Mul", MulGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kRealDivGrad("RealDiv", DivGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kDivGrad("Div", DivGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kFloorModGrad("FloorMod", FloorModGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kPowGrad("Pow", PowGrad, /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{0});
+const GradientRegistrar kMaximumGrad("Maximum", MaximumGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kMinimumGrad("Minimum", MinimumGrad, /*keep_inputs=*/{0, 1});
+
+const GradientRegistrar kNegGrad("Neg", NegGrad);
+const GradientRegistrar kAbsGrad("Abs", AbsGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kSquareGrad("Square", SquareGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kReluGrad("Relu", ReluGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kRelu6Grad("Relu6", Relu6Grad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kExpGrad("Exp", ExpGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kLogGrad("Log", LogGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kLog1pGrad("Log1p", Log1pGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kSqrtGrad("Sqrt", SqrtGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kRsqrtGrad("Rsqrt", RsqrtGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kTanhGrad("Tanh", TanhGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kSigmoidGrad("Sigmoid", SigmoidGrad, /*keep_inputs=*/{},
+                                     /*keep_outputs=*/{0});
+const GradientRegistrar kEluGrad("Elu", EluGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kSoftplusGrad("Softplus", SoftplusGrad, /*keep_inputs=*/{0});
+
+const GradientRegistrar kSelectV2Grad("SelectV2", SelectV2Grad, /*keep_inputs=*/{0});
+const GradientRegistrar kCastGrad("Cast", CastGrad);
+
+// Piecewise constant: their derivative is 0 almost everywhere, so, like TensorFlow's None, no
+// gradient flows through them.
+const NotDifferentiable kSign("Sign");
+const NotDifferentiable kFloor("Floor");
+const NotDifferentiable kCeil("Ceil");
+
+// Bool results.
+const NotDifferentiable kEqual("Equal");
+const NotDifferentiable kNotEqual("NotEqual");
+const NotDifferentiable kLess("Less");
+const NotDifferentiable kLessEqual("LessEqual");
+const NotDifferentiable kGreater("Greater");
+const NotDifferentiable kGreaterEqual("GreaterEqual");
+const NotDifferentiable kLogicalAnd("LogicalAnd");
+const NotDifferentiable kLogicalOr("LogicalOr");
+const NotDifferentiable kLogicalNot("LogicalNot");
+
+}  // namespace
+}  // namespace duet
