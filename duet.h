@@ -18,6 +18,7 @@
 #include "ops/composite/composite_ops.h"
 #include "ops/execution_context.h"
 #include "ops/math/math_ops.h"
+#include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/random/random_ops.h"
 #include "ops/reduction/reduction_ops.h"

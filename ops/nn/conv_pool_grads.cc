@@ -1,0 +1,164 @@
+// Gradients of Conv2D and the pooling ops, and of their backward ops, so that gradients of any
+// order exist. All are written with op functions (never host reads), so an enclosing tape
+// differentiates them again.
+//
+// The conv ops are bilinear, and each backward op is the adjoint of Conv2D in one argument:
+// <conv2d(x, f), dy> = <x, backprop_input(f, dy)> = <f, backprop_filter(x, dy)>. Differentiating
+// either side of these identities gives every gradient below. The pooling backward ops are linear
+// in their gradient operand (MaxPoolGradGrad and MaxPoolGrad are each other's adjoints, as are
+// AvgPool and AvgPoolGrad) and piecewise constant in the max-pooling inputs.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/constant.h"
+#include "ops/array/array_ops.h"
+#include "ops/gradient.h"
+#include "ops/math/math_ops.h"
+#include "ops/nn/nn_backprop_ops.h"
+#include "ops/nn/nn_ops.h"
+
+namespace duet {
+namespace {
+
+// Attr positions as the ops declare them (pinned by tests/ops/nn/attr_positions_test.cc); read
+// by position because these gradients run on the training hot path. Conv2D and both backprop ops
+// share one order.
+enum ConvAttr { kConvStrides = 1, kConvPadding = 3, kConvExplicitPaddings = 4, kConvDilations = 6 };
+enum MaxPoolAttr {
+  kMaxPoolKsize = 1,
+  kMaxPoolStrides = 2,
+  kMaxPoolPadding = 3,
+  kMaxPoolExplicitPaddings = 4
+};
+enum MaxPoolGradAttr {
+  kMaxPoolGradKsize = 0,
+  kMaxPoolGradStrides = 1,
+  kMaxPoolGradPadding = 2,
+  kMaxPoolGradExplicitPaddings = 3
+};
+// AvgPool, AvgPoolGrad and MaxPoolGradGrad.
+enum PoolAttr { kPoolKsize = 0, kPoolStrides = 1, kPoolPadding = 2 };
+
+using Ints = std::vector<int64_t>;
+
+struct ConvAttrs {
+  const Ints& strides;
+  const std::string& padding;
+  const Ints& explicit_paddings;
+  const Ints& dilations;
+};
+
+ConvAttrs ReadConvAttrs(const GradientContext& ctx) {
+  return {ctx.attr<Ints>(kConvStrides), ctx.attr<std::string>(kConvPadding),
+          ctx.attr<Ints>(kConvExplicitPaddings), ctx.attr<Ints>(kConvDilations)};
+}
+
+Tensor Conv(const ConvAttrs& a, const Tensor& input, const Tensor& filter) {
+  if (a.padding == "EXPLICIT") {
+    return conv2d_explicit_padding(input, filter, a.strides, a.explicit_paddings, a.dilations);
+  }
+  return conv2d(input, filter, a.strides, a.padding, a.dilations);
+}
+
+Tensor BackpropInput(const ConvAttrs& a, const Shape& input_sizes, const Tensor& filter,
+                     const Tensor& out_backprop) {
+  return conv2d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding, a.dilations,
+                               a.explicit_paddings);
+}
+
+Tensor BackpropFilter(const ConvAttrs& a, const Tensor& input, const Shape& filter_sizes,
+                      const Tensor& out_backprop) {
+  return conv2d_backprop_filter(input, filter_sizes, out_backprop, a.strides, a.padding,
+                                a.dilations, a.explicit_paddings);
+}
+
+// Conv2D(input, filter).
+TensorList Conv2DGrad(const GradientContext& ctx) {
+  const ConvAttrs a = ReadConvAttrs(ctx);
+  const Tensor& g = ctx.grad(0);
+  return {BackpropInput(a, ctx.input_shape(0), ctx.input(1), g),
+          BackpropFilter(a, ctx.input(0), ctx.input_shape(1), g)};
+}
+
+// Conv2DBackpropInput(input_sizes, filter, out_backprop); g has the input's shape.
+TensorList Conv2DBackpropInputGrad(const GradientContext& ctx) {
+  const ConvAttrs a = ReadConvAttrs(ctx);
+  const Tensor& g = ctx.grad(0);
+  return {Tensor(), BackpropFilter(a, g, ctx.input_shape(1), ctx.input(2)),
+          Conv(a, g, ctx.input(1))};
+}
+
+// Conv2DBackpropFilter(input, filter_sizes, out_backprop); g has the filter's shape.
+TensorList Conv2DBackpropFilterGrad(const GradientContext& ctx) {
+  const ConvAttrs a = ReadConvAttrs(ctx);
+  const Tensor& g = ctx.grad(0);
+  return {BackpropInput(a, ctx.input_shape(0), g, ctx.input(2)), Tensor(),
+          Conv(a, ctx.input(0), g)};
+}
+
+// MaxPool(input) -> output.
+TensorList MaxPoolGrad(const GradientContext& ctx) {
+  return {max_pool_grad(ctx.input(0), ctx.output(0), ctx.grad(0), ctx.attr<Ints>(kMaxPoolKsize),
+                        ctx.attr<Ints>(kMaxPoolStrides), ctx.attr<std::string>(kMaxPoolPadding),
+                        ctx.attr<Ints>(kMaxPoolExplicitPaddings))};
+}
+
+// MaxPoolGrad(orig_input, orig_output, grad). Its output is piecewise constant in orig_input and
+// orig_output (they only choose where grad goes), so they get no gradient (undefined rather than
+// zeros, which spares the tape a backward pass through the forward MaxPool).
+TensorList MaxPoolGradGrad(const GradientContext& ctx) {
+  const Ints& ksize = ctx.attr<Ints>(kMaxPoolGradKsize);
+  const Ints& strides = ctx.attr<Ints>(kMaxPoolGradStrides);
+  const std::string& padding = ctx.attr<std::string>(kMaxPoolGradPadding);
+  const Tensor& x = ctx.input(0);
+  const Tensor& g = ctx.grad(0);
+  if (padding != "EXPLICIT") {
+    return {Tensor(), Tensor(), max_pool_grad_grad(x, ctx.input(1), g, ksize, strides, padding)};
+  }
+  // MaxPoolGradGrad has no EXPLICIT padding (as in TensorFlow). Padding the input with -inf,
+  // which never wins a window, and g with zeros, makes VALID pooling pick the same maxima.
+  const Ints& p = ctx.attr<Ints>(kMaxPoolGradExplicitPaddings);
+  const std::vector<std::pair<int64_t, int64_t>> pads = {
+      {0, 0}, {p[2], p[3]}, {p[4], p[5]}, {0, 0}};
+  const Tensor inside = cast(pad(ones_like(x), pads), kBool);
+  const Tensor padded_x =
+      where(inside, pad(x, pads), scalar(-std::numeric_limits<double>::infinity(), x.dtype()));
+  return {Tensor(), Tensor(),
+          max_pool_grad_grad(padded_x, ctx.input(1), pad(g, pads), ksize, strides, "VALID")};
+}
+
+// MaxPoolGradGrad(orig_input, orig_output, grad): linear in grad, with MaxPoolGrad as adjoint.
+TensorList MaxPoolGradGradGrad(const GradientContext& ctx) {
+  return {Tensor(), Tensor(),
+          max_pool_grad(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr<Ints>(kPoolKsize),
+                        ctx.attr<Ints>(kPoolStrides), ctx.attr<std::string>(kPoolPadding))};
+}
+
+// AvgPool(value).
+TensorList AvgPoolGrad(const GradientContext& ctx) {
+  return {avg_pool_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr<Ints>(kPoolKsize),
+                        ctx.attr<Ints>(kPoolStrides), ctx.attr<std::string>(kPoolPadding))};
+}
+
+// AvgPoolGrad(orig_input_shape, grad): linear in grad, with AvgPool as adjoint.
+TensorList AvgPoolGradGrad(const GradientContext& ctx) {
+  return {Tensor(), avg_pool(ctx.grad(0), ctx.attr<Ints>(kPoolKsize), ctx.attr<Ints>(kPoolStrides),
+                             ctx.attr<std::string>(kPoolPadding))};
+}
+
+const GradientRegistrar kConv2DGrad("Conv2D", Conv2DGrad, {0, 1});
+const GradientRegistrar kConv2DBackpropInputGrad("Conv2DBackpropInput", Conv2DBackpropInputGrad,
+                                                 {1, 2});
+const GradientRegistrar kConv2DBackpropFilterGrad("Conv2DBackpropFilter", Conv2DBackpropFilterGrad,
+                                                  {0, 2});
+const GradientRegistrar kMaxPoolGrad("MaxPool", MaxPoolGrad, {0}, {0});
+const GradientRegistrar kMaxPoolGradGrad("MaxPoolGrad", MaxPoolGradGrad, {0, 1});
+const GradientRegistrar kMaxPoolGradGradGrad("MaxPoolGradGrad", MaxPoolGradGradGrad, {0, 1});
+const GradientRegistrar kAvgPoolGrad("AvgPool", AvgPoolGrad);
+const GradientRegistrar kAvgPoolGradGrad("AvgPoolGrad", AvgPoolGradGrad);
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,228 @@
+// MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad: the gradients of the pooling ops (and of
+// MaxPoolGrad's grad input).
+#include "absl/strings/str_cat.h"
+#include "core/constant.h"
+#include "core/error.h"
+#include "ops/attr_value.h"
+#include "ops/nn/nn_backprop_ops.h"
+#include "ops/nn/window_shape.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+// Attr positions, in TensorFlow's declaration order.
+enum MaxPoolGradAttr {
+  kMaxPoolGradKsize,
+  kMaxPoolGradStrides,
+  kMaxPoolGradPadding,
+  kMaxPoolGradExplicitPaddings,
+  kMaxPoolGradDataFormat,
+  kMaxPoolGradT
+};
+// AvgPoolGrad and MaxPoolGradGrad.
+enum PoolGradAttr { kPoolGradKsize, kPoolGradStrides, kPoolGradPadding, kPoolGradDataFormat };
+
+const std::vector<DType> kPoolTypes = {kFloat32, kFloat64, kBFloat16};
+
+// The MaxPool/AvgPool output shape of `input` under the call's ksize, strides and padding
+// (`spec` holds the padding), with the checks the forward shape functions make.
+absl::StatusOr<Shape> PoolOutputShape(const ShapeContext& ctx, const Shape& input,
+                                      absl::string_view input_name, int ksize_attr,
+                                      int strides_attr, WindowSpec& spec) {
+  const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
+  const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize));
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
+  for (int d = 0; d < 2; ++d) {
+    spec.window[d] = ksize[1 + d];
+    spec.stride[d] = strides[1 + d];
+    // A window lying wholly in the padding would have nothing to pool.
+    if (spec.pad_before[d] >= spec.window[d] || spec.pad_after[d] >= spec.window[d]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("explicit paddings must be smaller than the window (ksize ",
+                       AttrValueString(ksize), ")"));
+    }
+  }
+  if (!input.unknown_rank() && input.rank() != 4) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        input_name, " must be 4-D (batch, height, width, channels), got shape ", input.str()));
+  }
+  absl::StatusOr<Shape> out =
+      NhwcWindowOutputShape(input, spec, input.unknown_rank() ? -1 : input[3]);
+  if (!out.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(out.status().message(), " (", input_name, " ", input.str(), ")"));
+  }
+  return out;
+}
+
+// Checks that `shape` (of operand `name`) is `expected`, the pooling output shape of `input`.
+absl::Status CheckPooledShape(const Shape& shape, absl::string_view name, const Shape& expected,
+                              absl::string_view input_name, const Shape& input) {
+  if (shape.IsCompatibleWith(expected)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(name, " shape ", shape.str(), " does not match the pooling output shape ",
+                   expected.str(), " of ", input_name, " ", input.str()));
+}
+
+absl::Status MaxPoolGradShape(ShapeContext& ctx) {
+  WindowSpec spec;
+  spec.padding = ctx.attr<std::string>(kMaxPoolGradPadding);
+  DUET_RETURN_IF_ERROR(
+      SetExplicitPaddings(ctx.attr<std::vector<int64_t>>(kMaxPoolGradExplicitPaddings), spec));
+  const Shape& input = ctx.input_shape(0);
+  DUET_ASSIGN_OR_RETURN(
+      const Shape pooled,
+      PoolOutputShape(ctx, input, "orig_input", kMaxPoolGradKsize, kMaxPoolGradStrides, spec));
+  DUET_RETURN_IF_ERROR(
+      CheckPooledShape(ctx.input_shape(1), "orig_output", pooled, "orig_input", input));
+  DUET_RETURN_IF_ERROR(CheckPooledShape(ctx.input_shape(2), "grad", pooled, "orig_input", input));
+  ctx.set_output(0, ctx.output(0).dtype, input.unknown_rank() ? Shape::Unknown(4) : input);
+  return absl::OkStatus();
+}
+
+absl::Status AvgPoolGradShape(ShapeContext& ctx) {
+  const Shape& sizes = ctx.input_shape(0);
+  if (!sizes.unknown_rank() && (sizes.rank() != 1 || (sizes[0] >= 0 && sizes[0] != 4))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "orig_input_shape must be a 1-D tensor of 4 values (batch, height, width, channels), "
+        "got shape ",
+        sizes.str()));
+  }
+  Shape input = Shape::Unknown(4);
+  if (const std::optional<std::vector<int64_t>> values = ctx.input_ints(0)) {
+    for (int64_t v : *values) {
+      if (v < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("orig_input_shape must be non-negative, got ", AttrValueString(*values)));
+      }
+    }
+    input = Shape(absl::MakeConstSpan(*values));
+  }
+  WindowSpec spec;
+  spec.padding = ctx.attr<std::string>(kPoolGradPadding);
+  DUET_ASSIGN_OR_RETURN(
+      const Shape pooled,
+      PoolOutputShape(ctx, input, "orig_input_shape", kPoolGradKsize, kPoolGradStrides, spec));
+  DUET_RETURN_IF_ERROR(
+      CheckPooledShape(ctx.input_shape(1), "grad", pooled, "orig_input_shape", input));
+  ctx.set_output(0, ctx.output(0).dtype, std::move(input));
+  return absl::OkStatus();
+}
+
+absl::Status MaxPoolGradGradShape(ShapeContext& ctx) {
+  WindowSpec spec;
+  spec.padding = ctx.attr<std::string>(kPoolGradPadding);
+  const Shape& input = ctx.input_shape(0);
+  DUET_ASSIGN_OR_RETURN(
+      const Shape pooled,
+      PoolOutputShape(ctx, input, "orig_input", kPoolGradKsize, kPoolGradStrides, spec));
+  DUET_RETURN_IF_ERROR(
+      CheckPooledShape(ctx.input_shape(1), "orig_output", pooled, "orig_input", input));
+  if (!ctx.input_shape(2).IsCompatibleWith(input)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "grad shape ", ctx.input_shape(2).str(), " must equal the orig_input shape ", input.str()));
+  }
+  ctx.set_output(0, ctx.output(0).dtype, pooled);
+  return absl::OkStatus();
+}
+
+const OpDef* const kMaxPoolGrad =
+    OpDefBuilder("MaxPoolGrad")
+        .Input("orig_input", "T")
+        .Input("orig_output", "T")
+        .Input("grad", "T")
+        .Output("output", "T")
+        .IntListAttr("ksize")
+        .IntListAttr("strides")
+        .StringAttr("padding", {}, {"SAME", "VALID", "EXPLICIT"})
+        .IntListAttr("explicit_paddings", std::vector<int64_t>{})
+        .StringAttr("data_format", "NHWC", {"NHWC"})
+        .TypeAttr("T", kPoolTypes, kFloat32)
+        .Doc(
+            "The gradient of MaxPool's NHWC input: each window's grad goes to the window's first "
+            "maximum (row-major) in orig_input.")
+        .SetShapeFn(MaxPoolGradShape)
+        .Register();
+
+const OpDef* const kAvgPoolGrad =
+    OpDefBuilder("AvgPoolGrad")
+        .Input("orig_input_shape", kInt32)
+        .Input("grad", "T")
+        .Output("output", "T")
+        .IntListAttr("ksize")
+        .IntListAttr("strides")
+        .StringAttr("padding", {}, {"SAME", "VALID"})
+        .StringAttr("data_format", "NHWC", {"NHWC"})
+        .TypeAttr("T", kPoolTypes)
+        .Doc(
+            "The gradient of AvgPool's NHWC input (of shape orig_input_shape): each window's grad "
+            "is spread evenly over the window's input cells (padding left out).")
+        .SetShapeFn(AvgPoolGradShape)
+        .Register();
+
+const OpDef* const kMaxPoolGradGrad =
+    OpDefBuilder("MaxPoolGradGrad")
+        .Input("orig_input", "T")
+        .Input("orig_output", "T")
+        .Input("grad", "T")
+        .Output("output", "T")
+        .IntListAttr("ksize")
+        .IntListAttr("strides")
+        .StringAttr("padding", {}, {"SAME", "VALID"})
+        .StringAttr("data_format", "NHWC", {"NHWC"})
+        .TypeAttr("T", kPoolTypes)
+        .Doc(
+            "The gradient of MaxPoolGrad's grad input: for each window, grad (orig_input's shape) "
+            "at the window's first maximum (row-major) in orig_input.")
+        .SetShapeFn(MaxPoolGradGradShape)
+        .Register();
+
+}  // namespace
+
+Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                     std::vector<int64_t> ksize, std::vector<int64_t> strides, std::string padding,
+                     std::vector<int64_t> explicit_paddings, OpSite site) {
+  OpCall call(kMaxPoolGrad, {orig_input, orig_output, grad}, site);
+  call.attrs[kMaxPoolGradKsize] = ExpandNhwcAttr(std::move(ksize));
+  call.attrs[kMaxPoolGradStrides] = ExpandNhwcAttr(std::move(strides));
+  call.attrs[kMaxPoolGradPadding] = std::move(padding);
+  call.attrs[kMaxPoolGradExplicitPaddings] = std::move(explicit_paddings);
+  return RunOp1(call);
+}
+
+Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                     std::vector<int64_t> ksize, std::vector<int64_t> strides, std::string padding,
+                     OpSite site) {
+  return max_pool_grad(orig_input, orig_output, grad, std::move(ksize), std::move(strides),
+                       std::move(padding), {}, site);
+}
+
+Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vector<int64_t> ksize,
+                     std::vector<int64_t> strides, std::string padding, OpSite site) {
+  if (!orig_input_shape.is_fully_defined()) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("orig_input_shape must be fully defined, got ", orig_input_shape.str())));
+  }
+  const std::vector<int32_t> dims(orig_input_shape.dims().begin(), orig_input_shape.dims().end());
+  OpCall call(kAvgPoolGrad, {from_vector(dims, Shape{static_cast<int64_t>(dims.size())}), grad},
+              site);
+  call.attrs[kPoolGradKsize] = ExpandNhwcAttr(std::move(ksize));
+  call.attrs[kPoolGradStrides] = ExpandNhwcAttr(std::move(strides));
+  call.attrs[kPoolGradPadding] = std::move(padding);
+  return RunOp1(call);
+}
+
+Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                          std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                          std::string padding, OpSite site) {
+  OpCall call(kMaxPoolGradGrad, {orig_input, orig_output, grad}, site);
+  call.attrs[kPoolGradKsize] = ExpandNhwcAttr(std::move(ksize));
+  call.attrs[kPoolGradStrides] = ExpandNhwcAttr(std::move(strides));
+  call.attrs[kPoolGradPadding] = std::move(padding);
+  return RunOp1(call);
+}
+
+}  // namespace duet
