@@ -1,0 +1,238 @@
+// Gradients of the nn ops (Conv2D and the pooling ops are in conv_pool_grads.cc). Every gradient
+// is written with op functions, never host reads, so it can be differentiated again and, later,
+// become graph nodes.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/constant.h"
+#include "ops/array/array_ops.h"
+#include "ops/gradient.h"
+#include "ops/math/math_ops.h"
+#include "ops/math/operators.h"
+#include "ops/nn/nn_ops.h"
+#include "ops/reduction/reduction_ops.h"
+
+namespace duet {
+namespace {
+
+// Attr positions as the ops declare them (pinned by tests/ops/nn/attr_positions_test.cc); read
+// by position because these gradients run on the training hot path.
+enum MatMulAttr { kMatMulTransposeA = 0, kMatMulTransposeB = 1 };
+enum BatchMatMulAttr { kBatchMatMulAdjX = 1, kBatchMatMulAdjY = 2 };
+enum FusedBatchNormAttr { kBatchNormExponentialAvgFactor = 3, kBatchNormIsTraining = 5 };
+
+// reduce_sum for every floating dtype: Sum has no 16-bit kernels (and float32 accumulation is the
+// more accurate choice for them anyway).
+Tensor SumOver(const Tensor& x, Axes axes, bool keep_dims = false) {
+  const DType dtype = x.dtype();
+  if (dtype != kFloat16 && dtype != kBFloat16) return reduce_sum(x, std::move(axes), keep_dims);
+  return cast(reduce_sum(cast(x, kFloat32), std::move(axes), keep_dims), dtype);
+}
+
+// sum += t, where an undefined sum is zero.
+void Accumulate(Tensor& sum, const Tensor& t) { sum = sum.defined() ? sum + t : t; }
+
+// Gradients of a' b', where a' is a or its (last-two-dims) transpose by ta, b' likewise:
+// TensorFlow's _MatMulGrad table. Each gradient is one matmul whose transpose flags absorb the
+// transposes, so no transpose op runs.
+TensorList MatMulGrads(const Tensor& a, const Tensor& b, const Tensor& g, bool ta, bool tb) {
+  if (!ta && !tb) return {matmul(g, b, false, true), matmul(a, g, true, false)};
+  if (!ta && tb) return {matmul(g, b, false, false), matmul(g, a, true, false)};
+  if (ta && !tb) return {matmul(b, g, false, true), matmul(a, g, false, false)};
+  return {matmul(b, g, true, true), matmul(g, a, true, true)};
+}
+
+TensorList MatMulGrad(const GradientContext& ctx) {
+  return MatMulGrads(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr<bool>(kMatMulTransposeA),
+                     ctx.attr<bool>(kMatMulTransposeB));
+}
+
+// Sums `grad`, computed at the broadcast batch shape, over the batch dims along which the input
+// of shape `shape` was broadcast, so it gets that input's shape back.
+Tensor SumToBatchShape(const Tensor& grad, const Shape& shape) {
+  const Shape& have = grad.shape();
+  if (have == shape) return grad;
+  const int extra = have.rank() - shape.rank();
+  std::vector<int64_t> axes;
+  for (int i = 0; i < have.rank() - 2; ++i) {
+    if (i < extra || (shape[i - extra] == 1 && have[i] != 1)) axes.push_back(i);
+  }
+  // The reshape restores the size-1 batch dims the sum dropped (and leading ones absent in shape).
+  return reshape(SumOver(grad, axes), shape);
+}
+
+TensorList BatchMatMulV2Grad(const GradientContext& ctx) {
+  TensorList grads =
+      MatMulGrads(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr<bool>(kBatchMatMulAdjX),
+                  ctx.attr<bool>(kBatchMatMulAdjY));
+  grads[0] = SumToBatchShape(grads[0], ctx.input_shape(0));
+  grads[1] = SumToBatchShape(grads[1], ctx.input_shape(1));
+  return grads;
+}
+
+TensorList BiasAddGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  std::vector<int64_t> batch_axes(g.rank() - 1);
+  for (int i = 0; i + 1 < g.rank(); ++i) batch_axes[i] = i;
+  return {g, SumOver(g, batch_axes)};
+}
+
+// The vector-Jacobian product of softmax (output s) along the last axis.
+Tensor SoftmaxBackward(const Tensor& g, const Tensor& s) {
+  return (g - SumOver(g * s, -1, /*keep_dims=*/true)) * s;
+}
+
+TensorList SoftmaxGrad(const GradientContext& ctx) {
+  return {SoftmaxBackward(ctx.grad(0), ctx.output(0))};
+}
+
+TensorList LogSoftmaxGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  return {g - exp(ctx.output(0)) * SumOver(g, -1, /*keep_dims=*/true)};
+}
+
+// Outputs: loss = sum(labels * (logsumexp(features) - features)) per row, and backprop =
+// softmax(features) - labels. Both gradients are recomputed with ops from the kept inputs rather
+// than taken from the kernel's backprop output, so an enclosing tape differentiates them
+// (second-order gradients). d loss / d features is softmax * sum(labels) - labels: exact also for
+// labels that do not sum to 1, where TensorFlow's use of backprop would be off.
+TensorList SoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
+  const Tensor& features = ctx.input(0);
+  const Tensor& labels = ctx.input(1);
+  const Tensor s = softmax(features);
+  Tensor dfeatures, dlabels;
+  if (ctx.grad(0).defined()) {
+    const Tensor g = expand_dims(ctx.grad(0), -1);
+    dfeatures = g * (s * reduce_sum(labels, -1, /*keep_dims=*/true) - labels);
+    dlabels = g * negative(log_softmax(features));
+  }
+  if (ctx.grad(1).defined()) {
+    Accumulate(dfeatures, SoftmaxBackward(ctx.grad(1), s));
+    Accumulate(dlabels, negative(ctx.grad(1)));
+  }
+  return {dfeatures, dlabels};
+}
+
+// As above with one-hot labels (which get no gradient: they are class indices).
+TensorList SparseSoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
+  const Tensor& features = ctx.input(0);
+  const Tensor s = softmax(features);
+  Tensor dfeatures;
+  if (ctx.grad(0).defined()) {
+    const Shape& shape = ctx.input_shape(0);
+    const Tensor labels =
+        one_hot(ctx.input(1), shape[shape.rank() - 1], 1, 0, -1, ctx.input_dtype(0));
+    dfeatures = expand_dims(ctx.grad(0), -1) * (s - labels);
+  }
+  if (ctx.grad(1).defined()) Accumulate(dfeatures, SoftmaxBackward(ctx.grad(1), s));
+  return {dfeatures, Tensor()};
+}
+
+// FusedBatchNormV3. xhat = (x - mean) * inv_std comes from x and the kept reserve spaces 1 (the
+// mean y used) and 3 (its 1 / sqrt(variance + epsilon)) instead of recomputing the statistics
+// with ops: that saves two reductions over x per step, and is still correct under nested tapes
+// because this function also differentiates the reserve-space outputs: an enclosing tape that
+// differentiates this gradient sends what reaches reserve spaces 1 and 3 back through the
+// forward op's entry to x (training) or to mean and variance (inference).
+//
+// Gradients of every output are handled. In training, with N values per channel and the batch
+// statistics m = mean(x), v = mean((x - m)^2) (biased): batch_mean = f m + (1 - f) mean_in,
+// batch_variance = f v N / (N - 1) + (1 - f) variance_in (f = exponential_avg_factor; no blend
+// at f = 1, where mean_in/variance_in may be empty and get no gradient), reserve spaces m, v and
+// inv_std; dm/dx = 1/N and dv/dx = 2 (x - m) / N. In inference the statistic outputs are copies
+// of mean/variance (reserve space 3: their inv_std).
+TensorList FusedBatchNormV3Grad(const GradientContext& ctx) {
+  const DType t = ctx.input_dtype(0);
+  const DType u = ctx.input_dtype(1);
+  // bfloat16 x has float32 statistics: compute in float32, return dx in bfloat16.
+  const auto as_u = [&](const Tensor& v) { return t == u ? v : cast(v, u); };
+  const Tensor x = as_u(ctx.input(0));
+  const Tensor& scale = ctx.input(1);
+  const Tensor& mean = ctx.output(3);
+  const Tensor& inv_std = ctx.output(5);
+  const Axes channel_sum{0, 1, 2};
+  const bool training = ctx.attr<bool>(kBatchNormIsTraining);
+  const Shape& x_shape = ctx.input_shape(0);
+  const int64_t n = x_shape[0] * x_shape[1] * x_shape[2];
+  const Tensor centered = x - mean;
+  const auto inv_std_to_variance = [&](const Tensor& g_inv_std) {
+    return g_inv_std * (inv_std * inv_std * inv_std) * scalar(-0.5, u);
+  };
+
+  Tensor dx, dscale, doffset, dmean, dvariance;
+  // Gradients reaching the statistics y was normalized with (per channel).
+  Tensor g_mean, g_variance;
+  if (ctx.grad(0).defined()) {
+    const Tensor g = as_u(ctx.grad(0));
+    const Tensor xhat = centered * inv_std;
+    doffset = reduce_sum(g, channel_sum);
+    dscale = reduce_sum(g * xhat, channel_sum);
+    if (training) {
+      // The standard batch-norm backward: y's dependence on x through m and v included.
+      const Tensor inv_n = scalar(1.0 / static_cast<double>(n), u);
+      dx = scale * inv_std * (g - doffset * inv_n - xhat * (dscale * inv_n));
+    } else {
+      const Tensor scaled_inv_std = scale * inv_std;
+      dx = g * scaled_inv_std;
+      g_mean = negative(doffset * scaled_inv_std);
+      // d/d inv_std of sum(g (x - mean)) inv_std scale is scale * dscale / inv_std.
+      g_variance = scalar(-0.5, u) * scale * dscale * (inv_std * inv_std);
+    }
+  }
+  if (training) {
+    const double f = ctx.attr<float>(kBatchNormExponentialAvgFactor);
+    const double bessel = n > 1 ? static_cast<double>(n) / static_cast<double>(n - 1) : 1.0;
+    if (ctx.grad(1).defined()) {
+      Accumulate(g_mean, f == 1 ? ctx.grad(1) : ctx.grad(1) * scalar(f, u));
+      if (f != 1) dmean = ctx.grad(1) * scalar(1 - f, u);
+    }
+    if (ctx.grad(2).defined()) {
+      Accumulate(g_variance, ctx.grad(2) * scalar(f * bessel, u));
+      if (f != 1) dvariance = ctx.grad(2) * scalar(1 - f, u);
+    }
+  } else {
+    if (ctx.grad(1).defined()) Accumulate(g_mean, ctx.grad(1));
+    if (ctx.grad(2).defined()) Accumulate(g_variance, ctx.grad(2));
+  }
+  if (ctx.grad(3).defined()) Accumulate(g_mean, ctx.grad(3));
+  if (ctx.grad(4).defined()) Accumulate(g_variance, ctx.grad(4));
+  if (ctx.grad(5).defined()) Accumulate(g_variance, inv_std_to_variance(ctx.grad(5)));
+
+  if (training) {
+    if (g_variance.defined()) {
+      Accumulate(dx, centered * (g_variance * scalar(2.0 / static_cast<double>(n), u)));
+    }
+    if (g_mean.defined()) {
+      const Tensor per_value = g_mean * scalar(1.0 / static_cast<double>(n), u);
+      // Adding to dx broadcasts; alone, the per-channel term still needs x's shape.
+      dx = dx.defined() ? dx + per_value : broadcast_to(per_value, x_shape);
+    }
+  } else {
+    dmean = g_mean;
+    dvariance = g_variance;
+  }
+  if (dx.defined() && t != u) dx = cast(dx, t);
+  return {dx, dscale, doffset, dmean, dvariance};
+}
+
+const GradientRegistrar kMatMulGrad("MatMul", MatMulGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kBatchMatMulV2Grad("BatchMatMulV2", BatchMatMulV2Grad,
+                                           /*keep_inputs=*/{0, 1});
+const GradientRegistrar kBiasAddGrad("BiasAdd", BiasAddGrad);
+const GradientRegistrar kSoftmaxGrad("Softmax", SoftmaxGrad, /*keep_inputs=*/{},
+                                     /*keep_outputs=*/{0});
+const GradientRegistrar kLogSoftmaxGrad("LogSoftmax", LogSoftmaxGrad, /*keep_inputs=*/{},
+                                        /*keep_outputs=*/{0});
+const GradientRegistrar kSoftmaxCrossEntropyWithLogitsGrad("SoftmaxCrossEntropyWithLogits",
+                                                           SoftmaxCrossEntropyWithLogitsGrad,
+                                                           /*keep_inputs=*/{0, 1});
+const GradientRegistrar kSparseSoftmaxCrossEntropyWithLogitsGrad(
+    "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad,
+    /*keep_inputs=*/{0, 1});
+// reserve_space_1 (the mean y used) and reserve_space_3 (its inv_std); see FusedBatchNormV3Grad.
+const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3", FusedBatchNormV3Grad,
+                                              /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{3, 5});
+
+}  // namespace
+}  // namespace duet
