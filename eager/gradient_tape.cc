@@ -1,6 +1,7 @@
 #include "eager/gradient_tape.h"
 
 #include <atomic>
+#include <deque>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -37,9 +38,21 @@ bool CarriesGradient(const Tensor& t) {
   return t.defined() && (IsFloating(t.dtype()) || t.dtype() == kResource);
 }
 
+// Ids come from the global counter in blocks, so that recording does not touch a shared cache
+// line per tensor.
+uint64_t NewTapeId() {
+  constexpr uint64_t kBlock = 1024;
+  thread_local uint64_t next = 0, end = 0;
+  if (next == end) {
+    next = next_tape_id.fetch_add(kBlock, std::memory_order_relaxed);
+    end = next + kBlock;
+  }
+  return next++;
+}
+
 uint64_t TapeIdOf(const Tensor& t) {
   uint64_t& id = t.impl()->tape_id;
-  if (id == 0) id = next_tape_id.fetch_add(1, std::memory_order_relaxed);
+  if (id == 0) id = NewTapeId();
   return id;
 }
 
@@ -161,13 +174,13 @@ class TapeState {
     }
   }
 
-  TensorList Backward(const TapeEntry& e, absl::Span<const Tensor> grads);
+  TensorList Backward(const TapeEntry& e, absl::Span<const Tensor> grads, uint64_t needs_grad);
 
   bool persistent_;
   bool stopped_ = false;
   int pauses_ = 0;
   bool used_ = false;
-  std::vector<TapeEntry> entries_;
+  std::deque<TapeEntry> entries_;                // a deque: recording never moves earlier entries
   absl::flat_hash_map<uint64_t, int> producer_;  // tensor id -> entry index, or kWatched
 };
 
@@ -204,7 +217,8 @@ void Accumulate(absl::flat_hash_map<uint64_t, Tensor>& grads, uint64_t id, const
 
 }  // namespace
 
-TensorList TapeState::Backward(const TapeEntry& e, absl::Span<const Tensor> grads) {
+TensorList TapeState::Backward(const TapeEntry& e, absl::Span<const Tensor> grads,
+                               uint64_t needs_grad) {
   TensorList result;
   if (e.custom != nullptr) {
     const std::vector<Tensor> in = (*e.custom)(std::vector<Tensor>(grads.begin(), grads.end()));
@@ -221,7 +235,7 @@ TensorList TapeState::Backward(const TapeEntry& e, absl::Span<const Tensor> grad
                        " (register one with GradientRegistrar in ops/<family>/*_grads.cc)")));
     }
     const GradientContext ctx(*e.op, e.attrs, e.inputs, e.outputs, e.input_meta, e.output_meta,
-                              grads);
+                              grads, needs_grad);
     result = e.gradient->fn(ctx);
   }
   const std::string what = e.op ? e.op->name : std::string("custom_gradient");
@@ -304,7 +318,11 @@ std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
       if (!keep.contains(e.output_ids[j])) grads.erase(it);  // complete: consumers came later
     }
     if (!any) continue;
-    const TensorList in = Backward(e, upstream);
+    uint64_t needs_grad = 0;
+    for (size_t j = 0; j < e.input_ids.size(); ++j) {
+      if (j >= 64 || reachable.contains(e.input_ids[j])) needs_grad |= uint64_t{1} << (j & 63);
+    }
+    const TensorList in = Backward(e, upstream, needs_grad);
     for (size_t j = 0; j < in.size(); ++j) {
       const uint64_t id = e.input_ids[j];
       if (id != 0 && in[j].defined() && reachable.contains(id)) Accumulate(grads, id, in[j]);

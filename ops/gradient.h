@@ -24,14 +24,16 @@ class GradientContext {
  public:
   GradientContext(const OpDef& op, const AttrList& attrs, absl::Span<const Tensor> inputs,
                   absl::Span<const Tensor> outputs, absl::Span<const TensorMeta> input_meta,
-                  absl::Span<const TensorMeta> output_meta, absl::Span<const Tensor> grads)
+                  absl::Span<const TensorMeta> output_meta, absl::Span<const Tensor> grads,
+                  uint64_t needs_grad = ~uint64_t{0})
       : op_(op),
         attrs_(attrs),
         inputs_(inputs),
         outputs_(outputs),
         input_meta_(input_meta),
         output_meta_(output_meta),
-        grads_(grads) {}
+        grads_(grads),
+        needs_grad_(needs_grad) {}
 
   const OpDef& op() const { return op_; }
   int num_inputs() const { return static_cast<int>(input_meta_.size()); }
@@ -61,6 +63,10 @@ class GradientContext {
   const Tensor& grad(int i) const { return grads_[i]; }
   Tensor grad_or_zeros(int i) const;
 
+  // False when nothing asked for input i's gradient (it is not on a path to a source), so an
+  // expensive gradient (a matmul or convolution) may be skipped and left undefined.
+  bool needs_grad(int i) const { return i >= 64 || ((needs_grad_ >> i) & 1); }
+
  private:
   int AttrPosition(absl::string_view name) const;
 
@@ -69,6 +75,7 @@ class GradientContext {
   absl::Span<const Tensor> inputs_, outputs_;
   absl::Span<const TensorMeta> input_meta_, output_meta_;
   absl::Span<const Tensor> grads_;
+  uint64_t needs_grad_;
 };
 
 // Returns one gradient per (flattened) input, in input order; an undefined tensor for an input

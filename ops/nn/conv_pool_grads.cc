@@ -79,8 +79,9 @@ Tensor BackpropFilter(const ConvAttrs& a, const Tensor& input, const Shape& filt
 TensorList Conv2DGrad(const GradientContext& ctx) {
   const ConvAttrs a = ReadConvAttrs(ctx);
   const Tensor& g = ctx.grad(0);
-  return {BackpropInput(a, ctx.input_shape(0), ctx.input(1), g),
-          BackpropFilter(a, ctx.input(0), ctx.input_shape(1), g)};
+  // The first layer's input gradient is rarely wanted and costs a whole convolution.
+  return {ctx.needs_grad(0) ? BackpropInput(a, ctx.input_shape(0), ctx.input(1), g) : Tensor(),
+          ctx.needs_grad(1) ? BackpropFilter(a, ctx.input(0), ctx.input_shape(1), g) : Tensor()};
 }
 
 // Conv2DBackpropInput(input_sizes, filter, out_backprop); g has the input's shape.

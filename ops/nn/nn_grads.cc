@@ -36,16 +36,23 @@ void Accumulate(Tensor& sum, const Tensor& t) { sum = sum.defined() ? sum + t : 
 // Gradients of a' b', where a' is a or its (last-two-dims) transpose by ta, b' likewise:
 // TensorFlow's _MatMulGrad table. Each gradient is one matmul whose transpose flags absorb the
 // transposes, so no transpose op runs.
-TensorList MatMulGrads(const Tensor& a, const Tensor& b, const Tensor& g, bool ta, bool tb) {
-  if (!ta && !tb) return {matmul(g, b, false, true), matmul(a, g, true, false)};
-  if (!ta && tb) return {matmul(g, b, false, false), matmul(g, a, true, false)};
-  if (ta && !tb) return {matmul(b, g, false, true), matmul(a, g, false, false)};
-  return {matmul(b, g, true, true), matmul(g, a, true, true)};
+// A gradient nobody asked for (a layer's input data) is skipped: it is a whole matmul.
+TensorList MatMulGrads(const GradientContext& ctx, bool ta, bool tb) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  const Tensor& g = ctx.grad(0);
+  TensorList grads(2);
+  if (ctx.needs_grad(0)) {
+    grads[0] = ta ? matmul(b, g, tb, true) : matmul(g, b, false, !tb);
+  }
+  if (ctx.needs_grad(1)) {
+    grads[1] = tb ? matmul(g, a, true, ta) : matmul(a, g, !ta, false);
+  }
+  return grads;
 }
 
 TensorList MatMulGrad(const GradientContext& ctx) {
-  return MatMulGrads(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr<bool>(kMatMulTransposeA),
-                     ctx.attr<bool>(kMatMulTransposeB));
+  return MatMulGrads(ctx, ctx.attr<bool>(kMatMulTransposeA), ctx.attr<bool>(kMatMulTransposeB));
 }
 
 // Sums `grad`, computed at the broadcast batch shape, over the batch dims along which the input
@@ -64,10 +71,10 @@ Tensor SumToBatchShape(const Tensor& grad, const Shape& shape) {
 
 TensorList BatchMatMulV2Grad(const GradientContext& ctx) {
   TensorList grads =
-      MatMulGrads(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr<bool>(kBatchMatMulAdjX),
-                  ctx.attr<bool>(kBatchMatMulAdjY));
-  grads[0] = SumToBatchShape(grads[0], ctx.input_shape(0));
-  grads[1] = SumToBatchShape(grads[1], ctx.input_shape(1));
+      MatMulGrads(ctx, ctx.attr<bool>(kBatchMatMulAdjX), ctx.attr<bool>(kBatchMatMulAdjY));
+  for (int i = 0; i < 2; ++i) {
+    if (grads[i].defined()) grads[i] = SumToBatchShape(grads[i], ctx.input_shape(i));
+  }
   return grads;
 }
 

@@ -12,6 +12,7 @@ const NotDifferentiable kVarHandleOp("VarHandleOp");
 const NotDifferentiable kAssignVariableOp("AssignVariableOp");
 const NotDifferentiable kAssignAddVariableOp("AssignAddVariableOp");
 const NotDifferentiable kAssignSubVariableOp("AssignSubVariableOp");
+const NotDifferentiable kResourceApplyGradientDescent("ResourceApplyGradientDescent");
 
 }  // namespace
 }  // namespace duet

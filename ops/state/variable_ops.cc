@@ -87,6 +87,28 @@ const OpDef* const kAssignAddVariableOp =
 const OpDef* const kAssignSubVariableOp =
     AssignOp("AssignSubVariableOp", "Subtracts a value of the variable's dtype and shape from it.");
 
+absl::Status ApplyGradientDescentShape(ShapeContext& ctx) {
+  if (ctx.input_shape(1).rank() != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("alpha must be a scalar, got shape ", ctx.input_shape(1).str()));
+  }
+  const VariableResource* variable = KnownVariable(ctx);
+  if (variable == nullptr) return absl::OkStatus();
+  return CheckAssignable(*variable, ctx.input_dtype(2), ctx.input_shape(2));
+}
+
+const OpDef* const kResourceApplyGradientDescent =
+    OpDefBuilder("ResourceApplyGradientDescent")
+        .Input("var", kResource)
+        .Input("alpha", "T")
+        .Input("delta", "T")
+        .TypeAttr("T", {kFloat32, kFloat64})
+        .BoolAttr("use_locking", false)
+        .Stateful()
+        .Doc("var -= alpha * delta, in one pass over the variable (the SGD update).")
+        .SetShapeFn(ApplyGradientDescentShape)
+        .Register();
+
 void RunAssign(const OpDef* op, const Tensor& resource, const Tensor& value, OpSite site) {
   OpCall call(op, {resource, value}, site);
   RunOp(call);
@@ -118,6 +140,12 @@ void assign_add_variable_op(const Tensor& resource, const Tensor& value, OpSite 
 
 void assign_sub_variable_op(const Tensor& resource, const Tensor& value, OpSite site) {
   RunAssign(kAssignSubVariableOp, resource, value, site);
+}
+
+void resource_apply_gradient_descent(const Tensor& resource, const Tensor& alpha,
+                                     const Tensor& delta, OpSite site) {
+  OpCall call(kResourceApplyGradientDescent, {resource, alpha, delta}, site);
+  RunOp(call);
 }
 
 }  // namespace duet

@@ -18,5 +18,9 @@ Tensor read_variable_op(const Tensor& resource, DType dtype, OpSite site = {});
 void assign_variable_op(const Tensor& resource, const Tensor& value, OpSite site = {});
 void assign_add_variable_op(const Tensor& resource, const Tensor& value, OpSite site = {});
 void assign_sub_variable_op(const Tensor& resource, const Tensor& value, OpSite site = {});
+// variable -= alpha * delta in one pass (ResourceApplyGradientDescent: the SGD update); alpha is
+// a scalar of the variable's dtype.
+void resource_apply_gradient_descent(const Tensor& resource, const Tensor& alpha,
+                                     const Tensor& delta, OpSite site = {});
 
 }  // namespace duet

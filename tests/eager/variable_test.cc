@@ -46,6 +46,24 @@ TEST_CASE("assign_add updates in place when nothing else holds the value") {
   ExpectTensor(reduce_sum(v.value()), kFloat32, {}, {2000});
 }
 
+TEST_CASE("resource_apply_gradient_descent subtracts alpha * delta") {
+  Variable v(constant({1.0, 2.0, 3.0}), "v");
+  const Tensor before = v.value();
+  resource_apply_gradient_descent(v.handle(), constant(0.5), constant({2.0, 4.0, -2.0}));
+  ExpectTensor(v.value(), kFloat64, {3}, {0, 0, 4});
+  ExpectTensor(before, kFloat64, {3}, {1, 2, 3});  // copy on write: the earlier read is intact
+  Variable big(zeros({100000}), "big");
+  big.assign_add(ones({100000}));
+  const void* data = big.value().raw_data();
+  resource_apply_gradient_descent(big.handle(), constant(2.f), ones({100000}));
+  CHECK(big.value().raw_data() == data);  // in place when unshared
+  ExpectTensor(reduce_sum(big.value()), kFloat32, {}, {-100000});
+  ExpectError([&] { resource_apply_gradient_descent(v.handle(), constant(0.5), constant(1.0)); },
+              {"ResourceApplyGradientDescent", "variable 'v'"});
+  ExpectError([&] { resource_apply_gradient_descent(v.handle(), constant({0.5}), v.value()); },
+              {"alpha must be a scalar"});
+}
+
 TEST_CASE("assignments check dtype and shape") {
   Variable v(constant({1.f, 2.f}), "weights");
   ExpectError(
