@@ -15,6 +15,7 @@
 #include "eager/variable.h"
 #include "kernels/cuda/cuda_device.h"
 #include "ops/array/array_ops.h"
+#include "ops/array/segment_ops.h"
 #include "ops/composite/composite_ops.h"
 #include "ops/execution_context.h"
 #include "ops/math/math_ops.h"

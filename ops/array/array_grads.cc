@@ -1,0 +1,214 @@
+// Gradients of the array ops. Data-movement ops send the upstream gradient back to where their
+// values came from: a view's gradient is the gradient viewed with the input's shape, a slice's
+// is padded out, copies made by tiling or broadcasting are summed, a gather's is scattered.
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "ops/array/array_ops.h"
+#include "ops/array/segment_ops.h"
+#include "ops/gradient.h"
+#include "ops/math/math_ops.h"
+#include "ops/reduction/reduction_ops.h"
+
+namespace duet {
+namespace {
+
+// The values of a kept int32/int64 operand (axis, perm, multiples, paddings), read on the host
+// where an op function takes them only as C++ values.
+std::vector<int64_t> HostInts(const Tensor& t) {
+  if (t.dtype() == kInt64) return t.to_vector<int64_t>();
+  const std::vector<int32_t> v = t.to_vector<int32_t>();
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+// The axis held by a scalar (or one-element) operand, in [0, rank).
+int HostAxis(const Tensor& axis, int rank) {
+  return ValueOrThrow(NormalizeAxis(HostInts(axis)[0], rank));
+}
+
+// `values` as a 1-D tensor of the int dtype of `like`, so it combines with `like` in int ops.
+Tensor IntsLike(absl::Span<const int64_t> values, const Tensor& like) {
+  if (like.dtype() == kInt64)
+    return from_vector(std::vector<int64_t>(values.begin(), values.end()));
+  return from_vector(std::vector<int32_t>(values.begin(), values.end()));
+}
+
+std::vector<int64_t> InversePermutation(const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
+  return inverse;
+}
+
+TensorList IdentityGrad(const GradientContext& ctx) { return {ctx.grad(0)}; }
+
+// Reshape, ExpandDims and Squeeze only relabel the dims: the gradient is the upstream gradient
+// with the input's shape. Their int operand (shape, dim) gets none.
+TensorList ReshapeToInputGrad(const GradientContext& ctx) {
+  TensorList result(ctx.num_inputs());
+  result[0] = reshape(ctx.grad(0), ctx.input_shape(0));
+  return result;
+}
+
+TensorList TransposeGrad(const GradientContext& ctx) {
+  return {transpose(ctx.grad(0), InversePermutation(HostInts(ctx.input(1)))), Tensor()};
+}
+
+// Each value gets the part of the gradient it was concatenated into.
+TensorList ConcatV2Grad(const GradientContext& ctx) {
+  const int n = ctx.num_inputs() - 1;
+  const int axis = HostAxis(ctx.input(n), ctx.input_shape(0).rank());
+  std::vector<int64_t> sizes(n);
+  for (int i = 0; i < n; ++i) sizes[i] = ctx.input_shape(i).dim(axis);
+  const std::vector<Tensor> pieces = split(ctx.grad(0), sizes, axis);
+  TensorList result(pieces.begin(), pieces.end());
+  result.emplace_back();  // axis
+  return result;
+}
+
+// Split and SplitV: the pieces' gradients joined again; a piece nothing used contributes zeros.
+Tensor ConcatOutputGrads(const GradientContext& ctx, const Tensor& axis) {
+  std::vector<Tensor> grads;
+  for (int i = 0; i < ctx.num_outputs(); ++i) grads.push_back(ctx.grad_or_zeros(i));
+  return concat(grads, HostInts(axis)[0]);
+}
+
+TensorList SplitGrad(const GradientContext& ctx) {
+  return {Tensor(), ConcatOutputGrads(ctx, ctx.input(0))};
+}
+
+TensorList SplitVGrad(const GradientContext& ctx) {
+  return {ConcatOutputGrads(ctx, ctx.input(2)), Tensor(), Tensor()};
+}
+
+// The block goes back where it was cut out: zeros `begin` before it and the rest after it. The
+// paddings are built with ops from the kept begin tensor.
+TensorList SliceGrad(const GradientContext& ctx) {
+  const Tensor& begin = ctx.input(1);
+  const Shape& in = ctx.input_shape(0);
+  const Shape& out = ctx.output_shape(0);
+  const Tensor after =
+      subtract(subtract(IntsLike(in.dims(), begin), begin), IntsLike(out.dims(), begin));
+  const Shape column{in.rank(), 1};
+  const Tensor paddings = concat({reshape(begin, column), reshape(after, column)}, 1);
+  return {pad(ctx.grad(0), paddings), Tensor(), Tensor()};
+}
+
+TensorList PadGrad(const GradientContext& ctx) {
+  const std::vector<int64_t> paddings = HostInts(ctx.input(1));
+  const Shape& in = ctx.input_shape(0);
+  std::vector<int64_t> begin(in.rank());
+  for (int d = 0; d < in.rank(); ++d) begin[d] = paddings[2 * d];
+  return {slice(ctx.grad(0), begin, std::vector<int64_t>(in.dims().begin(), in.dims().end())),
+          Tensor()};
+}
+
+// Dim d of the output is multiples[d] copies of the input's dim d, so viewing the gradient as
+// [m0, d0, m1, d1, ...] and summing the m axes adds up every copy.
+TensorList TileGrad(const GradientContext& ctx) {
+  const std::vector<int64_t> multiples = HostInts(ctx.input(1));
+  const Shape& in = ctx.input_shape(0);
+  Shape interleaved;
+  std::vector<int64_t> copy_axes;
+  for (int d = 0; d < in.rank(); ++d) {
+    interleaved.push_back(multiples[d]);
+    interleaved.push_back(in.dim(d));
+    copy_axes.push_back(2 * d);
+  }
+  return {reduce_sum(reshape(ctx.grad(0), interleaved), copy_axes), Tensor()};
+}
+
+// Sums over the dims that broadcasting added (leading) or stretched (size 1 in the input).
+TensorList BroadcastToGrad(const GradientContext& ctx) {
+  const Tensor& grad = ctx.grad(0);
+  const Shape& in = ctx.input_shape(0);
+  const Shape& out = ctx.output_shape(0);
+  const int lead = out.rank() - in.rank();
+  std::vector<int64_t> axes;
+  for (int d = 0; d < lead; ++d) axes.push_back(d);
+  for (int d = 0; d < in.rank(); ++d) {
+    if (in.dim(d) == 1 && out.dim(lead + d) != 1) axes.push_back(lead + d);
+  }
+  if (axes.empty()) return {grad, Tensor()};
+  return {reshape(reduce_sum(grad, axes, /*keep_dims=*/true), in), Tensor()};
+}
+
+// A scatter-add of the gradient's slices into params' shape. unsorted_segment_sum scatters along
+// the first dims, so for axis > 0 the indices' dims move to the front first and the scattered
+// axis moves back afterwards (TensorFlow's layout).
+TensorList GatherV2Grad(const GradientContext& ctx) {
+  const int64_t batch_dims = ctx.attr<int64_t>("batch_dims");
+  if (batch_dims != 0) {
+    throw Error(absl::UnimplementedError(absl::StrCat(
+        "the gradient of GatherV2 with batch_dims = ", batch_dims, " is not implemented")));
+  }
+  const Shape& params = ctx.input_shape(0);
+  const Tensor& indices = ctx.input(1);
+  const Tensor& grad = ctx.grad(0);
+  const int axis = HostAxis(ctx.input(2), params.rank());
+  if (axis == 0) {
+    return {unsorted_segment_sum(grad, indices, params.dim(0)), Tensor(), Tensor()};
+  }
+  const int q = indices.rank();
+  std::vector<int64_t> to_front;
+  for (int d = axis; d < axis + q; ++d) to_front.push_back(d);
+  for (int d = 0; d < axis; ++d) to_front.push_back(d);
+  for (int d = axis + q; d < grad.rank(); ++d) to_front.push_back(d);
+  const Tensor scattered =
+      unsorted_segment_sum(transpose(grad, to_front), indices, params.dim(axis));
+  std::vector<int64_t> back;  // [P[axis], P[:axis], P[axis+1:]] -> P
+  for (int d = 1; d <= axis; ++d) back.push_back(d);
+  back.push_back(0);
+  for (int d = axis + 1; d < params.rank(); ++d) back.push_back(d);
+  return {transpose(scattered, back), Tensor(), Tensor()};
+}
+
+// Every output element is the value.
+TensorList FillGrad(const GradientContext& ctx) { return {Tensor(), reduce_sum(ctx.grad(0))}; }
+
+// Each data slice gets the gradient of the segment it was added to; slices with negative ids were
+// dropped and get zeros.
+TensorList UnsortedSegmentSumGrad(const GradientContext& ctx) {
+  const Tensor& ids = ctx.input(1);
+  const Tensor& grad = ctx.grad(0);
+  const Shape& data = ctx.input_shape(0);
+  if (ctx.output_shape(0).dim(0) == 0) {
+    // No segments: every id was negative, and there is no row to gather from.
+    return {zeros(data, grad.dtype()), Tensor(), Tensor()};
+  }
+  const Tensor zero_id = scalar(0, ids.dtype());
+  const Tensor gathered = gather(grad, maximum(ids, zero_id));
+  Shape mask_shape(ids.shape().dims());
+  for (int d = ids.rank(); d < data.rank(); ++d) mask_shape.push_back(1);
+  const Tensor kept = reshape(greater_equal(ids, zero_id), mask_shape);
+  return {where(kept, gathered, scalar(0, grad.dtype())), Tensor(), Tensor()};
+}
+
+const GradientRegistrar kIdentityGrad("Identity", IdentityGrad);
+const GradientRegistrar kReshapeGrad("Reshape", ReshapeToInputGrad);
+const GradientRegistrar kExpandDimsGrad("ExpandDims", ReshapeToInputGrad);
+const GradientRegistrar kSqueezeGrad("Squeeze", ReshapeToInputGrad);
+const GradientRegistrar kTransposeGrad("Transpose", TransposeGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kConcatV2Grad("ConcatV2", ConcatV2Grad, /*keep_inputs=*/{1});
+const GradientRegistrar kSplitGrad("Split", SplitGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kSplitVGrad("SplitV", SplitVGrad, /*keep_inputs=*/{2});
+const GradientRegistrar kSliceGrad("Slice", SliceGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kPadGrad("Pad", PadGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kTileGrad("Tile", TileGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kBroadcastToGrad("BroadcastTo", BroadcastToGrad);
+const GradientRegistrar kGatherV2Grad("GatherV2", GatherV2Grad, /*keep_inputs=*/{1, 2});
+const GradientRegistrar kFillGrad("Fill", FillGrad);
+const GradientRegistrar kUnsortedSegmentSumGrad("UnsortedSegmentSum", UnsortedSegmentSumGrad,
+                                                /*keep_inputs=*/{1});
+
+const NotDifferentiable kStopGradient("StopGradient");
+const NotDifferentiable kShape("Shape");
+const NotDifferentiable kSize("Size");
+const NotDifferentiable kRank("Rank");
+const NotDifferentiable kZerosLike("ZerosLike");
+const NotDifferentiable kOnesLike("OnesLike");
+const NotDifferentiable kOneHot("OneHot");
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,131 @@
+// Gradients of the reductions. The upstream gradient has the output's shape; it is viewed with
+// the reduced dims kept as 1 and broadcast back over the input's shape.
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "core/constant.h"
+#include "ops/array/array_ops.h"
+#include "ops/gradient.h"
+#include "ops/math/math_ops.h"
+#include "ops/reduction/reduction_ops.h"
+
+namespace duet {
+namespace {
+
+// The values of the kept reduction_indices operand: the kept-dims shape needs them on the host.
+std::vector<int64_t> HostInts(const Tensor& t) {
+  if (t.dtype() == kInt64) return t.to_vector<int64_t>();
+  const std::vector<int32_t> v = t.to_vector<int32_t>();
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+// Which dims of input 0 the call reduced (the forward op has validated the axes).
+std::vector<bool> ReducedDims(const GradientContext& ctx) {
+  const int rank = ctx.input_shape(0).rank();
+  std::vector<bool> reduced(rank, false);
+  for (int64_t a : HostInts(ctx.input(1))) reduced[a < 0 ? a + rank : a] = true;
+  return reduced;
+}
+
+// The output's shape as keep_dims=true gives it: the input's, with reduced dims 1.
+Shape KeptDimsShape(const Shape& in, const std::vector<bool>& reduced) {
+  Shape kept = in;
+  for (int d = 0; d < in.rank(); ++d) {
+    if (reduced[d]) kept.set_dim(d, 1);
+  }
+  return kept;
+}
+
+TensorList SumGrad(const GradientContext& ctx) {
+  const Shape& in = ctx.input_shape(0);
+  const Tensor grad = reshape(ctx.grad(0), KeptDimsShape(in, ReducedDims(ctx)));
+  return {broadcast_to(grad, in), Tensor()};
+}
+
+TensorList MeanGrad(const GradientContext& ctx) {
+  const Shape& in = ctx.input_shape(0);
+  const std::vector<bool> reduced = ReducedDims(ctx);
+  double count = 1;
+  for (int d = 0; d < in.rank(); ++d) {
+    if (reduced[d]) count *= static_cast<double>(in.dim(d));
+  }
+  // Divided before broadcasting: the output has fewer elements than the input.
+  const Tensor grad =
+      divide(reshape(ctx.grad(0), KeptDimsShape(in, reduced)), scalar(count, ctx.grad(0).dtype()));
+  return {broadcast_to(grad, in), Tensor()};
+}
+
+// Max and Min (TensorFlow's rule): the gradient goes to the elements equal to the extreme value,
+// split equally among ties.
+TensorList ExtremumGrad(const GradientContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Shape kept = KeptDimsShape(x.shape(), ReducedDims(ctx));
+  const Tensor indicators = cast(equal(x, reshape(ctx.output(0), kept)), x.dtype());
+  const Tensor ties = reduce_sum(indicators, ctx.input(1), /*keep_dims=*/true);
+  return {multiply(divide(indicators, ties), reshape(ctx.grad(0), kept)), Tensor()};
+}
+
+// The columns of the (outer, n) matrix y moved `s` places towards the end (towards the start when
+// `reverse`), with ones shifted in: column k becomes y's column k - s (k + s). 0 < s <= n.
+Tensor Shifted(const Tensor& y, int64_t outer, int64_t n, int64_t s, bool reverse) {
+  const Tensor ones_in = ones({outer, s}, y.dtype());
+  if (reverse) return concat({slice(y, {0, s}, {outer, n - s}), ones_in}, 1);
+  return concat({ones_in, slice(y, {0, 0}, {outer, n - s})}, 1);
+}
+
+// Exclusive cumulative product along the rows of the (outer, n) matrix x (from the end when
+// `reverse`): column k is the product of columns < k (> k). A log-step scan of multiplications,
+// so no division, which would fail on zeros, and O(n log n) work rather than O(n^2).
+Tensor ExclusiveCumprod(const Tensor& x, int64_t outer, int64_t n, bool reverse) {
+  Tensor y = Shifted(x, outer, n, 1, reverse);
+  // After the step with shift s, column k holds the product of up to 2s columns before it.
+  for (int64_t s = 1; s < n - 1; s *= 2) y = multiply(y, Shifted(y, outer, n, s, reverse));
+  return y;
+}
+
+// d prod / d x_k is the product of the other elements, computed as the product of those before k
+// times those after k: exact with zeros among the inputs, and differentiable again. The reduced
+// dims are moved last and flattened into rows of n elements.
+TensorList ProdGrad(const GradientContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Shape& in = x.shape();
+  const std::vector<bool> reduced = ReducedDims(ctx);
+  std::vector<int64_t> perm;
+  int64_t outer = 1, n = 1;
+  for (int d = 0; d < in.rank(); ++d) {
+    if (!reduced[d]) perm.push_back(d), outer *= in.dim(d);
+  }
+  for (int d = 0; d < in.rank(); ++d) {
+    if (reduced[d]) perm.push_back(d), n *= in.dim(d);
+  }
+  if (outer == 0 || n == 0) return {zeros_like(x), Tensor()};  // no elements
+  Shape permuted;
+  for (int64_t p : perm) permuted.push_back(in.dim(static_cast<int>(p)));
+  const bool moved = !std::is_sorted(perm.begin(), perm.end());
+  const Tensor rows = reshape(moved ? transpose(x, perm) : x, {outer, n});
+  const Tensor others = multiply(ExclusiveCumprod(rows, outer, n, /*reverse=*/false),
+                                 ExclusiveCumprod(rows, outer, n, /*reverse=*/true));
+  Tensor grad = reshape(multiply(others, reshape(ctx.grad(0), {outer, 1})), permuted);
+  if (moved) {
+    std::vector<int64_t> inverse(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
+    grad = transpose(grad, inverse);
+  }
+  return {grad, Tensor()};
+}
+
+const GradientRegistrar kSumGrad("Sum", SumGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kMeanGrad("Mean", MeanGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kMaxGrad("Max", ExtremumGrad, /*keep_inputs=*/{0, 1},
+                                 /*keep_outputs=*/{0});
+const GradientRegistrar kMinGrad("Min", ExtremumGrad, /*keep_inputs=*/{0, 1},
+                                 /*keep_outputs=*/{0});
+const GradientRegistrar kProdGrad("Prod", ProdGrad, /*keep_inputs=*/{0, 1});
+
+const NotDifferentiable kArgMax("ArgMax");
+const NotDifferentiable kArgMin("ArgMin");
+
+}  // namespace
+}  // namespace duet
