@@ -1,5 +1,7 @@
 #include "core/shape.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -90,6 +92,16 @@ absl::InlinedVector<int64_t, 6> RowMajorStrides(const Shape& shape) {
     s *= shape.dim(i);
   }
   return strides;
+}
+
+std::string IndexString(int64_t flat, const Shape& shape) {
+  if (shape.rank() == 0) return "";
+  std::vector<int64_t> index(shape.rank());
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    index[d] = flat % shape.dim(d);
+    flat /= shape.dim(d);
+  }
+  return absl::StrCat("[", absl::StrJoin(index, ", "), "]");
 }
 
 }  // namespace duet

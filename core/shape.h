@@ -62,4 +62,8 @@ absl::StatusOr<int> NormalizeAxis(int64_t axis, int rank);
 // Row-major strides (in elements) of a shape with known dims.
 absl::InlinedVector<int64_t, 6> RowMajorStrides(const Shape& shape);
 
+// The multi-index of row-major element `flat` of `shape`, as "[1, 0]" ("" for a scalar): for
+// errors that name an element ("indices[1, 0] = 7 is not in [0, 5)").
+std::string IndexString(int64_t flat, const Shape& shape);
+
 }  // namespace duet

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "core/int_values.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/segment_ops.h"
 #include "ops/gradient.h"
@@ -15,17 +16,9 @@
 namespace duet {
 namespace {
 
-// The values of a kept int32/int64 operand (axis, perm, multiples, paddings), read on the host
-// where an op function takes them only as C++ values.
-std::vector<int64_t> HostInts(const Tensor& t) {
-  if (t.dtype() == kInt64) return t.to_vector<int64_t>();
-  const std::vector<int32_t> v = t.to_vector<int32_t>();
-  return std::vector<int64_t>(v.begin(), v.end());
-}
-
 // The axis held by a scalar (or one-element) operand, in [0, rank).
 int HostAxis(const Tensor& axis, int rank) {
-  return ValueOrThrow(NormalizeAxis(HostInts(axis)[0], rank));
+  return ValueOrThrow(NormalizeAxis(IntValues(axis)[0], rank));
 }
 
 // `values` as a 1-D tensor of the int dtype of `like`, so it combines with `like` in int ops.
@@ -52,7 +45,7 @@ TensorList ReshapeToInputGrad(const GradientContext& ctx) {
 }
 
 TensorList TransposeGrad(const GradientContext& ctx) {
-  return {transpose(ctx.grad(0), InversePermutation(HostInts(ctx.input(1)))), Tensor()};
+  return {transpose(ctx.grad(0), InversePermutation(IntValues(ctx.input(1)))), Tensor()};
 }
 
 // Each value gets the part of the gradient it was concatenated into.
@@ -71,7 +64,7 @@ TensorList ConcatV2Grad(const GradientContext& ctx) {
 Tensor ConcatOutputGrads(const GradientContext& ctx, const Tensor& axis) {
   std::vector<Tensor> grads;
   for (int i = 0; i < ctx.num_outputs(); ++i) grads.push_back(ctx.grad_or_zeros(i));
-  return concat(grads, HostInts(axis)[0]);
+  return concat(grads, IntValues(axis)[0]);
 }
 
 TensorList SplitGrad(const GradientContext& ctx) {
@@ -96,7 +89,7 @@ TensorList SliceGrad(const GradientContext& ctx) {
 }
 
 TensorList PadGrad(const GradientContext& ctx) {
-  const std::vector<int64_t> paddings = HostInts(ctx.input(1));
+  const std::vector<int64_t> paddings = IntValues(ctx.input(1));
   const Shape& in = ctx.input_shape(0);
   std::vector<int64_t> begin(in.rank());
   for (int d = 0; d < in.rank(); ++d) begin[d] = paddings[2 * d];
@@ -107,7 +100,7 @@ TensorList PadGrad(const GradientContext& ctx) {
 // Dim d of the output is multiples[d] copies of the input's dim d, so viewing the gradient as
 // [m0, d0, m1, d1, ...] and summing the m axes adds up every copy.
 TensorList TileGrad(const GradientContext& ctx) {
-  const std::vector<int64_t> multiples = HostInts(ctx.input(1));
+  const std::vector<int64_t> multiples = IntValues(ctx.input(1));
   const Shape& in = ctx.input_shape(0);
   Shape interleaved;
   std::vector<int64_t> copy_axes;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/constant.h"
+#include "core/int_values.h"
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
@@ -14,18 +15,11 @@
 namespace duet {
 namespace {
 
-// The values of the kept reduction_indices operand: the kept-dims shape needs them on the host.
-std::vector<int64_t> HostInts(const Tensor& t) {
-  if (t.dtype() == kInt64) return t.to_vector<int64_t>();
-  const std::vector<int32_t> v = t.to_vector<int32_t>();
-  return std::vector<int64_t>(v.begin(), v.end());
-}
-
 // Which dims of input 0 the call reduced (the forward op has validated the axes).
 std::vector<bool> ReducedDims(const GradientContext& ctx) {
   const int rank = ctx.input_shape(0).rank();
   std::vector<bool> reduced(rank, false);
-  for (int64_t a : HostInts(ctx.input(1))) reduced[a < 0 ? a + rank : a] = true;
+  for (int64_t a : IntValues(ctx.input(1))) reduced[a < 0 ? a + rank : a] = true;
   return reduced;
 }
 

@@ -2,7 +2,7 @@
 // operand is a block of columns of the whole; every copy moves whole contiguous row pieces.
 #include <cstring>
 
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
 

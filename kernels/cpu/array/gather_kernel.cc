@@ -4,23 +4,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
 
 namespace duet {
 namespace {
-
-// "[1, 0]": the multi-index of flat element `flat` in `shape` ("" for a scalar).
-std::string MultiIndex(int64_t flat, const Shape& shape) {
-  if (shape.rank() == 0) return "";
-  std::vector<int64_t> idx(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    idx[d] = flat % shape.dim(d);
-    flat /= shape.dim(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(idx, ", "), "]");
-}
 
 // Every index must lie in [0, limit); the first that does not is reported.
 template <typename Index>
@@ -28,7 +17,7 @@ absl::Status CheckIndices(const Tensor& indices, int64_t limit) {
   const Index* p = indices.data<Index>();
   for (int64_t i = 0; i < indices.num_elements(); ++i) {
     if (p[i] < 0 || p[i] >= limit) {
-      return absl::InvalidArgumentError(absl::StrCat("indices", MultiIndex(i, indices.shape()),
+      return absl::InvalidArgumentError(absl::StrCat("indices", IndexString(i, indices.shape()),
                                                      " = ", p[i], " is not in [0, ", limit, ")"));
     }
   }

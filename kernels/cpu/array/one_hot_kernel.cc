@@ -1,7 +1,7 @@
 // OneHot: output viewed as (outer, depth, inner) over indices viewed as (outer, inner).
 #include <algorithm>
 
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 
 namespace duet {

@@ -1,7 +1,7 @@
 // Slice and Pad: a strided block copy out of, or into, a bigger tensor.
 #include <cstring>
 
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
 

@@ -1,5 +1,5 @@
 // Tile and BroadcastTo: strided copies whose source strides are 0 along repeated dims.
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
 

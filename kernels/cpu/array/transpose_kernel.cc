@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cpu/common/dnnl_engine.h"

@@ -13,17 +13,6 @@ namespace {
 // Element additions below this stay on the calling thread.
 constexpr int64_t kParallelAdds = 32 * 1024;
 
-// "[1, 0]": the multi-index of flat element `flat` in `shape` ("" for a scalar).
-std::string MultiIndex(int64_t flat, const Shape& shape) {
-  if (shape.rank() == 0) return "";
-  std::vector<int64_t> idx(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    idx[d] = flat % shape.dim(d);
-    flat /= shape.dim(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(idx, ", "), "]");
-}
-
 // Negative ids are dropped (TensorFlow's rule); ids past the last segment are errors.
 template <typename Index>
 absl::Status CheckIds(const Tensor& ids, int64_t num_segments) {
@@ -31,7 +20,7 @@ absl::Status CheckIds(const Tensor& ids, int64_t num_segments) {
   for (int64_t i = 0; i < ids.num_elements(); ++i) {
     if (p[i] >= num_segments) {
       return absl::InvalidArgumentError(
-          absl::StrCat("segment_ids", MultiIndex(i, ids.shape()), " = ", p[i],
+          absl::StrCat("segment_ids", IndexString(i, ids.shape()), " = ", p[i],
                        " is not in [0, num_segments = ", num_segments, ")"));
     }
   }

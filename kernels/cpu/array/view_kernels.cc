@@ -1,7 +1,7 @@
 // Kernels whose output views the input's buffer (no copy): Identity, StopGradient, Reshape,
 // ExpandDims, Squeeze. The shape functions have validated everything; these only rebuild the
 // output shape from the operands.
-#include "kernels/cpu/array/int_values.h"
+#include "core/int_values.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {

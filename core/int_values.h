@@ -1,4 +1,5 @@
-// Reading the integer operands (shapes, axes, perms) of array kernels.
+// Reading integer operands (shapes, axes, perms) on the host: for kernels, and for gradient
+// functions that must pass them to op functions taking C++ values.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 
 namespace duet {
 
-// The values of an int32 or int64 tensor as int64 (the shape function has checked the dtype).
+// The values of an int32 or int64 tensor as int64 (the caller has checked the dtype).
 inline std::vector<int64_t> IntValues(const Tensor& t) {
   if (t.dtype() == kInt64) return t.to_vector<int64_t>();
   const int32_t* p = t.data<int32_t>();
