@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds and runs duet's eager_bench, the libtorch C++ peer (torch_bench) and the PyTorch Python
-# peer (torch_bench.py) in one go, prints every `name<TAB>value<TAB>unit` line, then the ratios
-# the per-op overhead work is judged by and whether each target is met.
+# Builds and runs duet's eager_bench and autodiff_bench, the libtorch C++ peer (torch_bench) and
+# the PyTorch Python peer (torch_bench.py) in one go, prints every `name<TAB>value<TAB>unit`
+# line, then the ratios the per-op overhead and autodiff work are judged by and whether each
+# target is met.
 #
 #   tools/bench/run_all.sh            # from anywhere inside the repo
 #
@@ -24,7 +25,7 @@ bazel() { command bazel "${startup[@]}" "$@"; }
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git rev-parse --short HEAD) on $(nproc) cores;" \
   "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-bazel build "${build_opts[@]}" //tools/bench:eager_bench >&2
+bazel build "${build_opts[@]}" //tools/bench:eager_bench //tools/bench:autodiff_bench >&2
 have_libtorch=1
 bazel build "${build_opts[@]}" //tools/bench:torch_bench >&2 || {
   have_libtorch=0
@@ -48,6 +49,7 @@ fi
 for ((round = 1; round <= rounds; ++round)); do
   echo "# round $round of $rounds"
   "$bin/eager_bench" | tee -a "$results"
+  "$bin/autodiff_bench" | tee -a "$results"
   if [[ $have_libtorch == 1 ]]; then "$bin/torch_bench" | tee -a "$results"; fi
 done
 # Python's own timing loop is slower and steadier; once is enough.
@@ -115,9 +117,30 @@ awk -F'\t' '
     ratio("ratio.duet_add_1e7_vs_memcpy_parallel", "duet.add_1e7_f32",
           "memcpy_parallel.copy_1e7_f32", "", "")
     ratio("ratio.duet_add_1e7_vs_libtorch", "duet.add_1e7_f32", "libtorch.add_1e7_f32", "", "")
-    for (c in v) if (c ~ /^duet\.add_(4x4|1)_/) {
+    # Autodiff (autodiff_bench): a recorded tiny op and the MLP training step.
+    ratio("ratio.libtorch_over_duet_add_4x4_taped", "libtorch.add_4x4_f32_autograd",
+          "duet.add_4x4_f32_taped", "", "")
+    ratio("ratio.pytorch_over_duet_add_4x4_taped", "pytorch.add_4x4_f32_autograd",
+          "duet.add_4x4_f32_taped", "", "")
+    ratio("ratio.libtorch_over_duet_mlp_step", "libtorch.mlp_step_f32", "duet.mlp_step_f32", 2,
+          "duet MLP step faster than libtorch C++ by")
+    ratio("ratio.pytorch_over_duet_mlp_step", "pytorch.mlp_step_f32", "duet.mlp_step_f32", 2,
+          "duet MLP step faster than PyTorch by")
+    ratio("ratio.duet_mlp_step_matmuls_over_step", "duet.mlp_step_matmuls_f32",
+          "duet.mlp_step_f32", "", "")
+    for (c in v) if (c ~ /^duet\.add_(4x4|1)_f32$/) {
       verdict[++n] = sprintf("# target %s <= 300 ns per eager op: %s (%.1f ns)", c,
                              v[c] <= 300 ? "met" : "MISSED", v[c])
+    }
+    if ("duet.add_4x4_f32_taped" in v) {
+      c = "duet.add_4x4_f32_taped"
+      verdict[++n] = sprintf("# target %s <= 600 ns per recorded op: %s (%.1f ns)", c,
+                             v[c] <= 600 ? "met" : "MISSED", v[c])
+    }
+    if ("duet.mlp_step_f32" in v) {
+      c = "duet.mlp_step_f32"
+      verdict[++n] = sprintf("# target %s <= 350 us per training step: %s (%.1f us)", c,
+                             v[c] <= 350 ? "met" : "MISSED", v[c])
     }
     for (i = 1; i <= n; ++i) print verdict[i]
   }' rounds="$rounds" "$results"

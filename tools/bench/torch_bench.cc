@@ -5,7 +5,9 @@
 //
 // Same line format and case names as eager_bench, prefixed `libtorch.`. Tensors are made with
 // requires_grad false (the default), so the ops still pass through the autograd dispatch key as
-// in any libtorch program, but record no graph — like duet's eager ops outside a tape.
+// in any libtorch program, but record no graph — like duet's eager ops outside a tape. The
+// autograd cases (peers of autodiff_bench) come last: a 4x4 add whose input requires grad and an
+// MLP training step.
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
 
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <vector>
 
 #include "tools/bench/bench_util.h"
 
@@ -72,6 +75,45 @@ void LargeAdd() {
   Print("libtorch.add_1e7_f32", duet_bench::AddBytes(n) / seconds / 1e9, "GB/s");
 }
 
+// A 4x4 add whose input requires grad, so libtorch records an autograd node for it (the node is
+// freed with the dropped result): the peer of duet.add_4x4_f32_taped.
+void AutogradAdd() {
+  const torch::Tensor a = Ramp({4, 4}).requires_grad_(true), b = Ramp({4, 4});
+  Print("libtorch.add_4x4_f32_autograd", OpNs([&] { return a + b; }), "ns");
+}
+
+// One training step of the 784-256-10 MLP of autodiff_bench (batch 64): the same forward with
+// torch::nn::functional (weights in PyTorch's [out, in] layout, as torch::nn::Linear keeps them),
+// backward(), and p -= grad * lr under NoGradGuard with the grads reset to undefined each step.
+// Debian's libtorch multiplies with the reference BLAS (see docs/benchmarks.md), so its matmuls,
+// not its autograd, dominate this case.
+void MlpStep() {
+  namespace F = torch::nn::functional;
+  constexpr int64_t kBatch = 64, kIn = 784, kHidden = 256, kClasses = 10;
+  constexpr double kLearningRate = 0.01;
+  torch::manual_seed(1);
+  const torch::Tensor x = torch::randn({kBatch, kIn});
+  const torch::Tensor labels = torch::randint(0, kClasses, {kBatch}, torch::kInt64);
+  std::vector<torch::Tensor> params = {
+      (torch::randn({kHidden, kIn}) * 0.05).requires_grad_(true),
+      torch::zeros({kHidden}).requires_grad_(true),
+      (torch::randn({kClasses, kHidden}) * 0.05).requires_grad_(true),
+      torch::zeros({kClasses}).requires_grad_(true),
+  };
+  const double seconds = MedianSecondsPerCall([&] {
+    const torch::Tensor h = torch::relu(F::linear(x, params[0], params[1]));
+    const torch::Tensor logits = F::linear(h, params[2], params[3]);
+    torch::Tensor loss = F::cross_entropy(logits, labels);
+    loss.backward();
+    torch::NoGradGuard no_grad;
+    for (torch::Tensor& p : params) {
+      p.add_(p.grad(), -kLearningRate);  // torch::optim::SGD's update
+      p.mutable_grad() = torch::Tensor();
+    }
+  });
+  Print("libtorch.mlp_step_f32", seconds * 1e6, "us");
+}
+
 }  // namespace
 
 int main() {
@@ -89,5 +131,7 @@ int main() {
   TinyOps();
   LargeMatmul();
   LargeAdd();
+  AutogradAdd();
+  MlpStep();
   return 0;
 }
