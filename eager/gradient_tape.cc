@@ -101,15 +101,22 @@ class TapeState {
     return 0;
   }
 
+  // The ids of the inputs this tape tracks (0 for the others); false when it tracks none.
+  template <typename Inputs>
+  bool TrackInputs(const Inputs& inputs, absl::InlinedVector<uint64_t, 4>& ids) {
+    ids.resize(inputs.size());
+    bool any = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      ids[i] = Tracked(inputs[i]);
+      any |= ids[i] != 0;
+    }
+    return any;
+  }
+
   void Record(const OpCall& call, const GradientDef* gradient, const OutputList& outputs) {
     const OpDef& op = *call.op;
-    absl::InlinedVector<uint64_t, 4> input_ids(call.inputs.size());
-    bool any = false;
-    for (size_t i = 0; i < call.inputs.size(); ++i) {
-      input_ids[i] = Tracked(call.inputs[i]);
-      any |= input_ids[i] != 0;
-    }
-    if (!any) return;
+    absl::InlinedVector<uint64_t, 4> input_ids;
+    if (!TrackInputs(call.inputs, input_ids)) return;
     TapeEntry& e = entries_.emplace_back();
     e.op = &op;
     e.gradient = gradient;
@@ -130,13 +137,8 @@ class TapeState {
 
   void RecordCustom(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
                     const std::shared_ptr<const tape_internal::CustomGradientFn>& fn) {
-    absl::InlinedVector<uint64_t, 4> input_ids(inputs.size());
-    bool any = false;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      input_ids[i] = Tracked(inputs[i]);
-      any |= input_ids[i] != 0;
-    }
-    if (!any) return;
+    absl::InlinedVector<uint64_t, 4> input_ids;
+    if (!TrackInputs(inputs, input_ids)) return;
     TapeEntry& e = entries_.emplace_back();
     e.custom = fn;
     e.input_ids = std::move(input_ids);
