@@ -13,7 +13,16 @@ namespace duet {
 // TensorFlow's DataType numbers; see ToProtoDataType for those.
 // kResource is a handle to mutable state (a variable), not an element type: it comes after the
 // value dtypes so that tables of kernels, which are indexed by value dtype, stay kNumDTypes long.
-enum class DType : uint8_t { kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool, kResource };
+enum class DType : uint8_t {
+  kFloat32,
+  kFloat64,
+  kFloat16,
+  kBFloat16,
+  kInt32,
+  kInt64,
+  kBool,
+  kResource
+};
 
 inline constexpr DType kFloat32 = DType::kFloat32;
 inline constexpr DType kFloat64 = DType::kFloat64;
