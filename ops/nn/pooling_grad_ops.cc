@@ -33,18 +33,7 @@ absl::StatusOr<Shape> PoolOutputShape(const ShapeContext& ctx, const Shape& inpu
                                       int strides_attr, WindowSpec& spec) {
   const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
   const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize));
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
-  for (int d = 0; d < 2; ++d) {
-    spec.window[d] = ksize[1 + d];
-    spec.stride[d] = strides[1 + d];
-    // A window lying wholly in the padding would have nothing to pool.
-    if (spec.pad_before[d] >= spec.window[d] || spec.pad_after[d] >= spec.window[d]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("explicit paddings must be smaller than the window (ksize ",
-                       AttrValueString(ksize), ")"));
-    }
-  }
+  DUET_RETURN_IF_ERROR(SetPoolWindow(ksize, strides, spec));
   if (!input.unknown_rank() && input.rank() != 4) {
     return absl::InvalidArgumentError(absl::StrCat(
         input_name, " must be 4-D (batch, height, width, channels), got shape ", input.str()));

@@ -23,18 +23,7 @@ const std::vector<DType> kPoolTypes = {kFloat32, kFloat64, kBFloat16};
 
 absl::Status PoolShape(ShapeContext& ctx, const std::vector<int64_t>& ksize,
                        const std::vector<int64_t>& strides, WindowSpec& spec) {
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize));
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
-  for (int d = 0; d < 2; ++d) {
-    spec.window[d] = ksize[1 + d];
-    spec.stride[d] = strides[1 + d];
-    // A window lying wholly in the padding would have nothing to pool.
-    if (spec.pad_before[d] >= spec.window[d] || spec.pad_after[d] >= spec.window[d]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("explicit paddings must be smaller than the window (ksize ",
-                       AttrValueString(ksize), ")"));
-    }
-  }
+  DUET_RETURN_IF_ERROR(SetPoolWindow(ksize, strides, spec));
   const Shape& input = ctx.input_shape(0);
   const int64_t channels = input.unknown_rank() || input.rank() != 4 ? -1 : input[3];
   DUET_ASSIGN_OR_RETURN(Shape out, NhwcWindowOutputShape(input, spec, channels));

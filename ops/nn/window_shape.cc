@@ -71,4 +71,21 @@ absl::StatusOr<Shape> NhwcWindowOutputShape(const Shape& input, const WindowSpec
   return Shape{input[0], height, width, out_channels};
 }
 
+absl::Status SetPoolWindow(const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                           WindowSpec& spec) {
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize));
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
+  for (int d = 0; d < 2; ++d) {
+    spec.window[d] = ksize[1 + d];
+    spec.stride[d] = strides[1 + d];
+    // A window lying wholly in the padding would have nothing to pool.
+    if (spec.pad_before[d] >= spec.window[d] || spec.pad_after[d] >= spec.window[d]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("explicit paddings must be smaller than the window (ksize ",
+                       AttrValueString(ksize), ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace duet

@@ -33,6 +33,11 @@ struct WindowSpec {
 // `explicit_paddings` must be empty. Errors name the attr value.
 absl::Status SetExplicitPaddings(const std::vector<int64_t>& explicit_paddings, WindowSpec& spec);
 
+// Checks a pooling's ksize and strides attrs and sets spec's window and stride from them; an
+// EXPLICIT padding (already in `spec`) must be smaller than the window.
+absl::Status SetPoolWindow(const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                           WindowSpec& spec);
+
 // Output size of one spatial dim: VALID ceil((in - effective_window + 1) / stride), SAME
 // ceil(in / stride), EXPLICIT (in + pads - effective_window) / stride + 1, where effective_window =
 // (window - 1) * dilation + 1. Unknown (-1) in gives -1. An input smaller than the window under

@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
-#include "kernels/cpu/common/window_geometry.h"
+#include "kernels/cpu/nn/pool_geometry.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
@@ -31,45 +31,6 @@ enum MaxPoolGradAttr {
 enum PoolGradAttr { kPoolGradKsize = 0, kPoolGradStrides = 1 };
 
 enum class PoolKind { kMax, kAvg };
-
-// Sizes of the pooling whose gradient is computed; the arrays are [height, width].
-struct PoolGeometry {
-  int64_t batch = 0, channels = 0;
-  int64_t in[2] = {}, window[2] = {}, out[2] = {}, stride[2] = {};
-  WindowPadding pad[2];
-
-  // The window of output cell (oh, ow), clipped to the input: rows [h_begin, h_end), columns
-  // [w_begin, w_end).
-  struct Window {
-    int64_t h_begin, h_end, w_begin, w_end;
-  };
-  Window At(int64_t oh, int64_t ow) const {
-    const int64_t h0 = oh * stride[0] - pad[0].before;
-    const int64_t w0 = ow * stride[1] - pad[1].before;
-    return {std::max<int64_t>(h0, 0), std::min(h0 + window[0], in[0]), std::max<int64_t>(w0, 0),
-            std::min(w0 + window[1], in[1])};
-  }
-};
-
-// `in`/`out`: the pooling's input and output shapes (checked by the shape functions).
-PoolGeometry Geometry(const KernelContext& ctx, const Shape& in, const Shape& out, int ksize_attr,
-                      int strides_attr, const std::vector<int64_t>* explicit_pads) {
-  const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
-  const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
-  PoolGeometry g;
-  g.batch = in[0];
-  g.channels = in[3];
-  for (int d = 0; d < 2; ++d) {
-    g.in[d] = in[1 + d];
-    g.window[d] = ksize[1 + d];
-    g.out[d] = out[1 + d];
-    g.stride[d] = strides[1 + d];
-    g.pad[d] = explicit_pads != nullptr
-                   ? WindowPadding{(*explicit_pads)[2 + 2 * d], (*explicit_pads)[3 + 2 * d]}
-                   : SameOrValidPadding(g.in[d], g.out[d], g.window[d], g.stride[d]);
-  }
-  return g;
-}
 
 constexpr DnnlPlanKind kPoolGradPlan{"pooling backward"};
 
@@ -197,8 +158,8 @@ absl::Status MaxPoolGradKernel(KernelContext& ctx) {
   }
   const bool is_explicit = ctx.attr<std::string>(kMaxPoolGradPadding) == "EXPLICIT";
   const auto& pads = ctx.attr<std::vector<int64_t>>(kMaxPoolGradExplicitPaddings);
-  const PoolGeometry g = Geometry(ctx, out.shape(), grad.shape(), kMaxPoolGradKsize,
-                                  kMaxPoolGradStrides, is_explicit ? &pads : nullptr);
+  const PoolGeometry g = MakePoolGeometry(ctx, out.shape(), grad.shape(), kMaxPoolGradKsize,
+                                          kMaxPoolGradStrides, is_explicit ? &pads : nullptr);
   if (out.dtype() != kFloat64) return DnnlPoolGrad(ctx, g, PoolKind::kMax, &ctx.input(0), grad);
   const double* dy = grad.data<double>();
   double* dx = out.mutable_data<double>();
@@ -218,7 +179,7 @@ absl::Status AvgPoolGradKernel(KernelContext& ctx) {
     return absl::OkStatus();
   }
   const PoolGeometry g =
-      Geometry(ctx, out.shape(), grad.shape(), kPoolGradKsize, kPoolGradStrides, nullptr);
+      MakePoolGeometry(ctx, out.shape(), grad.shape(), kPoolGradKsize, kPoolGradStrides, nullptr);
   if (out.dtype() != kFloat64) return DnnlPoolGrad(ctx, g, PoolKind::kAvg, nullptr, grad);
   const int64_t c = g.channels;
   const double* dy = grad.data<double>();
@@ -248,8 +209,8 @@ template <typename T>
 absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
-  const PoolGeometry g =
-      Geometry(ctx, ctx.input(0).shape(), out.shape(), kPoolGradKsize, kPoolGradStrides, nullptr);
+  const PoolGeometry g = MakePoolGeometry(ctx, ctx.input(0).shape(), out.shape(), kPoolGradKsize,
+                                          kPoolGradStrides, nullptr);
   const T* input = ctx.input(0).data<T>();
   const T* grad = ctx.input(2).data<T>();
   T* result = out.mutable_data<T>();

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
-#include "kernels/cpu/common/window_geometry.h"
+#include "kernels/cpu/nn/pool_geometry.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
@@ -23,34 +23,6 @@ enum MaxPoolAttr {
 enum AvgPoolAttr { kAvgPoolKsize = 0, kAvgPoolStrides = 1 };
 
 enum class PoolKind { kMax, kAvg };
-
-// Sizes of one pooling call; the arrays are [height, width].
-struct PoolGeometry {
-  int64_t batch = 0, channels = 0;
-  int64_t in[2] = {}, window[2] = {}, out[2] = {}, stride[2] = {};
-  WindowPadding pad[2];
-};
-
-PoolGeometry Geometry(KernelContext& ctx, int ksize_attr, int strides_attr,
-                      const std::vector<int64_t>* explicit_pads) {
-  const Shape& in = ctx.input(0).shape();
-  const Shape& out = ctx.output(0).shape();
-  const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
-  const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
-  PoolGeometry g;
-  g.batch = in[0];
-  g.channels = in[3];
-  for (int d = 0; d < 2; ++d) {
-    g.in[d] = in[1 + d];
-    g.window[d] = ksize[1 + d];
-    g.out[d] = out[1 + d];
-    g.stride[d] = strides[1 + d];
-    g.pad[d] = explicit_pads != nullptr
-                   ? WindowPadding{(*explicit_pads)[2 + 2 * d], (*explicit_pads)[3 + 2 * d]}
-                   : SameOrValidPadding(g.in[d], g.out[d], g.window[d], g.stride[d]);
-  }
-  return g;
-}
 
 constexpr DnnlPlanKind kPoolPlan{"pooling"};
 
@@ -143,12 +115,17 @@ absl::Status RunPool(KernelContext& ctx, const PoolGeometry& g, PoolKind kind) {
 absl::Status MaxPoolKernel(KernelContext& ctx) {
   const bool is_explicit = ctx.attr<std::string>(kMaxPoolPadding) == "EXPLICIT";
   const auto& pads = ctx.attr<std::vector<int64_t>>(kMaxPoolExplicitPaddings);
-  return RunPool(ctx, Geometry(ctx, kMaxPoolKsize, kMaxPoolStrides, is_explicit ? &pads : nullptr),
+  return RunPool(ctx,
+                 MakePoolGeometry(ctx, ctx.input(0).shape(), ctx.output(0).shape(), kMaxPoolKsize,
+                                  kMaxPoolStrides, is_explicit ? &pads : nullptr),
                  PoolKind::kMax);
 }
 
 absl::Status AvgPoolKernel(KernelContext& ctx) {
-  return RunPool(ctx, Geometry(ctx, kAvgPoolKsize, kAvgPoolStrides, nullptr), PoolKind::kAvg);
+  return RunPool(ctx,
+                 MakePoolGeometry(ctx, ctx.input(0).shape(), ctx.output(0).shape(), kAvgPoolKsize,
+                                  kAvgPoolStrides, nullptr),
+                 PoolKind::kAvg);
 }
 
 const KernelRegistrar kMaxPool("MaxPool", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
