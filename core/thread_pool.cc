@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace duet {
 namespace {
@@ -33,8 +36,10 @@ ThreadPool& ThreadPool::Intra() {
   return *pool;
 }
 
-ThreadPool::ThreadPool(int num_threads) {
-  for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+ThreadPool::ThreadPool(int num_threads) : num_threads_(std::max(1, num_threads)) {
+#ifndef _OPENMP
+  for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+#endif
 }
 
 ThreadPool::~ThreadPool() {
@@ -74,9 +79,39 @@ void ThreadPool::ParallelFor(int64_t n, int64_t min_chunk,
     fn(0, n);
     return;
   }
+  const int64_t chunk = (n + max_chunks - 1) / max_chunks;
+  const int64_t num_chunks = (n + chunk - 1) / chunk;
+#ifdef _OPENMP
+  RunOnOpenMpTeam(n, chunk, num_chunks, fn);
+#else
+  RunOnWorkers(n, chunk, num_chunks, fn);
+#endif
+}
+
+// Note [One thread team]: Debian's oneDNN runs its primitives on the OpenMP team, whose threads
+// spin for a while after each one. Workers of our own would then fight them for the cores (on 2
+// vCPUs, elementwise ops right after a matmul ran at half speed), so a build with OpenMP runs
+// ParallelFor's chunks on that same team. `--config=tsan` builds without it (libgomp is not
+// instrumented) and uses the workers.
+#ifdef _OPENMP
+void ThreadPool::RunOnOpenMpTeam(int64_t n, int64_t chunk, int64_t num_chunks,
+                                 absl::FunctionRef<void(int64_t, int64_t)> fn) {
+#pragma omp parallel num_threads(static_cast <int>(num_chunks))
+  {
+    in_parallel_region = true;
+    // The team may be smaller than asked for: each thread takes every team-size-th chunk.
+    for (int64_t c = omp_get_thread_num(); c < num_chunks; c += omp_get_num_threads()) {
+      fn(c * chunk, std::min(n, (c + 1) * chunk));
+    }
+    in_parallel_region = false;
+  }
+}
+#endif
+
+void ThreadPool::RunOnWorkers(int64_t n, int64_t chunk, int64_t num_chunks,
+                              absl::FunctionRef<void(int64_t, int64_t)> fn) {
   std::lock_guard<std::mutex> run_lock(run_mu_);
-  Job job{fn, n, (n + max_chunks - 1) / max_chunks, 0};
-  job.num_chunks = (n + job.chunk - 1) / job.chunk;
+  Job job{fn, n, chunk, num_chunks};
   {
     std::lock_guard<std::mutex> lock(mu_);
     job_ = &job;

@@ -12,8 +12,9 @@
 
 namespace duet {
 
-// A fixed set of worker threads. The caller of ParallelFor works too, so a pool of N threads
-// has N-1 workers.
+// N threads for one kernel's loops: the OpenMP team when built with OpenMP (see Note [One thread
+// team] in thread_pool.cc), else a fixed set of N-1 workers. The caller of ParallelFor works
+// too.
 class ThreadPool {
  public:
   // The process-wide pool, sized to the number of hardware threads.
@@ -24,7 +25,7 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
+  int num_threads() const { return num_threads_; }
 
   // Runs fn(begin, end) over contiguous chunks covering [0, n), each at least `min_chunk` long
   // (except possibly the last), in parallel; returns when all chunks are done. Small loops, and
@@ -33,7 +34,13 @@ class ThreadPool {
 
  private:
   struct Job;
+  void RunOnOpenMpTeam(int64_t n, int64_t chunk, int64_t num_chunks,
+                       absl::FunctionRef<void(int64_t, int64_t)> fn);
+  void RunOnWorkers(int64_t n, int64_t chunk, int64_t num_chunks,
+                    absl::FunctionRef<void(int64_t, int64_t)> fn);
   void WorkerLoop();
+
+  int num_threads_;
 
   // std::mutex rather than absl::Mutex: Debian's Abseil is built without ThreadSanitizer
   // annotations, so TSan cannot see absl::Mutex synchronization and would report false races on

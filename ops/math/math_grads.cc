@@ -129,10 +129,11 @@ TensorList AbsGrad(const GradientContext& ctx) { return {ctx.grad(0) * sign(ctx.
 TensorList SquareGrad(const GradientContext& ctx) { return {ctx.grad(0) * (ctx.input(0) * 2)}; }
 
 // From the output: y > 0 exactly where x > 0, and keeping y lets the tape free x.
-TensorList ReluGrad(const GradientContext& ctx) {
-  const Tensor& g = ctx.grad(0);
-  const Tensor& y = ctx.output(0);
-  return {where(y > 0, g, scalar(0, g.dtype()))};
+TensorList ReluGrad(const GradientContext& ctx) { return {relu_grad(ctx.grad(0), ctx.output(0))}; }
+
+// Linear in `gradients` with the same mask; piecewise constant in `features`, which gets none.
+TensorList ReluGradGrad(const GradientContext& ctx) {
+  return {relu_grad(ctx.grad(0), ctx.input(1)), Tensor()};
 }
 
 TensorList Relu6Grad(const GradientContext& ctx) {
@@ -210,6 +211,7 @@ const GradientRegistrar kNegGrad("Neg", NegGrad);
 const GradientRegistrar kAbsGrad("Abs", AbsGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kSquareGrad("Square", SquareGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kReluGrad("Relu", ReluGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kReluGradGrad("ReluGrad", ReluGradGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kRelu6Grad("Relu6", Relu6Grad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
 const GradientRegistrar kExpGrad("Exp", ExpGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
 const GradientRegistrar kLogGrad("Log", LogGrad, /*keep_inputs=*/{0});

@@ -65,6 +65,9 @@ Tensor square(const Tensor& x, OpSite site = {});
 Tensor sign(const Tensor& x, OpSite site = {});
 // max(x, 0) (op Relu; ints too).
 Tensor relu(const Tensor& x, OpSite site = {});
+// gradients where features > 0, else 0: Relu's gradient, from its input or output (op
+// ReluGrad; ints too). Shapes must be equal.
+Tensor relu_grad(const Tensor& gradients, const Tensor& features, OpSite site = {});
 // min(max(x, 0), 6) (op Relu6; ints too).
 Tensor relu6(const Tensor& x, OpSite site = {});
 // e^x (op Exp).

@@ -121,18 +121,16 @@ TensorList SoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
   return {dfeatures, dlabels};
 }
 
-// As above with one-hot labels (which get no gradient: they are class indices).
+// As above with one-hot labels (which get no gradient: they are class indices). The op's second
+// output, backprop = softmax(features) - one_hot(labels), is the loss's gradient per row: it is
+// kept and scaled instead of recomputed. Higher orders still work: an enclosing tape sends what
+// reaches `backprop` to this op's output 1, whose gradient (the softmax Jacobian) is below.
 TensorList SparseSoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
-  const Tensor& features = ctx.input(0);
-  const Tensor s = softmax(features);
   Tensor dfeatures;
-  if (ctx.grad(0).defined()) {
-    const Shape& shape = ctx.input_shape(0);
-    const Tensor labels =
-        one_hot(ctx.input(1), shape[shape.rank() - 1], 1, 0, -1, ctx.input_dtype(0));
-    dfeatures = expand_dims(ctx.grad(0), -1) * (s - labels);
+  if (ctx.grad(0).defined()) dfeatures = expand_dims(ctx.grad(0), -1) * ctx.output(1);
+  if (ctx.grad(1).defined()) {
+    Accumulate(dfeatures, SoftmaxBackward(ctx.grad(1), softmax(ctx.input(0))));
   }
-  if (ctx.grad(1).defined()) Accumulate(dfeatures, SoftmaxBackward(ctx.grad(1), s));
   return {dfeatures, Tensor()};
 }
 
@@ -236,7 +234,7 @@ const GradientRegistrar kSoftmaxCrossEntropyWithLogitsGrad("SoftmaxCrossEntropyW
                                                            /*keep_inputs=*/{0, 1});
 const GradientRegistrar kSparseSoftmaxCrossEntropyWithLogitsGrad(
     "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad,
-    /*keep_inputs=*/{0, 1});
+    /*keep_inputs=*/{0}, /*keep_outputs=*/{1});
 // reserve_space_1 (the mean y used) and reserve_space_3 (its inv_std); see FusedBatchNormV3Grad.
 const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3", FusedBatchNormV3Grad,
                                               /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{3, 5});

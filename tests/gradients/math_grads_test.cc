@@ -203,6 +203,16 @@ DUET_GRADIENT_TEST("Relu", "away from the kink") {
   CheckGradients("Relu", Unary(&duet::relu), {AwayFromKinks()});
 }
 
+DUET_GRADIENT_TEST("ReluGrad", "in the gradient, away from the kink") {
+  const Tensor features = AwayFromKinks();
+  CheckGradients("ReluGrad", [&](const Inputs& x) { return Inputs{relu_grad(x[0], features)}; },
+                 {RandomInput({2, 5}, 1)});
+}
+
+TEST_CASE("Relu has a second derivative of zero through ReluGrad", "[gradient]") {
+  CheckSecondOrderGradients("ReluGrad", Unary(&duet::relu), {AwayFromKinks()});
+}
+
 DUET_GRADIENT_TEST("Relu6", "away from the kinks") {
   CheckGradients("Relu6", Unary(&duet::relu6), {AwayFromKinks()});
 }
@@ -368,7 +378,7 @@ TEST_CASE("Math ops keep only what their gradients read", "[gradient]") {
       {"Pow", 3, 1},     {"Neg", 0, 0},      {"Relu", 0, 1},     {"Relu6", 0, 1},
       {"Exp", 0, 1},     {"Sqrt", 0, 1},     {"Rsqrt", 0, 1},    {"Tanh", 0, 1},
       {"Sigmoid", 0, 1}, {"Elu", 0, 1},      {"Softplus", 1, 0}, {"SelectV2", 1, 0},
-      {"Cast", 0, 0},
+      {"Cast", 0, 0},    {"ReluGrad", 2, 0},
   };
   for (const Keeps& k : expected) {
     INFO("op " << k.op);

@@ -1,7 +1,7 @@
 // CPU kernels of the binary arithmetic ops: AddV2, Sub, Mul, RealDiv, Div, FloorMod, Pow, Maximum,
-// Minimum (float16/bfloat16 compute in float32, half_kernels.h). Integer division, modulo and power
-// check their right operand first, so a zero divisor or a negative integer exponent is an error
-// instead of a trap.
+// Minimum and ReluGrad (float16/bfloat16 compute in float32, half_kernels.h). Integer division,
+// modulo and power check their right operand first, so a zero divisor or a negative integer
+// exponent is an error instead of a trap.
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -70,6 +70,7 @@ const bool registered = [] {
   RegisterIntKernel("Pow", kInt64, &IntPowKernel<int64_t>);
   RegisterBinaryKernels<MaximumFn, float, double, int32_t, int64_t>("Maximum");
   RegisterBinaryKernels<MinimumFn, float, double, int32_t, int64_t>("Minimum");
+  RegisterBinaryKernels<ReluGradFn, float, double, int32_t, int64_t>("ReluGrad");
   RegisterHalfBinaryKernels<AddFn>("AddV2");
   RegisterHalfBinaryKernels<SubFn>("Sub");
   RegisterHalfBinaryKernels<MulFn>("Mul");
@@ -79,6 +80,7 @@ const bool registered = [] {
   RegisterHalfBinaryKernels<PowFn>("Pow");
   RegisterHalfBinaryKernels<MaximumFn>("Maximum");
   RegisterHalfBinaryKernels<MinimumFn>("Minimum");
+  RegisterHalfBinaryKernels<ReluGradFn>("ReluGrad");
   return true;
 }();
 

@@ -116,6 +116,14 @@ struct MaximumFn {
   }
 };
 
+// g where f > 0, else 0 (ReluGrad: g the incoming gradient, f Relu's input or output).
+struct ReluGradFn {
+  template <typename T>
+  T operator()(T g, T f) const {
+    return f > T(0) ? g : T(0);
+  }
+};
+
 // Smaller of x and y; NaN if either is NaN.
 struct MinimumFn {
   template <typename T>

@@ -72,13 +72,19 @@ absl::Status SparseCrossEntropy(KernelContext& ctx) {
   T* backprop = ctx.output(1).mutable_data<T>();
   ctx.pool().ParallelFor(rows, MinRows(cols), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
+      // One exp per element (in T): backprop holds exp(f - max) until the row's sum is known.
       const T* f = logits + r * cols;
-      const double lse = LogSumExp(f, cols);
+      T* b = backprop + r * cols;
+      const T max = *std::max_element(f, f + cols);
+      double sum = 0;
       for (int64_t c = 0; c < cols; ++c) {
-        backprop[r * cols + c] = static_cast<T>(std::exp(f[c] - lse));
+        b[c] = std::exp(f[c] - max);
+        sum += b[c];
       }
-      backprop[r * cols + labels[r]] -= T{1};
-      loss[r] = static_cast<T>(lse - f[labels[r]]);
+      const T inverse = static_cast<T>(1 / sum);
+      for (int64_t c = 0; c < cols; ++c) b[c] *= inverse;
+      b[labels[r]] -= T{1};
+      loss[r] = static_cast<T>(max + std::log(sum) - f[labels[r]]);
     }
   });
   return absl::OkStatus();

@@ -228,6 +228,25 @@ TEST_CASE("incompatible shapes name the op, the shapes, the dtypes and the calle
       {"Mul", "incompatible shapes", "(2, 3, 4)", "(3, 3)", "int32"});
 }
 
+TEST_CASE("relu_grad passes the gradient where the features are positive") {
+  const std::vector<double> g = {1, 2, 3, 4, 5, 6};
+  const std::vector<double> f = {-3, 0, 2, 1, -1, 7};
+  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
+    INFO(DTypeName(dtype));
+    testing::ExpectTensor(relu_grad(MakeTensor(dtype, {2, 3}, g), MakeTensor(dtype, {2, 3}, f)),
+                          dtype, {2, 3}, {0, 0, 3, 4, 0, 6});
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();  // NaN > 0 is false
+  testing::ExpectTensor(relu_grad(constant({1.0, 1.0}), constant({nan, 2.0})), kFloat64, {2},
+                        {0, 1});
+  // Equal shapes only: ReluGrad does not broadcast (as in TensorFlow).
+  testing::ExpectError(
+      [] {
+        relu_grad(constant({{1.f, 2.f}}), constant({1.f, 2.f}));
+      },
+      {"ReluGrad", "(1, 2)", "(2,)", "same shape", "binary_ops_test.cc"});
+}
+
 TEST_CASE("mixed dtypes are an error that suggests a cast") {
   testing::ExpectError([] { add(constant(1.f), constant(1.0)); },
                        {"AddV2", "float64", "float32", "cast"});
