@@ -146,9 +146,14 @@ DType DispatchDType(const OpCall& call) {
 }
 
 absl::Status AnnotateOpError(const OpCall& call, const absl::Status& status) {
-  std::string where = call.site.name.empty() ? absl::StrCat(" (at ", call.site.str(), ")")
-                                             : absl::StrCat(" (node '", call.site.name, "', at ",
-                                                            call.site.str(), ")");
+  // Nodes read from a GraphDef have no source line (line 0).
+  const std::string at = call.site.location.line() == 0 ? "" : absl::StrCat("at ", call.site.str());
+  std::string where;
+  if (!call.site.name.empty()) {
+    where = absl::StrCat(" (node '", call.site.name, "'", at.empty() ? "" : ", ", at, ")");
+  } else if (!at.empty()) {
+    where = absl::StrCat(" (", at, ")");
+  }
   return absl::Status(status.code(), absl::StrCat(call.op->name, ": ", status.message(), " [",
                                                   InputsString(call), "]", where));
 }

@@ -195,6 +195,10 @@ const GradientRegistrar kFillGrad("Fill", FillGrad);
 const GradientRegistrar kUnsortedSegmentSumGrad("UnsortedSegmentSum", UnsortedSegmentSumGrad,
                                                 /*keep_inputs=*/{1});
 
+// Graph inputs: a Const has no inputs; gradients with respect to a Placeholder are taken by
+// gradients(), which treats it as a source.
+const NotDifferentiable kConst("Const");
+const NotDifferentiable kPlaceholder("Placeholder");
 const NotDifferentiable kStopGradient("StopGradient");
 const NotDifferentiable kShape("Shape");
 const NotDifferentiable kSize("Size");

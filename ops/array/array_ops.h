@@ -17,6 +17,12 @@
 
 namespace duet {
 
+// A node holding `value` (op Const): in a graph, the value embedded in the node; eagerly, value.
+Tensor const_op(const Tensor& value, OpSite site = {});
+// A graph input of `dtype` and `shape` (unknown dims -1; Shape::UnknownRank() for any shape),
+// fed by Session::run (op Placeholder). Only inside a GraphScope: eagerly it throws Error.
+Tensor placeholder(DType dtype, const Shape& shape, OpSite site = {});
+
 // x itself, as a view of the same buffer (op Identity).
 Tensor identity(const Tensor& x, OpSite site = {});
 // x as a view, but gradients do not flow through it (op StopGradient).

@@ -1,0 +1,157 @@
+// Graph: the in-memory dataflow graph that graph mode builds, sessions run and GraphDefs
+// serialize. Nodes are op calls (op, bound attrs, data and control inputs, device, the user's
+// source line) with typed, partially shaped outputs.
+#pragma once
+
+#include <memory>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "core/tensor.h"
+#include "ops/attr_value.h"
+#include "ops/op_def.h"
+
+namespace tensorflow {
+class GraphDef;
+}  // namespace tensorflow
+
+namespace duet {
+
+class Node;
+struct GraphState;
+
+// One output of a node: where a data edge starts.
+struct NodeOutput {
+  const Node* node = nullptr;
+  int index = 0;
+
+  friend bool operator==(const NodeOutput& a, const NodeOutput& b) {
+    return a.node == b.node && a.index == b.index;
+  }
+};
+
+// One op call recorded in a graph. Immutable once added, except that passes may rewire it.
+class Node {
+ public:
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  // Dense index in the graph's node list (0 .. num_nodes - 1).
+  int id() const { return id_; }
+  const std::string& name() const { return name_; }
+  const OpDef& op() const { return *op_; }
+  // Positional, as OpDef::attrs; type attrs are filled in.
+  const AttrList& attrs() const { return attrs_; }
+  template <typename T>
+  const T& attr(int i) const {
+    return std::get<T>(attrs_[i]);
+  }
+  absl::Span<const NodeOutput> inputs() const { return inputs_; }
+  absl::Span<const Node* const> control_inputs() const { return control_inputs_; }
+  // The device asked for ("" = any).
+  const std::string& device() const { return device_; }
+  // Where the node was made: the user's op call; a default (line 0) location for imported nodes.
+  const std::source_location& location() const { return location_; }
+  // "file.cc:12", or "" for nodes without a source location.
+  std::string source() const;
+
+  int num_outputs() const { return static_cast<int>(output_dtypes_.size()); }
+  DType output_dtype(int i) const { return output_dtypes_[i]; }
+  const Shape& output_shape(int i) const { return output_shapes_[i]; }
+  // A symbolic tensor for output i (a new handle each call; all of them name this output).
+  Tensor output(int i) const;
+
+  // The value a Const node holds, or a captured eager tensor (a variable handle) the node stands
+  // for; nullptr for other nodes.
+  const Tensor* bound_value() const { return bound_value_.defined() ? &bound_value_ : nullptr; }
+
+  // "name:index" as TensorFlow spells an edge ("name" alone for output 0).
+  static std::string EdgeName(const NodeOutput& output);
+
+ private:
+  friend class Graph;
+  Node() = default;
+
+  int id_ = 0;
+  std::string name_;
+  const OpDef* op_ = nullptr;
+  AttrList attrs_;
+  std::vector<NodeOutput> inputs_;
+  std::vector<const Node*> control_inputs_;
+  std::string device_;
+  std::source_location location_;
+  std::vector<DType> output_dtypes_;
+  std::vector<Shape> output_shapes_;
+  Tensor bound_value_;
+  std::weak_ptr<GraphState> graph_;
+};
+
+// What Graph::AddNode needs; the graph checks it and infers the output shapes.
+struct NodeSpec {
+  const OpDef* op = nullptr;
+  std::string name;  // unique in the graph (see Graph::UniqueName)
+  AttrList attrs;    // bound: every attr set
+  std::vector<NodeOutput> inputs;
+  std::vector<const Node*> control_inputs;
+  std::string device;
+  std::source_location location = {};
+  std::vector<DType> output_dtypes;
+  std::vector<Shape> output_shapes;
+  Tensor bound_value;
+};
+
+// A dataflow graph. Move-only; symbolic tensors keep the nodes they name alive, so a tensor that
+// outlives its graph is still safe to inspect (and is rejected when used in another graph).
+class Graph {
+ public:
+  Graph();
+  ~Graph();
+  Graph(Graph&&) noexcept;
+  Graph& operator=(Graph&&) noexcept;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  int num_nodes() const;
+  // In insertion order, which is a topological order for graphs built through op functions.
+  absl::Span<Node* const> nodes() const;
+  const Node* node(int id) const { return nodes()[id]; }
+  // The node of this name, or nullptr.
+  const Node* FindNode(absl::string_view name) const;
+  // Resolves "name" or "name:k" to a node output; NotFound / InvalidArgument otherwise.
+  absl::StatusOr<NodeOutput> FindOutput(absl::string_view edge_name) const;
+
+  // `base` if no node has that name yet, else base_1, base_2, ...
+  std::string UniqueName(absl::string_view base) const;
+  // Adds a node; InvalidArgument if the name is taken or an input is not of this graph.
+  absl::StatusOr<const Node*> AddNode(NodeSpec spec);
+
+  // The node output a symbolic tensor of this graph names; InvalidArgument for eager tensors and
+  // tensors of other graphs.
+  absl::StatusOr<NodeOutput> OutputOf(const Tensor& tensor) const;
+  // True when `tensor` is a symbolic tensor of this graph.
+  bool Owns(const Tensor& tensor) const;
+
+  // TensorFlow's GraphDef of this graph, and a graph read from one (graph/graph_def.h says what
+  // is checked); both throw Error.
+  tensorflow::GraphDef to_graph_def() const;
+  static Graph from_graph_def(const tensorflow::GraphDef& graph_def);
+
+  // Identity of the graph's state, shared with its symbolic tensors.
+  const GraphState* state() const { return state_.get(); }
+
+ private:
+  friend class Session;
+  // Another handle to the same nodes (a session's).
+  explicit Graph(std::shared_ptr<GraphState> state) : state_(std::move(state)) {}
+
+  std::shared_ptr<GraphState> state_;
+};
+
+// The node output a symbolic tensor names, or nullptr for eager (or undefined) tensors.
+const NodeOutput* SymbolicOutput(const Tensor& tensor);
+
+}  // namespace duet

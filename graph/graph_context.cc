@@ -1,0 +1,133 @@
+#include "graph/graph_context.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/resource.h"
+#include "ops/op_registry.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+// Shape functions see the values of Const nodes (axes, shapes, perms built as constants).
+const bool kConstantValues = [] {
+  ShapeContext::SetConstantValueFn([](const Tensor& symbolic) -> const Tensor* {
+    const NodeOutput* output = SymbolicOutput(symbolic);
+    if (output == nullptr || output->node->op().name != "Const") return nullptr;
+    return output->node->bound_value();
+  });
+  return true;
+}();
+
+const OpDef& FindOp(absl::string_view name) { return *OpRegistry::Global().Find(name); }
+
+// The node spec of a captured eager tensor: a Const holding a value, or a VarHandleOp bound to a
+// variable's state (TensorFlow's ops, so an exported graph names the variable).
+NodeSpec CaptureSpec(const Tensor& tensor) {
+  NodeSpec spec;
+  spec.bound_value = tensor;
+  spec.output_dtypes = {tensor.dtype()};
+  if (tensor.dtype() == kResource) {
+    const VariableResource* variable = VariableOf(tensor);
+    spec.op = &FindOp("VarHandleOp");
+    spec.attrs = spec.op->default_attrs;
+    spec.attrs[spec.op->attr_index("shared_name")] = variable->name;
+    spec.attrs[spec.op->attr_index("dtype")] = variable->dtype;
+    spec.attrs[spec.op->attr_index("shape")] = variable->shape;
+    spec.output_shapes = {tensor.shape()};
+  } else {
+    spec.op = &FindOp("Const");
+    spec.attrs = spec.op->default_attrs;
+    spec.attrs[spec.op->attr_index("value")] = tensor;
+    spec.attrs[spec.op->attr_index("dtype")] = tensor.dtype();
+    spec.output_shapes = {tensor.shape()};
+  }
+  return spec;
+}
+
+}  // namespace
+
+GraphContext* GraphContext::Current() {
+  return dynamic_cast<GraphContext*>(&ExecutionContext::Current());
+}
+
+std::string GraphContext::NodeName(absl::string_view base) const {
+  return graph_.UniqueName(absl::StrCat(scope_prefix_, base));
+}
+
+absl::StatusOr<NodeOutput> GraphContext::Capture(const Tensor& tensor, OpSite site) {
+  auto it = captured_.find(tensor.impl().get());
+  if (it != captured_.end()) return it->second;
+  if (tensor.dtype() == kResource && VariableOf(tensor) == nullptr) {
+    return absl::InvalidArgumentError("a resource tensor that is not a variable handle");
+  }
+  NodeSpec spec = CaptureSpec(tensor);
+  spec.name = NodeName(tensor.dtype() == kResource ? VariableOf(tensor)->name : "Const");
+  spec.location = site.location;
+  DUET_ASSIGN_OR_RETURN(const Node* node, graph_.AddNode(std::move(spec)));
+  const NodeOutput output{node, 0};
+  captured_.emplace(tensor.impl().get(), output);
+  return output;
+}
+
+absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite site) {
+  if (!tensor.defined()) return absl::InvalidArgumentError("an input tensor is undefined");
+  if (tensor.has_value() || tensor.dtype() == kResource) return Capture(tensor, site);
+  return graph_.OutputOf(tensor);
+}
+
+absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
+  DUET_RETURN_IF_ERROR(BindAttrs(call));
+  NodeSpec spec;
+  spec.op = call.op;
+  spec.inputs.reserve(call.inputs.size());
+  for (const Tensor& input : call.inputs) {
+    DUET_ASSIGN_OR_RETURN(NodeOutput output, InputOf(input, call.site));
+    spec.inputs.push_back(output);
+  }
+  ShapeContext shapes(call);
+  DUET_RETURN_IF_ERROR(InferShapes(shapes));
+  for (const ShapeContext::Output& out : shapes.outputs()) {
+    spec.output_dtypes.push_back(out.dtype);
+    spec.output_shapes.push_back(out.shape);
+  }
+  spec.name = NodeName(call.site.name.empty() ? absl::string_view(call.op->name) : call.site.name);
+  spec.attrs = call.attrs;
+  spec.control_inputs = control_inputs_;
+  spec.location = call.site.location;
+  if (call.op->name == "Const") spec.bound_value = std::get<Tensor>(call.attrs[0]);
+  DUET_ASSIGN_OR_RETURN(const Node* node, graph_.AddNode(std::move(spec)));
+  outputs.clear();
+  for (int i = 0; i < node->num_outputs(); ++i) outputs.push_back(node->output(i));
+  return absl::OkStatus();
+}
+
+NameScope::NameScope(absl::string_view name) : context_(GraphContext::Current()) {
+  if (context_ == nullptr) return;
+  previous_size_ = context_->scope_prefix_.size();
+  absl::StrAppend(&context_->scope_prefix_, name, "/");
+}
+
+NameScope::~NameScope() {
+  if (context_ != nullptr) context_->scope_prefix_.resize(previous_size_);
+}
+
+ControlDependencies::ControlDependencies(const std::vector<Tensor>& tensors)
+    : context_(GraphContext::Current()) {
+  if (context_ == nullptr) return;
+  previous_size_ = context_->control_inputs_.size();
+  for (const Tensor& t : tensors) {
+    absl::StatusOr<NodeOutput> output = context_->graph_.OutputOf(t);
+    if (!output.ok()) {
+      context_->control_inputs_.resize(previous_size_);
+      throw Error(absl::Status(output.status().code(),
+                               absl::StrCat("ControlDependencies: ", output.status().message())));
+    }
+    context_->control_inputs_.push_back(output->node);
+  }
+}
+
+ControlDependencies::~ControlDependencies() {
+  if (context_ != nullptr) context_->control_inputs_.resize(previous_size_);
+}
+
+}  // namespace duet

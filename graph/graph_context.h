@@ -1,0 +1,85 @@
+// Graph building: inside a GraphScope, op functions add nodes to a Graph and return symbolic
+// tensors instead of running.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "graph/graph.h"
+#include "ops/execution_context.h"
+
+namespace duet {
+
+// The execution context of graph mode: checks each op call like the eager dispatcher (signature,
+// attrs, shape function, so errors surface at the user's line), then appends a node. Eager
+// tensors used as inputs are captured once each: values as Const nodes, variable handles as
+// VarHandleOp nodes bound to the same variable state.
+class GraphContext : public ExecutionContext {
+ public:
+  explicit GraphContext(Graph& graph) : graph_(graph) {}
+
+  absl::Status Execute(OpCall& call, OutputList& outputs) override;
+  bool executing_eagerly() const override { return false; }
+
+  Graph& graph() const { return graph_; }
+  // The innermost GraphContext of this thread, or nullptr when ops run eagerly.
+  static GraphContext* Current();
+
+ private:
+  friend class NameScope;
+  friend class ControlDependencies;
+
+  absl::StatusOr<NodeOutput> InputOf(const Tensor& tensor, OpSite site);
+  absl::StatusOr<NodeOutput> Capture(const Tensor& tensor, OpSite site);
+  // The name for a new node: the scope prefix plus `base`, made unique.
+  std::string NodeName(absl::string_view base) const;
+
+  Graph& graph_;
+  std::string scope_prefix_;                 // "outer/inner/" inside NameScopes
+  std::vector<const Node*> control_inputs_;  // from enclosing ControlDependencies
+  // Eager tensors already captured, by TensorImpl (the tensor is kept alive by its node).
+  absl::flat_hash_map<const TensorImpl*, NodeOutput> captured_;
+};
+
+// Makes `graph` the target of op calls on this thread for the scope's lifetime.
+class GraphScope {
+ public:
+  explicit GraphScope(Graph& graph) : context_(graph), scope_(&context_) {}
+  GraphScope(const GraphScope&) = delete;
+  GraphScope& operator=(const GraphScope&) = delete;
+
+ private:
+  GraphContext context_;
+  ExecutionContext::Scope scope_;
+};
+
+// Prefixes the names of nodes made in its lifetime with "name/" (nested scopes nest). Does
+// nothing when ops run eagerly.
+class NameScope {
+ public:
+  explicit NameScope(absl::string_view name);
+  ~NameScope();
+  NameScope(const NameScope&) = delete;
+  NameScope& operator=(const NameScope&) = delete;
+
+ private:
+  GraphContext* context_;
+  size_t previous_size_ = 0;
+};
+
+// Nodes made in its lifetime run after the nodes of `tensors` (control inputs), e.g. a read
+// after an assignment. Does nothing when ops run eagerly (they run in program order anyway).
+class ControlDependencies {
+ public:
+  explicit ControlDependencies(const std::vector<Tensor>& tensors);
+  ~ControlDependencies();
+  ControlDependencies(const ControlDependencies&) = delete;
+  ControlDependencies& operator=(const ControlDependencies&) = delete;
+
+ private:
+  GraphContext* context_;
+  size_t previous_size_ = 0;
+};
+
+}  // namespace duet

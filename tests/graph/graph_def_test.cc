@@ -1,0 +1,205 @@
+// GraphDef export and import: TensorFlow's layout on the way out, full validation on the way in
+// (every malformed graph is a clear error naming the node), files in binary and text form.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+
+#include "duet.h"
+#include "google/protobuf/text_format.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+tensorflow::GraphDef ParseText(const std::string& text) {
+  tensorflow::GraphDef def;
+  REQUIRE(google::protobuf::TextFormat::ParseFromString(text, &def));
+  return def;
+}
+
+// A placeholder x: float32 [-1, 2] and nodes in text format after it.
+tensorflow::GraphDef WithInput(const std::string& nodes) {
+  return ParseText(R"(
+    node { name: "x" op: "Placeholder"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } } }
+  )" + nodes);
+}
+
+void ExpectImportError(const tensorflow::GraphDef& def, const std::vector<std::string>& words) {
+  testing::ExpectError([&] { Graph::from_graph_def(def); }, words);
+}
+
+TEST_CASE("export writes TensorFlow's ops, inputs and non-default attrs") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat32, {-1, 2}, "x");
+    const Tensor w = constant({{1.f, 2.f}, {3.f, 4.f}});
+    const Tensor y = matmul(x, w, /*transpose_a=*/false, /*transpose_b=*/true, "y");
+    ControlDependencies deps({y});
+    relu(y, "act");
+  }
+  const tensorflow::GraphDef def = g.to_graph_def();
+  CHECK(def.versions().producer() > 21);
+  REQUIRE(def.node_size() == 4);
+  const tensorflow::NodeDef& y = def.node(2);
+  CHECK(y.name() == "y");
+  CHECK(y.op() == "MatMul");
+  REQUIRE(y.input_size() == 2);
+  CHECK(y.input(0) == "x");
+  CHECK(y.input(1) == "Const");
+  CHECK(y.attr().at("T").type() == tensorflow::DT_FLOAT);
+  CHECK(y.attr().at("transpose_b").b());
+  CHECK(y.attr().count("transpose_a") == 0);  // default false: left for TensorFlow to fill in
+  const tensorflow::NodeDef& act = def.node(3);
+  REQUIRE(act.input_size() == 2);
+  CHECK(act.input(1) == "^y");
+  const tensorflow::NodeDef& w = def.node(1);
+  CHECK(w.op() == "Const");
+  CHECK(w.attr().at("value").tensor().tensor_shape().dim_size() == 2);
+}
+
+TEST_CASE("a graph survives export and import and runs the same") {
+  const Tensor w1 = random_normal({4, 8}, 1), b1 = random_normal({8}, 2);
+  Graph g;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat32, {-1, 4}, "x");
+    const Tensor h = relu(bias_add(matmul(x, w1), b1));
+    reduce_mean(softmax(h), {1}, /*keep_dims=*/false, "y");
+  }
+  Graph back = Graph::from_graph_def(g.to_graph_def());
+  CHECK(back.num_nodes() == g.num_nodes());
+  CHECK(back.FindNode("y")->output_shape(0) == Shape({-1}));
+  const Tensor batch = random_normal({3, 4}, 3);
+  Session a(g), b(back);
+  testing::ExpectTensorNear(b.run({{"x", batch}}, {"y"})[0], a.run({{"x", batch}}, {"y"})[0], 0);
+}
+
+TEST_CASE("write_graph and read_graph, binary and text") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    add(placeholder(kFloat32, {2}, "x"), constant({1.f, 2.f}), "y");
+  }
+  for (const std::string path : {"graph_def_test.pb", "graph_def_test.pbtxt"}) {
+    INFO(path);
+    write_graph(g, path);
+    Graph back = read_graph(path);
+    Session sess(back);
+    testing::ExpectTensor(sess.run({{"x", constant({10.f, 20.f})}}, {"y"})[0], kFloat32, {2},
+                          {11, 22});
+    std::remove(path.c_str());
+  }
+  std::ifstream text("graph_def_test.pbtxt");
+  CHECK_FALSE(text.good());
+}
+
+TEST_CASE("reading a missing file or bytes that are not a GraphDef is a clear error") {
+  testing::ExpectError([] { read_graph("no/such/graph.pb"); }, {"cannot open", "no/such/graph.pb"});
+  {
+    std::ofstream junk("graph_def_test_junk.pb", std::ios::binary);
+    junk << "\xff\xff\xff garbage";
+  }
+  testing::ExpectError([] { read_graph("graph_def_test_junk.pb"); }, {"not a GraphDef"});
+  std::remove("graph_def_test_junk.pb");
+}
+
+TEST_CASE("import accepts any node order and fills attr defaults") {
+  const tensorflow::GraphDef def = ParseText(R"(
+    node { name: "y" op: "MatMul" input: "x" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "transpose_b" value { b: true } } }
+    node { name: "x" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1 }
+                  dim { size: 2 } } float_val: 1 float_val: 2 } } } }
+  )");
+  Graph g = Graph::from_graph_def(def);
+  Session sess(g);
+  testing::ExpectTensor(sess.run({}, {"y"})[0], kFloat32, {1, 1}, {5});
+}
+
+TEST_CASE("import rejects malformed graphs, naming the node") {
+  SECTION("unknown op") {
+    ExpectImportError(WithInput(R"(node { name: "n" op: "FrobnicateV9" input: "x" })"),
+                      {"node 'n'", "unknown op 'FrobnicateV9'"});
+  }
+  SECTION("missing required attr") {
+    ExpectImportError(ParseText(R"(node { name: "p" op: "Placeholder" })"),
+                      {"node 'p'", "attr 'dtype' is required"});
+  }
+  SECTION("ill-typed attr") {
+    ExpectImportError(
+        WithInput(R"(node { name: "n" op: "Relu" input: "x" attr { key: "T" value { i: 3 } } })"),
+        {"node 'n'", "attr 'T'"});
+  }
+  SECTION("unknown attr (internal _attrs are allowed)") {
+    ExpectImportError(WithInput(R"(node { name: "n" op: "Relu" input: "x"
+                                          attr { key: "alpha" value { f: 1 } } })"),
+                      {"node 'n'", "no attr 'alpha'"});
+    Graph::from_graph_def(WithInput(R"(node { name: "n" op: "Relu" input: "x"
+                                             attr { key: "_class" value { s: "loc:@x" } } })"));
+  }
+  SECTION("dangling input, bad output index, malformed reference") {
+    ExpectImportError(WithInput(R"(node { name: "n" op: "Relu" input: "nope" })"),
+                      {"node 'n'", "'nope' names no node"});
+    ExpectImportError(WithInput(R"(node { name: "n" op: "Relu" input: "x:3" })"),
+                      {"node 'n'", "x:3", "1 outputs"});
+    ExpectImportError(WithInput(R"(node { name: "n" op: "Relu" input: "x:-1" })"),
+                      {"node 'n'", "bad output index"});
+    ExpectImportError(WithInput(R"(node { name: "n" op: "Relu" input: "" })"),
+                      {"node 'n'", "not a node name"});
+  }
+  SECTION("wrong number of inputs") {
+    ExpectImportError(WithInput(R"(node { name: "n" op: "AddV2" input: "x" })"),
+                      {"node 'n'", "AddV2", "only 1 inputs"});
+  }
+  SECTION("duplicate names and invalid names") {
+    ExpectImportError(WithInput(R"(node { name: "x" op: "Relu" input: "x" })"),
+                      {"node 'x'", "more than one node"});
+    ExpectImportError(WithInput(R"(node { name: "_bad" op: "Relu" input: "x" })"),
+                      {"invalid name '_bad'"});
+  }
+  SECTION("cycles") {
+    ExpectImportError(WithInput(R"(node { name: "a" op: "AddV2" input: "x" input: "b" }
+                                   node { name: "b" op: "Relu" input: "a" })"),
+                      {"cycle"});
+  }
+  SECTION("dtype conflicts") {
+    ExpectImportError(WithInput(R"(node { name: "n" op: "Relu" input: "x"
+                                          attr { key: "T" value { type: DT_DOUBLE } } })"),
+                      {"node 'n'", "attr 'T' is float64", "float32"});
+    ExpectImportError(WithInput(R"(node { name: "i" op: "Const"
+                                          attr { key: "dtype" value { type: DT_INT32 } }
+                                          attr { key: "value" value { tensor { dtype: DT_INT32
+                                                 int_val: 1 } } } }
+                                   node { name: "n" op: "AddV2" input: "x" input: "i" })"),
+                      {"node 'n'", "int32", "float32"});
+    ExpectImportError(ParseText(R"(node { name: "c" op: "Const"
+                                          attr { key: "dtype" value { type: DT_INT32 } }
+                                          attr { key: "value" value { tensor { dtype: DT_FLOAT
+                                                 float_val: 1 } } } })"),
+                      {"node 'c'", "float32", "int32"});
+  }
+  SECTION("shape conflicts") {
+    ExpectImportError(WithInput(R"(node { name: "w" op: "Const"
+                                          attr { key: "dtype" value { type: DT_FLOAT } }
+                                          attr { key: "value" value { tensor { dtype: DT_FLOAT
+                                                 tensor_shape { dim { size: 3 } dim { size: 1 } }
+                                                 float_val: 1 } } } }
+                                   node { name: "n" op: "MatMul" input: "x" input: "w" })"),
+                      {"node 'n'", "MatMul", "(None, 2)", "(3, 1)"});
+  }
+  SECTION("a data input after a control input") {
+    ExpectImportError(WithInput(R"(node { name: "n" op: "AddV2" input: "^x" input: "x"
+                                          input: "x" })"),
+                      {"node 'n'", "data input follows a control input"});
+  }
+  SECTION("function libraries are not supported yet") {
+    ExpectImportError(ParseText(R"(library { function { signature { name: "f" } } })"),
+                      {"function library"});
+  }
+}
+
+}  // namespace
+}  // namespace duet

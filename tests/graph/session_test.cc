@@ -1,0 +1,167 @@
+// Session: runs what the fetches need, by handle or by name, reuses plans, frees intermediates,
+// and reports errors with the node, op, shapes and source line.
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "duet.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+TEST_CASE("run feeds placeholders and fetches by handle or by name") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 2}, "x");
+    y = relu(matmul(x, constant({{1.f, -1.f}, {2.f, 0.5f}})), "y");
+  }
+  Session sess(g);
+  const Tensor batch = constant({{1.f, 2.f}, {-3.f, 1.f}});
+  // [1, 2] -> [5, 0]; [-3, 1] -> [-1, 3.5] -> relu [0, 3.5]
+  std::vector<Tensor> out = sess.run({{x, batch}}, {y});
+  REQUIRE(out.size() == 1);
+  testing::ExpectTensor(out[0], kFloat32, {2, 2}, {5, 0, 0, 3.5});
+  out = sess.run({{"x", batch}}, {"y:0", "y"});
+  testing::ExpectTensor(out[1], kFloat32, {2, 2}, {5, 0, 0, 3.5});
+  CHECK(sess.num_plans() == 2);
+  sess.run({{"x:0", constant({{0.f, 1.f}})}}, {"y"});  // the first signature again, by name
+  sess.run({{x, batch}}, {y});
+  CHECK(sess.num_plans() == 2);
+}
+
+TEST_CASE("eager and session results agree on a small MLP") {
+  const Tensor w1 = random_normal({8, 16}, 1), b1 = random_normal({16}, 2);
+  const Tensor w2 = random_normal({16, 4}, 3), b2 = random_normal({4}, 4);
+  auto model = [&](const Tensor& in) {
+    return softmax(bias_add(matmul(relu(bias_add(matmul(in, w1), b1)), w2), b2));
+  };
+  const Tensor batch = random_normal({5, 8}, 5);
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 8});
+    y = model(x);
+  }
+  CHECK(y.shape() == Shape({-1, 4}));
+  Session sess(g);
+  testing::ExpectTensorNear(sess.run({{x, batch}}, {y})[0], model(batch), 1e-6);
+}
+
+TEST_CASE("only what the fetches need runs; feeding an output cuts its producer") {
+  Graph g;
+  Tensor x, bad, good;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {2}, "x");
+    bad = gather(x, constant({int64_t{7}}));  // index 7 is out of range: fails if run
+    good = x * 3.f;
+  }
+  Session sess(g);
+  testing::ExpectTensor(sess.run({{x, constant({1.f, 2.f})}}, {good})[0], kFloat32, {2}, {3, 6});
+  // Feeding an intermediate: its producer (and the placeholder behind it) need not run.
+  const Tensor doubled = SymbolicOutput(good)->node->inputs()[0].node->output(0);
+  CHECK(doubled.shape() == Shape({2}));
+  testing::ExpectTensor(sess.run({{x, constant({5.f, 5.f})}}, {x})[0], kFloat32, {2}, {5, 5});
+}
+
+TEST_CASE("an unfed placeholder and bad feeds are clear errors") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 2}, "x");
+    y = negative(x, "y");
+  }
+  Session sess(g);
+  testing::ExpectError([&] { sess.run({}, {y}); },
+                       {"Placeholder node 'x'", "must be fed", "session_test.cc"});
+  testing::ExpectError(
+      [&] {
+        sess.run({{x, constant({1.0, 2.0})}}, {y});
+      },
+      {"'x'", "float32 (None, 2)", "float64 (2,)"});
+  testing::ExpectError(
+      [&] {
+        sess.run({{x, constant({1.f, 2.f})}}, {y});
+      },
+      {"'x'", "(None, 2)", "(2,)"});
+  testing::ExpectError(
+      [&] {
+        sess.run({{"x", constant({{1.f, 2.f}})}}, {"nope:0"});
+      },
+      {"no node named 'nope'"});
+  testing::ExpectError([&] { sess.run({}, {"y:3"}); }, {"'y'", "no output 3"});
+}
+
+TEST_CASE("a kernel error in a run names the node, op, input shapes and source line") {
+  Graph g;
+  Tensor i, y;
+  {
+    GraphScope scope(g);
+    i = placeholder(kInt64, {1}, "i");
+    y = gather(constant({1.f, 2.f}), i, 0, "pick");
+  }
+  Session sess(g);
+  testing::ExpectTensor(sess.run({{i, constant({int64_t{1}})}}, {y})[0], kFloat32, {1}, {2});
+  testing::ExpectError(
+      [&] {
+        sess.run({{i, constant({int64_t{9}})}}, {y});
+      },
+      {"GatherV2", "node 'pick'", "session_test.cc", "(2,)"});
+}
+
+TEST_CASE("targets run nodes for their effects; control dependencies order them") {
+  Variable v(constant(1.f), "v");
+  Graph g;
+  Tensor read;
+  {
+    GraphScope scope(g);
+    assign_add_variable_op(v.handle(), constant(10.f), "bump");
+    read = v.value();
+  }
+  Session sess(g);
+  sess.run({}, {}, {"bump"});
+  CHECK(v.value().item<float>() == 11.f);  // the graph updated the eager variable's state
+  testing::ExpectTensor(sess.run({}, {read})[0], kFloat32, {}, {11});
+}
+
+TEST_CASE("a session keeps the graph's nodes alive") {
+  std::unique_ptr<Session> sess;
+  Tensor y;
+  {
+    Graph g;
+    GraphScope scope(g);
+    y = constant(2.f) * 4.f;
+    sess = std::make_unique<Session>(g);
+  }
+  testing::ExpectTensor(sess->run({}, {y})[0], kFloat32, {}, {8});
+}
+
+TEST_CASE("run is safe from several threads at once") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1});
+    y = reduce_sum(x * x + 1.f);
+  }
+  Session sess(g);
+  std::vector<float> results(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 50; ++rep) {
+        const Tensor in = fill(Shape({t + 1}), t);
+        results[t] = sess.run({{x, in}}, {y})[0].item<float>();
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) CHECK(results[t] == static_cast<float>((t + 1) * (t * t + 1)));
+}
+
+}  // namespace
+}  // namespace duet
