@@ -16,6 +16,7 @@
 #include "graph/graph.h"
 #include "graph/graph_context.h"
 #include "graph/graph_def.h"
+#include "graph/gradients.h"
 #include "graph/session.h"
 #include "kernels/cuda/cuda_device.h"
 #include "ops/array/array_ops.h"

@@ -23,6 +23,9 @@ class GraphContext : public ExecutionContext {
   bool executing_eagerly() const override { return false; }
 
   Graph& graph() const { return graph_; }
+  // The node output a tensor stands for in this graph: its own for symbolic tensors of the graph;
+  // for eager tensors (values, variable handles) the node capturing them, made if need be.
+  absl::StatusOr<NodeOutput> Resolve(const Tensor& tensor) { return InputOf(tensor, OpSite()); }
   // The innermost GraphContext of this thread, or nullptr when ops run eagerly.
   static GraphContext* Current();
 

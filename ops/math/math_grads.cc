@@ -20,12 +20,13 @@ namespace {
 Tensor ReduceToShape(const Tensor& grad, const Shape& shape, const GradientContext& ctx) {
   const Shape& from = grad.shape();
   if (from == shape) return grad;  // the common, unbroadcast case: no op at all
-  if (from.unknown_rank() || shape.unknown_rank() || !from.is_fully_defined() ||
-      !shape.is_fully_defined()) {
-    // Needs BroadcastGradientArgs on the runtime shapes, which graph mode will bring.
-    throw Error(absl::UnimplementedError(
-        absl::StrCat("the gradient of ", ctx.op().name, " cannot undo broadcasting from ",
-                     from.str(), " to ", shape.str(), ": both shapes must be fully defined")));
+  // The axes to sum are known when the input's shape is: unknown dims of the gradient (a batch
+  // dim in a graph) are never broadcast from a known input dim other than 1.
+  if (from.unknown_rank() || !shape.is_fully_defined()) {
+    // Needs the runtime shapes (TensorFlow's BroadcastGradientArgs); not built yet.
+    throw Error(absl::UnimplementedError(absl::StrCat(
+        "the gradient of ", ctx.op().name, " cannot undo broadcasting from ", from.str(), " to ",
+        shape.str(), ": the input's shape must be fully defined")));
   }
   if (from.rank() < shape.rank()) {
     throw Error(absl::InternalError(absl::StrCat("the gradient of ", ctx.op().name, " has shape ",

@@ -32,23 +32,51 @@ Shape KeptDimsShape(const Shape& in, const std::vector<bool>& reduced) {
   return kept;
 }
 
-TensorList SumGrad(const GradientContext& ctx) {
+// Note [Graph gradients of partially known shapes]: eagerly every shape is known. In a graph an
+// input may have unknown dims (a batch placeholder); the gradient then reads them at run time
+// with shape_of/size on the input, which graph gradients always have (they keep every input).
+
+// `grad` (the output's shape) viewed with the reduced dims kept as 1.
+Tensor ReshapeToKept(const Tensor& grad, const GradientContext& ctx,
+                     const std::vector<bool>& reduced) {
+  const Shape kept = KeptDimsShape(ctx.input_shape(0), reduced);
+  if (std::count(kept.dims().begin(), kept.dims().end(), Shape::kUnknownDim) <= 1) {
+    return reshape(grad, kept);  // reshape infers one unknown dim
+  }
+  const Tensor shape = shape_of(ctx.input(0));
+  std::vector<int32_t> mask(reduced.begin(), reduced.end());
+  return reshape(grad, where(cast(from_vector(mask), kBool), ones_like(shape), shape));
+}
+
+// `grad` broadcast back over input 0's shape.
+Tensor BroadcastToInput(const Tensor& grad, const GradientContext& ctx) {
   const Shape& in = ctx.input_shape(0);
-  const Tensor grad = reshape(ctx.grad(0), KeptDimsShape(in, ReducedDims(ctx)));
-  return {broadcast_to(grad, in), Tensor()};
+  return in.is_fully_defined() ? broadcast_to(grad, in)
+                               : broadcast_to(grad, shape_of(ctx.input(0)));
+}
+
+TensorList SumGrad(const GradientContext& ctx) {
+  return {BroadcastToInput(ReshapeToKept(ctx.grad(0), ctx, ReducedDims(ctx)), ctx), Tensor()};
 }
 
 TensorList MeanGrad(const GradientContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   const std::vector<bool> reduced = ReducedDims(ctx);
+  const DType dtype = ctx.grad(0).dtype();
   double count = 1;
+  bool known = true;
   for (int d = 0; d < in.rank(); ++d) {
-    if (reduced[d]) count *= static_cast<double>(in.dim(d));
+    if (!reduced[d]) continue;
+    count *= static_cast<double>(in.dim(d));
+    known = known && in.dim(d) != Shape::kUnknownDim;
   }
+  // The number of elements averaged: input size / output size when a reduced dim is unknown.
+  const Tensor divisor =
+      known ? scalar(count, dtype)
+            : divide(cast(size(ctx.input(0)), dtype), cast(size(ctx.grad(0)), dtype));
   // Divided before broadcasting: the output has fewer elements than the input.
-  const Tensor grad =
-      divide(reshape(ctx.grad(0), KeptDimsShape(in, reduced)), scalar(count, ctx.grad(0).dtype()));
-  return {broadcast_to(grad, in), Tensor()};
+  return {BroadcastToInput(divide(ReshapeToKept(ctx.grad(0), ctx, reduced), divisor), ctx),
+          Tensor()};
 }
 
 // Max and Min (TensorFlow's rule): the gradient goes to the elements equal to the extreme value,

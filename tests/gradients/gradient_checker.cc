@@ -42,6 +42,49 @@ std::vector<std::string>& Tested() {
   return *ops;
 }
 
+// f as a graph: eager vs Session outputs, and gradients() vs the tape's `analytic` gradients
+// (same weights). Same kernels, so they agree to rounding.
+void CheckGraphAgreement(const std::string& op, const TestFn& f, const std::vector<Tensor>& inputs,
+                         const std::vector<int>& wrt, const std::vector<Tensor>& eager_outputs,
+                         const std::vector<Tensor>& weights, const std::vector<Tensor>& analytic) {
+  Graph graph;
+  std::vector<Tensor> xs = inputs, ys, grads;
+  {
+    GraphScope scope(graph);
+    for (int i : wrt) xs[i] = placeholder(inputs[i].dtype(), inputs[i].shape());
+    ys = f(xs);
+    std::vector<Tensor> targets;
+    for (const Tensor& y : ys) {
+      if (IsFloating(y.dtype())) targets.push_back(y);
+    }
+    std::vector<GradientSource> sources;
+    for (int i : wrt) sources.push_back(xs[i]);
+    grads = gradients(targets, sources, weights);
+  }
+  bool has_op = false;
+  for (const Node* node : graph.nodes()) has_op = has_op || node->op().name == op;
+  INFO(op << " in graph mode");
+  REQUIRE(has_op);
+  FeedList feeds;
+  for (int i : wrt) feeds.emplace_back(xs[i], inputs[i]);
+  std::vector<GraphTensor> fetches(ys.begin(), ys.end());
+  for (const Tensor& g : grads) {
+    if (g.defined()) fetches.emplace_back(g);
+  }
+  const std::vector<Tensor> got = Session(graph).run(feeds, fetches);
+  for (size_t k = 0; k < ys.size(); ++k) {
+    INFO("output " << k << ": graph vs eager");
+    REQUIRE(got[k].shape() == eager_outputs[k].shape());
+    ExpectTensorNear(got[k], eager_outputs[k], 1e-12);
+  }
+  size_t next = ys.size();
+  for (size_t s = 0; s < grads.size(); ++s) {
+    INFO("gradient of input " << wrt[s] << ": gradients() vs the tape");
+    REQUIRE(grads[s].defined() == analytic[s].defined());
+    if (grads[s].defined()) ExpectTensorNear(got[next++], analytic[s], 1e-10);
+  }
+}
+
 }  // namespace
 
 void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Tensor>& inputs,
@@ -71,6 +114,7 @@ void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Te
   std::vector<GradientSource> sources;
   for (int i : wrt) sources.push_back(xs[i]);
   const std::vector<Tensor> analytic = tape.gradient(targets, sources, weights);
+  if (options.check_graph) CheckGraphAgreement(op, f, inputs, wrt, ys, weights, analytic);
 
   // Numeric: central differences of the same projection.
   for (size_t s = 0; s < wrt.size(); ++s) {
@@ -122,6 +166,7 @@ void CheckSecondOrderGradients(const std::string& op, const TestFn& f,
   };
   GradientCheckOptions second = options;
   second.tolerance = std::max(options.tolerance, 1e-5);
+  second.check_graph = false;  // first_order runs a tape, which records nothing in a graph
   CheckGradients(op, first_order, inputs, second);
 }
 

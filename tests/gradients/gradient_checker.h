@@ -21,12 +21,16 @@ struct GradientCheckOptions {
   double tolerance = 1e-6;  // absolute + relative (to the largest gradient magnitude) error
   // Inputs to differentiate with respect to (by index); empty = every floating-point input.
   std::vector<int> wrt;
+  // Also build f as a graph (placeholders for the differentiated inputs, the others constants)
+  // and check that a Session gives eager's outputs and gradients() the tape's gradients.
+  bool check_graph = true;
 };
 
 // For a fixed random projection w of the outputs, checks that the tape's gradient of
 // sum(f(x) * w) with respect to each input equals its central-difference estimate, and that the
 // op named `op` was recorded on the tape (so a check cannot pass without exercising the op's
-// gradient). Fails the current Catch2 test otherwise.
+// gradient). With options.check_graph, also that f built as a graph agrees with eager execution
+// and that symbolic gradients() equal the tape's. Fails the current Catch2 test otherwise.
 void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Tensor>& inputs,
                     const GradientCheckOptions& options = {});
 
