@@ -1,6 +1,7 @@
 #include "eager/variable.h"
 
 #include "core/resource.h"
+#include "eager/eager_context.h"
 #include "ops/state/variable_ops.h"
 
 namespace duet {
@@ -22,6 +23,14 @@ Variable::Variable(const Tensor& initial_value, const std::string& name, bool tr
     throw Error(
         absl::InvalidArgumentError("Variable '" + name + "' needs a defined initial value"));
   }
+  if (!initial_value.has_value()) {
+    throw Error(absl::InvalidArgumentError(
+        "Variable '" + name +
+        "': the initial value is a symbolic graph tensor; variables start from eager values"));
+  }
+  // The state is made eagerly even inside a GraphScope (tf.function lifts variable creation out
+  // of its graph the same way): a graph then captures the handle.
+  ExecutionContext::Scope eager(&EagerContext::Get());
   handle_ = var_handle_op(initial_value.dtype(), initial_value.shape(), name, site);
   State(handle_).trainable = trainable;
   assign_variable_op(handle_, initial_value, site);

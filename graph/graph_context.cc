@@ -71,7 +71,7 @@ absl::StatusOr<NodeOutput> GraphContext::Capture(const Tensor& tensor, OpSite si
 
 absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite site) {
   if (!tensor.defined()) return absl::InvalidArgumentError("an input tensor is undefined");
-  if (tensor.has_value() || tensor.dtype() == kResource) return Capture(tensor, site);
+  if (SymbolicOutput(tensor) == nullptr) return Capture(tensor, site);  // values, variable handles
   return graph_.OutputOf(tensor);
 }
 
@@ -94,8 +94,18 @@ absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
   spec.attrs = call.attrs;
   spec.control_inputs = control_inputs_;
   spec.location = call.site.location;
+  std::vector<std::pair<int, int>> resources;  // Note [Automatic control dependencies]
+  if (call.op->stateful) {
+    for (const NodeOutput& in : spec.inputs) {
+      if (in.node->output_dtype(in.index) != kResource) continue;
+      resources.emplace_back(in.node->id(), in.index);
+      auto it = last_resource_use_.find(resources.back());
+      if (it != last_resource_use_.end()) spec.control_inputs.push_back(it->second);
+    }
+  }
   if (call.op->name == "Const") spec.bound_value = std::get<Tensor>(call.attrs[0]);
   DUET_ASSIGN_OR_RETURN(const Node* node, graph_.AddNode(std::move(spec)));
+  for (const auto& resource : resources) last_resource_use_[resource] = node;
   outputs.clear();
   for (int i = 0; i < node->num_outputs(); ++i) outputs.push_back(node->output(i));
   return absl::OkStatus();

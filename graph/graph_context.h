@@ -15,6 +15,11 @@ namespace duet {
 // attrs, shape function, so errors surface at the user's line), then appends a node. Eager
 // tensors used as inputs are captured once each: values as Const nodes, variable handles as
 // VarHandleOp nodes bound to the same variable state.
+//
+// Note [Automatic control dependencies]: stateful ops that use the same resource (a variable's
+// reads, assignments and updates) run in the order the program made them, as eagerly: each such
+// node gets a control input on the previous one, so fetching a read also runs the assignments
+// made before it.
 class GraphContext : public ExecutionContext {
  public:
   explicit GraphContext(Graph& graph) : graph_(graph) {}
@@ -43,6 +48,8 @@ class GraphContext : public ExecutionContext {
   std::vector<const Node*> control_inputs_;  // from enclosing ControlDependencies
   // Eager tensors already captured, by TensorImpl (the tensor is kept alive by its node).
   absl::flat_hash_map<const TensorImpl*, NodeOutput> captured_;
+  // The last stateful node that used each resource, by the resource's node id and output.
+  absl::flat_hash_map<std::pair<int, int>, const Node*> last_resource_use_;
 };
 
 // Makes `graph` the target of op calls on this thread for the scope's lifetime.

@@ -3,6 +3,7 @@
 #include <deque>
 
 #include "absl/strings/str_cat.h"
+#include "core/resource.h"
 #include "kernels/kernel_registry.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -195,6 +196,21 @@ int Session::num_plans() const {
   return static_cast<int>(plans_.size());
 }
 
+Tensor Session::SessionVariable(const Node& node) {
+  const OpDef& op = node.op();
+  std::string name = node.attr<std::string>(op.attr_index("shared_name"));
+  if (name.empty()) name = node.name();
+  Tensor& handle = variables_[name];
+  if (!handle.defined()) {
+    auto variable = std::make_shared<VariableResource>();
+    variable->name = name;
+    variable->dtype = node.attr<DType>(op.attr_index("dtype"));
+    variable->shape = node.attr<Shape>(op.attr_index("shape"));
+    handle = MakeResourceTensor(std::move(variable), Device::cpu());
+  }
+  return handle;
+}
+
 absl::StatusOr<Session::Plan*> Session::PlanFor(const std::vector<NodeOutput>& feeds,
                                                 const std::vector<NodeOutput>& fetches,
                                                 const std::vector<const Node*>& targets) {
@@ -230,6 +246,10 @@ absl::StatusOr<Session::Plan*> Session::PlanFor(const std::vector<NodeOutput>& f
     }
     if (const Tensor* value = node->bound_value()) {
       plan->constants.emplace_back(step.output_slot, *value);
+      continue;
+    }
+    if (node->op().name == "VarHandleOp") {
+      plan->constants.emplace_back(step.output_slot, SessionVariable(*node));
       continue;
     }
     if (node->op().name == "Placeholder") {

@@ -62,9 +62,15 @@ class Session {
                                 const std::vector<NodeOutput>& fetches,
                                 const std::vector<const Node*>& targets);
 
+  // The state of a VarHandleOp node made in the graph (not a captured eager variable): one per
+  // shared_name (or node name), living as long as the session, as TensorFlow's resource manager
+  // keeps them. Called with mu_ held.
+  Tensor SessionVariable(const Node& node);
+
   Graph graph_;  // shares the user's graph's nodes
   mutable std::mutex mu_;
   absl::flat_hash_map<std::string, std::unique_ptr<Plan>> plans_;  // guarded by mu_
+  absl::flat_hash_map<std::string, Tensor> variables_;             // guarded by mu_
 };
 
 }  // namespace duet

@@ -164,3 +164,37 @@ TEST_CASE("name scopes and control dependencies do nothing eagerly") {
 
 }  // namespace
 }  // namespace duet
+
+namespace duet {
+namespace {
+
+TEST_CASE("a Variable made inside a GraphScope gets eager state; a symbolic start is an error") {
+  Graph g;
+  GraphScope scope(g);
+  Variable v(constant({1.f, 2.f}), "made_in_scope");
+  CHECK(g.num_nodes() == 0);  // nothing was added: the state was made eagerly
+  const Tensor doubled = v * 2.f;
+  Session sess(g);
+  testing::ExpectTensor(sess.run({}, {doubled})[0], kFloat32, {2}, {2, 4});
+  testing::ExpectError([] { Variable bad(placeholder(kFloat32, {2}), "bad"); },
+                       {"Variable 'bad'", "symbolic graph tensor"});
+}
+
+TEST_CASE("stateful ops on one variable are ordered as the program made them") {
+  Variable v(constant(0.f), "ordered");
+  Graph g;
+  Tensor before, after;
+  {
+    GraphScope scope(g);
+    before = v.value();
+    v.assign_add(constant(5.f));
+    after = v.value();
+  }
+  Session sess(g);
+  const std::vector<Tensor> out = sess.run({}, {before, after});
+  CHECK(out[0].item<float>() == 0.f);
+  CHECK(out[1].item<float>() == 5.f);
+}
+
+}  // namespace
+}  // namespace duet
