@@ -6,9 +6,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(g++ python3 bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler libdnnl-dev
-          libsleef-dev libeigen3-dev catch2)
+PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
+          libdnnl-dev libsleef-dev libeigen3-dev catch2)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
+# TensorFlow for the interop tests, in a virtual environment of its own (PyPI's tensorflow-cpu);
+# the tests skip, saying so, when it cannot be installed.
+TF_VENV="$HOME/.venvs/tf"
+
+install_tensorflow() {
+  if "$TF_VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then return; fi
+  echo "installing tensorflow-cpu into $TF_VENV (for tests/interop)"
+  { python3 -m venv "$TF_VENV" && "$TF_VENV/bin/pip" install -q tensorflow-cpu; } ||
+    echo "warning: tensorflow-cpu could not be installed; the TensorFlow interop test will skip" >&2
+}
 
 install_deps() {
   local missing=()
@@ -35,9 +45,11 @@ case "$cmd" in
   deps) ;;
   demo) bazel run "${BAZEL_FLAGS[@]}" //examples:eager_tour ;;
   test)
+    install_tensorflow
     log=$(mktemp)
     set +e
-    bazel test "${BAZEL_FLAGS[@]}" --test_summary=short "$@" //... 2>&1 | tee "$log"
+    bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$TF_VENV/bin/python" \
+      --test_summary=short "$@" //... 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     set -e
     python3 tools/test_summary.py "$log" bazel-testlogs

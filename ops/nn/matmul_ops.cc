@@ -82,6 +82,9 @@ const OpDef* const kMatMul = OpDefBuilder("MatMul")
                                  .BoolAttr("transpose_a", false)
                                  .BoolAttr("transpose_b", false)
                                  .TypeAttr("T", kMatMulTypes)
+                                 // TensorFlow's gradient hints; no effect on the result.
+                                 .BoolAttr("grad_a", false)
+                                 .BoolAttr("grad_b", false)
                                  .Doc("Matrix product of 2-D a and b, optionally transposed.")
                                  .SetShapeFn(MatMulShape)
                                  .Register();
@@ -94,6 +97,8 @@ const OpDef* const kBatchMatMulV2 =
         .TypeAttr("T", kMatMulTypes)
         .BoolAttr("adj_x", false)
         .BoolAttr("adj_y", false)
+        .BoolAttr("grad_x", false)  // TensorFlow's gradient hints; no effect on the result
+        .BoolAttr("grad_y", false)
         .Doc("Matrix products over the last two dims; batch dims broadcast NumPy-style.")
         .SetShapeFn(BatchMatMulShape)
         .Register();

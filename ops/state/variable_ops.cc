@@ -54,6 +54,7 @@ const OpDef* const kVarHandleOp =
         .StringAttr("shared_name", "")
         .TypeAttr("dtype")
         .ShapeAttr("shape")
+        .StringAttr("debug_name", "")
         .Stateful()
         .Doc("A handle to a new, uninitialized variable of the given dtype and shape.")
         .SetShapeFn(VarHandleShape)
@@ -69,23 +70,28 @@ const OpDef* const kReadVariableOp =
         .SetShapeFn(ReadVariableShape)
         .Register();
 
-const OpDef* AssignOp(const char* name, const char* doc) {
-  return OpDefBuilder(name)
-      .Input("resource", kResource)
+OpDefBuilder AssignOp(const char* name, const char* doc) {
+  OpDefBuilder b(name);
+  b.Input("resource", kResource)
       .Input("value", "dtype")
       .TypeAttr("dtype")
       .Stateful()
       .Doc(doc)
-      .SetShapeFn(AssignShape)
-      .Register();
+      .SetShapeFn(AssignShape);
+  return b;
 }
 
+// validate_shape: TensorFlow's; duet always checks the shape.
 const OpDef* const kAssignVariableOp =
-    AssignOp("AssignVariableOp", "Sets a variable to a value of its dtype and shape.");
+    AssignOp("AssignVariableOp", "Sets a variable to a value of its dtype and shape.")
+        .BoolAttr("validate_shape", false)
+        .Register();
 const OpDef* const kAssignAddVariableOp =
-    AssignOp("AssignAddVariableOp", "Adds a value of the variable's dtype and shape to it.");
+    AssignOp("AssignAddVariableOp", "Adds a value of the variable's dtype and shape to it.")
+        .Register();
 const OpDef* const kAssignSubVariableOp =
-    AssignOp("AssignSubVariableOp", "Subtracts a value of the variable's dtype and shape from it.");
+    AssignOp("AssignSubVariableOp", "Subtracts a value of the variable's dtype and shape from it.")
+        .Register();
 
 absl::Status ApplyGradientDescentShape(ShapeContext& ctx) {
   if (ctx.input_shape(1).rank() != 0) {

@@ -50,6 +50,12 @@ Case VariableUpdate(const std::string& op, void (*update)(const Tensor&, const T
 std::vector<Case> Cases() {
   return {
       {"Const", {}, [](const std::vector<Tensor>&) { return const_op(kX); }},
+      {"NoOp",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         no_op();
+         return in[0];
+       }},
       {"Placeholder", {kX}, [](const std::vector<Tensor>& in) { return in[0]; }},
       Unary("StopGradient", &stop_gradient, kX),
       {"Shape", {kX}, [](const std::vector<Tensor>& in) { return shape_of(in[0], kInt64); }},

@@ -17,8 +17,8 @@ void ExpectAttrs(const char* op_name, const std::vector<std::string>& names) {
 }
 
 TEST_CASE("nn ops declare their attrs in the order the kernels read them") {
-  ExpectAttrs("MatMul", {"transpose_a", "transpose_b", "T"});
-  ExpectAttrs("BatchMatMulV2", {"T", "adj_x", "adj_y"});
+  ExpectAttrs("MatMul", {"transpose_a", "transpose_b", "T", "grad_a", "grad_b"});
+  ExpectAttrs("BatchMatMulV2", {"T", "adj_x", "adj_y", "grad_x", "grad_y"});
   ExpectAttrs("BiasAdd", {"T", "data_format"});
   ExpectAttrs("Conv2D", {"T", "strides", "use_cudnn_on_gpu", "padding", "explicit_paddings",
                          "data_format", "dilations"});

@@ -1,0 +1,10 @@
+// Gradients of the control-flow ops.
+#include "ops/gradient.h"
+
+namespace duet {
+namespace {
+
+const NotDifferentiable kNoOp("NoOp");  // no inputs to differentiate
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,80 @@
+"""Writes the TensorFlow-made fixtures duet's interop test runs: frozen GraphDefs (.pb) built by
+TensorFlow, an input and TensorFlow's output for each (.npy), into tests/interop/testdata/.
+
+    python make_tf_fixtures.py            # needs tensorflow (pip install tensorflow-cpu)
+
+The C++ test (tf_fixtures_test.cc) needs only the committed files, not TensorFlow.
+"""
+import os
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework import convert_to_constants
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
+
+
+def freeze(fn, spec):
+    """The frozen GraphDef of a tf.function (variables folded into Const nodes)."""
+    concrete = fn.get_concrete_function(spec)
+    frozen = convert_to_constants.convert_variables_to_constants_v2(concrete)
+    return frozen.graph.as_graph_def(), frozen.inputs[0].name, frozen.outputs[0].name
+
+
+def save(name, fn, x):
+    spec = tf.TensorSpec([None] + list(x.shape[1:]), tf.float32)
+    graph_def, input_name, output_name = freeze(fn, spec)
+    with open(os.path.join(OUT, name + ".pb"), "wb") as f:
+        f.write(graph_def.SerializeToString())
+    # Run the frozen graph itself in TensorFlow: the expected output is what the .pb computes.
+    with tf.Graph().as_default() as g:
+        tf.compat.v1.import_graph_def(graph_def, name="")
+        with tf.compat.v1.Session(graph=g) as sess:
+            y = sess.run(output_name, {input_name: x})
+    np.save(os.path.join(OUT, name + "_input.npy"), x)
+    np.save(os.path.join(OUT, name + "_expected.npy"), y)
+    with open(os.path.join(OUT, name + ".names"), "w") as f:
+        f.write(input_name + "\n" + output_name + "\n")
+    ops = sorted({n.op for n in graph_def.node})
+    print(f"{name}: {len(graph_def.node)} nodes, ops {ops}, {input_name} -> {output_name} {y.shape}")
+
+
+def main():
+    rng = np.random.default_rng(0)
+    tf.random.set_seed(0)
+
+    w1 = tf.Variable(rng.normal(0, 0.3, (12, 16)).astype(np.float32))
+    b1 = tf.Variable(rng.normal(0, 0.1, (16,)).astype(np.float32))
+    w2 = tf.Variable(rng.normal(0, 0.3, (16, 5)).astype(np.float32))
+    b2 = tf.Variable(rng.normal(0, 0.1, (5,)).astype(np.float32))
+
+    @tf.function
+    def mlp(x):
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        return tf.nn.softmax(tf.nn.bias_add(tf.matmul(h, w2), b2))
+
+    save("tf_mlp", mlp, rng.normal(size=(4, 12)).astype(np.float32))
+
+    k = tf.Variable(rng.normal(0, 0.3, (3, 3, 2, 4)).astype(np.float32))
+    kb = tf.Variable(rng.normal(0, 0.1, (4,)).astype(np.float32))
+    dense = tf.Variable(rng.normal(0, 0.3, (4 * 4 * 4, 3)).astype(np.float32))
+
+    @tf.function
+    def conv_net(x):
+        y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, k, strides=1, padding="SAME"), kb))
+        y = tf.nn.max_pool2d(y, ksize=2, strides=2, padding="VALID")
+        y = tf.reshape(y, [-1, 4 * 4 * 4])
+        return tf.nn.softmax(tf.matmul(y, dense))
+
+    save("tf_conv", conv_net, rng.normal(size=(2, 8, 8, 2)).astype(np.float32))
+
+    @tf.function
+    def shapes(x):
+        m = tf.reduce_mean(tf.reshape(x, [-1, 3, 4]), axis=1)
+        return tf.transpose(tf.concat([m, m * 2.0], axis=1), perm=[1, 0])
+
+    save("tf_shapes", shapes, rng.normal(size=(2, 12)).astype(np.float32))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# TensorFlow imports and runs graphs duet exported, and gets duet's outputs. Skips (passing, with
+# a message) when TensorFlow cannot be imported: set DUET_TF_PYTHON to an interpreter that has
+# it (tools/dev.sh sets it to $HOME/.venvs/tf/bin/python when that exists).
+set -euo pipefail
+python="${DUET_TF_PYTHON:-python3}"
+if ! "$python" -c "import tensorflow" >/dev/null 2>&1; then
+  echo "SKIPPED: $python cannot import tensorflow (pip install tensorflow-cpu, or set DUET_TF_PYTHON)"
+  exit 0
+fi
+dir="${TEST_TMPDIR:-$(mktemp -d)}/duet_graphs"
+mkdir -p "$dir"
+tests/interop/export_duet_graphs "$dir"
+TF_CPP_MIN_LOG_LEVEL=2 "$python" tests/interop/check_duet_graphs_in_tf.py "$dir"
