@@ -3,10 +3,8 @@
 #include <array>
 #include <bit>
 #include <cstdlib>
+#include <mutex>
 #include <vector>
-
-#include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 
 namespace duet {
 namespace {
@@ -28,7 +26,7 @@ size_t ClassBytes(int size_class) { return size_t{1} << (size_class + kMinClassL
 class SharedPool {
  public:
   void* Take(int size_class) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     auto& list = free_[size_class];
     if (list.empty()) return nullptr;
     void* p = list.back();
@@ -38,7 +36,7 @@ class SharedPool {
   }
   void Put(int size_class, void* p) {
     {
-      absl::MutexLock lock(&mu_);
+      std::lock_guard<std::mutex> lock(mu_);
       if (pooled_bytes_ + ClassBytes(size_class) <= kMaxPooledBytes) {
         free_[size_class].push_back(p);
         pooled_bytes_ += ClassBytes(size_class);
@@ -48,7 +46,7 @@ class SharedPool {
     std::free(p);
   }
   void Clear() {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     for (auto& list : free_) {
       for (void* p : list) std::free(p);
       list.clear();
@@ -57,9 +55,10 @@ class SharedPool {
   }
 
  private:
-  absl::Mutex mu_;
-  std::array<std::vector<void*>, kNumClasses> free_ ABSL_GUARDED_BY(mu_);
-  size_t pooled_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  // std::mutex, not absl::Mutex: TSan cannot see Debian's Abseil locks (docs/architecture.md).
+  std::mutex mu_;
+  std::array<std::vector<void*>, kNumClasses> free_;  // guarded by mu_
+  size_t pooled_bytes_ = 0;                           // guarded by mu_
 };
 
 SharedPool& Shared() {

@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "graph/graph.h"
+#include "graph/plan.h"
 
 namespace duet {
 
@@ -51,10 +52,17 @@ class Session {
   // The number of plans compiled so far (one per distinct signature).
   int num_plans() const;
 
- private:
-  struct Plan;
-  struct Frame;
+  // What the plan of a signature did on its last run (Note [Static plans] in plan.h): its steps,
+  // whether it ran on a static layout, and that layout's arena size. Compiles it if need be.
+  struct PlanInfo {
+    int steps = 0;
+    bool static_layout = false;
+    int64_t arena_bytes = 0;
+  };
+  PlanInfo plan_info(const std::vector<GraphTensor>& feeds, const std::vector<GraphTensor>& fetches,
+                     const std::vector<GraphTensor>& targets = {});
 
+ private:
   absl::StatusOr<std::vector<Tensor>> Run(const FeedList& feeds,
                                           const std::vector<GraphTensor>& fetches,
                                           const std::vector<GraphTensor>& targets);

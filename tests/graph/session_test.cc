@@ -168,3 +168,76 @@ TEST_CASE("run is safe from several threads at once") {
 
 }  // namespace
 }  // namespace duet
+
+namespace duet {
+namespace {
+
+TEST_CASE("runs with known feed shapes use a static layout whose arena reuses memory") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1}, "x");
+    y = x;
+    for (int i = 0; i < 10; ++i) y = y * 1.5f + 1.f;  // 20 steps, 64-element values
+  }
+  Session sess(g);
+  auto expected = [](float v) {
+    for (int i = 0; i < 10; ++i) v = v * 1.5f + 1.f;
+    return v;
+  };
+  for (int64_t n : {64, 64, 32, 64}) {  // a new feed shape builds a new layout
+    INFO("n = " << n);
+    const Tensor in = fill(Shape({n}), 2.0);
+    const Tensor out = sess.run({{x, in}}, {y})[0];
+    REQUIRE(out.shape() == Shape({n}));
+    CHECK(out.to_vector<float>()[n - 1] == expected(2.f));
+    const Session::PlanInfo info = sess.plan_info({x}, {y});
+    CHECK(info.static_layout);
+    // 19 intermediates of n floats, but at most two are alive at once.
+    CHECK(info.arena_bytes <= 2 * ((n * 4 + 63) / 64 * 64));
+  }
+}
+
+TEST_CASE("shapes that depend on values run without a static layout") {
+  Graph g;
+  Tensor x, shape, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {6}, "x");
+    shape = placeholder(kInt32, {2}, "shape");
+    y = reshape(x + 1.f, shape) * 2.f;
+  }
+  Session sess(g);
+  const Tensor in = constant({0.f, 1.f, 2.f, 3.f, 4.f, 5.f});
+  for (const auto& dims : {std::vector<int32_t>{2, 3}, std::vector<int32_t>{3, 2}}) {
+    const Tensor out = sess.run({{x, in}, {shape, from_vector(dims)}}, {y})[0];
+    CHECK(out.shape() == Shape({dims[0], dims[1]}));
+    CHECK(out.to_vector<float>() == std::vector<float>{2, 4, 6, 8, 10, 12});
+  }
+  CHECK_FALSE(sess.plan_info({x, shape}, {y}).static_layout);
+}
+
+TEST_CASE("views of intermediates and fetched intermediates keep their values across runs") {
+  Graph g;
+  Tensor x, a, b, c;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {4}, "x");
+    a = relu(x) + 1.f;
+    b = reshape(a, {2, 2});  // a view of a
+    c = b * 10.f;
+    c = c + 1.f;
+  }
+  Session sess(g);
+  for (float v : {1.f, 2.f, 3.f}) {
+    const std::vector<Tensor> out = sess.run({{x, fill(Shape({4}), v)}}, {b, c, a});
+    CHECK(out[0].to_vector<float>() == std::vector<float>(4, v + 1));
+    CHECK(out[1].to_vector<float>() == std::vector<float>(4, (v + 1) * 10 + 1));
+    CHECK(out[2].to_vector<float>() == std::vector<float>(4, v + 1));
+  }
+  CHECK(sess.plan_info({x}, {b, c, a}).static_layout);
+}
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,457 @@
+#include "graph/plan.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+
+// Shapes and the arena layout for one set of feed shapes (Note [Static plans]).
+struct Plan::Layout {
+  std::vector<Shape> feed_shapes;
+  bool is_static = false;
+  std::vector<Shape> shapes;          // per slot
+  std::vector<int64_t> arena_offset;  // per slot; -1: not in the arena
+  int64_t arena_bytes = 0;
+  std::vector<char> persistent;                  // per slot: the frame's own tensor every run
+  std::vector<std::vector<int>> dynamic_inputs;  // per step: inputs refilled each run
+};
+
+// The state of one run: value slots, each step's call and outputs. Reused across runs.
+struct Plan::Frame {
+  std::shared_ptr<const Layout> layout;  // null: dynamic
+  Tensor arena;
+  std::vector<Tensor> slots;
+  std::vector<OpCall> calls;
+  std::vector<OutputList> outputs;
+};
+
+namespace {
+
+constexpr int64_t kArenaAlignment = 64;
+
+struct NodeOutputHash {
+  size_t operator()(const NodeOutput& o) const { return absl::HashOf(o.node, o.index); }
+};
+using SlotMap = absl::flat_hash_map<NodeOutput, int, NodeOutputHash>;
+
+std::string Describe(const Node& node) {
+  const std::string source = node.source();
+  return absl::StrCat(node.op().name, " node '", node.name(), "'",
+                      source.empty() ? "" : absl::StrCat(" (made at ", source, ")"));
+}
+
+// The nodes the fetches and targets need, in a topological order; fed outputs cut the graph.
+absl::StatusOr<std::vector<const Node*>> NeededNodes(const Graph& graph, const SlotMap& fed,
+                                                     const std::vector<NodeOutput>& fetches,
+                                                     const std::vector<const Node*>& targets) {
+  std::vector<char> needed(graph.num_nodes(), 0);
+  std::vector<const Node*> stack(targets.begin(), targets.end());
+  auto need_output = [&](const NodeOutput& o) {
+    if (!fed.contains(o)) stack.push_back(o.node);
+  };
+  for (const NodeOutput& fetch : fetches) need_output(fetch);
+  std::vector<const Node*> nodes;
+  while (!stack.empty()) {
+    const Node* node = stack.back();
+    stack.pop_back();
+    if (needed[node->id()]) continue;
+    needed[node->id()] = 1;
+    nodes.push_back(node);
+    for (const NodeOutput& in : node->inputs()) need_output(in);
+    for (const Node* in : node->control_inputs()) stack.push_back(in);
+  }
+  // Kahn's algorithm over the needed nodes, seeded in id order so plans are deterministic.
+  std::sort(nodes.begin(), nodes.end(),
+            [](const Node* a, const Node* b) { return a->id() < b->id(); });
+  std::vector<int> pending(graph.num_nodes(), 0);
+  std::vector<std::vector<const Node*>> consumers(graph.num_nodes());
+  for (const Node* node : nodes) {
+    for (const NodeOutput& in : node->inputs()) {
+      if (fed.contains(in)) continue;
+      ++pending[node->id()];
+      consumers[in.node->id()].push_back(node);
+    }
+    for (const Node* in : node->control_inputs()) {
+      ++pending[node->id()];
+      consumers[in->id()].push_back(node);
+    }
+  }
+  std::deque<const Node*> ready;
+  for (const Node* node : nodes) {
+    if (pending[node->id()] == 0) ready.push_back(node);
+  }
+  std::vector<const Node*> order;
+  order.reserve(nodes.size());
+  while (!ready.empty()) {
+    const Node* node = ready.front();
+    ready.pop_front();
+    order.push_back(node);
+    for (const Node* consumer : consumers[node->id()]) {
+      if (--pending[consumer->id()] == 0) ready.push_back(consumer);
+    }
+  }
+  for (const Node* node : nodes) {
+    if (pending[node->id()] > 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the graph has a cycle through ", Describe(*node)));
+    }
+  }
+  return order;
+}
+
+// A tensor with only a dtype and shape, for inferring shapes ahead of a run.
+Tensor ShapeOnly(DType dtype, const Shape& shape) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = dtype;
+  impl->shape = shape;
+  return Tensor(std::move(impl));
+}
+
+int64_t Aligned(int64_t bytes) {
+  return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+}
+
+// A view of `bytes` of the arena at `offset`, of `dtype` and `shape`.
+Tensor ArenaView(const Tensor& arena, int64_t offset, DType dtype, const Shape& shape) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = dtype;
+  impl->shape = shape;
+  impl->device = arena.device();
+  impl->data = static_cast<char*>(arena.raw_data()) + offset;
+  impl->base = arena.impl();
+  return Tensor(std::move(impl));
+}
+
+absl::Status AnnotateStep(const OpCall& call, const absl::Status& status) {
+  return AnnotateOpError(call, status);
+}
+
+}  // namespace
+
+Plan::~Plan() = default;
+
+absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
+    const Graph& graph, const std::vector<NodeOutput>& feeds,
+    const std::vector<NodeOutput>& fetches, const std::vector<const Node*>& targets,
+    absl::FunctionRef<Tensor(const Node&)> variable_state) {
+  auto plan = std::unique_ptr<Plan>(new Plan);
+  SlotMap slot_of;
+  auto add_slot = [&](DType dtype, int producer) {
+    plan->slot_dtypes_.push_back(dtype);
+    plan->producer_.push_back(producer);
+    return plan->num_slots_++;
+  };
+  for (const NodeOutput& feed : feeds) {
+    const int slot = add_slot(feed.node->output_dtype(feed.index), -1);
+    if (!slot_of.try_emplace(feed, slot).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", Node::EdgeName(feed), "' is fed more than once"));
+    }
+    plan->feed_slots_.push_back(slot);
+  }
+  DUET_ASSIGN_OR_RETURN(std::vector<const Node*> order,
+                        NeededNodes(graph, slot_of, fetches, targets));
+  for (const Node* node : order) {
+    const int step_index = static_cast<int>(plan->steps_.size());
+    const Tensor* bound = node->bound_value();
+    const bool variable = bound == nullptr && node->op().name == "VarHandleOp";
+    const bool constant = bound != nullptr || variable;
+    PlanStep step;
+    step.node = node;
+    step.output_slot = plan->num_slots_;
+    for (int i = 0; i < node->num_outputs(); ++i) {
+      const int slot = add_slot(node->output_dtype(i), constant ? -1 : step_index);
+      slot_of.try_emplace(NodeOutput{node, i}, slot);
+    }
+    if (constant) {
+      plan->constants_.emplace_back(step.output_slot, bound ? *bound : variable_state(*node));
+      continue;
+    }
+    if (node->op().name == "Placeholder") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(Describe(*node), " must be fed: give it a value in Session::run's feeds"));
+    }
+    for (const NodeOutput& in : node->inputs()) step.input_slots.push_back(slot_of.at(in));
+    OpCall call(&node->op(), TensorList(node->inputs().size()),
+                OpSite(node->name(), node->location()));
+    call.attrs = node->attrs();
+    step.kernel = FindKernel(node->op(), DeviceType::kCpu, DispatchDType(call));
+    if (step.kernel == nullptr) {
+      const absl::Status missing = NoKernelError(node->op(), DeviceType::kCpu, DispatchDType(call));
+      return absl::Status(missing.code(), absl::StrCat(Describe(*node), ": ", missing.message()));
+    }
+    step.keeps_inputs = node->op().stateful || step.kernel->allocates_outputs;
+    plan->steps_.push_back(std::move(step));
+    plan->calls_.push_back(std::move(call));
+  }
+  for (const NodeOutput& fetch : fetches) plan->fetch_slots_.push_back(slot_of.at(fetch));
+
+  // Liveness: a slot is freed after its last reader, or right after its producer when nothing
+  // reads it; fetched slots live to the end of the run.
+  const int n = plan->num_slots_;
+  plan->last_reader_.assign(n, -1);
+  plan->fetched_.assign(n, 0);
+  plan->pure_consumers_.assign(n, 1);
+  for (int s = 0; s < plan->num_steps(); ++s) {
+    for (int slot : plan->steps_[s].input_slots) {
+      plan->last_reader_[slot] = s;
+      if (plan->steps_[s].keeps_inputs) plan->pure_consumers_[slot] = 0;
+    }
+  }
+  for (int slot : plan->fetch_slots_) plan->fetched_[slot] = 1;
+  std::vector<char> constant(n, 0);  // set once per frame: never freed
+  for (const auto& [slot, value] : plan->constants_) constant[slot] = 1;
+  for (int slot = 0; slot < n; ++slot) {
+    if (plan->fetched_[slot] || constant[slot]) continue;
+    const int when =
+        plan->last_reader_[slot] >= 0 ? plan->last_reader_[slot] : plan->producer_[slot];
+    if (when >= 0) plan->steps_[when].release.push_back(slot);
+  }
+  return plan;
+}
+
+std::shared_ptr<const Plan::Layout> Plan::BuildLayout(const std::vector<Tensor>& feeds) const {
+  auto layout = std::make_shared<Layout>();
+  for (const Tensor& feed : feeds) layout->feed_shapes.push_back(feed.shape());
+  layout->shapes.resize(num_slots_);
+  std::vector<const Tensor*> known(num_slots_, nullptr);  // constant values, for shape fns
+  for (size_t i = 0; i < feeds.size(); ++i) layout->shapes[feed_slots_[i]] = feeds[i].shape();
+  for (const auto& [slot, value] : constants_) {
+    layout->shapes[slot] = value.shape();
+    known[slot] = &value;
+  }
+  // Shape inference from the feed shapes alone: values other than constants stay unknown, so
+  // a shape that depends on a value comes out unknown and the layout is not static.
+  for (int s = 0; s < num_steps(); ++s) {
+    const PlanStep& step = steps_[s];
+    OpCall call = calls_[s];
+    for (size_t j = 0; j < step.input_slots.size(); ++j) {
+      const int slot = step.input_slots[j];
+      call.inputs[j] =
+          known[slot] ? *known[slot] : ShapeOnly(slot_dtypes_[slot], layout->shapes[slot]);
+    }
+    ShapeContext shapes(call);
+    if (!InferShapes(shapes).ok()) return layout;  // the dynamic run reports the error
+    for (int k = 0; k < shapes.num_outputs(); ++k) {
+      if (!shapes.output(k).shape.is_fully_defined()) return layout;
+      layout->shapes[step.output_slot + k] = shapes.output(k).shape;
+    }
+  }
+  // The arena: slots that only pure kernels read, made by non-view kernels and not fetched.
+  // Greedy first fit, largest first, among slots whose lifetimes [producer, last reader] overlap.
+  struct Interval {
+    int slot;
+    int begin, end;
+    int64_t bytes;
+  };
+  std::vector<Interval> intervals;
+  for (int slot = 0; slot < num_slots_; ++slot) {
+    const int producer = producer_[slot];
+    if (producer < 0 || fetched_[slot] || !pure_consumers_[slot] ||
+        steps_[producer].kernel->allocates_outputs || slot_dtypes_[slot] == kResource) {
+      continue;
+    }
+    const int64_t bytes = layout->shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
+    intervals.push_back({slot, producer, std::max(producer, last_reader_[slot]), Aligned(bytes)});
+  }
+  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.begin < b.begin;
+  });
+  layout->arena_offset.assign(num_slots_, -1);
+  std::vector<const Interval*> placed;
+  for (const Interval& interval : intervals) {
+    // Offsets taken by placed slots alive at the same time, in address order.
+    std::vector<std::pair<int64_t, int64_t>> taken;
+    for (const Interval* other : placed) {
+      if (other->begin <= interval.end && interval.begin <= other->end) {
+        const int64_t at = layout->arena_offset[other->slot];
+        taken.emplace_back(at, at + other->bytes);
+      }
+    }
+    std::sort(taken.begin(), taken.end());
+    int64_t offset = 0;
+    for (const auto& [begin, end] : taken) {
+      if (offset + interval.bytes <= begin) break;
+      offset = std::max(offset, end);
+    }
+    layout->arena_offset[interval.slot] = offset;
+    layout->arena_bytes = std::max(layout->arena_bytes, offset + interval.bytes);
+    placed.push_back(&interval);
+  }
+  layout->persistent.assign(num_slots_, 0);
+  for (const auto& [slot, value] : constants_) layout->persistent[slot] = 1;
+  for (int slot = 0; slot < num_slots_; ++slot) {
+    if (layout->arena_offset[slot] >= 0) layout->persistent[slot] = 1;
+  }
+  layout->dynamic_inputs.resize(num_steps());
+  for (int s = 0; s < num_steps(); ++s) {
+    for (size_t j = 0; j < steps_[s].input_slots.size(); ++j) {
+      if (!layout->persistent[steps_[s].input_slots[j]]) layout->dynamic_inputs[s].push_back(j);
+    }
+  }
+  layout->is_static = true;
+  return layout;
+}
+
+std::shared_ptr<const Plan::Layout> Plan::LayoutFor(const std::vector<Tensor>& feeds) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (layout_ != nullptr && layout_->feed_shapes.size() == feeds.size()) {
+      bool same = true;
+      for (size_t i = 0; i < feeds.size() && same; ++i) {
+        same = feeds[i].shape() == layout_->feed_shapes[i];
+      }
+      if (same) return layout_;
+    }
+  }
+  std::shared_ptr<const Layout> layout = BuildLayout(feeds);
+  std::lock_guard<std::mutex> lock(mu_);
+  layout_ = layout;
+  return layout;
+}
+
+std::unique_ptr<Plan::Frame> Plan::AcquireFrame(const std::shared_ptr<const Layout>& layout) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = free_frames_.begin(); it != free_frames_.end(); ++it) {
+      const bool fits = layout->is_static ? (*it)->layout == layout : (*it)->layout == nullptr;
+      if (!fits) continue;
+      std::unique_ptr<Frame> frame = std::move(*it);
+      free_frames_.erase(it);
+      return frame;
+    }
+  }
+  auto frame = std::make_unique<Frame>();
+  frame->slots.resize(num_slots_);
+  frame->calls = calls_;
+  frame->outputs.resize(num_steps());
+  for (int s = 0; s < num_steps(); ++s) frame->outputs[s].resize(steps_[s].node->num_outputs());
+  for (const auto& [slot, value] : constants_) frame->slots[slot] = value;
+  if (!layout->is_static) return frame;
+  frame->layout = layout;
+  if (layout->arena_bytes > 0) {
+    frame->arena = Tensor::Empty(kFloat32, Shape({layout->arena_bytes / 4}), Device::cpu());
+  }
+  for (int slot = 0; slot < num_slots_; ++slot) {
+    if (layout->arena_offset[slot] < 0) continue;
+    frame->slots[slot] = ArenaView(frame->arena, layout->arena_offset[slot], slot_dtypes_[slot],
+                                   layout->shapes[slot]);
+  }
+  // Wire each step's persistent inputs and outputs to the frame's own tensors, once.
+  for (int s = 0; s < num_steps(); ++s) {
+    const PlanStep& step = steps_[s];
+    for (size_t j = 0; j < step.input_slots.size(); ++j) {
+      if (layout->persistent[step.input_slots[j]]) {
+        frame->calls[s].inputs[j] = frame->slots[step.input_slots[j]];
+      }
+    }
+    for (size_t k = 0; k < frame->outputs[s].size(); ++k) {
+      const int slot = step.output_slot + static_cast<int>(k);
+      if (layout->arena_offset[slot] >= 0) frame->outputs[s][k] = frame->slots[slot];
+    }
+  }
+  return frame;
+}
+
+void Plan::ReleaseFrame(std::unique_ptr<Frame> frame) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (frame->layout != nullptr && frame->layout != layout_) return;  // stale layout: drop it
+  free_frames_.push_back(std::move(frame));
+}
+
+absl::Status Plan::RunStatic(Frame& frame) {
+  const Layout& layout = *frame.layout;
+  std::vector<Tensor>& slots = frame.slots;
+  for (int s = 0; s < num_steps(); ++s) {
+    const PlanStep& step = steps_[s];
+    OpCall& call = frame.calls[s];
+    for (int j : layout.dynamic_inputs[s]) call.inputs[j] = slots[step.input_slots[j]];
+    OutputList& outputs = frame.outputs[s];
+    if (!step.kernel->allocates_outputs) {
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        const int slot = step.output_slot + static_cast<int>(k);
+        if (layout.persistent[slot]) continue;
+        DUET_ASSIGN_OR_RETURN(outputs[k],
+                              Tensor::TryEmpty(slot_dtypes_[slot], layout.shapes[slot]));
+      }
+    }
+    KernelContext ctx(call, outputs, Device::cpu());
+    const absl::Status status = step.kernel->fn(ctx);
+    if (!status.ok()) return AnnotateStep(call, status);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const int slot = step.output_slot + static_cast<int>(k);
+      if (!layout.persistent[slot]) slots[slot] = std::move(outputs[k]);
+    }
+    for (int j : layout.dynamic_inputs[s]) call.inputs[j] = Tensor();
+    for (int slot : step.release) {
+      if (!layout.persistent[slot]) slots[slot] = Tensor();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Plan::RunDynamic(Frame& frame) {
+  std::vector<Tensor>& slots = frame.slots;
+  for (int s = 0; s < num_steps(); ++s) {
+    const PlanStep& step = steps_[s];
+    OpCall& call = frame.calls[s];
+    for (size_t j = 0; j < step.input_slots.size(); ++j)
+      call.inputs[j] = slots[step.input_slots[j]];
+    ShapeContext shapes(call);
+    absl::Status status = InferShapes(shapes);
+    OutputList outputs(shapes.num_outputs());
+    for (int k = 0; status.ok() && !step.kernel->allocates_outputs && k < shapes.num_outputs();
+         ++k) {
+      absl::StatusOr<Tensor> out = Tensor::TryEmpty(shapes.output(k).dtype, shapes.output(k).shape);
+      if (out.ok()) outputs[k] = *std::move(out);
+      status = out.status();
+    }
+    if (status.ok()) {
+      KernelContext ctx(call, outputs, Device::cpu());
+      status = step.kernel->fn(ctx);
+    }
+    if (!status.ok()) return AnnotateStep(call, status);
+    for (size_t k = 0; k < outputs.size(); ++k) slots[step.output_slot + k] = std::move(outputs[k]);
+    for (Tensor& input : call.inputs) input = Tensor();
+    for (int slot : step.release) slots[slot] = Tensor();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Tensor>> Plan::Run(const std::vector<Tensor>& feeds) {
+  const std::shared_ptr<const Layout> layout = LayoutFor(feeds);
+  std::unique_ptr<Frame> frame = AcquireFrame(layout);
+  for (size_t i = 0; i < feeds.size(); ++i) frame->slots[feed_slots_[i]] = feeds[i];
+  const absl::Status status = layout->is_static ? RunStatic(*frame) : RunDynamic(*frame);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    last_run_static_ = layout->is_static;
+  }
+  if (!status.ok()) return status;  // the frame may hold stale tensors: not reused
+  std::vector<Tensor> results;
+  results.reserve(fetch_slots_.size());
+  for (int slot : fetch_slots_) results.push_back(frame->slots[slot]);
+  for (int slot : fetch_slots_) {
+    if (frame->layout == nullptr || !frame->layout->persistent[slot]) frame->slots[slot] = Tensor();
+  }
+  for (int slot : feed_slots_) frame->slots[slot] = Tensor();
+  ReleaseFrame(std::move(frame));
+  return results;
+}
+
+bool Plan::last_run_static() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_run_static_;
+}
+
+int64_t Plan::arena_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return layout_ != nullptr ? layout_->arena_bytes : 0;
+}
+
+}  // namespace duet
