@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs duet's eager_bench and autodiff_bench, the libtorch C++ peer (torch_bench) and
+# Builds and runs duet's eager_bench, autodiff_bench and graph_bench, the libtorch C++ peer (torch_bench) and
 # the PyTorch Python peer (torch_bench.py) in one go, prints every `name<TAB>value<TAB>unit`
 # line, then the ratios the per-op overhead and autodiff work are judged by and whether each
 # target is met.
@@ -25,7 +25,8 @@ bazel() { command bazel "${startup[@]}" "$@"; }
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git rev-parse --short HEAD) on $(nproc) cores;" \
   "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-bazel build "${build_opts[@]}" //tools/bench:eager_bench //tools/bench:autodiff_bench >&2
+bazel build "${build_opts[@]}" //tools/bench:eager_bench //tools/bench:autodiff_bench \
+  //tools/bench:graph_bench >&2
 have_libtorch=1
 bazel build "${build_opts[@]}" //tools/bench:torch_bench >&2 || {
   have_libtorch=0
@@ -50,6 +51,7 @@ for ((round = 1; round <= rounds; ++round)); do
   echo "# round $round of $rounds"
   "$bin/eager_bench" | tee -a "$results"
   "$bin/autodiff_bench" | tee -a "$results"
+  "$bin/graph_bench" | tee -a "$results"
   if [[ $have_libtorch == 1 ]]; then "$bin/torch_bench" | tee -a "$results"; fi
 done
 # Python's own timing loop is slower and steadier; once is enough.
@@ -128,6 +130,18 @@ awk -F'\t' '
           "duet MLP step faster than PyTorch by")
     ratio("ratio.duet_mlp_step_matmuls_over_step", "duet.mlp_step_matmuls_f32",
           "duet.mlp_step_f32", "", "")
+    # Graph mode (graph_bench): session vs eager on the same work, in the same process.
+    ratio("ratio.eager_over_session_mlp_forward", "eager.mlp_784_256_256_10_forward_f32",
+          "session.mlp_784_256_256_10_forward_f32", 1, "session MLP forward vs eager, time ratio")
+    ratio("ratio.eager_over_session_chain_50", "eager.chain_50_64x64_f32",
+          "session.chain_50_64x64_f32", 1, "session 50-op chain vs eager, time ratio")
+    ratio("ratio.eager_over_session_train_peak_rss", "eager.mlp_train_step_peak_rss",
+          "session.mlp_train_step_peak_rss", 1, "session training peak memory vs eager, ratio")
+    if ("graph.chain_1000_tiny_ns_per_node" in v) {
+      c = "graph.chain_1000_tiny_ns_per_node"
+      verdict[++n] = sprintf("# target %s <= 50 ns per node: %s (%.1f ns)", c,
+                             v[c] <= 50 ? "met" : "MISSED", v[c])
+    }
     for (c in v) if (c ~ /^duet\.add_(4x4|1)_f32$/) {
       verdict[++n] = sprintf("# target %s <= 300 ns per eager op: %s (%.1f ns)", c,
                              v[c] <= 300 ? "met" : "MISSED", v[c])
