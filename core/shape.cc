@@ -1,5 +1,6 @@
 #include "core/shape.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -102,6 +103,27 @@ std::string IndexString(int64_t flat, const Shape& shape) {
     flat /= shape.dim(d);
   }
   return absl::StrCat("[", absl::StrJoin(index, ", "), "]");
+}
+
+absl::StatusOr<BroadcastReduction> BroadcastGradientAxes(absl::Span<const int64_t> s0,
+                                                         absl::Span<const int64_t> s1) {
+  const size_t rank = std::max(s0.size(), s1.size());
+  BroadcastReduction r;
+  for (size_t i = 0; i < rank; ++i) {
+    // Dims aligned from the right; a missing leading dim acts as 1.
+    const int64_t a = i + s0.size() >= rank ? s0[i + s0.size() - rank] : 1;
+    const int64_t b = i + s1.size() >= rank ? s1[i + s1.size() - rank] : 1;
+    if (a != b && a != 1 && b != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("shapes [", absl::StrJoin(s0, ", "), "] and [",
+                                                     absl::StrJoin(s1, ", "),
+                                                     "] do not broadcast together"));
+    }
+    const int64_t out = a == 1 ? b : a;
+    // Summing over a dim of size 1 changes nothing, so those are left out.
+    if (a == 1 && out != 1) r.axes0.push_back(static_cast<int64_t>(i));
+    if (b == 1 && out != 1) r.axes1.push_back(static_cast<int64_t>(i));
+  }
+  return r;
 }
 
 }  // namespace duet

@@ -56,6 +56,15 @@ class Shape {
 // Unknown dims broadcast to unknown unless the other side fixes them.
 absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b);
 
+// For shapes s0 and s1 that broadcast together, the axes of their broadcast shape along which
+// each was broadcast (size-1 result dims left out): what a gradient is summed over to undo the
+// broadcast (TensorFlow's BroadcastGradientArgs). InvalidArgument if they do not broadcast.
+struct BroadcastReduction {
+  std::vector<int64_t> axes0, axes1;
+};
+absl::StatusOr<BroadcastReduction> BroadcastGradientAxes(absl::Span<const int64_t> s0,
+                                                         absl::Span<const int64_t> s1);
+
 // Wraps a possibly negative axis into [0, rank); an error names the axis and rank.
 absl::StatusOr<int> NormalizeAxis(int64_t axis, int rank);
 

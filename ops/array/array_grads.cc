@@ -200,6 +200,7 @@ const GradientRegistrar kUnsortedSegmentSumGrad("UnsortedSegmentSum", UnsortedSe
 const NotDifferentiable kConst("Const");
 const NotDifferentiable kPlaceholder("Placeholder");
 const NotDifferentiable kStopGradient("StopGradient");
+const NotDifferentiable kBroadcastGradientArgs("BroadcastGradientArgs");  // integer shapes
 const NotDifferentiable kShape("Shape");
 const NotDifferentiable kSize("Size");
 const NotDifferentiable kRank("Rank");

@@ -77,6 +77,11 @@ Tensor broadcast_to(const Tensor& x, std::initializer_list<int64_t> shape, OpSit
 // Same, with the target shape as a 1-D int32/int64 tensor.
 Tensor broadcast_to(const Tensor& x, const Tensor& shape, OpSite site = {});
 
+// For shapes s0 and s1 (int32/int64 vectors) that broadcast together, the axes of their
+// broadcast shape along which each was broadcast (op BroadcastGradientArgs): a gradient of the
+// broadcast shape summed over r0 (r1) and reshaped to s0 (s1) is the operand's gradient.
+std::pair<Tensor, Tensor> broadcast_gradient_args(const Tensor& s0, const Tensor& s1,
+                                                  OpSite site = {});
 // The shape of x as a 1-D tensor of `out_type` (int32 or int64) (op Shape).
 Tensor shape_of(const Tensor& x, DType out_type = kInt32, OpSite site = {});
 // The number of elements of x as a scalar of `out_type` (op Size).

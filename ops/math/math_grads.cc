@@ -15,19 +15,29 @@
 namespace duet {
 namespace {
 
+// Sums in float32 for 16-bit grads: Sum has no 16-bit kernels, and float32 is more accurate.
+Tensor SumOver(const Tensor& grad, const Axes& axes, bool keep_dims) {
+  const DType dtype = grad.dtype();
+  const bool half = dtype == kFloat16 || dtype == kBFloat16;
+  const Tensor summed = reduce_sum(half ? cast(grad, kFloat32) : grad, axes, keep_dims);
+  return half ? cast(summed, dtype) : summed;
+}
+
 // Undoes NumPy broadcasting: sums `grad` (of the broadcast output's shape) over the axes along
-// which an input of `shape` was broadcast, so the input receives a gradient of its own shape.
-Tensor ReduceToShape(const Tensor& grad, const Shape& shape, const GradientContext& ctx) {
+// which input `i` was broadcast, so the input receives a gradient of its own shape.
+Tensor ReduceToShape(const Tensor& grad, const GradientContext& ctx, int i) {
   const Shape& from = grad.shape();
+  const Shape& shape = ctx.input_shape(i);
   if (from == shape) return grad;  // the common, unbroadcast case: no op at all
-  // The axes to sum are known when the input's shape is: unknown dims of the gradient (a batch
-  // dim in a graph) are never broadcast from a known input dim other than 1.
   if (from.unknown_rank() || !shape.is_fully_defined()) {
-    // Needs the runtime shapes (TensorFlow's BroadcastGradientArgs); not built yet.
-    throw Error(absl::UnimplementedError(absl::StrCat(
-        "the gradient of ", ctx.op().name, " cannot undo broadcasting from ", from.str(), " to ",
-        shape.str(), ": the input's shape must be fully defined")));
+    // Graph mode with unknown dims (eagerly every shape is known): the axes at run time, from
+    // the input itself, which graph gradients always have.
+    const Tensor input_shape = shape_of(ctx.input(i));
+    const Tensor axes = broadcast_gradient_args(input_shape, shape_of(grad)).first;
+    return reshape(SumOver(grad, axes, /*keep_dims=*/false), input_shape);
   }
+  // The axes are known when the input's shape is: unknown dims of the gradient (a batch dim in
+  // a graph) are never broadcast from a known input dim other than 1.
   if (from.rank() < shape.rank()) {
     throw Error(absl::InternalError(absl::StrCat("the gradient of ", ctx.op().name, " has shape ",
                                                  from.str(), ", which cannot be reduced to ",
@@ -35,41 +45,31 @@ Tensor ReduceToShape(const Tensor& grad, const Shape& shape, const GradientConte
   }
   const int lead = from.rank() - shape.rank();
   std::vector<int64_t> axes;
-  for (int i = 0; i < from.rank(); ++i) {
+  for (int d = 0; d < from.rank(); ++d) {
     // Axes of size 1 in the gradient are left alone: summing over them changes nothing.
-    const bool broadcast = i < lead || shape.dim(i - lead) == 1;
-    if (broadcast && from.dim(i) != 1) axes.push_back(i);
+    const bool broadcast = d < lead || shape.dim(d - lead) == 1;
+    if (broadcast && from.dim(d) != 1) axes.push_back(d);
   }
-  Tensor summed = grad;
-  if (!axes.empty()) {
-    // Sum has no 16-bit kernels; summing in float32 is also the more accurate choice.
-    const DType dtype = grad.dtype();
-    const bool half = dtype == kFloat16 || dtype == kBFloat16;
-    summed = reduce_sum(half ? cast(grad, kFloat32) : grad, axes, /*keep_dims=*/true);
-    if (half) summed = cast(summed, dtype);
-  }
-  return reshape(summed, shape);
+  return reshape(axes.empty() ? grad : SumOver(grad, axes, /*keep_dims=*/true), shape);
 }
 
 // ---- Binary arithmetic ----
 
 TensorList AddGrad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
-  return {ReduceToShape(g, ctx.input_shape(0), ctx), ReduceToShape(g, ctx.input_shape(1), ctx)};
+  return {ReduceToShape(g, ctx, 0), ReduceToShape(g, ctx, 1)};
 }
 
 TensorList SubGrad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
-  return {ReduceToShape(g, ctx.input_shape(0), ctx),
-          ReduceToShape(negative(g), ctx.input_shape(1), ctx)};
+  return {ReduceToShape(g, ctx, 0), ReduceToShape(negative(g), ctx, 1)};
 }
 
 TensorList MulGrad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
   const Tensor& x = ctx.input(0);
   const Tensor& y = ctx.input(1);
-  return {ReduceToShape(g * y, ctx.input_shape(0), ctx),
-          ReduceToShape(x * g, ctx.input_shape(1), ctx)};
+  return {ReduceToShape(g * y, ctx, 0), ReduceToShape(x * g, ctx, 1)};
 }
 
 // RealDiv, and Div on floats (integer divisions never carry gradients).
@@ -77,8 +77,7 @@ TensorList DivGrad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
   const Tensor& x = ctx.input(0);
   const Tensor& y = ctx.input(1);
-  return {ReduceToShape(g / y, ctx.input_shape(0), ctx),
-          ReduceToShape(g * (negative(x) / y / y), ctx.input_shape(1), ctx)};
+  return {ReduceToShape(g / y, ctx, 0), ReduceToShape(g * (negative(x) / y / y), ctx, 1)};
 }
 
 // x mod y = x - floor(x / y) * y, and floor's derivative is 0 between its jumps.
@@ -86,8 +85,7 @@ TensorList FloorModGrad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
   const Tensor& x = ctx.input(0);
   const Tensor& y = ctx.input(1);
-  return {ReduceToShape(g, ctx.input_shape(0), ctx),
-          ReduceToShape(negative(g) * floor(x / y), ctx.input_shape(1), ctx)};
+  return {ReduceToShape(g, ctx, 0), ReduceToShape(negative(g) * floor(x / y), ctx, 1)};
 }
 
 TensorList PowGrad(const GradientContext& ctx) {
@@ -102,15 +100,15 @@ TensorList PowGrad(const GradientContext& ctx) {
   const Tensor positive = x > 0;
   const Tensor log_x = where(positive, log(where(positive, x, scalar(1, dtype))), scalar(0, dtype));
   const Tensor gy = g * z * log_x;
-  return {ReduceToShape(gx, ctx.input_shape(0), ctx), ReduceToShape(gy, ctx.input_shape(1), ctx)};
+  return {ReduceToShape(gx, ctx, 0), ReduceToShape(gy, ctx, 1)};
 }
 
 // The gradient goes to x where `x_wins` (ties included, as in TensorFlow), else to y.
 TensorList SelectBetweenGrad(const GradientContext& ctx, const Tensor& x_wins) {
   const Tensor& g = ctx.grad(0);
   const Tensor zero = scalar(0, g.dtype());
-  return {ReduceToShape(where(x_wins, g, zero), ctx.input_shape(0), ctx),
-          ReduceToShape(where(x_wins, zero, g), ctx.input_shape(1), ctx)};
+  return {ReduceToShape(where(x_wins, g, zero), ctx, 0),
+          ReduceToShape(where(x_wins, zero, g), ctx, 1)};
 }
 
 TensorList MaximumGrad(const GradientContext& ctx) {
@@ -185,8 +183,8 @@ TensorList SelectV2Grad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
   const Tensor& condition = ctx.input(0);
   const Tensor zero = scalar(0, g.dtype());
-  return {Tensor(), ReduceToShape(where(condition, g, zero), ctx.input_shape(1), ctx),
-          ReduceToShape(where(condition, zero, g), ctx.input_shape(2), ctx)};
+  return {Tensor(), ReduceToShape(where(condition, g, zero), ctx, 1),
+          ReduceToShape(where(condition, zero, g), ctx, 2)};
 }
 
 // Only conversions between floating types pass a gradient: through an integer or bool the value

@@ -84,6 +84,26 @@ TEST_CASE("gradients of gradients: second and third derivatives of x^3") {
   CHECK(out[2].item<double>() == 6.0);
 }
 
+TEST_CASE("broadcasting gradients of unknown shapes are summed at run time") {
+  const Tensor a = random_normal({3, 1}, 1, kFloat64), b = random_normal({1, 4}, 2, kFloat64);
+  GradientTape tape;
+  tape.watch(a);
+  tape.watch(b);
+  const std::vector<Tensor> expected = tape.gradient(reduce_sum(a * b + a), {a, b});
+  Graph g;
+  Tensor x, y;
+  std::vector<Tensor> grads;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {-1, 1}, "x");
+    y = placeholder(kFloat64, {1, -1}, "y");
+    grads = gradients({reduce_sum(x * y + x)}, {x, y});
+  }
+  const std::vector<Tensor> got = Session(g).run({{x, a}, {y, b}}, {grads[0], grads[1]});
+  testing::ExpectTensorNear(got[0], expected[0], 1e-12);
+  testing::ExpectTensorNear(got[1], expected[1], 1e-12);
+}
+
 TEST_CASE("gradients outside a graph, or of another graph's tensors, are clear errors") {
   testing::ExpectError([] { gradients({constant(1.0)}, {constant(1.0)}); },
                        {"gradients", "GraphScope", "GradientTape"});
