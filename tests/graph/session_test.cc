@@ -199,6 +199,23 @@ TEST_CASE("runs with known feed shapes use a static layout whose arena reuses me
   }
 }
 
+TEST_CASE("a static run allocates tensor memory only for what it returns") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {16}, "x");
+    y = x;
+    for (int i = 0; i < 20; ++i) y = relu(y * 2.f - 1.f);
+  }
+  Session sess(g);
+  const Tensor in = fill(Shape({16}), 1.0);
+  sess.run({{x, in}}, {y});  // compiles the plan and makes the frame
+  const int64_t before = CpuAllocator::Get().stats().allocations;
+  sess.run({{x, in}}, {y});
+  CHECK(CpuAllocator::Get().stats().allocations - before == 1);  // the fetched y
+}
+
 TEST_CASE("shapes that depend on values run without a static layout") {
   Graph g;
   Tensor x, shape, y;
