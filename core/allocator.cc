@@ -66,10 +66,17 @@ SharedPool& Shared() {
   return *pool;
 }
 
+// Set once this thread's cache is destroyed. Trivially destructible, so still readable while
+// later destructors run: tensors in static storage are freed after the main thread's cache.
+thread_local bool cache_destroyed = false;
+
 // Per-thread cache of small blocks; flushed into the shared pool when the thread ends.
 struct ThreadCache {
   std::array<std::vector<void*>, kMaxThreadCachedClass + 1> free;
-  ~ThreadCache() { Flush(); }
+  ~ThreadCache() {
+    Flush();
+    cache_destroyed = true;
+  }
   void Flush() {
     for (int c = 0; c <= kMaxThreadCachedClass; ++c) {
       for (void* p : free[c]) Shared().Put(c, p);
@@ -78,9 +85,11 @@ struct ThreadCache {
   }
 };
 
-ThreadCache& LocalCache() {
+// This thread's cache, or nullptr once it is gone (the shared pool serves instead).
+ThreadCache* LocalCache() {
+  if (cache_destroyed) return nullptr;
   thread_local ThreadCache cache;
-  return cache;
+  return &cache;
 }
 
 std::array<Allocator* (*)(int), kNumDeviceTypes>& Factories() {
@@ -101,12 +110,10 @@ void* CpuAllocator::Allocate(size_t bytes) {
   allocations_.fetch_add(1, std::memory_order_relaxed);
   bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
   void* p = nullptr;
-  if (c <= kMaxThreadCachedClass) {
-    auto& list = LocalCache().free[c];
-    if (!list.empty()) {
-      p = list.back();
-      list.pop_back();
-    }
+  ThreadCache* cache = c <= kMaxThreadCachedClass ? LocalCache() : nullptr;
+  if (cache != nullptr && !cache->free[c].empty()) {
+    p = cache->free[c].back();
+    cache->free[c].pop_back();
   }
   if (p == nullptr) p = Shared().Take(c);
   if (p != nullptr) {
@@ -122,12 +129,10 @@ void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
   if (ptr == nullptr) return;
   const int c = SizeClass(bytes);
   bytes_in_use_.fetch_sub(ClassBytes(c), std::memory_order_relaxed);
-  if (c <= kMaxThreadCachedClass) {
-    auto& list = LocalCache().free[c];
-    if (list.size() < kMaxThreadCachedPerClass) {
-      list.push_back(ptr);
-      return;
-    }
+  ThreadCache* cache = c <= kMaxThreadCachedClass ? LocalCache() : nullptr;
+  if (cache != nullptr && cache->free[c].size() < kMaxThreadCachedPerClass) {
+    cache->free[c].push_back(ptr);
+    return;
   }
   Shared().Put(c, ptr);
 }
@@ -137,7 +142,7 @@ CpuAllocator::Stats CpuAllocator::stats() const {
 }
 
 void CpuAllocator::EmptyCache() {
-  LocalCache().Flush();
+  if (ThreadCache* cache = LocalCache()) cache->Flush();
   Shared().Clear();
 }
 

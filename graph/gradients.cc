@@ -116,10 +116,12 @@ std::vector<Tensor> gradients(const std::vector<Tensor>& ys, const std::vector<G
   for (const GradientSource& x : xs) x_outputs.push_back(endpoint(x.tensor()));
   for (const Tensor& y : ys) y_outputs.push_back(endpoint(y));
   const Reach reach(graph, x_outputs);
+  // The nodes to differentiate are those that exist now; the ones this call adds come after.
+  const int num_nodes = graph.num_nodes();
 
   NameScope scope("gradients");
   GradientMap grads;
-  std::vector<char> wanted(graph.num_nodes(), 0);  // on a path to a y
+  std::vector<char> wanted(num_nodes, 0);  // on a path to a y
   for (size_t k = 0; k < ys.size(); ++k) {
     if (!reach.Contains(y_outputs[k])) continue;
     Tensor seed = grad_ys.empty() ? ones_like(ys[k]) : grad_ys[k];
@@ -132,7 +134,7 @@ std::vector<Tensor> gradients(const std::vector<Tensor>& ys, const std::vector<G
   }
   // Backwards through the ids (a reverse topological order): a node's gradient is complete once
   // every later node has been visited.
-  for (int id = graph.num_nodes(); id-- > 0;) {
+  for (int id = num_nodes; id-- > 0;) {
     if (!wanted[id]) continue;
     const Node& node = *graph.node(id);
     TensorList upstream(node.num_outputs());

@@ -82,3 +82,16 @@ TEST_CASE("Absurdly large allocations fail cleanly") {
 
 }  // namespace
 }  // namespace duet
+
+namespace duet {
+namespace {
+
+// Freed during static destruction, after the main thread's cache: must go to the shared pool.
+const Tensor kStaticTensor = Tensor::Empty(kFloat32, Shape({16}));
+
+TEST_CASE("a tensor in static storage can be freed after the thread cache is gone") {
+  CHECK(kStaticTensor.num_elements() == 16);  // the check is that the process exits cleanly
+}
+
+}  // namespace
+}  // namespace duet
