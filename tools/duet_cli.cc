@@ -49,8 +49,8 @@ void PrintSummary(const Graph& graph, const std::string& path, std::ostream& out
 void PrintDot(const Graph& graph, std::ostream& out) {
   out << "digraph duet {\n  node [shape=box, fontname=\"monospace\"];\n";
   for (const Node* node : graph.nodes()) {
-    out << "  n" << node->id() << " [label=\"" << node->name() << "\\n" << node->op().name
-        << "\"];\n";
+    out << "  n" << node->id() << " [label=\"" << node->name() << "\\n"
+        << node->op().name << "\"];\n";
   }
   for (const Node* node : graph.nodes()) {
     for (const NodeOutput& in : node->inputs()) {
