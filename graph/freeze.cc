@@ -33,7 +33,6 @@ absl::StatusOr<NodeSpec> FrozenRead(const Node& read, const Node& handle) {
   spec.location = read.location();
   spec.output_dtypes = {value.dtype()};
   spec.output_shapes = {value.shape()};
-  spec.bound_value = value;
   return spec;
 }
 
@@ -67,7 +66,6 @@ absl::StatusOr<Graph> FreezeVariables(const Graph& graph) {
         spec.output_dtypes.push_back(node->output_dtype(i));
         spec.output_shapes.push_back(node->output_shape(i));
       }
-      if (const Tensor* value = node->bound_value()) spec.bound_value = *value;
     }
     for (const Node* in : node->control_inputs()) {
       if (copy_of[in->id()] != nullptr) spec.control_inputs.push_back(copy_of[in->id()]);

@@ -126,6 +126,11 @@ absl::StatusOr<const Node*> Graph::AddNode(NodeSpec spec) {
   node->output_dtypes_ = std::move(spec.output_dtypes);
   node->output_shapes_ = std::move(spec.output_shapes);
   node->bound_value_ = std::move(spec.bound_value);
+  if (node->op_->name == "Const") {  // its value attr, checked by the shape function
+    if (const auto* value = std::get_if<Tensor>(&node->attrs_[node->op_->attr_index("value")])) {
+      node->bound_value_ = *value;
+    }
+  }
   node->graph_ = state_;
   Node* raw = node.get();
   state_->by_name.emplace(raw->name_, raw);

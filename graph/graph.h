@@ -14,6 +14,7 @@
 #include "core/tensor.h"
 #include "ops/attr_value.h"
 #include "ops/op_def.h"
+#include "ops/shape_context.h"
 
 namespace tensorflow {
 class GraphDef;
@@ -65,8 +66,8 @@ class Node {
   // A symbolic tensor for output i (a new handle each call; all of them name this output).
   Tensor output(int i) const;
 
-  // The value a Const node holds, or a captured eager tensor (a variable handle) the node stands
-  // for; nullptr for other nodes.
+  // The value a Const node holds (its value attr), or the captured eager tensor (a variable
+  // handle) the node stands for; nullptr for other nodes.
   const Tensor* bound_value() const { return bound_value_.defined() ? &bound_value_ : nullptr; }
 
   // "name:index" as TensorFlow spells an edge ("name" alone for output 0).
@@ -101,7 +102,15 @@ struct NodeSpec {
   std::source_location location = {};
   std::vector<DType> output_dtypes;
   std::vector<Shape> output_shapes;
-  Tensor bound_value;
+  Tensor bound_value;  // a captured variable handle; a Const's value attr is bound by AddNode
+
+  // The output dtypes and shapes a shape function inferred.
+  void SetOutputs(absl::Span<const ShapeContext::Output> outputs) {
+    for (const ShapeContext::Output& out : outputs) {
+      output_dtypes.push_back(out.dtype);
+      output_shapes.push_back(out.shape);
+    }
+  }
 };
 
 // A dataflow graph. Move-only; symbolic tensors keep the nodes they name alive, so a tensor that

@@ -24,9 +24,9 @@ const OpDef& FindOp(absl::string_view name) { return *OpRegistry::Global().Find(
 // variable's state (TensorFlow's ops, so an exported graph names the variable).
 NodeSpec CaptureSpec(const Tensor& tensor) {
   NodeSpec spec;
-  spec.bound_value = tensor;
   spec.output_dtypes = {tensor.dtype()};
   if (tensor.dtype() == kResource) {
+    spec.bound_value = tensor;
     const VariableResource* variable = VariableOf(tensor);
     spec.op = &FindOp("VarHandleOp");
     spec.attrs = spec.op->default_attrs;
@@ -86,10 +86,7 @@ absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
   }
   ShapeContext shapes(call);
   DUET_RETURN_IF_ERROR(InferShapes(shapes));
-  for (const ShapeContext::Output& out : shapes.outputs()) {
-    spec.output_dtypes.push_back(out.dtype);
-    spec.output_shapes.push_back(out.shape);
-  }
+  spec.SetOutputs(shapes.outputs());
   spec.name = NodeName(call.site.name.empty() ? absl::string_view(call.op->name) : call.site.name);
   spec.attrs = call.attrs;
   spec.control_inputs = control_inputs_;
@@ -103,7 +100,6 @@ absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
       if (it != last_resource_use_.end()) spec.control_inputs.push_back(it->second);
     }
   }
-  if (call.op->name == "Const") spec.bound_value = std::get<Tensor>(call.attrs[0]);
   DUET_ASSIGN_OR_RETURN(const Node* node, graph_.AddNode(std::move(spec)));
   for (const auto& resource : resources) last_resource_use_[resource] = node;
   outputs.clear();

@@ -194,11 +194,7 @@ absl::Status ImportNode(const tensorflow::NodeDef& node_def, const std::vector<I
   ShapeContext shapes(call);
   const absl::Status inferred = InferShapes(shapes);
   if (!inferred.ok()) return AnnotateOpError(call, inferred);
-  for (const ShapeContext::Output& out : shapes.outputs()) {
-    spec.output_dtypes.push_back(out.dtype);
-    spec.output_shapes.push_back(out.shape);
-  }
-  if (op->name == "Const") spec.bound_value = std::get<Tensor>(call.attrs[op->attr_index("value")]);
+  spec.SetOutputs(shapes.outputs());
   spec.attrs = std::move(call.attrs);
   return graph.AddNode(std::move(spec)).status();
 }

@@ -127,10 +127,6 @@ Tensor ArenaView(const Tensor& arena, int64_t offset, DType dtype, const Shape& 
   return Tensor(std::move(impl));
 }
 
-absl::Status AnnotateStep(const OpCall& call, const absl::Status& status) {
-  return AnnotateOpError(call, status);
-}
-
 }  // namespace
 
 Plan::~Plan() = default;
@@ -382,7 +378,7 @@ absl::Status Plan::RunStatic(Frame& frame) {
     }
     KernelContext ctx(call, outputs, Device::cpu());
     const absl::Status status = step.kernel->fn(ctx);
-    if (!status.ok()) return AnnotateStep(call, status);
+    if (!status.ok()) return AnnotateOpError(call, status);
     for (size_t k = 0; k < outputs.size(); ++k) {
       const int slot = step.output_slot + static_cast<int>(k);
       if (!layout.persistent[slot]) slots[slot] = std::move(outputs[k]);
@@ -415,7 +411,7 @@ absl::Status Plan::RunDynamic(Frame& frame) {
       KernelContext ctx(call, outputs, Device::cpu());
       status = step.kernel->fn(ctx);
     }
-    if (!status.ok()) return AnnotateStep(call, status);
+    if (!status.ok()) return AnnotateOpError(call, status);
     for (size_t k = 0; k < outputs.size(); ++k) slots[step.output_slot + k] = std::move(outputs[k]);
     for (Tensor& input : call.inputs) input = Tensor();
     for (int slot : step.release) slots[slot] = Tensor();

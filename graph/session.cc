@@ -85,14 +85,14 @@ absl::StatusOr<Plan*> Session::PlanFor(const std::vector<NodeOutput>& feeds,
   return result;
 }
 
-absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
-                                                 const std::vector<GraphTensor>& fetches,
-                                                 const std::vector<GraphTensor>& targets) {
+absl::StatusOr<Plan*> Session::ResolvePlan(const std::vector<GraphTensor>& feeds,
+                                           const std::vector<GraphTensor>& fetches,
+                                           const std::vector<GraphTensor>& targets,
+                                           std::vector<NodeOutput>* resolved_feeds) {
   std::vector<NodeOutput> feed_outputs, fetch_outputs;
   std::vector<const Node*> target_nodes;
-  for (const auto& [name, value] : feeds) {
-    DUET_ASSIGN_OR_RETURN(NodeOutput output, name.Resolve(graph_));
-    DUET_RETURN_IF_ERROR(CheckFeed(output, value));
+  for (const GraphTensor& feed : feeds) {
+    DUET_ASSIGN_OR_RETURN(NodeOutput output, feed.Resolve(graph_));
     feed_outputs.push_back(output);
   }
   for (const GraphTensor& fetch : fetches) {
@@ -104,27 +104,31 @@ absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
     target_nodes.push_back(node);
   }
   DUET_ASSIGN_OR_RETURN(Plan * plan, PlanFor(feed_outputs, fetch_outputs, target_nodes));
+  if (resolved_feeds != nullptr) *resolved_feeds = std::move(feed_outputs);
+  return plan;
+}
+
+absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
+                                                 const std::vector<GraphTensor>& fetches,
+                                                 const std::vector<GraphTensor>& targets) {
+  std::vector<GraphTensor> names;
   std::vector<Tensor> values;
-  values.reserve(feeds.size());
-  for (const auto& feed : feeds) values.push_back(feed.second);
+  for (const auto& [name, value] : feeds) {
+    names.push_back(name);
+    values.push_back(value);
+  }
+  std::vector<NodeOutput> feed_outputs;
+  DUET_ASSIGN_OR_RETURN(Plan * plan, ResolvePlan(names, fetches, targets, &feed_outputs));
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    DUET_RETURN_IF_ERROR(CheckFeed(feed_outputs[i], values[i]));
+  }
   return plan->Run(values);
 }
 
 Session::PlanInfo Session::plan_info(const std::vector<GraphTensor>& feeds,
                                      const std::vector<GraphTensor>& fetches,
                                      const std::vector<GraphTensor>& targets) {
-  auto resolve = [&](const std::vector<GraphTensor>& names) {
-    std::vector<NodeOutput> outputs;
-    for (const GraphTensor& name : names) {
-      absl::StatusOr<NodeOutput> output = name.Resolve(graph_);
-      if (!output.ok()) throw Error(output.status());
-      outputs.push_back(*output);
-    }
-    return outputs;
-  };
-  std::vector<const Node*> target_nodes;
-  for (const NodeOutput& t : resolve(targets)) target_nodes.push_back(t.node);
-  absl::StatusOr<Plan*> plan = PlanFor(resolve(feeds), resolve(fetches), target_nodes);
+  absl::StatusOr<Plan*> plan = ResolvePlan(feeds, fetches, targets);
   if (!plan.ok()) throw Error(plan.status());
   return {(*plan)->num_steps(), (*plan)->last_run_static(), (*plan)->arena_bytes()};
 }

@@ -66,6 +66,12 @@ class Session {
   absl::StatusOr<std::vector<Tensor>> Run(const FeedList& feeds,
                                           const std::vector<GraphTensor>& fetches,
                                           const std::vector<GraphTensor>& targets);
+  // The plan of a signature given by names or handles, compiled if need be; also the outputs
+  // the feeds name, when asked.
+  absl::StatusOr<Plan*> ResolvePlan(const std::vector<GraphTensor>& feeds,
+                                    const std::vector<GraphTensor>& fetches,
+                                    const std::vector<GraphTensor>& targets,
+                                    std::vector<NodeOutput>* feed_outputs = nullptr);
   absl::StatusOr<Plan*> PlanFor(const std::vector<NodeOutput>& feeds,
                                 const std::vector<NodeOutput>& fetches,
                                 const std::vector<const Node*>& targets);
