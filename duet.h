@@ -13,6 +13,7 @@
 #include "eager/gradient_tape.h"
 #include "eager/gradients_function.h"
 #include "eager/variable.h"
+#include "graph/control_flow.h"
 #include "graph/freeze.h"
 #include "graph/gradients.h"
 #include "graph/graph.h"

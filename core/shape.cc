@@ -55,6 +55,25 @@ bool Shape::IsCompatibleWith(const Shape& other) const {
   return true;
 }
 
+Shape Shape::MostSpecificCompatible(const Shape& other) const {
+  if (unknown_rank_ || other.unknown_rank_ || rank() != other.rank()) return UnknownRank();
+  Shape result = *this;
+  for (int i = 0; i < rank(); ++i) {
+    if (dims_[i] != other.dims_[i]) result.dims_[i] = kUnknownDim;
+  }
+  return result;
+}
+
+Shape Shape::Merge(const Shape& other) const {
+  if (unknown_rank_) return other;
+  if (other.unknown_rank_ || rank() != other.rank()) return *this;
+  Shape result = *this;
+  for (int i = 0; i < rank(); ++i) {
+    if (result.dims_[i] < 0) result.dims_[i] = other.dims_[i];
+  }
+  return result;
+}
+
 absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
   if (a.unknown_rank() || b.unknown_rank()) return Shape::UnknownRank();
   const int rank = std::max(a.rank(), b.rank());

@@ -41,6 +41,12 @@ class Shape {
 
   // True when both shapes could describe the same tensor (unknown dims match anything).
   bool IsCompatibleWith(const Shape& other) const;
+  // The most specific shape both shapes are instances of: dims that differ become unknown, and
+  // ranks that differ an unknown rank (the shape of a value that is one or the other).
+  Shape MostSpecificCompatible(const Shape& other) const;
+  // The most specific shape of a value both shapes describe (unknown dims filled from the other
+  // side); only meaningful for compatible shapes (check IsCompatibleWith first).
+  Shape Merge(const Shape& other) const;
 
   friend bool operator==(const Shape& a, const Shape& b) {
     return a.unknown_rank_ == b.unknown_rank_ && a.dims_ == b.dims_;

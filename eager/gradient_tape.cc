@@ -64,8 +64,7 @@ bool Keeps(uint64_t mask, const std::vector<ArgDef>& args, const AttrList& attrs
   if (args.size() == count) return (mask >> index) & 1;
   int flat = 0;
   for (size_t a = 0; a < args.size(); ++a) {
-    const int64_t n =
-        args[a].number_attr_index < 0 ? 1 : std::get<int64_t>(attrs[args[a].number_attr_index]);
+    const int64_t n = ArgLength(args[a], attrs);
     if (index < flat + n) return (mask >> a) & 1;
     flat += static_cast<int>(n);
   }

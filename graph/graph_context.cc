@@ -54,7 +54,7 @@ std::string GraphContext::NodeName(absl::string_view base) const {
   return graph_.UniqueName(absl::StrCat(scope_prefix_, base));
 }
 
-absl::StatusOr<NodeOutput> GraphContext::Capture(const Tensor& tensor, OpSite site) {
+absl::StatusOr<NodeOutput> GraphContext::CaptureValue(const Tensor& tensor, OpSite site) {
   auto it = captured_.find(tensor.impl().get());
   if (it != captured_.end()) return it->second;
   if (tensor.dtype() == kResource && VariableOf(tensor) == nullptr) {
@@ -69,9 +69,35 @@ absl::StatusOr<NodeOutput> GraphContext::Capture(const Tensor& tensor, OpSite si
   return output;
 }
 
+absl::StatusOr<NodeOutput> GraphContext::CaptureArgument(const Tensor& tensor, OpSite site) {
+  DUET_ASSIGN_OR_RETURN(const NodeOutput outer, outer_->InputOf(tensor, site));
+  for (const Capture& capture : captures_) {
+    if (capture.outer == outer) return NodeOutput{capture.inner, 0};
+  }
+  NodeSpec spec;
+  spec.op = &FindOp("Placeholder");
+  spec.attrs = spec.op->default_attrs;
+  const DType dtype = outer.node->output_dtype(outer.index);
+  const Shape& shape = outer.node->output_shape(outer.index);
+  spec.attrs[spec.op->attr_index("dtype")] = dtype;
+  spec.attrs[spec.op->attr_index("shape")] = shape;
+  spec.output_dtypes = {dtype};
+  spec.output_shapes = {shape};
+  spec.name = graph_.UniqueName("capture");
+  spec.location = site.location;
+  DUET_ASSIGN_OR_RETURN(const Node* inner, graph_.AddNode(std::move(spec)));
+  captures_.push_back({outer, inner});
+  return NodeOutput{inner, 0};
+}
+
 absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite site) {
   if (!tensor.defined()) return absl::InvalidArgumentError("an input tensor is undefined");
-  if (SymbolicOutput(tensor) == nullptr) return Capture(tensor, site);  // values, variable handles
+  const bool symbolic = SymbolicOutput(tensor) != nullptr;
+  // Note [Function captures]
+  if (outer_ != nullptr && (symbolic ? !graph_.Owns(tensor) : tensor.dtype() == kResource)) {
+    return CaptureArgument(tensor, site);
+  }
+  if (!symbolic) return CaptureValue(tensor, site);  // values, variable handles
   return graph_.OutputOf(tensor);
 }
 

@@ -20,9 +20,23 @@ namespace duet {
 // reads, assignments and updates) run in the order the program made them, as eagerly: each such
 // node gets a control input on the previous one, so fetching a read also runs the assignments
 // made before it.
+//
+// Note [Function captures]: a context with an `outer` context builds a function body (a cond
+// branch, a while_loop body, see graph/function.h). Values from outside the body, symbolic
+// tensors of enclosing graphs and variable handles, become arguments: a Placeholder in the body
+// per value, recorded in captures() with the value's node output in the outer graph (captured
+// there first if need be, so nesting works), which the calling node then takes as an input.
+// Variables pass as resource arguments, so the calling node orders them with the outer graph's
+// other uses of the variable and gradients reach them. Eager values still become Consts.
 class GraphContext : public ExecutionContext {
  public:
-  explicit GraphContext(Graph& graph) : graph_(graph) {}
+  struct Capture {
+    NodeOutput outer;   // the value in the outer context's graph
+    const Node* inner;  // its Placeholder in this graph
+  };
+
+  explicit GraphContext(Graph& graph, GraphContext* outer = nullptr)
+      : graph_(graph), outer_(outer) {}
 
   absl::Status Execute(OpCall& call, OutputList& outputs) override;
   bool executing_eagerly() const override { return false; }
@@ -33,17 +47,22 @@ class GraphContext : public ExecutionContext {
   absl::StatusOr<NodeOutput> Resolve(const Tensor& tensor) { return InputOf(tensor, OpSite()); }
   // The innermost GraphContext of this thread, or nullptr when ops run eagerly.
   static GraphContext* Current();
+  // Note [Function captures]: the outer values this function body uses, in first-use order.
+  const std::vector<Capture>& captures() const { return captures_; }
 
  private:
   friend class NameScope;
   friend class ControlDependencies;
 
   absl::StatusOr<NodeOutput> InputOf(const Tensor& tensor, OpSite site);
-  absl::StatusOr<NodeOutput> Capture(const Tensor& tensor, OpSite site);
+  absl::StatusOr<NodeOutput> CaptureValue(const Tensor& tensor, OpSite site);
+  absl::StatusOr<NodeOutput> CaptureArgument(const Tensor& tensor, OpSite site);
   // The name for a new node: the scope prefix plus `base`, made unique.
   std::string NodeName(absl::string_view base) const;
 
   Graph& graph_;
+  GraphContext* outer_;  // set while building a function body
+  std::vector<Capture> captures_;
   std::string scope_prefix_;                 // "outer/inner/" inside NameScopes
   std::vector<const Node*> control_inputs_;  // from enclosing ControlDependencies
   // Eager tensors already captured, by TensorImpl (the tensor is kept alive by its node).
@@ -56,6 +75,11 @@ class GraphContext : public ExecutionContext {
 class GraphScope {
  public:
   explicit GraphScope(Graph& graph) : context_(graph), scope_(&context_) {}
+  // Builds a function body in `graph` within `outer` (Note [Function captures]; a null `outer`
+  // builds it like any graph).
+  GraphScope(Graph& graph, GraphContext* outer) : context_(graph, outer), scope_(&context_) {}
+
+  GraphContext& context() { return context_; }
   GraphScope(const GraphScope&) = delete;
   GraphScope& operator=(const GraphScope&) = delete;
 

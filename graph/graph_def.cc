@@ -9,8 +9,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/text_format.h"
+#include "graph/function.h"
 #include "ops/op_call.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_registry.h"
@@ -57,11 +59,13 @@ bool IsValidNodeName(absl::string_view name) {
   return true;
 }
 
-// One entry of NodeDef.input.
+// One entry of NodeDef.input: "node", "node:k" or "^node" in a GraphDef; in a FunctionDef body
+// "arg", "node:out_arg:k" (k counts within the output argument) or "^node".
 struct InputRef {
   std::string node;
   int index = 0;
   bool control = false;
+  std::string output_arg;  // FunctionDef bodies only
 };
 
 absl::StatusOr<InputRef> ParseInput(absl::string_view text) {
@@ -81,15 +85,59 @@ absl::StatusOr<InputRef> ParseInput(absl::string_view text) {
   return ref;
 }
 
+absl::StatusOr<InputRef> ParseFunctionInput(absl::string_view text) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(text, ':');
+  if (parts.size() == 1 || absl::StartsWith(text, "^")) return ParseInput(text);
+  if (parts.size() != 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("function input '", text, "' is not 'arg' or 'node:output:index'"));
+  }
+  DUET_ASSIGN_OR_RETURN(InputRef ref, ParseInput(absl::StrCat(parts[0], ":", parts[2])));
+  ref.output_arg = std::string(parts[1]);
+  return ref;
+}
+
+// The flat output index of `producer`'s output argument `arg_name`, element `index`.
+absl::StatusOr<int> FlatOutputIndex(const Node& producer, absl::string_view arg_name, int index) {
+  int flat = 0;
+  for (const ArgDef& arg : producer.op().outputs) {
+    const int64_t n = ArgLength(arg, producer.attrs());
+    if (arg.name == arg_name) {
+      if (index >= n) break;
+      return flat + index;
+    }
+    flat += static_cast<int>(n);
+  }
+  return absl::InvalidArgumentError(absl::StrCat("input '", producer.name(), ":", arg_name, ":",
+                                                 index, "' names no output of ", producer.name(),
+                                                 " (", producer.op().name, ")"));
+}
+
+// The output argument name and index within it of `producer`'s flat output `flat`.
+std::string FunctionEdgeName(const NodeOutput& output) {
+  const Node& producer = *output.node;
+  int flat = 0;
+  for (const ArgDef& arg : producer.op().outputs) {
+    const int64_t n = ArgLength(arg, producer.attrs());
+    if (output.index < flat + n) {
+      return absl::StrCat(producer.name(), ":", arg.name, ":", output.index - flat);
+    }
+    flat += static_cast<int>(n);
+  }
+  return Node::EdgeName(output);
+}
+
 // The NodeDefs in an order where every input comes first (Kahn's algorithm, file order among
 // ready nodes); InvalidArgument for duplicate names, dangling inputs and cycles.
+using NodeDefs = google::protobuf::RepeatedPtrField<tensorflow::NodeDef>;
+
 absl::StatusOr<std::vector<int>> TopologicalOrder(
-    const tensorflow::GraphDef& def, const std::vector<std::vector<InputRef>>& inputs) {
-  const int n = def.node_size();
+    const NodeDefs& nodes, const std::vector<std::vector<InputRef>>& inputs) {
+  const int n = nodes.size();
   absl::flat_hash_map<absl::string_view, int> index;
   for (int i = 0; i < n; ++i) {
-    if (!index.emplace(def.node(i).name(), i).second) {
-      return NodeError(def.node(i).name(), "the name is used by more than one node");
+    if (!index.emplace(nodes[i].name(), i).second) {
+      return NodeError(nodes[i].name(), "the name is used by more than one node");
     }
   }
   std::vector<int> pending(n, 0);
@@ -98,7 +146,7 @@ absl::StatusOr<std::vector<int>> TopologicalOrder(
     for (const InputRef& in : inputs[i]) {
       auto it = index.find(in.node);
       if (it == index.end()) {
-        return NodeError(def.node(i).name(),
+        return NodeError(nodes[i].name(),
                          absl::StrCat("input '", in.node, "' names no node of the graph"));
       }
       ++pending[i];
@@ -120,7 +168,7 @@ absl::StatusOr<std::vector<int>> TopologicalOrder(
     }
   }
   for (int i = 0; i < n && static_cast<int>(order.size()) != n; ++i) {
-    if (pending[i] > 0) return NodeError(def.node(i).name(), "the node is on a cycle");
+    if (pending[i] > 0) return NodeError(nodes[i].name(), "the node is on a cycle");
   }
   return order;
 }
@@ -148,9 +196,40 @@ absl::StatusOr<AttrList> ImportAttrs(const OpDef& op, const tensorflow::NodeDef&
   return attrs;
 }
 
+// Resolves `func` attrs against a GraphDef's function library, importing each function once, on
+// first use (functions may call functions; a recursive one is an error).
+class FunctionLibrary {
+ public:
+  explicit FunctionLibrary(const tensorflow::FunctionDefLibrary* library) {
+    if (library == nullptr) return;
+    for (const tensorflow::FunctionDef& f : library->function()) {
+      defs_.try_emplace(f.signature().name(), &f);
+    }
+  }
+  absl::Status Check(const tensorflow::FunctionDefLibrary& library) const {
+    if (library.gradient_size() > 0) {
+      return absl::UnimplementedError(
+          "the function library's custom gradients (GradientDef) "
+          "are not supported");
+    }
+    if (static_cast<int>(defs_.size()) != library.function_size()) {
+      return absl::InvalidArgumentError("the function library defines a name twice");
+    }
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::shared_ptr<const FunctionBody>> Resolve(const std::string& name);
+
+ private:
+  absl::StatusOr<std::shared_ptr<const Function>> Import(const tensorflow::FunctionDef& def);
+
+  absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> defs_;
+  absl::flat_hash_map<std::string, std::shared_ptr<const Function>> done_;
+  absl::flat_hash_map<std::string, bool> in_progress_;
+};
+
 // Builds one node whose inputs already exist in `graph`.
 absl::Status ImportNode(const tensorflow::NodeDef& node_def, const std::vector<InputRef>& refs,
-                        Graph& graph) {
+                        FunctionLibrary& library, Graph& graph) {
   const OpDef* op = OpRegistry::Global().Find(node_def.op());
   if (op == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("unknown op '", node_def.op(), "'"));
@@ -169,16 +248,25 @@ absl::Status ImportNode(const tensorflow::NodeDef& node_def, const std::vector<I
     if (!spec.control_inputs.empty()) {
       return absl::InvalidArgumentError("a data input follows a control input");
     }
-    if (ref.index >= producer->num_outputs()) {
-      return absl::InvalidArgumentError(absl::StrCat("input '", ref.node, ":", ref.index,
+    int index = ref.index;
+    if (!ref.output_arg.empty()) {
+      DUET_ASSIGN_OR_RETURN(index, FlatOutputIndex(*producer, ref.output_arg, ref.index));
+    }
+    if (index >= producer->num_outputs()) {
+      return absl::InvalidArgumentError(absl::StrCat("input '", ref.node, ":", index,
                                                      "': ", ref.node, " has ",
                                                      producer->num_outputs(), " outputs"));
     }
-    spec.inputs.push_back(NodeOutput{producer, ref.index});
-    inputs.push_back(producer->output(ref.index));
+    spec.inputs.push_back(NodeOutput{producer, index});
+    inputs.push_back(producer->output(index));
   }
   std::vector<int> explicit_types;
   DUET_ASSIGN_OR_RETURN(AttrList attrs, ImportAttrs(*op, node_def, explicit_types));
+  for (AttrValue& value : attrs) {
+    if (auto* func = std::get_if<FuncAttr>(&value)) {
+      DUET_ASSIGN_OR_RETURN(func->body, library.Resolve(func->name));
+    }
+  }
   // No name or line in the site: the caller's error already names the node.
   OpCall call(op, std::move(inputs), OpSite("", std::source_location{}));
   call.attrs = attrs;
@@ -199,55 +287,201 @@ absl::Status ImportNode(const tensorflow::NodeDef& node_def, const std::vector<I
   return graph.AddNode(std::move(spec)).status();
 }
 
+// Adds `nodes` to `graph` in dependency order; `parse` reads one input reference.
+absl::Status ImportNodes(const NodeDefs& nodes,
+                         absl::StatusOr<InputRef> (*parse)(absl::string_view),
+                         FunctionLibrary& library, Graph& graph) {
+  std::vector<std::vector<InputRef>> inputs(nodes.size());
+  for (int i = 0; i < nodes.size(); ++i) {
+    const tensorflow::NodeDef& node = nodes[i];
+    if (!IsValidNodeName(node.name())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("node ", i, " has an invalid name '", node.name(), "'"));
+    }
+    for (const std::string& text : node.input()) {
+      absl::StatusOr<InputRef> ref = parse(text);
+      if (!ref.ok()) return NodeError(node.name(), ref.status());
+      inputs[i].push_back(*std::move(ref));
+    }
+  }
+  DUET_ASSIGN_OR_RETURN(std::vector<int> order, TopologicalOrder(nodes, inputs));
+  for (int i : order) {
+    const absl::Status status = ImportNode(nodes[i], inputs[i], library, graph);
+    if (!status.ok()) {
+      return NodeError(nodes[i].name(), absl::InvalidArgumentError(status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<const FunctionBody>> FunctionLibrary::Resolve(
+    const std::string& name) {
+  if (auto it = done_.find(name); it != done_.end()) return it->second;
+  auto def = defs_.find(name);
+  if (def == defs_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "function '", name, "' is not in the graph's function library",
+        absl::StartsWith(name, "host_function") ? " (a host_function only runs in the process "
+                                                  "that made it)"
+                                                : ""));
+  }
+  if (in_progress_[name]) {
+    return absl::InvalidArgumentError(absl::StrCat("function '", name, "' calls itself"));
+  }
+  in_progress_[name] = true;
+  absl::StatusOr<std::shared_ptr<const Function>> function = Import(*def->second);
+  in_progress_[name] = false;
+  if (!function.ok()) {
+    return absl::Status(function.status().code(),
+                        absl::StrCat("function '", name, "': ", function.status().message()));
+  }
+  done_[name] = *function;
+  return *function;
+}
+
+// A FunctionDef's body as a graph: a Placeholder per argument (named as the argument, so body
+// inputs that name it resolve), then the body's nodes.
+absl::StatusOr<std::shared_ptr<const Function>> FunctionLibrary::Import(
+    const tensorflow::FunctionDef& def) {
+  NodeDefs nodes;
+  for (const tensorflow::OpDef::ArgDef& arg : def.signature().input_arg()) {
+    if (!arg.type_attr().empty() || !arg.number_attr().empty() || !arg.type_list_attr().empty()) {
+      return absl::UnimplementedError(absl::StrCat("argument '", arg.name(),
+                                                   "' has an attr-dependent type (polymorphic "
+                                                   "functions are not supported)"));
+    }
+    tensorflow::NodeDef* placeholder = nodes.Add();
+    placeholder->set_name(arg.name());
+    placeholder->set_op("Placeholder");
+    (*placeholder->mutable_attr())["dtype"].set_type(arg.type());
+  }
+  const int num_args = nodes.size();
+  for (const tensorflow::NodeDef& node : def.node_def()) *nodes.Add() = node;
+  Graph body;
+  DUET_RETURN_IF_ERROR(ImportNodes(nodes, ParseFunctionInput, *this, body));
+  std::vector<const Node*> args;
+  for (int i = 0; i < num_args; ++i) args.push_back(body.FindNode(nodes[i].name()));
+  std::vector<NodeOutput> results;
+  for (const tensorflow::OpDef::ArgDef& arg : def.signature().output_arg()) {
+    auto ret = def.ret().find(arg.name());
+    if (ret == def.ret().end()) {
+      return absl::InvalidArgumentError(absl::StrCat("result '", arg.name(), "' has no ret entry"));
+    }
+    DUET_ASSIGN_OR_RETURN(InputRef ref, ParseFunctionInput(ret->second));
+    const Node* producer = body.FindNode(ref.node);
+    if (producer == nullptr || ref.control) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("result '", arg.name(), "' names no node output: '", ret->second, "'"));
+    }
+    int index = ref.index;
+    if (!ref.output_arg.empty()) {
+      DUET_ASSIGN_OR_RETURN(index, FlatOutputIndex(*producer, ref.output_arg, ref.index));
+    }
+    if (index >= producer->num_outputs()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("result '", arg.name(), "': '", ret->second, "' names no output"));
+    }
+    results.push_back({producer, index});
+  }
+  return Function::Create(def.signature().name(), std::move(body), std::move(args),
+                          std::move(results));
+}
+
+// The NodeDef of `node`; `edge` spells its data inputs.
+absl::Status ExportNode(const Node& node, std::string (*edge)(const NodeOutput&),
+                        tensorflow::NodeDef* out) {
+  out->set_name(node.name());
+  out->set_op(node.op().name);
+  for (const NodeOutput& in : node.inputs()) out->add_input(edge(in));
+  for (const Node* in : node.control_inputs()) out->add_input(absl::StrCat("^", in->name()));
+  out->set_device(node.device());
+  for (size_t i = 0; i < node.op().attrs.size(); ++i) {
+    const AttrDef& attr = node.op().attrs[i];
+    const AttrValue& value = node.attrs()[i];
+    if (attr.default_value && SameValue(*attr.default_value, value)) continue;
+    absl::StatusOr<tensorflow::AttrValue> proto = AttrValueToProto(value);
+    if (!proto.ok()) return NodeError(node.name(), proto.status());
+    (*out->mutable_attr())[attr.name] = *std::move(proto);
+  }
+  return absl::OkStatus();
+}
+
+// Adds the functions `graph`'s nodes call (and those they call) to `library`, each once.
+absl::Status ExportFunctions(const Graph& graph, tensorflow::FunctionDefLibrary& library,
+                             absl::flat_hash_map<std::string, const Function*>& exported);
+
+absl::Status ExportFunction(const Function& function, tensorflow::FunctionDefLibrary& library,
+                            absl::flat_hash_map<std::string, const Function*>& exported) {
+  auto [it, inserted] = exported.try_emplace(function.name(), &function);
+  if (!inserted) {
+    return it->second == &function
+               ? absl::OkStatus()
+               : absl::InvalidArgumentError(
+                     absl::StrCat("two different functions are named '", function.name(), "'"));
+  }
+  DUET_RETURN_IF_ERROR(ExportFunctions(function.body(), library, exported));
+  tensorflow::FunctionDef* def = library.add_function();
+  tensorflow::OpDef* signature = def->mutable_signature();
+  signature->set_name(function.name());
+  const Node* const* first_arg = function.args().data();
+  const Node* const* last_arg = first_arg + function.args().size();
+  for (const Node* arg : function.args()) {
+    auto* in = signature->add_input_arg();
+    in->set_name(arg->name());
+    in->set_type(static_cast<tensorflow::DataType>(ToProtoDataType(arg->output_dtype(0))));
+  }
+  auto edge = [](const NodeOutput& out) {
+    return out.node->op().name == "Placeholder" ? out.node->name() : FunctionEdgeName(out);
+  };
+  for (size_t k = 0; k < function.results().size(); ++k) {
+    const NodeOutput& result = function.results()[k];
+    auto* out = signature->add_output_arg();
+    out->set_name(absl::StrCat("output_", k));
+    out->set_type(static_cast<tensorflow::DataType>(
+        ToProtoDataType(result.node->output_dtype(result.index))));
+    (*def->mutable_ret())[out->name()] = edge(result);
+  }
+  for (const Node* node : function.body().nodes()) {
+    if (std::find(first_arg, last_arg, node) != last_arg) continue;
+    if (node->op().stateful) signature->set_is_stateful(true);
+    DUET_RETURN_IF_ERROR(ExportNode(*node, edge, def->add_node_def()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExportFunctions(const Graph& graph, tensorflow::FunctionDefLibrary& library,
+                             absl::flat_hash_map<std::string, const Function*>& exported) {
+  for (const Node* node : graph.nodes()) {
+    for (const AttrValue& value : node->attrs()) {
+      const auto* func = std::get_if<FuncAttr>(&value);
+      if (func == nullptr) continue;
+      // Host functions have no FunctionDef: importing such a graph names what is missing.
+      const auto* function = dynamic_cast<const Function*>(func->body.get());
+      if (function != nullptr) DUET_RETURN_IF_ERROR(ExportFunction(*function, library, exported));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<tensorflow::GraphDef> GraphToGraphDef(const Graph& graph) {
   tensorflow::GraphDef def;
   def.mutable_versions()->set_producer(kGraphDefProducer);
   for (const Node* node : graph.nodes()) {
-    tensorflow::NodeDef* out = def.add_node();
-    out->set_name(node->name());
-    out->set_op(node->op().name);
-    for (const NodeOutput& in : node->inputs()) out->add_input(Node::EdgeName(in));
-    for (const Node* in : node->control_inputs()) out->add_input(absl::StrCat("^", in->name()));
-    out->set_device(node->device());
-    for (size_t i = 0; i < node->op().attrs.size(); ++i) {
-      const AttrDef& attr = node->op().attrs[i];
-      const AttrValue& value = node->attrs()[i];
-      if (attr.default_value && SameValue(*attr.default_value, value)) continue;
-      absl::StatusOr<tensorflow::AttrValue> proto = AttrValueToProto(value);
-      if (!proto.ok()) return NodeError(node->name(), proto.status());
-      (*out->mutable_attr())[attr.name] = *std::move(proto);
-    }
+    DUET_RETURN_IF_ERROR(ExportNode(*node, Node::EdgeName, def.add_node()));
   }
+  absl::flat_hash_map<std::string, const Function*> exported;
+  DUET_RETURN_IF_ERROR(ExportFunctions(graph, *def.mutable_library(), exported));
+  if (def.library().function_size() == 0) def.clear_library();
   return def;
 }
 
 absl::StatusOr<Graph> GraphFromGraphDef(const tensorflow::GraphDef& def) {
-  if (def.has_library() &&
-      (def.library().function_size() > 0 || def.library().gradient_size() > 0)) {
-    return absl::UnimplementedError("GraphDefs with a function library are not supported yet");
-  }
-  std::vector<std::vector<InputRef>> inputs(def.node_size());
-  for (int i = 0; i < def.node_size(); ++i) {
-    const tensorflow::NodeDef& node = def.node(i);
-    if (!IsValidNodeName(node.name())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("node ", i, " has an invalid name '", node.name(), "'"));
-    }
-    for (const std::string& text : node.input()) {
-      absl::StatusOr<InputRef> ref = ParseInput(text);
-      if (!ref.ok()) return NodeError(node.name(), ref.status());
-      inputs[i].push_back(*std::move(ref));
-    }
-  }
-  DUET_ASSIGN_OR_RETURN(std::vector<int> order, TopologicalOrder(def, inputs));
+  FunctionLibrary library(def.has_library() ? &def.library() : nullptr);
+  if (def.has_library()) DUET_RETURN_IF_ERROR(library.Check(def.library()));
   Graph graph;
-  for (int i : order) {
-    const absl::Status status = ImportNode(def.node(i), inputs[i], graph);
-    if (!status.ok())
-      return NodeError(def.node(i).name(), absl::InvalidArgumentError(status.message()));
-  }
+  DUET_RETURN_IF_ERROR(ImportNodes(def.node(), ParseInput, library, graph));
   return graph;
 }
 

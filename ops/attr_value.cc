@@ -27,6 +27,10 @@ absl::string_view AttrTypeName(AttrType type) {
       return "list(float)";
     case AttrType::kListType:
       return "list(type)";
+    case AttrType::kListShape:
+      return "list(shape)";
+    case AttrType::kFunc:
+      return "func";
   }
   return "?";
 }
@@ -34,9 +38,10 @@ absl::string_view AttrTypeName(AttrType type) {
 AttrType AttrTypeOf(const AttrValue& value) {
   // Indexed by the variant's alternative (see AttrValue); monostate reads as kInt.
   static constexpr AttrType kByIndex[] = {
-      AttrType::kInt,     AttrType::kInt,       AttrType::kFloat,   AttrType::kBool,
-      AttrType::kType,    AttrType::kString,    AttrType::kShape,   AttrType::kTensor,
-      AttrType::kListInt, AttrType::kListFloat, AttrType::kListType};
+      AttrType::kInt,     AttrType::kInt,       AttrType::kFloat,    AttrType::kBool,
+      AttrType::kType,    AttrType::kString,    AttrType::kShape,    AttrType::kTensor,
+      AttrType::kListInt, AttrType::kListFloat, AttrType::kListType, AttrType::kListShape,
+      AttrType::kFunc};
   static_assert(std::size(kByIndex) == std::variant_size_v<AttrValue>);
   return kByIndex[value.index()];
 }
@@ -66,6 +71,13 @@ std::string AttrValueString(const AttrValue& value) {
                         [](std::string* out, DType d) { absl::StrAppend(out, DTypeName(d)); }),
           "]");
     }
+    std::string operator()(const std::vector<Shape>& v) const {
+      return absl::StrCat(
+          "[",
+          absl::StrJoin(v, ", ", [](std::string* out, const Shape& s) { out->append(s.str()); }),
+          "]");
+    }
+    std::string operator()(const FuncAttr& v) const { return v.name; }
   };
   return std::visit(Visitor{}, value);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -24,16 +25,29 @@ enum class AttrType {
   kTensor,
   kListInt,
   kListFloat,
-  kListType
+  kListType,
+  kListShape,
+  kFunc
 };
 
 // TensorFlow's spelling of an attr type: "int", "list(int)", ...
 absl::string_view AttrTypeName(AttrType type);
 
+class FunctionBody;
+
+// A `func` attr: a function of the graph's function library (a cond branch, a while_loop body),
+// by name, with the function itself resolved when the node is made so kernels can call it.
+struct FuncAttr {
+  std::string name;
+  std::shared_ptr<const FunctionBody> body;
+
+  friend bool operator==(const FuncAttr& a, const FuncAttr& b) { return a.name == b.name; }
+};
+
 // One attr value. std::monostate means "not set" (type attrs before the dispatcher infers them).
-using AttrValue =
-    std::variant<std::monostate, int64_t, float, bool, DType, std::string, Shape, Tensor,
-                 std::vector<int64_t>, std::vector<float>, std::vector<DType>>;
+using AttrValue = std::variant<std::monostate, int64_t, float, bool, DType, std::string, Shape,
+                               Tensor, std::vector<int64_t>, std::vector<float>, std::vector<DType>,
+                               std::vector<Shape>, FuncAttr>;
 
 // The attrs of one op call, positional: attrs[i] belongs to OpDef::attrs[i]. Positions are fixed
 // at registration, so kernels and shape functions read attrs by index, never by name.

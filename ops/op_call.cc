@@ -9,28 +9,31 @@
 namespace duet {
 namespace {
 
-// Number of tensors argument `arg` takes in this call.
-int64_t ArgLength(const OpCall& call, const ArgDef& arg) {
-  if (arg.number_attr_index < 0) return 1;
-  const AttrValue& n = call.attrs[arg.number_attr_index];
-  return std::holds_alternative<int64_t>(n) ? std::get<int64_t>(n) : -1;
-}
-
-// Infers a list length from the input count when the op function left it unset: only possible
-// when exactly one input is a list.
+// Sets the length (or dtypes) of the one list input from the input count when the op function
+// left it unset; with several list inputs the op function must set them.
 void InferListLength(OpCall& call) {
   const ArgDef* list = nullptr;
   for (const ArgDef& arg : call.op->inputs) {
-    if (arg.number_attr_index < 0) continue;
+    if (!arg.is_list()) continue;
     if (list != nullptr) return;
     list = &arg;
   }
-  if (list == nullptr ||
-      !std::holds_alternative<std::monostate>(call.attrs[list->number_attr_index])) {
+  if (list == nullptr || ArgLength(*list, call.attrs) >= 0) return;
+  const int64_t n =
+      static_cast<int64_t>(call.inputs.size() + 1) - static_cast<int64_t>(call.op->inputs.size());
+  if (n < 0) return;  // too few inputs: BindAttrs reports it
+  if (list->number_attr_index >= 0) {
+    call.attrs[list->number_attr_index] = n;
     return;
   }
-  call.attrs[list->number_attr_index] =
-      static_cast<int64_t>(call.inputs.size() - (call.op->inputs.size() - 1));
+  // The list's position: after the single inputs before it.
+  const size_t first = static_cast<size_t>(list - call.op->inputs.data());
+  std::vector<DType> dtypes;
+  for (int64_t k = 0; k < n; ++k) {
+    const Tensor& t = call.inputs[first + k];
+    dtypes.push_back(t.defined() ? t.dtype() : kFloat32);
+  }
+  call.attrs[list->type_list_attr_index] = std::move(dtypes);
 }
 
 absl::Status CheckAttr(const OpDef& op, const AttrDef& def, const AttrValue& value) {
@@ -71,11 +74,10 @@ std::string InputsString(const OpCall& call) {
   std::vector<std::string> parts;
   size_t i = 0;
   for (const ArgDef& arg : call.op->inputs) {
-    const int64_t n = ArgLength(call, arg);
+    const int64_t n = ArgLength(arg, call.attrs);
     for (int64_t k = 0; k < std::max<int64_t>(n, 1) && i < call.inputs.size(); ++k, ++i) {
       const Tensor& t = call.inputs[i];
-      std::string name =
-          arg.number_attr_index >= 0 ? absl::StrCat(arg.name, "[", k, "]") : arg.name;
+      std::string name = arg.is_list() ? absl::StrCat(arg.name, "[", k, "]") : arg.name;
       parts.push_back(t.defined()
                           ? absl::StrCat(name, ": ", DTypeName(t.dtype()), " ", t.shape().str())
                           : absl::StrCat(name, ": <undefined>"));
@@ -93,10 +95,11 @@ absl::Status BindAttrs(OpCall& call) {
   uint64_t inferred = 0;  // type attrs already set from an input in this call
   size_t i = 0;
   for (const ArgDef& arg : op.inputs) {
-    const int64_t n = ArgLength(call, arg);
+    const int64_t n = ArgLength(arg, call.attrs);
     if (n < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("attr '", arg.number_attr, "' (length of ", arg.name, ") is not set"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attr '", arg.is_list() && arg.number_attr.empty() ? arg.type_list_attr : arg.number_attr,
+          "' (length of ", arg.name, ") is not set"));
     }
     for (int64_t k = 0; k < n; ++k, ++i) {
       if (i >= call.inputs.size()) {
@@ -109,10 +112,11 @@ absl::Status BindAttrs(OpCall& call) {
         return absl::InvalidArgumentError(absl::StrCat("input ", arg.name, " is undefined"));
       }
       if (arg.type_attr_index < 0) {
-        if (t.dtype() != arg.fixed_type) {
-          return absl::InvalidArgumentError(absl::StrCat("input ", arg.name, " must be ",
-                                                         DTypeName(arg.fixed_type), ", got ",
-                                                         DTypeName(t.dtype())));
+        const DType expected = ArgDType(arg, call.attrs, k);
+        if (t.dtype() != expected) {
+          const std::string name = arg.is_list() ? absl::StrCat(arg.name, "[", k, "]") : arg.name;
+          return absl::InvalidArgumentError(absl::StrCat(
+              "input ", name, " must be ", DTypeName(expected), ", got ", DTypeName(t.dtype())));
         }
         continue;
       }

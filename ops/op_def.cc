@@ -8,6 +8,27 @@
 
 namespace duet {
 
+int64_t ArgLength(const ArgDef& arg, const AttrList& attrs) {
+  if (arg.number_attr_index >= 0) {
+    const AttrValue& n = attrs[arg.number_attr_index];
+    return std::holds_alternative<int64_t>(n) ? std::get<int64_t>(n) : -1;
+  }
+  if (arg.type_list_attr_index >= 0) {
+    const AttrValue& types = attrs[arg.type_list_attr_index];
+    return std::holds_alternative<std::vector<DType>>(types)
+               ? static_cast<int64_t>(std::get<std::vector<DType>>(types).size())
+               : -1;
+  }
+  return 1;
+}
+
+DType ArgDType(const ArgDef& arg, const AttrList& attrs, int64_t k) {
+  if (arg.type_list_attr_index >= 0) {
+    return std::get<std::vector<DType>>(attrs[arg.type_list_attr_index])[k];
+  }
+  return arg.type_attr_index < 0 ? arg.fixed_type : std::get<DType>(attrs[arg.type_attr_index]);
+}
+
 int OpDef::attr_index(absl::string_view attr_name) const {
   for (int i = 0; i < static_cast<int>(attrs.size()); ++i) {
     if (attrs[i].name == attr_name) return i;
@@ -47,6 +68,17 @@ OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string type_attr,
   def_->outputs.push_back(ArgDef{.name = std::move(name),
                                  .type_attr = std::move(type_attr),
                                  .number_attr = std::move(number_attr)});
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::InputTypeList(std::string name, std::string type_list_attr) {
+  def_->inputs.push_back(
+      ArgDef{.name = std::move(name), .type_list_attr = std::move(type_list_attr)});
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::OutputTypeList(std::string name, std::string type_list_attr) {
+  def_->outputs.push_back(
+      ArgDef{.name = std::move(name), .type_list_attr = std::move(type_list_attr)});
   return *this;
 }
 
@@ -108,6 +140,16 @@ OpDefBuilder& OpDefBuilder::TypeListAttr(std::string name, std::vector<DType> al
       .name = std::move(name), .type = AttrType::kListType, .allowed_types = std::move(allowed)});
 }
 
+OpDefBuilder& OpDefBuilder::ShapeListAttr(std::string name,
+                                          std::optional<std::vector<Shape>> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kListShape};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
+OpDefBuilder& OpDefBuilder::FuncAttr(std::string name) {
+  return Attr(AttrDef{.name = std::move(name), .type = AttrType::kFunc});
+}
+
 OpDefBuilder& OpDefBuilder::Stateful() {
   def_->stateful = true;
   return *this;
@@ -148,6 +190,14 @@ void ResolveArg(const OpDef& op, ArgDef& arg) {
                                          arg.number_attr, ", which is not an int attr"));
     }
   }
+  if (!arg.type_list_attr.empty()) {
+    arg.type_list_attr_index = op.attr_index(arg.type_list_attr);
+    if (arg.type_list_attr_index < 0 ||
+        op.attrs[arg.type_list_attr_index].type != AttrType::kListType) {
+      DieBadDeclaration(op, absl::StrCat("argument ", arg.name, " names type list attr ",
+                                         arg.type_list_attr, ", which is not a list(type) attr"));
+    }
+  }
 }
 
 }  // namespace
@@ -157,7 +207,7 @@ const OpDef* OpDefBuilder::Register() {
   if (op.shape_fn == nullptr) DieBadDeclaration(op, "no shape function");
   for (ArgDef& arg : op.inputs) {
     ResolveArg(op, arg);
-    op.has_list_input |= arg.number_attr_index >= 0;
+    op.has_list_input |= arg.is_list();
   }
   for (ArgDef& arg : op.outputs) ResolveArg(op, arg);
   for (int i = 0; i < static_cast<int>(op.attrs.size()); ++i) {

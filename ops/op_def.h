@@ -21,15 +21,26 @@ struct GradientDef;
 using ShapeFn = absl::Status (*)(ShapeContext& ctx);
 
 // One input or output of an op. Its dtype is either fixed or named by a type attr; a list
-// argument (number_attr set) repeats number_attr times.
+// argument repeats number_attr times (`values: N * T`), or has one tensor per dtype of a
+// list(type) attr (`input: Tin`, tensors of mixed dtypes, as If and While take).
 struct ArgDef {
   std::string name;
   std::string type_attr;        // e.g. "T"; empty when the dtype is fixed
-  DType fixed_type = kFloat32;  // used when type_attr is empty
+  DType fixed_type = kFloat32;  // used when type_attr and type_list_attr are empty
   std::string number_attr;      // e.g. "N" for `values: N * T`; empty for a single tensor
+  std::string type_list_attr;   // e.g. "Tin" for `input: Tin`
   int type_attr_index = -1;     // resolved at registration
   int number_attr_index = -1;   // resolved at registration
+  int type_list_attr_index = -1;
+
+  bool is_list() const { return number_attr_index >= 0 || type_list_attr_index >= 0; }
 };
+
+// How many tensors `arg` stands for under these attrs: 1 for a single tensor, else the list's
+// length; -1 when the attr giving the length is not set yet.
+int64_t ArgLength(const ArgDef& arg, const AttrList& attrs);
+// The dtype of tensor k of `arg` (k < ArgLength) under these attrs, which must be set.
+DType ArgDType(const ArgDef& arg, const AttrList& attrs, int64_t k);
 
 // One attr: name, kind, optional default, and for type attrs the allowed dtypes.
 struct AttrDef {
@@ -55,7 +66,7 @@ struct OpDef {
   ShapeFn shape_fn = nullptr;
   // Index of the type attr whose value picks the kernel (the first type attr), or -1.
   int dispatch_attr = -1;
-  // True when some input is a list (`N * T`); derived at registration.
+  // True when some input is a list (`N * T` or a list(type)); derived at registration.
   bool has_list_input = false;
   // Defaults of every attr, positional; unset attrs are monostate. Op functions start from this.
   AttrList default_attrs;
@@ -85,6 +96,9 @@ class OpDefBuilder {
   OpDefBuilder& Output(std::string name, std::string type_attr);
   OpDefBuilder& Output(std::string name, DType fixed_type);
   OpDefBuilder& OutputList(std::string name, std::string type_attr, std::string number_attr);
+  // Arguments with one tensor per dtype of a list(type) attr.
+  OpDefBuilder& InputTypeList(std::string name, std::string type_list_attr);
+  OpDefBuilder& OutputTypeList(std::string name, std::string type_list_attr);
 
   OpDefBuilder& TypeAttr(std::string name, std::vector<DType> allowed = {},
                          std::optional<DType> default_value = {});
@@ -101,6 +115,9 @@ class OpDefBuilder {
   OpDefBuilder& FloatListAttr(std::string name,
                               std::optional<std::vector<float>> default_value = {});
   OpDefBuilder& TypeListAttr(std::string name, std::vector<DType> allowed = {});
+  OpDefBuilder& ShapeListAttr(std::string name,
+                              std::optional<std::vector<Shape>> default_value = {});
+  OpDefBuilder& FuncAttr(std::string name);
 
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();

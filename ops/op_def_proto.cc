@@ -13,10 +13,12 @@ tensorflow::DataType ProtoType(DType dtype) {
 
 void ArgToProto(const ArgDef& arg, tensorflow::OpDef::ArgDef* proto) {
   proto->set_name(arg.name);
-  if (arg.type_attr.empty()) {
-    proto->set_type(ProtoType(arg.fixed_type));
-  } else {
+  if (!arg.type_attr.empty()) {
     proto->set_type_attr(arg.type_attr);
+  } else if (!arg.type_list_attr.empty()) {
+    proto->set_type_list_attr(arg.type_list_attr);
+  } else {
+    proto->set_type(ProtoType(arg.fixed_type));
   }
   if (!arg.number_attr.empty()) proto->set_number_attr(arg.number_attr);
 }
@@ -100,6 +102,15 @@ absl::StatusOr<tensorflow::AttrValue> AttrValueToProto(const AttrValue& value) {
       for (DType d : v) list->add_type(ProtoType(d));
       return absl::OkStatus();
     }
+    absl::Status operator()(const std::vector<Shape>& v) {
+      auto* list = p.mutable_list();
+      for (const Shape& s : v) ShapeToProto(s, list->add_shape());
+      return absl::OkStatus();
+    }
+    absl::Status operator()(const FuncAttr& v) {
+      p.mutable_func()->set_name(v.name);
+      return absl::OkStatus();
+    }
   };
   DUET_RETURN_IF_ERROR(std::visit(Visitor{proto}, value));
   return proto;
@@ -151,6 +162,24 @@ absl::StatusOr<AttrValue> AttrValueFromProto(const tensorflow::AttrValue& proto,
       }
       return AttrValue(std::move(types));
     }
+    case AttrType::kListShape: {
+      if (!is_list) return KindMismatch(proto, type);
+      std::vector<Shape> shapes;
+      for (const auto& s : proto.list().shape()) {
+        DUET_ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s));
+        shapes.push_back(std::move(shape));
+      }
+      return AttrValue(std::move(shapes));
+    }
+    case AttrType::kFunc:
+      // The caller resolves the name against the function library (FuncAttr::body).
+      if (proto.value_case() != P::kFunc) return KindMismatch(proto, type);
+      if (!proto.func().attr().empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("function '", proto.func().name(),
+                         "' is called with attrs; duet's functions take none"));
+      }
+      return AttrValue(FuncAttr{proto.func().name(), nullptr});
   }
   return KindMismatch(proto, type);
 }

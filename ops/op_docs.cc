@@ -13,6 +13,7 @@ namespace {
 std::string ArgString(const ArgDef& arg) {
   std::string type = arg.type_attr.empty() ? std::string(DTypeName(arg.fixed_type)) : arg.type_attr;
   if (!arg.number_attr.empty()) type = absl::StrCat(arg.number_attr, " * ", type);
+  if (!arg.type_list_attr.empty()) type = arg.type_list_attr;
   return absl::StrCat(arg.name, ": ", type);
 }
 

@@ -10,22 +10,11 @@ ShapeContext::ConstantValueFn constant_value_fn = nullptr;
 void ShapeContext::SetConstantValueFn(ConstantValueFn fn) { constant_value_fn = fn; }
 
 ShapeContext::ShapeContext(const OpCall& call) : call_(call) {
-  int n = 0;
+  // Default output dtypes from the signature (BindAttrs has set every attr); shape functions
+  // override as needed.
   for (const ArgDef& arg : call.op->outputs) {
-    n += arg.number_attr_index < 0
-             ? 1
-             : static_cast<int>(std::get<int64_t>(call.attrs[arg.number_attr_index]));
-  }
-  outputs_.resize(n);
-  // Default output dtypes from the signature; shape functions override as needed.
-  int i = 0;
-  for (const ArgDef& arg : call.op->outputs) {
-    const int count = arg.number_attr_index < 0
-                          ? 1
-                          : static_cast<int>(std::get<int64_t>(call.attrs[arg.number_attr_index]));
-    const DType dtype =
-        arg.type_attr_index < 0 ? arg.fixed_type : std::get<DType>(call.attrs[arg.type_attr_index]);
-    for (int k = 0; k < count; ++k) outputs_[i++].dtype = dtype;
+    const int64_t count = ArgLength(arg, call.attrs);
+    for (int64_t k = 0; k < count; ++k) outputs_.push_back({ArgDType(arg, call.attrs, k), Shape()});
   }
 }
 

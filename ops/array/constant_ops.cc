@@ -43,7 +43,7 @@ const OpDef* const kConst = OpDefBuilder("Const")
 const OpDef* const kPlaceholder =
     OpDefBuilder("Placeholder")
         .Output("output", "dtype")
-        .TypeAttr("dtype", kAllDTypes)
+        .TypeAttr("dtype")  // any, resource too: function arguments may be variables
         .ShapeAttr("shape", Shape::UnknownRank())
         .Doc("A graph input that Session::run feeds; shape may have unknown dims (-1).")
         .SetShapeFn(PlaceholderShape)

@@ -1,6 +1,12 @@
-// Control-flow op functions: NoOp (a node that only orders others through control edges).
+// Control-flow op functions: NoOp (a node that only orders others through control edges) and
+// host_function (a C++ callable as an op). cond and while_loop, which need graph building, are in
+// graph/control_flow.h.
 #pragma once
 
+#include <functional>
+#include <vector>
+
+#include "core/tensor.h"
 #include "ops/op_site.h"
 
 namespace duet {
@@ -8,5 +14,15 @@ namespace duet {
 // Does nothing (op NoOp). In a graph, inside ControlDependencies, it gathers control inputs into
 // one node that a Session::run target can name (TensorFlow's tf.group).
 void no_op(OpSite site = {});
+
+// A C++ callable run as an op (DuetHostFunction, TensorFlow's py_func for C++): eagerly it runs
+// at once; in a graph it runs each time the node runs, with the inputs' values, which makes it
+// the place for debugging prints and glue code. `fn` must return tensors of `output_dtypes`
+// (any shapes). An Error or std::exception it throws fails the op (or the Session::run) with
+// its message. Not differentiable. Exported graphs keep the node, but only the process that
+// made it can run it: the callable is not serializable.
+using HostFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+std::vector<Tensor> host_function(HostFn fn, const std::vector<Tensor>& inputs,
+                                  const std::vector<DType>& output_dtypes, OpSite site = {});
 
 }  // namespace duet

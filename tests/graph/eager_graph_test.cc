@@ -57,6 +57,12 @@ std::vector<Case> Cases() {
          return in[0];
        }},
       {"Placeholder", {kX}, [](const std::vector<Tensor>& in) { return in[0]; }},
+      {"DuetHostFunction",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         auto twice = [](const std::vector<Tensor>& a) { return std::vector<Tensor>{a[0] * 2.f}; };
+         return host_function(twice, {in[0]}, {kFloat32})[0];
+       }},
       Unary("StopGradient", &stop_gradient, kX),
       {"BroadcastGradientArgs",
        {from_vector(std::vector<int32_t>{2, 1, 3}), from_vector(std::vector<int32_t>{4, 1})},

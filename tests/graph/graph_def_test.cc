@@ -195,9 +195,40 @@ TEST_CASE("import rejects malformed graphs, naming the node") {
                                           input: "x" })"),
                       {"node 'n'", "data input follows a control input"});
   }
-  SECTION("function libraries are not supported yet") {
-    ExpectImportError(ParseText(R"(library { function { signature { name: "f" } } })"),
-                      {"function library"});
+  SECTION("custom gradients in the function library") {
+    ExpectImportError(
+        ParseText(R"(library { gradient { function_name: "f" gradient_func: "g" } })"),
+        {"GradientDef"});
+  }
+  SECTION("a function that calls itself") {
+    const std::string if_attrs = R"(
+        attr { key: "Tcond" value { type: DT_BOOL } }
+        attr { key: "Tin" value { list { type: DT_BOOL } } }
+        attr { key: "Tout" value { list { type: DT_BOOL } } }
+        attr { key: "then_branch" value { func { name: "f" } } }
+        attr { key: "else_branch" value { func { name: "f" } } })";
+    ExpectImportError(ParseText(R"(library { function {
+                       signature { name: "f" input_arg { name: "a" type: DT_BOOL }
+                                   output_arg { name: "o" type: DT_BOOL } }
+                       node_def { name: "c" op: "StatelessIf" input: "a" input: "a" )" +
+                                if_attrs + R"( }
+                       ret { key: "o" value: "c:output:0" } } }
+                     node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
+                     node { name: "n" op: "StatelessIf" input: "p" input: "p" )" +
+                                if_attrs + "}"),
+                      {"node 'n'", "function 'f'", "calls itself"});
+  }
+  SECTION("a call of a function the library does not have") {
+    ExpectImportError(
+        ParseText(
+            R"(node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
+                     node { name: "n" op: "StatelessIf" input: "p"
+                            attr { key: "Tcond" value { type: DT_BOOL } }
+                            attr { key: "Tin" value { list { } } }
+                            attr { key: "Tout" value { list { } } }
+                            attr { key: "then_branch" value { func { name: "g" } } }
+                            attr { key: "else_branch" value { func { name: "g" } } } })"),
+        {"node 'n'", "function 'g' is not in the graph's function library"});
   }
 }
 

@@ -56,6 +56,26 @@ void ExportConvNet(const std::string& dir) {
   Export(dir, "duet_conv", g, random_normal({2, 8, 8, 2}, 9));
 }
 
+// cond and while_loop: TensorFlow 2's functional If/While with the branches in the library.
+void ExportControlFlow(const std::string& dir) {
+  Graph g;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat32, {-1, 3}, "x");
+    const Tensor scale = constant(0.5f);
+    const Tensor y = cond(
+        reduce_sum(x) > 0.f, [&] { return x * scale; }, [&] { return tanh(x) - 1.f; });
+    const std::vector<Tensor> loop =
+        while_loop([](const std::vector<Tensor>& v) { return v[0] < 3; },
+                   [&](const std::vector<Tensor>& v) {
+                     return std::vector<Tensor>{v[0] + 1, v[1] * 2.f + x};
+                   },
+                   {constant(0), y});
+    identity(loop[1], "y");
+  }
+  Export(dir, "duet_control_flow", g, random_normal({2, 3}, 10));
+}
+
 }  // namespace
 }  // namespace duet
 
@@ -67,6 +87,7 @@ int main(int argc, char** argv) {
   try {
     duet::ExportMlp(argv[1]);
     duet::ExportConvNet(argv[1]);
+    duet::ExportControlFlow(argv[1]);
   } catch (const duet::Error& e) {
     std::cerr << e.what() << "\n";
     return 1;

@@ -14,16 +14,18 @@ from tensorflow.python.framework import convert_to_constants
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 
 
-def freeze(fn, spec):
-    """The frozen GraphDef of a tf.function (variables folded into Const nodes)."""
+def freeze(fn, spec, lower_control_flow):
+    """The frozen GraphDef of a tf.function (variables folded into Const nodes); control flow
+    stays functional (If/While with a function library) unless lowered to Switch/Merge."""
     concrete = fn.get_concrete_function(spec)
-    frozen = convert_to_constants.convert_variables_to_constants_v2(concrete)
+    frozen = convert_to_constants.convert_variables_to_constants_v2(
+        concrete, lower_control_flow=lower_control_flow)
     return frozen.graph.as_graph_def(), frozen.inputs[0].name, frozen.outputs[0].name
 
 
-def save(name, fn, x):
+def save(name, fn, x, lower_control_flow=True):
     spec = tf.TensorSpec([None] + list(x.shape[1:]), tf.float32)
-    graph_def, input_name, output_name = freeze(fn, spec)
+    graph_def, input_name, output_name = freeze(fn, spec, lower_control_flow)
     with open(os.path.join(OUT, name + ".pb"), "wb") as f:
         f.write(graph_def.SerializeToString())
     # Run the frozen graph itself in TensorFlow: the expected output is what the .pb computes.
@@ -74,6 +76,16 @@ def main():
         return tf.transpose(tf.concat([m, m * 2.0], axis=1), perm=[1, 0])
 
     save("tf_shapes", shapes, rng.normal(size=(2, 12)).astype(np.float32))
+
+    @tf.function
+    def control_flow(x):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: tf.tanh(x) - 1.0)
+        _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 0.5 + x),
+                             (tf.constant(0), y))
+        return y
+
+    save("tf_control_flow", control_flow, rng.normal(size=(3, 4)).astype(np.float32),
+         lower_control_flow=False)
 
 
 if __name__ == "__main__":

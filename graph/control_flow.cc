@@ -1,0 +1,177 @@
+#include "graph/control_flow.h"
+
+#include "absl/strings/str_cat.h"
+#include "graph/function.h"
+#include "ops/attr_value.h"
+#include "ops/op_registry.h"
+
+namespace duet {
+namespace {
+
+[[noreturn]] void Fail(absl::string_view what, absl::string_view message) {
+  throw Error(absl::InvalidArgumentError(absl::StrCat(what, ": ", message)));
+}
+
+std::string DTypesString(const std::vector<Tensor>& tensors) {
+  std::vector<DType> dtypes;
+  for (const Tensor& t : tensors) dtypes.push_back(t.dtype());
+  return AttrValueString(dtypes);
+}
+
+void CheckPredicate(absl::string_view what, const Tensor& pred) {
+  if (!pred.defined() || pred.dtype() != kBool || !pred.shape().IsCompatibleWith(Shape())) {
+    Fail(what, absl::StrCat("the predicate must be a bool scalar, got ",
+                            pred.defined()
+                                ? absl::StrCat(DTypeName(pred.dtype()), " ", pred.shape().str())
+                                : "an undefined tensor"));
+  }
+}
+
+bool HasStatefulNodes(const FunctionTrace& trace) {
+  for (const Node* node : trace.body->nodes()) {
+    if (node->op().stateful) return true;
+  }
+  return false;
+}
+
+std::vector<DType> ResultDTypes(const FunctionTrace& trace) {
+  std::vector<DType> dtypes;
+  for (const NodeOutput& r : trace.results) dtypes.push_back(r.node->output_dtype(r.index));
+  return dtypes;
+}
+
+std::string DTypesString(const std::vector<DType>& dtypes) { return AttrValueString(dtypes); }
+
+// Calls `op_name` (or its Stateless form) with `inputs` followed by the captured outer values.
+OutputList CallFunctional(absl::string_view op_name, bool stateful, std::vector<Tensor> inputs,
+                          const std::vector<NodeOutput>& captures,
+                          std::vector<std::pair<absl::string_view, AttrValue>> attrs, OpSite site) {
+  const OpDef* op = OpRegistry::Global().Find(stateful ? std::string(op_name)
+                                                       : absl::StrCat("Stateless", op_name));
+  TensorList all(inputs.begin(), inputs.end());
+  for (const NodeOutput& capture : captures) all.push_back(capture.node->output(capture.index));
+  OpCall call(op, std::move(all), site);
+  for (auto& [name, value] : attrs) call.attrs[op->attr_index(name)] = std::move(value);
+  return RunOp(call);
+}
+
+std::vector<Tensor> GraphCond(GraphContext& outer, const Tensor& pred,
+                              const std::function<std::vector<Tensor>()>& then_fn,
+                              const std::function<std::vector<Tensor>()>& else_fn, OpSite site) {
+  auto no_args = [](const std::function<std::vector<Tensor>()>& fn) {
+    return [&fn](const std::vector<Tensor>&) { return fn(); };
+  };
+  FunctionTrace then_trace = TraceFunction(&outer, {}, no_args(then_fn));
+  FunctionTrace else_trace = TraceFunction(&outer, {}, no_args(else_fn));
+  const std::vector<DType> tout = ResultDTypes(then_trace);
+  if (tout != ResultDTypes(else_trace)) {
+    Fail("cond", absl::StrCat("then_fn returns ", DTypesString(tout), " but else_fn returns ",
+                              DTypesString(ResultDTypes(else_trace)),
+                              "; both branches must return the same number of tensors and dtypes"));
+  }
+  const bool stateful = HasStatefulNodes(then_trace) || HasStatefulNodes(else_trace);
+  const std::vector<NodeOutput> captures = UnionOfCaptures({&then_trace, &else_trace});
+  FuncAttr then_branch{UniqueFunctionName("cond_then"), nullptr};
+  FuncAttr else_branch{UniqueFunctionName("cond_else"), nullptr};
+  then_branch.body = WithCaptures(std::move(then_trace), then_branch.name, captures);
+  else_branch.body = WithCaptures(std::move(else_trace), else_branch.name, captures);
+  OutputList outputs = CallFunctional("If", stateful, {pred}, captures,
+                                      {{"Tout", tout},
+                                       {"then_branch", std::move(then_branch)},
+                                       {"else_branch", std::move(else_branch)}},
+                                      site);
+  return std::vector<Tensor>(outputs.begin(), outputs.end());
+}
+
+// Traces the loop body until the loop variables' shapes are invariant: each retrace relaxes the
+// dims the body changed, so it ends after at most one retrace per dim.
+FunctionTrace TraceBody(
+    GraphContext& outer, std::vector<ArgSpec>& vars,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn) {
+  for (;;) {
+    FunctionTrace trace = TraceFunction(&outer, vars, body_fn);
+    if (trace.results.size() != vars.size()) {
+      Fail("while_loop", absl::StrCat("body_fn returns ", trace.results.size(), " tensors for ",
+                                      vars.size(), " loop variables"));
+    }
+    bool invariant = true;
+    for (size_t k = 0; k < vars.size(); ++k) {
+      const NodeOutput& r = trace.results[k];
+      if (r.node->output_dtype(r.index) != vars[k].dtype) {
+        Fail("while_loop",
+             absl::StrCat("body_fn returns ", DTypeName(r.node->output_dtype(r.index)),
+                          " for loop variable ", k, ", which is ", DTypeName(vars[k].dtype)));
+      }
+      const Shape relaxed = vars[k].shape.MostSpecificCompatible(r.node->output_shape(r.index));
+      if (relaxed != vars[k].shape) invariant = false;
+      vars[k].shape = relaxed;
+    }
+    if (invariant) return trace;
+  }
+}
+
+std::vector<Tensor> GraphWhileLoop(
+    GraphContext& outer, const std::function<Tensor(const std::vector<Tensor>&)>& cond_fn,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
+    const std::vector<Tensor>& loop_vars, OpSite site) {
+  std::vector<ArgSpec> vars;
+  for (const Tensor& v : loop_vars) vars.push_back({v.dtype(), v.shape()});
+  FunctionTrace body = TraceBody(outer, vars, body_fn);
+  FunctionTrace cond = TraceFunction(&outer, vars, [&](const std::vector<Tensor>& args) {
+    Tensor keep_going = cond_fn(args);
+    CheckPredicate("while_loop: cond_fn", keep_going);
+    return std::vector<Tensor>{keep_going};
+  });
+  const bool stateful = HasStatefulNodes(cond) || HasStatefulNodes(body);
+  const std::vector<NodeOutput> captures = UnionOfCaptures({&cond, &body});
+  FuncAttr cond_attr{UniqueFunctionName("while_cond"), nullptr};
+  FuncAttr body_attr{UniqueFunctionName("while_body"), nullptr};
+  cond_attr.body = WithCaptures(std::move(cond), cond_attr.name, captures);
+  body_attr.body = WithCaptures(std::move(body), body_attr.name, captures, /*pass_captures=*/true);
+  OutputList outputs =
+      CallFunctional("While", stateful, loop_vars, captures,
+                     {{"cond", std::move(cond_attr)}, {"body", std::move(body_attr)}}, site);
+  return std::vector<Tensor>(outputs.begin(), outputs.begin() + loop_vars.size());
+}
+
+}  // namespace
+
+std::vector<Tensor> cond(const Tensor& pred, const std::function<std::vector<Tensor>()>& then_fn,
+                         const std::function<std::vector<Tensor>()>& else_fn, OpSite site) {
+  CheckPredicate("cond", pred);
+  if (GraphContext* outer = GraphContext::Current()) {
+    return GraphCond(*outer, pred, then_fn, else_fn, site);
+  }
+  return pred.item<bool>() ? then_fn() : else_fn();
+}
+
+std::vector<Tensor> while_loop(
+    const std::function<Tensor(const std::vector<Tensor>&)>& cond_fn,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
+    std::vector<Tensor> loop_vars, OpSite site) {
+  for (const Tensor& v : loop_vars) {
+    if (!v.defined()) Fail("while_loop", "a loop variable is undefined");
+  }
+  if (GraphContext* outer = GraphContext::Current()) {
+    return GraphWhileLoop(*outer, cond_fn, body_fn, loop_vars, site);
+  }
+  for (;;) {
+    const Tensor keep_going = cond_fn(loop_vars);
+    CheckPredicate("while_loop: cond_fn", keep_going);
+    if (!keep_going.item<bool>()) return loop_vars;
+    std::vector<Tensor> next = body_fn(loop_vars);
+    if (next.size() != loop_vars.size()) {
+      Fail("while_loop", absl::StrCat("body_fn returns ", next.size(), " tensors for ",
+                                      loop_vars.size(), " loop variables"));
+    }
+    for (size_t k = 0; k < next.size(); ++k) {
+      if (!next[k].defined() || next[k].dtype() != loop_vars[k].dtype()) {
+        Fail("while_loop", absl::StrCat("body_fn returns ", DTypesString(next),
+                                        " for loop variables ", DTypesString(loop_vars)));
+      }
+    }
+    loop_vars = std::move(next);
+  }
+}
+
+}  // namespace duet

@@ -1,0 +1,105 @@
+// Function: a graph with arguments and results. cond branches and while_loop bodies are
+// functions (If and While nodes name them in `func` attrs), and an exported GraphDef carries them
+// as FunctionDefs in its library (graph/graph_def.h).
+//
+// Note [Functions]: a function body is an ordinary Graph whose arguments are Placeholder nodes
+// and whose results are node outputs. Calling it runs a Plan of the body (compiled once, on the
+// first call; feeds are the arguments, fetches the results, and every stateful node is a target,
+// so a branch's assignments run even when no result depends on them). Tracing a C++ callable
+// into a function runs it in a GraphScope nested in the caller's (Note [Function captures]), so
+// values from outside become extra arguments.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "graph/graph.h"
+#include "graph/graph_context.h"
+#include "graph/plan.h"
+#include "ops/function_body.h"
+
+namespace duet {
+
+class Function final : public FunctionBody {
+ public:
+  // `args` are Placeholder nodes of `body`, in argument order; `results` are outputs of `body`.
+  // InvalidArgument for a body that no Plan can run (variables not passed as arguments).
+  static absl::StatusOr<std::shared_ptr<const Function>> Create(std::string name, Graph body,
+                                                                std::vector<const Node*> args,
+                                                                std::vector<NodeOutput> results);
+
+  const std::string& name() const override { return name_; }
+  const std::vector<DType>& arg_dtypes() const override { return arg_dtypes_; }
+  const std::vector<Shape>& arg_shapes() const override { return arg_shapes_; }
+  const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
+  const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
+  absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override;
+
+  const Graph& body() const { return body_; }
+  const std::vector<const Node*>& args() const { return args_; }
+  const std::vector<NodeOutput>& results() const { return results_; }
+
+ private:
+  Function(std::string name, Graph body, std::vector<const Node*> args,
+           std::vector<NodeOutput> results);
+  absl::Status CheckArgs(absl::Span<const Tensor> args) const;
+
+  std::string name_;
+  Graph body_;
+  std::vector<const Node*> args_;
+  std::vector<NodeOutput> results_;
+  std::vector<DType> arg_dtypes_, result_dtypes_;
+  std::vector<Shape> arg_shapes_, result_shapes_;
+  mutable std::once_flag compiled_;
+  mutable absl::Status compile_status_;
+  mutable std::unique_ptr<Plan> plan_;
+};
+
+// `base` + "_" + a number no other function of this process has, so the functions of any graph
+// can share one GraphDef library.
+std::string UniqueFunctionName(absl::string_view base);
+
+// A callable traced into a function body (Note [Functions]), before its argument list is final:
+// callers that trace several bodies for one node (cond's two branches) first unify their
+// captures, see WithCaptures.
+struct FunctionTrace {
+  std::unique_ptr<Graph> body;
+  std::vector<const Node*> args;  // the declared arguments
+  std::vector<NodeOutput> results;
+  std::vector<GraphContext::Capture> captures;
+};
+
+// The signature of one argument.
+struct ArgSpec {
+  DType dtype = kFloat32;
+  Shape shape;
+};
+
+// Traces `fn` in a GraphScope nested in `outer` (nullptr when called eagerly: then nothing is
+// captured as an argument), with one Placeholder per `args` entry. Results may be any tensors
+// (outer values and eager values are captured). Throws Error as op calls do.
+FunctionTrace TraceFunction(GraphContext* outer, const std::vector<ArgSpec>& args,
+                            absl::FunctionRef<std::vector<Tensor>(const std::vector<Tensor>&)> fn);
+
+// The function of `trace` whose arguments are the declared ones followed by one per entry of
+// `captures` (outer values, in this order; a superset of the trace's own captures, unused ones
+// get an unused argument). With `pass_captures`, the captures are also appended to the results
+// (a while_loop body passes them on to the next iteration).
+std::shared_ptr<const Function> WithCaptures(FunctionTrace trace, absl::string_view name,
+                                             const std::vector<NodeOutput>& captures,
+                                             bool pass_captures = false);
+
+// The outer values of several traces' captures, each once, in first-seen order.
+std::vector<NodeOutput> UnionOfCaptures(const std::vector<const FunctionTrace*>& traces);
+
+// Adds `function`'s body to the current context's graph (or runs it eagerly) op by op, with
+// `args` for its arguments, and returns its results: what a gradient function differentiates,
+// since the tape and gradients() see these ops. Stateful nodes other than variable reads are not
+// repeated (their effects already happened in the call being differentiated); a result that
+// depends on one throws Unimplemented.
+std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args);
+
+}  // namespace duet

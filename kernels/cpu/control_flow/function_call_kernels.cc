@@ -1,0 +1,96 @@
+// Kernels of the ops that call functions (If, While and their Stateless forms, DuetHostFunction).
+// They run on the host whatever the device: the functions' own nodes pick their kernels.
+#include "absl/strings/str_cat.h"
+#include "kernels/kernel_registry.h"
+#include "ops/function_body.h"
+
+namespace duet {
+namespace {
+
+// TensorFlow's truth of a cond value: a scalar is true when nonzero; any other tensor when it
+// has elements.
+absl::StatusOr<bool> Truth(const Tensor& value) {
+  if (value.shape().rank() != 0) return value.shape().num_elements() > 0;
+  switch (value.dtype()) {
+    case kBool:
+      return value.data<bool>()[0];
+    case kInt32:
+      return value.data<int32_t>()[0] != 0;
+    case kInt64:
+      return value.data<int64_t>()[0] != 0;
+    case kFloat32:
+      return value.data<float>()[0] != 0;
+    case kFloat64:
+      return value.data<double>()[0] != 0;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("a cond value of dtype ", DTypeName(value.dtype()), " has no truth value"));
+  }
+}
+
+// Checks results against the node's output_shapes claim (empty: none) and sets the outputs.
+absl::Status SetOutputs(KernelContext& ctx, std::vector<Tensor> results, int output_shapes_attr) {
+  const auto& claimed = ctx.attr<std::vector<Shape>>(output_shapes_attr);
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (!claimed.empty() && !results[k].shape().IsCompatibleWith(claimed[k])) {
+      return absl::InvalidArgumentError(absl::StrCat("output ", k, " has shape ",
+                                                     results[k].shape().str(),
+                                                     " but output_shapes says ", claimed[k].str()));
+    }
+    ctx.output(static_cast<int>(k)) = std::move(results[k]);
+  }
+  return absl::OkStatus();
+}
+
+enum IfAttr { kIfThen = 3, kIfElse = 4, kIfOutputShapes = 5 };
+enum WhileAttr { kWhileCond = 1, kWhileBody = 2, kWhileOutputShapes = 3 };
+
+absl::Status IfKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const bool truth, Truth(ctx.input(0)));
+  const FuncAttr& branch = ctx.attr<FuncAttr>(truth ? kIfThen : kIfElse);
+  const auto& inputs = ctx.call().inputs;
+  DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results,
+                        branch.body->Call(absl::MakeConstSpan(inputs).subspan(1)));
+  return SetOutputs(ctx, std::move(results), kIfOutputShapes);
+}
+
+absl::Status WhileKernel(KernelContext& ctx) {
+  const FunctionBody& cond = *ctx.attr<FuncAttr>(kWhileCond).body;
+  const FunctionBody& body = *ctx.attr<FuncAttr>(kWhileBody).body;
+  std::vector<Tensor> vars(ctx.call().inputs.begin(), ctx.call().inputs.end());
+  for (;;) {
+    DUET_ASSIGN_OR_RETURN(std::vector<Tensor> keep_going, cond.Call(vars));
+    DUET_ASSIGN_OR_RETURN(const bool truth, Truth(keep_going[0]));
+    if (!truth) break;
+    DUET_ASSIGN_OR_RETURN(vars, body.Call(vars));
+  }
+  return SetOutputs(ctx, std::move(vars), kWhileOutputShapes);
+}
+
+absl::Status HostFunctionKernel(KernelContext& ctx) {
+  const FunctionBody& f = *ctx.attr<FuncAttr>(2).body;
+  DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results, f.Call(ctx.call().inputs));
+  for (size_t k = 0; k < results.size(); ++k)
+    ctx.output(static_cast<int>(k)) = std::move(results[k]);
+  return absl::OkStatus();
+}
+
+// Registers `fn` for every dispatch dtype: If dispatches on its cond's dtype, the others have no
+// type attr (kFloat32).
+bool RegisterForAllDTypes(absl::string_view op, KernelFn fn) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    RegisterKernel(op, DeviceType::kCpu, {static_cast<DType>(i)},
+                   KernelDef{fn, /*allocates_outputs=*/true});
+  }
+  return true;
+}
+
+[[maybe_unused]] const bool kIf = RegisterForAllDTypes("If", IfKernel);
+[[maybe_unused]] const bool kStatelessIf = RegisterForAllDTypes("StatelessIf", IfKernel);
+[[maybe_unused]] const bool kWhile = RegisterForAllDTypes("While", WhileKernel);
+[[maybe_unused]] const bool kStatelessWhile = RegisterForAllDTypes("StatelessWhile", WhileKernel);
+[[maybe_unused]] const bool kHostFunction =
+    RegisterForAllDTypes("DuetHostFunction", HostFunctionKernel);
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,121 @@
+// DuetHostFunction: an op whose `f` attr is a C++ callable wrapped as a FunctionBody. The "Duet"
+// prefix keeps duet's own ops clear of TensorFlow's op names.
+#include <atomic>
+#include <exception>
+
+#include "absl/strings/str_cat.h"
+#include "ops/control_flow/control_flow_ops.h"
+#include "ops/function_body.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+enum HostFunctionAttr { kTin, kTout, kF };
+
+// A host callable with a fixed signature; results are checked against it.
+class HostFunctionBody final : public FunctionBody {
+ public:
+  HostFunctionBody(std::string name, HostFn fn, std::vector<DType> arg_dtypes,
+                   std::vector<DType> result_dtypes)
+      : name_(std::move(name)),
+        fn_(std::move(fn)),
+        arg_dtypes_(std::move(arg_dtypes)),
+        result_dtypes_(std::move(result_dtypes)),
+        arg_shapes_(arg_dtypes_.size(), Shape::UnknownRank()),
+        result_shapes_(result_dtypes_.size(), Shape::UnknownRank()) {}
+
+  const std::string& name() const override { return name_; }
+  const std::vector<DType>& arg_dtypes() const override { return arg_dtypes_; }
+  const std::vector<Shape>& arg_shapes() const override { return arg_shapes_; }
+  const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
+  const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
+
+  absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override {
+    std::vector<Tensor> results;
+    try {
+      results = fn_(std::vector<Tensor>(args.begin(), args.end()));
+    } catch (const Error& e) {
+      return absl::Status(e.code(),
+                          absl::StrCat("the host function threw: ", e.status().message()));
+    } catch (const std::exception& e) {
+      return absl::UnknownError(absl::StrCat("the host function threw: ", e.what()));
+    }
+    if (results.size() != result_dtypes_.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("the host function returned ", results.size(),
+                                                     " tensors; output_dtypes has ",
+                                                     result_dtypes_.size()));
+    }
+    for (size_t k = 0; k < results.size(); ++k) {
+      if (!results[k].defined() || !results[k].has_value() ||
+          results[k].dtype() != result_dtypes_[k]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the host function's result ", k, " must be a ", DTypeName(result_dtypes_[k]),
+            " tensor with a value, got ",
+            results[k].defined() ? DTypeName(results[k].dtype()) : "an undefined tensor"));
+      }
+    }
+    return results;
+  }
+
+ private:
+  std::string name_;
+  HostFn fn_;
+  std::vector<DType> arg_dtypes_, result_dtypes_;
+  std::vector<Shape> arg_shapes_, result_shapes_;
+};
+
+absl::Status HostFunctionShape(ShapeContext& ctx) {
+  const FuncAttr& f = ctx.attr<FuncAttr>(kF);
+  if (f.body == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "host function '", f.name,
+        "' is not known to this process (a host_function's callable is not serializable)"));
+  }
+  if (f.body->arg_dtypes() != ctx.attr<std::vector<DType>>(kTin) ||
+      f.body->result_dtypes() != ctx.attr<std::vector<DType>>(kTout)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("host function '", f.name, "' has another signature than Tin/Tout"));
+  }
+  for (int k = 0; k < ctx.num_outputs(); ++k) {
+    ctx.set_output(k, ctx.output(k).dtype, f.body->result_shapes()[k]);
+  }
+  return absl::OkStatus();
+}
+
+const OpDef* const kHostFunction =
+    OpDefBuilder("DuetHostFunction")
+        .InputTypeList("input", "Tin")
+        .OutputTypeList("output", "Tout")
+        .TypeListAttr("Tin")
+        .TypeListAttr("Tout")
+        .FuncAttr("f")
+        .Stateful()
+        .Doc(
+            "duet's own: calls a C++ callable of this process (host_function); not exportable "
+            "to other processes.")
+        .SetShapeFn(HostFunctionShape)
+        .Register();
+
+}  // namespace
+
+std::vector<Tensor> host_function(HostFn fn, const std::vector<Tensor>& inputs,
+                                  const std::vector<DType>& output_dtypes, OpSite site) {
+  std::vector<DType> input_dtypes;
+  for (const Tensor& t : inputs) input_dtypes.push_back(t.defined() ? t.dtype() : kFloat32);
+  std::string name = [] {
+    static std::atomic<int64_t> counter{0};
+    return absl::StrCat("host_function_", counter.fetch_add(1, std::memory_order_relaxed));
+  }();
+  auto body =
+      std::make_shared<const HostFunctionBody>(name, std::move(fn), input_dtypes, output_dtypes);
+  OpCall call(kHostFunction, TensorList(inputs.begin(), inputs.end()), site);
+  call.attrs[kTin] = std::move(input_dtypes);
+  call.attrs[kTout] = output_dtypes;
+  call.attrs[kF] = FuncAttr{std::move(name), std::move(body)};
+  OutputList outputs = RunOp(call);
+  return std::vector<Tensor>(outputs.begin(), outputs.end());
+}
+
+}  // namespace duet

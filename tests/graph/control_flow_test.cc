@@ -1,0 +1,389 @@
+// cond and while_loop: plain C++ eagerly, If/While nodes in graphs (captures, variables, nesting,
+// shape relaxation), GraphDef round trips of their function libraries, cond gradients against
+// finite differences, and host_function.
+#include <catch2/catch.hpp>
+
+#include "duet.h"
+#include "proto/graph.pb.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+using testing::ExpectError;
+using testing::ExpectTensorNear;
+using Vars = std::vector<Tensor>;
+
+const Node& NodeOf(const Tensor& t) { return *SymbolicOutput(t)->node; }
+
+// A function of x that takes a different path for positive and other sums.
+Tensor Piecewise(const Tensor& x) {
+  return cond(
+      reduce_sum(x) > 0.0, [&] { return x * x; }, [&] { return exp(x) - 1.0; });
+}
+
+// sum of 1..n by a loop: (i, total) -> (i + 1, total + i).
+Vars SumTo(const Tensor& n) {
+  return while_loop([&](const Vars& v) { return v[0] <= n; },
+                    [](const Vars& v) {
+                      return Vars{v[0] + 1, v[1] + v[0]};
+                    },
+                    {constant(1), constant(0)});
+}
+
+TEST_CASE("cond and while_loop run plain C++ eagerly") {
+  CHECK(Piecewise(constant({1.0, 2.0})).to_vector<double>() == std::vector<double>{1.0, 4.0});
+  CHECK(Piecewise(constant({-1.0})).to_vector<double>()[0] == Approx(std::exp(-1.0) - 1));
+  const Vars sum = SumTo(constant(10));
+  CHECK(sum[1].item<int32_t>() == 55);
+  CHECK(sum[0].item<int32_t>() == 11);
+}
+
+TEST_CASE("cond in a graph is a StatelessIf whose branches run in a session") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {-1}, "x");
+    y = Piecewise(x);
+  }
+  CHECK(NodeOf(y).op().name == "StatelessIf");
+  CHECK(y.shape() == Shape({-1}));
+  Session sess(g);
+  for (const Tensor& value : {constant({1.0, 2.0}), constant({-1.0, -2.0, 0.5})}) {
+    ExpectTensorNear(sess.run({{x, value}}, {y})[0], Piecewise(value), 1e-12);
+  }
+}
+
+TEST_CASE("branches capture outer values, eager values and other branches' values") {
+  Graph g;
+  Tensor x, scale, y;
+  const Tensor offset = constant({10.f, 20.f});
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {2}, "x");
+    scale = placeholder(kFloat32, {}, "scale");
+    const Tensor p = placeholder(kBool, {}, "p");
+    y = cond(
+        p, [&] { return x * scale; }, [&] { return x + offset; });
+    // then captures x and scale, else x: the node takes all three once.
+    CHECK(NodeOf(y).inputs().size() == 3);
+    Session sess(g);
+    const Tensor value = constant({1.f, 2.f});
+    CHECK(sess.run({{x, value}, {scale, constant(3.f)}, {"p", constant(true)}}, {y})[0]
+              .to_vector<float>() == std::vector<float>{3.f, 6.f});
+    CHECK(sess.run({{x, value}, {scale, constant(3.f)}, {"p", constant(false)}}, {y})[0]
+              .to_vector<float>() == std::vector<float>{11.f, 22.f});
+  }
+}
+
+TEST_CASE("branches with different shapes give a partially known shape") {
+  Graph g;
+  Tensor p, y;
+  {
+    GraphScope scope(g);
+    p = placeholder(kBool, {}, "p");
+    y = cond(
+        p,
+        [] {
+          return zeros({2, 3});
+        },
+        [] {
+          return ones({2, 5});
+        });
+  }
+  CHECK(y.shape() == Shape({2, -1}));
+  Session sess(g);
+  CHECK(sess.run({{p, constant(false)}}, {y})[0].shape() == Shape({2, 5}));
+  CHECK(sess.run({{p, constant(true)}}, {y})[0].shape() == Shape({2, 3}));
+}
+
+TEST_CASE("a branch's variable reads and assignments are ordered with the graph's") {
+  Variable v(constant(1.f), "cond_v");
+  Graph g;
+  Tensor p, before, y, after;
+  {
+    GraphScope scope(g);
+    p = placeholder(kBool, {}, "p");
+    before = v.value();
+    y = cond(
+        p,
+        [&] {
+          v.assign_add(constant(10.f));
+          return v.value();
+        },
+        [&] { return v.value() * 2.f; });
+    after = v.value();
+  }
+  CHECK(NodeOf(y).op().name == "If");  // stateful branches
+  Session sess(g);
+  std::vector<Tensor> out = sess.run({{p, constant(true)}}, {before, y, after});
+  CHECK(out[0].item<float>() == 1.f);
+  CHECK(out[1].item<float>() == 11.f);
+  CHECK(out[2].item<float>() == 11.f);
+  out = sess.run({{p, constant(false)}}, {y});
+  CHECK(out[0].item<float>() == 22.f);
+}
+
+TEST_CASE("while_loop in a graph is a StatelessWhile") {
+  Graph g;
+  Tensor n;
+  Vars sum;
+  {
+    GraphScope scope(g);
+    n = placeholder(kInt32, {}, "n");
+    sum = SumTo(n);
+  }
+  CHECK(NodeOf(sum[1]).op().name == "StatelessWhile");
+  CHECK(sum[1].shape() == Shape({}));
+  Session sess(g);
+  CHECK(sess.run({{n, constant(100)}}, {sum[1]})[0].item<int32_t>() == 5050);
+  CHECK(sess.run({{n, constant(0)}}, {sum[1]})[0].item<int32_t>() == 0);
+}
+
+TEST_CASE("a loop variable whose shape grows gets an unknown dim") {
+  Graph g;
+  Tensor n;
+  Vars out;
+  {
+    GraphScope scope(g);
+    n = placeholder(kInt32, {}, "n");
+    out = while_loop([&](const Vars& v) { return v[0] < n; },
+                     [](const Vars& v) {
+                       return Vars{v[0] + 1, concat({v[1], cast(reshape(v[0], {1}), kFloat32)}, 0)};
+                     },
+                     {constant(0), zeros({1})});
+  }
+  CHECK(out[1].shape() == Shape({-1}));
+  Session sess(g);
+  CHECK(sess.run({{n, constant(3)}}, {out[1]})[0].to_vector<float>() ==
+        std::vector<float>{0.f, 0.f, 1.f, 2.f});
+}
+
+TEST_CASE("control flow nests: a cond in a loop body capturing an outer placeholder") {
+  Graph g;
+  Tensor n, step;
+  Vars out;
+  {
+    GraphScope scope(g);
+    n = placeholder(kInt32, {}, "n");
+    step = placeholder(kFloat32, {}, "step");
+    // Adds `step` on even iterations and subtracts 1 on odd ones.
+    out = while_loop([&](const Vars& v) { return v[0] < n; },
+                     [&](const Vars& v) {
+                       const Tensor even = equal(floor_mod(v[0], constant(2)), constant(0));
+                       const Tensor next = cond(
+                           even, [&] { return v[1] + step; }, [&] { return v[1] - 1.f; });
+                       return Vars{v[0] + 1, next};
+                     },
+                     {constant(0), constant(0.f)});
+  }
+  Session sess(g);
+  CHECK(sess.run({{n, constant(5)}, {step, constant(10.f)}}, {out[1]})[0].item<float>() == 28.f);
+}
+
+TEST_CASE("functions survive a GraphDef round trip") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat64, {-1}, "x");
+    const Tensor n = placeholder(kInt32, {}, "n");
+    const Tensor y = Piecewise(x);
+    const Vars loop = while_loop([&](const Vars& v) { return v[0] < n; },
+                                 [](const Vars& v) {
+                                   return Vars{v[0] + 1, v[1] * 2.0};
+                                 },
+                                 {constant(0), y});
+    identity(loop[1], "out");
+  }
+  const tensorflow::GraphDef def = g.to_graph_def();
+  CHECK(def.library().function_size() == 4);  // two branches, a cond and a body
+  const std::string path = "control_flow_test.pbtxt";
+  write_graph(g, path);
+  Graph h = read_graph(path);
+  Session a(g), b(h);
+  for (const Tensor& x : {constant({1.0, -2.0}), constant({-3.0})}) {
+    const FeedList feeds = {{"x", x}, {"n", constant(3)}};
+    ExpectTensorNear(b.run(feeds, {"out"})[0], a.run(feeds, {"out"})[0], 0);
+  }
+  // Damaged libraries are rejected with the function's name.
+  tensorflow::GraphDef broken = def;
+  broken.mutable_library()->mutable_function(0)->mutable_node_def(0)->set_op("NoSuchOp");
+  ExpectError([&] { Graph::from_graph_def(broken); },
+              {def.library().function(0).signature().name(), "NoSuchOp"});
+  broken = def;
+  broken.mutable_library()->clear_function();
+  ExpectError([&] { Graph::from_graph_def(broken); }, {"is not in the graph's function library"});
+}
+
+TEST_CASE("control flow reports mistakes at the call") {
+  ExpectError(
+      [] {
+        cond(
+            constant(1.f), [] { return constant(1.f); }, [] { return constant(2.f); });
+      },
+      {"cond", "bool scalar", "float32"});
+  Graph g;
+  GraphScope scope(g);
+  const Tensor p = placeholder(kBool, {}, "p");
+  ExpectError(
+      [&] {
+        cond(
+            p, [] { return constant(1.f); }, [] { return constant(1); });
+      },
+      {"then_fn returns [float32] but else_fn returns [int32]"});
+  ExpectError(
+      [&] {
+        while_loop([](const Vars& v) { return v[0] < 3; },
+                   [](const Vars& v) {
+                     return Vars{v[0] + 1, v[0]};
+                   },
+                   {constant(0)});
+      },
+      {"body_fn returns 2 tensors for 1 loop variables"});
+  ExpectError(
+      [&] {
+        while_loop([](const Vars& v) { return v[0]; }, [](const Vars& v) { return v; },
+                   {constant(0)});
+      },
+      {"cond_fn", "bool scalar"});
+}
+
+// d/dx of sum(Piecewise(x) * w) by central differences, in float64.
+std::vector<double> NumericGradient(const std::vector<double>& x, const std::vector<double>& w) {
+  std::vector<double> grad(x.size());
+  auto f = [&](const std::vector<double>& at) {
+    const Tensor y = Piecewise(from_vector(at));
+    return reduce_sum(y * from_vector(w)).item<double>();
+  };
+  for (size_t i = 0; i < x.size(); ++i) {
+    std::vector<double> up = x, down = x;
+    up[i] += 1e-6;
+    down[i] -= 1e-6;
+    grad[i] = (f(up) - f(down)) / 2e-6;
+  }
+  return grad;
+}
+
+TEST_CASE("cond's symbolic gradient matches finite differences on both branches") {
+  const std::vector<double> w = {0.5, -1.5, 2.0};
+  Graph g;
+  Tensor x, dx;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {3}, "x");
+    dx = gradients({reduce_sum(Piecewise(x) * from_vector(w))}, {x})[0];
+  }
+  CHECK(NodeOf(dx).op().name == "StatelessIf");
+  Session sess(g);
+  for (const std::vector<double>& at :
+       {std::vector<double>{0.3, 1.2, -0.4}, std::vector<double>{-0.3, -1.2, 0.4}}) {
+    const std::vector<double> got = sess.run({{x, from_vector(at)}}, {dx})[0].to_vector<double>();
+    const std::vector<double> want = NumericGradient(at, w);
+    for (size_t i = 0; i < at.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("cond gradients reach variables read in one branch only") {
+  Variable v(constant({2.0, 3.0}), "cond_grad_v");
+  Graph g;
+  Tensor p, dv;
+  {
+    GraphScope scope(g);
+    p = placeholder(kBool, {}, "p");
+    const Tensor y = cond(
+        p, [&] { return v.value() * v.value(); },
+        [] {
+          return constant({1.0, 1.0});
+        });
+    dv = gradients({reduce_sum(y)}, {v})[0];
+  }
+  Session sess(g);
+  CHECK(sess.run({{p, constant(true)}}, {dv})[0].to_vector<double>() ==
+        std::vector<double>{4.0, 6.0});
+  CHECK(sess.run({{p, constant(false)}}, {dv})[0].to_vector<double>() ==
+        std::vector<double>{0.0, 0.0});
+}
+
+TEST_CASE("second-order gradients go through cond") {
+  Graph g;
+  Tensor x, d2;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {}, "x");
+    const Tensor y = cond(
+        x > 0.0, [&] { return x * x * x; }, [&] { return -x; });
+    const Tensor d1 = gradients({y}, {x})[0];
+    d2 = gradients({d1}, {x})[0];
+  }
+  Session sess(g);
+  CHECK(sess.run({{x, constant(2.0)}}, {d2})[0].item<double>() == Approx(12.0));
+  CHECK(sess.run({{x, constant(-2.0)}}, {d2})[0].item<double>() == Approx(0.0));
+}
+
+TEST_CASE("while_loop gradients are refused with a clear error") {
+  Graph g;
+  GraphScope scope(g);
+  const Tensor x = placeholder(kFloat32, {}, "x");
+  const Vars out = while_loop([](const Vars& v) { return v[0] < 3; },
+                              [](const Vars& v) {
+                                return Vars{v[0] + 1, v[1] * 2.f};
+                              },
+                              {constant(0), x});
+  ExpectError([&] { gradients({out[1]}, {x}); }, {"StatelessWhile", "not supported"});
+}
+
+TEST_CASE("host_function calls C++ eagerly and from a session") {
+  int calls = 0;
+  auto twice = [&](const Vars& in) {
+    ++calls;
+    return Vars{in[0] * 2.f, cast(reduce_sum(in[1]), kInt64)};
+  };
+  const Vars eager =
+      host_function(twice, {constant({1.f, 2.f}), constant({1, 2, 3})}, {kFloat32, kInt64});
+  CHECK(eager[0].to_vector<float>() == std::vector<float>{2.f, 4.f});
+  CHECK(eager[1].item<int64_t>() == 6);
+  CHECK(calls == 1);
+
+  Graph g;
+  Tensor x;
+  Vars out;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1}, "x");
+    out = host_function(twice, {x, constant({4, 5})}, {kFloat32, kInt64});
+  }
+  CHECK(calls == 1);  // building the graph does not call it
+  CHECK(NodeOf(out[0]).op().name == "DuetHostFunction");
+  CHECK(out[0].shape().unknown_rank());
+  Session sess(g);
+  const Vars got = sess.run({{x, constant({3.f})}}, {out[0], out[1]});
+  CHECK(got[0].to_vector<float>() == std::vector<float>{6.f});
+  CHECK(got[1].item<int64_t>() == 9);
+  CHECK(calls == 2);
+
+  // Exported graphs keep the node; another process could not run it, so import says so.
+  ExpectError([&] { Graph::from_graph_def(g.to_graph_def()); },
+              {"DuetHostFunction", "host_function", "only runs in the process"});
+}
+
+TEST_CASE("host_function errors name the node and the callable's message") {
+  auto failing = [](const Vars&) -> Vars { throw std::runtime_error("bad input"); };
+  ExpectError([&] { host_function(failing, {constant(1.f)}, {kFloat32}); },
+              {"DuetHostFunction", "the host function threw: bad input"});
+  auto wrong_dtype = [](const Vars& in) { return Vars{in[0]}; };
+  ExpectError([&] { host_function(wrong_dtype, {constant(1.f)}, {kInt32}); },
+              {"result 0 must be a int32", "got float32"});
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {}, "x");
+    y = host_function(failing, {x}, {kFloat32}, "my_hook")[0];
+  }
+  Session sess(g);
+  ExpectError([&] { sess.run({{x, constant(1.f)}}, {y}); }, {"my_hook", "bad input"});
+}
+
+}  // namespace
+}  // namespace duet
