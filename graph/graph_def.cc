@@ -225,6 +225,8 @@ class FunctionLibrary {
   absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> defs_;
   absl::flat_hash_map<std::string, std::shared_ptr<const Function>> done_;
   absl::flat_hash_map<std::string, bool> in_progress_;
+  int depth_ = 0;
+  static constexpr int kMaxFunctionDepth = 64;
 };
 
 // Builds one node whose inputs already exist in `graph`.
@@ -328,8 +330,15 @@ absl::StatusOr<std::shared_ptr<const FunctionBody>> FunctionLibrary::Resolve(
   if (in_progress_[name]) {
     return absl::InvalidArgumentError(absl::StrCat("function '", name, "' calls itself"));
   }
+  // Import recurses through nested calls: bound the depth so no GraphDef exhausts the stack.
+  if (depth_ >= kMaxFunctionDepth) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("functions call functions more than ", kMaxFunctionDepth, " deep"));
+  }
   in_progress_[name] = true;
+  ++depth_;
   absl::StatusOr<std::shared_ptr<const Function>> function = Import(*def->second);
+  --depth_;
   in_progress_[name] = false;
   if (!function.ok()) {
     return absl::Status(function.status().code(),
