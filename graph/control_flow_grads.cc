@@ -36,10 +36,11 @@ struct InputGradient {
 };
 
 // Traces the gradient of `branch` for the inputs in `wanted`: arguments are the branch's
-// arguments then one upstream gradient per output. With `fill` (pass 2), returns one tensor per
-// input marked there, zeros where this branch gives none; without, it records what it gives.
-FunctionTrace TraceBranchGradient(const Function& branch, const std::vector<ArgSpec>& dys,
-                                  const std::vector<char>& wanted,
+// arguments then one upstream gradient per output in `outputs` (of spec `dys`). With `fill`
+// (pass 2), returns one tensor per input marked there, zeros where this branch gives none;
+// without, it records what it gives.
+FunctionTrace TraceBranchGradient(const Function& branch, const std::vector<int>& outputs,
+                                  const std::vector<ArgSpec>& dys, const std::vector<char>& wanted,
                                   std::vector<InputGradient>& found,
                                   const std::vector<InputGradient>* fill) {
   std::vector<ArgSpec> args;
@@ -51,7 +52,9 @@ FunctionTrace TraceBranchGradient(const Function& branch, const std::vector<ArgS
   return TraceFunction(GraphContext::Current(), args, [&](const std::vector<Tensor>& all) {
     const std::vector<Tensor> xs(all.begin(), all.begin() + n);
     const std::vector<Tensor> upstream(all.begin() + n, all.end());
-    const std::vector<Tensor> ys = InlineFunction(branch, xs);
+    const std::vector<Tensor> branch_results = InlineFunction(branch, xs);
+    std::vector<Tensor> ys;
+    for (int k : outputs) ys.push_back(branch_results[k]);
     std::vector<GradientSource> sources;
     std::vector<size_t> source_index;
     for (size_t i = 0; i < n; ++i) {
@@ -81,6 +84,32 @@ FunctionTrace TraceBranchGradient(const Function& branch, const std::vector<ArgS
   });
 }
 
+// Note [If gradients] re-reads variables: refuse when the graph updated one after the forward
+// If, since the gradient If would see the new value. (Eagerly, the tape's gradient runs at once
+// after the ops it records in the usual training step; there is no graph to check.)
+void CheckNoLaterUpdates(const GradientContext& ctx) {
+  const GraphContext* context = GraphContext::Current();
+  const NodeOutput* forward = ctx.num_outputs() > 0 ? SymbolicOutput(ctx.output(0)) : nullptr;
+  if (context == nullptr || forward == nullptr) return;
+  const Graph& graph = context->graph();
+  for (int i = 1; i < ctx.num_inputs(); ++i) {
+    const NodeOutput* resource = SymbolicOutput(ctx.input(i));
+    if (ctx.input_dtype(i) != kResource || resource == nullptr) continue;
+    for (int id = forward->node->id() + 1; id < graph.num_nodes(); ++id) {
+      const Node& node = *graph.node(id);
+      for (const NodeOutput& in : node.inputs()) {
+        if (in == *resource && !Repeatable(node)) {
+          throw Error(absl::UnimplementedError(
+              absl::StrCat(ctx.op().name, ": node '", node.name(), "' (", node.op().name,
+                           ") updates variable '", resource->node->name(),
+                           "' after the cond and before its gradient, which would "
+                           "read the new value; take gradients before updating the variable")));
+        }
+      }
+    }
+  }
+}
+
 TensorList IfGrad(const GradientContext& ctx) {
   const Function& then_branch = GraphFunction(ctx, "then_branch");
   const Function& else_branch = GraphFunction(ctx, "else_branch");
@@ -94,22 +123,29 @@ TensorList IfGrad(const GradientContext& ctx) {
     any_wanted = any_wanted || wanted[i];
   }
   if (!any_wanted) return TensorList(ctx.num_inputs());
+  CheckNoLaterUpdates(ctx);
+  // Upstream gradients of the floating-point outputs (the others carry none).
+  std::vector<int> differentiable;
   std::vector<ArgSpec> dys;
   std::vector<Tensor> upstream;
   for (int k = 0; k < ctx.num_outputs(); ++k) {
+    if (!IsFloating(ctx.output_dtype(k))) continue;
+    differentiable.push_back(k);
     dys.push_back({ctx.output_dtype(k), ctx.output_shape(k)});
     upstream.push_back(ctx.grad(k).defined() ? ctx.grad(k) : zeros_like(ctx.output(k)));
   }
   // Pass 1 finds which inputs either branch differentiates; pass 2 traces the final functions.
   std::vector<InputGradient> found(n);
-  TraceBranchGradient(then_branch, dys, wanted, found, nullptr);
-  TraceBranchGradient(else_branch, dys, wanted, found, nullptr);
+  TraceBranchGradient(then_branch, differentiable, dys, wanted, found, nullptr);
+  TraceBranchGradient(else_branch, differentiable, dys, wanted, found, nullptr);
   bool any_found = false;
   for (const InputGradient& g : found) any_found = any_found || g.defined;
   if (!any_found) return TensorList(ctx.num_inputs());
   std::vector<InputGradient> unused(n);
-  FunctionTrace then_grad = TraceBranchGradient(then_branch, dys, wanted, unused, &found);
-  FunctionTrace else_grad = TraceBranchGradient(else_branch, dys, wanted, unused, &found);
+  FunctionTrace then_grad =
+      TraceBranchGradient(then_branch, differentiable, dys, wanted, unused, &found);
+  FunctionTrace else_grad =
+      TraceBranchGradient(else_branch, differentiable, dys, wanted, unused, &found);
   const std::vector<NodeOutput> captures = UnionOfCaptures({&then_grad, &else_grad});
   FuncAttr then_attr{UniqueFunctionName("cond_then_grad"), nullptr};
   FuncAttr else_attr{UniqueFunctionName("cond_else_grad"), nullptr};

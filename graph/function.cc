@@ -1,7 +1,6 @@
 #include "graph/function.h"
 
-#include <atomic>
-
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "ops/array/array_ops.h"
 #include "ops/op_registry.h"
@@ -100,9 +99,36 @@ absl::StatusOr<std::vector<Tensor>> Function::Call(absl::Span<const Tensor> args
   return plan_->Run(std::vector<Tensor>(args.begin(), args.end()));
 }
 
+namespace {
+
+// Function names generated or imported in this process (imported graphs may come from another
+// process, whose generated names would otherwise collide with ours in a later export).
+struct FunctionNames {
+  std::mutex mu;
+  absl::flat_hash_set<std::string> taken;  // guarded by mu
+  int64_t counter = 0;                     // guarded by mu
+};
+
+FunctionNames& Names() {
+  static auto* names = new FunctionNames;
+  return *names;
+}
+
+}  // namespace
+
 std::string UniqueFunctionName(absl::string_view base) {
-  static std::atomic<int64_t> counter{0};
-  return absl::StrCat(base, "_", counter.fetch_add(1, std::memory_order_relaxed));
+  FunctionNames& names = Names();
+  std::lock_guard<std::mutex> lock(names.mu);
+  for (;;) {
+    std::string name = absl::StrCat(base, "_", names.counter++);
+    if (names.taken.insert(name).second) return name;
+  }
+}
+
+void ReserveFunctionName(absl::string_view name) {
+  FunctionNames& names = Names();
+  std::lock_guard<std::mutex> lock(names.mu);
+  names.taken.emplace(name);
 }
 
 FunctionTrace TraceFunction(GraphContext* outer, const std::vector<ArgSpec>& args,
@@ -158,42 +184,86 @@ std::vector<NodeOutput> UnionOfCaptures(const std::vector<const FunctionTrace*>&
   return all;
 }
 
+bool Repeatable(const Node& node) {
+  if (!node.op().stateful || node.op().name == "ReadVariableOp") return true;
+  if (node.op().name != "If") return false;
+  for (const AttrValue& value : node.attrs()) {
+    const auto* func = std::get_if<FuncAttr>(&value);
+    const auto* function = func ? dynamic_cast<const Function*>(func->body.get()) : nullptr;
+    if (func == nullptr) continue;
+    if (function == nullptr) return false;
+    for (const Node* inner : function->body().nodes()) {
+      if (!Repeatable(*inner)) return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// A resource argument the body both updates and reads: a repeated read would see the update.
+const Node* VariableUpdatedAndRead(const Function& function) {
+  std::vector<char> read(function.body().num_nodes(), 0), updated(read.size(), 0);
+  for (const Node* node : function.body().nodes()) {
+    for (const NodeOutput& in : node->inputs()) {
+      if (in.node->output_dtype(in.index) != kResource) continue;
+      (Repeatable(*node) ? read : updated)[in.node->id()] = 1;
+    }
+  }
+  for (const Node* arg : function.args()) {
+    if (read[arg->id()] && updated[arg->id()]) return arg;
+  }
+  return nullptr;
+}
+
+// The body nodes the results depend on (ids are a topological order).
+std::vector<char> NeededNodes(const Function& function) {
+  std::vector<char> needed(function.body().num_nodes(), 0);
+  for (const NodeOutput& result : function.results()) needed[result.node->id()] = 1;
+  for (int id = function.body().num_nodes(); id-- > 0;) {
+    if (!needed[id]) continue;
+    for (const NodeOutput& in : function.body().node(id)->inputs()) needed[in.node->id()] = 1;
+  }
+  return needed;
+}
+
+[[noreturn]] void NotRepeatable(const Function& function, const Node& node, absl::string_view why) {
+  throw Error(absl::UnimplementedError(
+      absl::StrCat("function '", function.name(),
+                   "': its gradient repeats the ops its results depend on, but node '", node.name(),
+                   "' (", node.op().name, ") ", why)));
+}
+
+}  // namespace
+
 std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args) {
+  if (const Node* arg = VariableUpdatedAndRead(function)) {
+    NotRepeatable(function, *arg,
+                  "is a variable the function both updates and reads; read it outside the cond "
+                  "to differentiate");
+  }
   const Graph& body = function.body();
-  // Per body node, its outputs in the caller; undefined for the outputs of skipped nodes.
-  std::vector<OutputList> values(body.num_nodes());
-  std::vector<const Node*> skipped(body.num_nodes(), nullptr);
+  const std::vector<char> needed = NeededNodes(function);
+  std::vector<OutputList> values(body.num_nodes());  // per body node, its outputs in the caller
   for (size_t i = 0; i < args.size() && i < function.args().size(); ++i) {
     values[function.args()[i]->id()] = {args[i]};
   }
-  auto value_of = [&](const NodeOutput& out) -> const Tensor& {
-    if (const Node* node = skipped[out.node->id()]) {
-      throw Error(absl::UnimplementedError(absl::StrCat(
-          "function '", function.name(), "': differentiating it repeats its ops, but node '",
-          node->name(), "' (", node->op().name,
-          ") is stateful and its result is needed; compute it outside the cond")));
-    }
-    return values[out.node->id()][out.index];
-  };
   for (const Node* node : body.nodes()) {
-    if (!values[node->id()].empty()) continue;  // an argument
+    if (!needed[node->id()] || !values[node->id()].empty()) continue;  // unused, or an argument
     if (const Tensor* bound = node->bound_value()) {
       values[node->id()] = {*bound};
       continue;
     }
-    if (node->op().name == "Placeholder" ||
-        (node->op().stateful && node->op().name != "ReadVariableOp")) {
-      skipped[node->id()] = node;
-      continue;
-    }
+    if (node->op().name == "Placeholder") NotRepeatable(function, *node, "is not an argument");
+    if (!Repeatable(*node)) NotRepeatable(function, *node, "is stateful");
     TensorList inputs;
-    for (const NodeOutput& in : node->inputs()) inputs.push_back(value_of(in));
+    for (const NodeOutput& in : node->inputs()) inputs.push_back(values[in.node->id()][in.index]);
     OpCall call(&node->op(), std::move(inputs), OpSite(node->name(), node->location()));
     call.attrs = node->attrs();
     values[node->id()] = RunOp(call);
   }
   std::vector<Tensor> results;
-  for (const NodeOutput& result : function.results()) results.push_back(value_of(result));
+  for (const NodeOutput& r : function.results()) results.push_back(values[r.node->id()][r.index]);
   return results;
 }
 

@@ -58,9 +58,11 @@ class Function final : public FunctionBody {
   mutable std::unique_ptr<Plan> plan_;
 };
 
-// `base` + "_" + a number no other function of this process has, so the functions of any graph
-// can share one GraphDef library.
+// `base` + "_" + a number, a name no other function of this process has (generated or imported,
+// see ReserveFunctionName), so the functions of any graph can share one GraphDef library.
 std::string UniqueFunctionName(absl::string_view base);
+// Marks an imported function's name as taken.
+void ReserveFunctionName(absl::string_view name);
 
 // A callable traced into a function body (Note [Functions]), before its argument list is final:
 // callers that trace several bodies for one node (cond's two branches) first unify their
@@ -95,11 +97,17 @@ std::shared_ptr<const Function> WithCaptures(FunctionTrace trace, absl::string_v
 // The outer values of several traces' captures, each once, in first-seen order.
 std::vector<NodeOutput> UnionOfCaptures(const std::vector<const FunctionTrace*>& traces);
 
-// Adds `function`'s body to the current context's graph (or runs it eagerly) op by op, with
-// `args` for its arguments, and returns its results: what a gradient function differentiates,
-// since the tape and gradients() see these ops. Stateful nodes other than variable reads are not
-// repeated (their effects already happened in the call being differentiated); a result that
-// depends on one throws Unimplemented.
+// Whether repeating `node` in a gradient pass gives what the call being differentiated computed:
+// pure nodes, variable reads (as long as nothing updated the variable in between), and If nodes
+// whose functions hold only such nodes.
+bool Repeatable(const Node& node);
+
+// Adds the nodes `function`'s results depend on to the current context's graph (or runs them
+// eagerly) op by op, with `args` for its arguments, and returns its results: what a gradient
+// function differentiates, since the tape and gradients() see these ops. Only repeatable nodes
+// may be needed: pure ones, variable reads, and calls of functions made of those; a result that
+// depends on another stateful node (random numbers, a host function), or a function that both
+// updates and reads a variable (a repeated read would see the update), throws Unimplemented.
 std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args);
 
 }  // namespace duet

@@ -392,6 +392,7 @@ absl::StatusOr<std::shared_ptr<const Function>> FunctionLibrary::Import(
     }
     results.push_back({producer, index});
   }
+  ReserveFunctionName(def.signature().name());
   return Function::Create(def.signature().name(), std::move(body), std::move(args),
                           std::move(results));
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "duet.h"
+#include "graph/function.h"
 #include "proto/graph.pb.h"
 #include "tests/test_util.h"
 
@@ -319,6 +320,70 @@ TEST_CASE("second-order gradients go through cond") {
   Session sess(g);
   CHECK(sess.run({{x, constant(2.0)}}, {d2})[0].item<double>() == Approx(12.0));
   CHECK(sess.run({{x, constant(-2.0)}}, {d2})[0].item<double>() == Approx(0.0));
+}
+
+TEST_CASE("cond gradients skip what the results do not need, and nest") {
+  Variable noise(zeros({2}), "cond_noise");
+  Variable w(constant({3.0, 4.0}), "cond_nested_w");
+  Graph g;
+  Tensor x, p, q, dx;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {2}, "x");
+    p = placeholder(kBool, {}, "p");
+    q = placeholder(kBool, {}, "q");
+    const Tensor y = cond(
+        p,
+        [&] {
+          noise.assign(random_normal({2}, 1));  // stateful, but no result needs it
+          return x * 2.0;
+        },
+        [&] {  // an inner cond that reads a variable
+          return cond(
+              q, [&] { return x * w.value(); }, [&] { return x * x; });
+        });
+    dx = gradients({reduce_sum(y)}, {x})[0];
+  }
+  Session sess(g);
+  const Tensor at = constant({1.0, -2.0});
+  auto grad = [&](bool pv, bool qv) {
+    return sess.run({{x, at}, {p, constant(pv)}, {q, constant(qv)}}, {dx})[0].to_vector<double>();
+  };
+  CHECK(grad(true, true) == std::vector<double>{2.0, 2.0});
+  CHECK(grad(false, true) == std::vector<double>{3.0, 4.0});
+  CHECK(grad(false, false) == std::vector<double>{2.0, -4.0});
+}
+
+TEST_CASE("cond gradients that would re-read an updated variable are refused") {
+  Variable v(constant(2.0), "cond_updated_v");
+  Graph g;
+  GraphScope scope(g);
+  const Tensor x = placeholder(kFloat64, {}, "x");
+  const Tensor p = placeholder(kBool, {}, "p");
+  SECTION("updated after the cond") {
+    const Tensor y = cond(
+        p, [&] { return x * v.value(); }, [&] { return x; });
+    v.assign(constant(5.0));
+    ExpectError([&] { gradients({y}, {x}); }, {"updates variable", "after the cond"});
+  }
+  SECTION("updated and read in the branch") {
+    const Tensor y = cond(
+        p,
+        [&] {
+          const Tensor r = x * v.value();
+          v.assign(constant(0.0));
+          return r;
+        },
+        [&] { return x; });
+    ExpectError([&] { gradients({y}, {x}); }, {"both updates and reads"});
+  }
+}
+
+TEST_CASE("generated function names avoid imported ones") {
+  const std::string first = UniqueFunctionName("probe");
+  const int64_t n = std::stoll(first.substr(first.rfind('_') + 1));
+  ReserveFunctionName("probe_" + std::to_string(n + 1));
+  CHECK(UniqueFunctionName("probe") == "probe_" + std::to_string(n + 2));
 }
 
 TEST_CASE("while_loop gradients are refused with a clear error") {

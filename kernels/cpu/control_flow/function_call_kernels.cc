@@ -11,6 +11,10 @@ namespace {
 // has elements.
 absl::StatusOr<bool> Truth(const Tensor& value) {
   if (value.shape().rank() != 0) return value.shape().num_elements() > 0;
+  if (!value.device().is_cpu()) {
+    return absl::UnimplementedError(absl::StrCat("a cond value on ", value.device().str(),
+                                                 " (compute the predicate on the cpu)"));
+  }
   switch (value.dtype()) {
     case kBool:
       return value.data<bool>()[0];
@@ -64,6 +68,14 @@ absl::Status WhileKernel(KernelContext& ctx) {
     if (!truth) break;
     DUET_ASSIGN_OR_RETURN(vars, body.Call(vars));
   }
+  // The shape function promised the body's argument shapes (the loop invariant).
+  for (size_t k = 0; k < vars.size(); ++k) {
+    if (!vars[k].shape().IsCompatibleWith(body.arg_shapes()[k])) {
+      return absl::InvalidArgumentError(absl::StrCat("loop variable ", k, " ends with shape ",
+                                                     vars[k].shape().str(), ", not the body's ",
+                                                     body.arg_shapes()[k].str()));
+    }
+  }
   return SetOutputs(ctx, std::move(vars), kWhileOutputShapes);
 }
 
@@ -75,12 +87,14 @@ absl::Status HostFunctionKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
-// Registers `fn` for every dispatch dtype: If dispatches on its cond's dtype, the others have no
-// type attr (kFloat32).
+// Registers `fn` for every device and dispatch dtype (If dispatches on its cond's dtype, the
+// others have no type attr: kFloat32): the kernel itself runs on the host and only calls.
 bool RegisterForAllDTypes(absl::string_view op, KernelFn fn) {
-  for (int i = 0; i < kNumDTypes; ++i) {
-    RegisterKernel(op, DeviceType::kCpu, {static_cast<DType>(i)},
-                   KernelDef{fn, /*allocates_outputs=*/true});
+  for (int d = 0; d < kNumDeviceTypes; ++d) {
+    for (int i = 0; i < kNumDTypes; ++i) {
+      RegisterKernel(op, static_cast<DeviceType>(d), {static_cast<DType>(i)},
+                     KernelDef{fn, /*allocates_outputs=*/true});
+    }
   }
   return true;
 }
