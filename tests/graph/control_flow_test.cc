@@ -1,7 +1,9 @@
 // cond and while_loop: plain C++ eagerly, If/While nodes in graphs (captures, variables, nesting,
 // shape relaxation), GraphDef round trips of their function libraries, cond gradients against
 // finite differences, and host_function.
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include "duet.h"
 #include "graph/function.h"
@@ -140,6 +142,41 @@ TEST_CASE("while_loop in a graph is a StatelessWhile") {
   Session sess(g);
   CHECK(sess.run({{n, constant(100)}}, {sum[1]})[0].item<int32_t>() == 5050);
   CHECK(sess.run({{n, constant(0)}}, {sum[1]})[0].item<int32_t>() == 0);
+}
+
+TEST_CASE("a session runs control flow from several threads at once") {
+  Graph g;
+  Tensor x, n;
+  Vars out;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {-1}, "x");
+    n = placeholder(kInt32, {}, "n");
+    out = while_loop([&](const Vars& v) { return v[0] < n; },
+                     [](const Vars& v) {
+                       return Vars{v[0] + 1, Piecewise(v[1])};
+                     },
+                     {constant(0), x});
+  }
+  Session sess(g);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        const Tensor value = constant({t % 2 ? 0.5 : -0.5, 0.25});
+        const Tensor got = sess.run({{x, value}, {n, constant(i % 3)}}, {out[1]})[0];
+        Tensor want = value;
+        for (int k = 0; k < i % 3; ++k) want = Piecewise(want);
+        const std::vector<double> a = got.to_vector<double>(), b = want.to_vector<double>();
+        for (size_t k = 0; k < b.size(); ++k) {
+          if (a.size() != b.size() || std::abs(a[k] - b[k]) > 1e-12) ++wrong;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("a loop variable whose shape grows gets an unknown dim") {
