@@ -12,13 +12,30 @@ namespace duet {
 
 // Shapes and the arena layout for one set of feed shapes (Note [Static plans]).
 struct Plan::Layout {
+  // One step of a static run: which inputs it reads from slots filled during the run, and which
+  // of those slots it reads last (freed after it).
+  struct RunStep {
+    int step = 0;
+    std::vector<int> dynamic_inputs;  // input positions
+    std::vector<int> release;         // slots
+  };
   std::vector<Shape> feed_shapes;
   bool is_static = false;
   std::vector<Shape> shapes;          // per slot
+  std::vector<Tensor> values;         // per slot: constants and folded values; else undefined
   std::vector<int64_t> arena_offset;  // per slot; -1: not in the arena
   int64_t arena_bytes = 0;
-  std::vector<char> persistent;                  // per slot: the frame's own tensor every run
-  std::vector<std::vector<int>> dynamic_inputs;  // per step: inputs refilled each run
+  std::vector<char> persistent;  // per slot: the frame's own tensor every run
+  std::vector<RunStep> run;      // the steps a static run executes (none folded), in order
+};
+
+// When each slot is made and last read among the steps a static run executes, by position in
+// that run (folded steps neither make nor read anything at run time).
+struct Plan::Liveness {
+  std::vector<int> run;            // steps, in order
+  std::vector<int> made;           // per slot: its producer's position, or -1
+  std::vector<int> last_read;      // per slot: its last reader's position, or -1
+  std::vector<char> pure_readers;  // per slot: no reader keeps or aliases it
 };
 
 // The state of one run: value slots, each step's call and outputs. Reused across runs.
@@ -116,6 +133,14 @@ int64_t Aligned(int64_t bytes) {
   return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
 }
 
+bool SameShapes(const std::vector<Tensor>& feeds, const std::vector<Shape>& shapes) {
+  if (feeds.size() != shapes.size()) return false;
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    if (feeds[i].shape() != shapes[i]) return false;
+  }
+  return true;
+}
+
 // A view of `bytes` of the arena at `offset`, of `dtype` and `shape`.
 Tensor ArenaView(const Tensor& arena, int64_t offset, DType dtype, const Shape& shape) {
   auto impl = std::make_shared<TensorImpl>();
@@ -125,6 +150,34 @@ Tensor ArenaView(const Tensor& arena, int64_t offset, DType dtype, const Shape& 
   impl->data = static_cast<char*>(arena.raw_data()) + offset;
   impl->base = arena.impl();
   return Tensor(std::move(impl));
+}
+
+// Note [Values known from shapes]: graphs compute small values from shapes. The gradient of
+// Mean divides by Size(x) and broadcasts to Shape(x); user code writes reshape(y, shape(x)).
+// gradients() must build them as ops because a dim may be unknown when the graph is made, but
+// once the feed shapes are known they are constants. Without them, shape functions downstream
+// (BroadcastTo's, Reshape's) could not infer static shapes and every training step would run
+// dynamically. So layout building runs, once per layout, every pure step whose inputs are known
+// (constants, or values folded before it) or which reads only its inputs' shapes, when its
+// outputs are small (kMaxFoldedBytes: shape vectors and scalars, not data, since folded values
+// stay resident with the layout). Static runs skip those steps. A step whose kernel fails here
+// is left to run, and the run reports the error as it would have.
+constexpr int64_t kMaxFoldedBytes = 4096;
+
+// Ops whose kernels never read their inputs' elements, only dtypes and shapes.
+bool ReadsOnlyShapes(const OpDef& op) {
+  static constexpr absl::string_view kOps[] = {"Shape", "Size", "Rank", "ZerosLike", "OnesLike"};
+  return std::find(std::begin(kOps), std::end(kOps), op.name) != std::end(kOps);
+}
+
+// Stateful ops whose kernels read their value inputs during the call and keep none of them: the
+// variable updates apply `delta` to the variable's own tensor (Note [Variables copy on write] in
+// kernels/cpu/state/variable_kernels.cc). Their inputs, usually gradients, may then live in the
+// arena like any intermediate. AssignVariableOp keeps its value, so it is not one of them.
+bool KeepsNoInputs(const OpDef& op) {
+  static constexpr absl::string_view kOps[] = {"ResourceApplyGradientDescent",
+                                               "AssignAddVariableOp", "AssignSubVariableOp"};
+  return std::find(std::begin(kOps), std::end(kOps), op.name) != std::end(kOps);
 }
 
 }  // namespace
@@ -152,6 +205,8 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
   }
   DUET_ASSIGN_OR_RETURN(std::vector<const Node*> order,
                         NeededNodes(graph, slot_of, fetches, targets));
+  plan->steps_.reserve(order.size());  // an OpCall is ~400 bytes: no growth slack
+  plan->calls_.reserve(order.size());
   for (const Node* node : order) {
     const int step_index = static_cast<int>(plan->steps_.size());
     const Tensor* bound = node->bound_value();
@@ -181,65 +236,137 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
       const absl::Status missing = NoKernelError(node->op(), DeviceType::kCpu, DispatchDType(call));
       return absl::Status(missing.code(), absl::StrCat(Describe(*node), ": ", missing.message()));
     }
-    step.keeps_inputs = node->op().stateful || step.kernel->allocates_outputs;
+    step.keeps_inputs =
+        (node->op().stateful && !KeepsNoInputs(node->op())) || step.kernel->allocates_outputs;
+    step.reads_only_shapes = ReadsOnlyShapes(node->op());
     plan->steps_.push_back(std::move(step));
     plan->calls_.push_back(std::move(call));
   }
   for (const NodeOutput& fetch : fetches) plan->fetch_slots_.push_back(slot_of.at(fetch));
 
-  // Liveness: a slot is freed after its last reader, or right after its producer when nothing
-  // reads it; fetched slots live to the end of the run.
-  const int n = plan->num_slots_;
-  plan->last_reader_.assign(n, -1);
-  plan->fetched_.assign(n, 0);
-  plan->pure_consumers_.assign(n, 1);
-  for (int s = 0; s < plan->num_steps(); ++s) {
-    for (int slot : plan->steps_[s].input_slots) {
-      plan->last_reader_[slot] = s;
-      if (plan->steps_[s].keeps_inputs) plan->pure_consumers_[slot] = 0;
-    }
-  }
+  plan->fetched_.assign(plan->num_slots_, 0);
   for (int slot : plan->fetch_slots_) plan->fetched_[slot] = 1;
-  std::vector<char> constant(n, 0);  // set once per frame: never freed
-  for (const auto& [slot, value] : plan->constants_) constant[slot] = 1;
-  for (int slot = 0; slot < n; ++slot) {
-    if (plan->fetched_[slot] || constant[slot]) continue;
-    const int when =
-        plan->last_reader_[slot] >= 0 ? plan->last_reader_[slot] : plan->producer_[slot];
-    if (when >= 0) plan->steps_[when].release.push_back(slot);
-  }
+  plan->ScheduleDynamic();
   return plan;
+}
+
+// Liveness for dynamic runs: a slot is freed after its last reader, or right after its producer
+// when nothing reads it; fetched slots live to the end of the run, constants as long as the frame.
+void Plan::ScheduleDynamic() {
+  std::vector<int> last_reader(num_slots_, -1);
+  for (int s = 0; s < num_steps(); ++s) {
+    for (int slot : steps_[s].input_slots) last_reader[slot] = s;
+  }
+  std::vector<char> constant(num_slots_, 0);
+  for (const auto& [slot, value] : constants_) constant[slot] = 1;
+  for (int slot = 0; slot < num_slots_; ++slot) {
+    if (fetched_[slot] || constant[slot]) continue;
+    const int when = last_reader[slot] >= 0 ? last_reader[slot] : producer_[slot];
+    if (when >= 0) steps_[when].release.push_back(slot);
+  }
 }
 
 std::shared_ptr<const Plan::Layout> Plan::BuildLayout(const std::vector<Tensor>& feeds) const {
   auto layout = std::make_shared<Layout>();
   for (const Tensor& feed : feeds) layout->feed_shapes.push_back(feed.shape());
-  layout->shapes.resize(num_slots_);
-  std::vector<const Tensor*> known(num_slots_, nullptr);  // constant values, for shape fns
-  for (size_t i = 0; i < feeds.size(); ++i) layout->shapes[feed_slots_[i]] = feeds[i].shape();
+  if (!InferStaticShapes(feeds, *layout)) return layout;
+  const Liveness live = StaticLiveness(*layout);
+  PlaceArena(live, *layout);
+  ScheduleStatic(live, *layout);
+  layout->is_static = true;
+  return layout;
+}
+
+// Shape inference from the feed shapes alone: fed values stay unknown, so a shape that depends on
+// one comes out unknown and the layout is not static (false). Values the shapes determine are
+// folded on the way (Note [Values known from shapes]).
+bool Plan::InferStaticShapes(const std::vector<Tensor>& feeds, Layout& layout) const {
+  layout.shapes.resize(num_slots_);
+  layout.values.resize(num_slots_);
+  for (size_t i = 0; i < feeds.size(); ++i) layout.shapes[feed_slots_[i]] = feeds[i].shape();
   for (const auto& [slot, value] : constants_) {
-    layout->shapes[slot] = value.shape();
-    known[slot] = &value;
+    layout.shapes[slot] = value.shape();
+    layout.values[slot] = value;
   }
-  // Shape inference from the feed shapes alone: values other than constants stay unknown, so
-  // a shape that depends on a value comes out unknown and the layout is not static.
   for (int s = 0; s < num_steps(); ++s) {
     const PlanStep& step = steps_[s];
     OpCall call = calls_[s];
     for (size_t j = 0; j < step.input_slots.size(); ++j) {
       const int slot = step.input_slots[j];
-      call.inputs[j] =
-          known[slot] ? *known[slot] : ShapeOnly(slot_dtypes_[slot], layout->shapes[slot]);
+      const Tensor& value = layout.values[slot];
+      call.inputs[j] = value.defined() ? value : ShapeOnly(slot_dtypes_[slot], layout.shapes[slot]);
     }
     ShapeContext shapes(call);
-    if (!InferShapes(shapes).ok()) return layout;  // the dynamic run reports the error
+    if (!InferShapes(shapes).ok()) return false;  // the dynamic run reports the error
     for (int k = 0; k < shapes.num_outputs(); ++k) {
-      if (!shapes.output(k).shape.is_fully_defined()) return layout;
-      layout->shapes[step.output_slot + k] = shapes.output(k).shape;
+      if (!shapes.output(k).shape.is_fully_defined()) return false;
+      layout.shapes[step.output_slot + k] = shapes.output(k).shape;
+    }
+    if (Foldable(step, layout)) Fold(step, call, layout);
+  }
+  return true;
+}
+
+// Note [Values known from shapes].
+bool Plan::Foldable(const PlanStep& step, const Layout& layout) const {
+  if (step.node->op().stateful || step.node->num_outputs() == 0) return false;
+  for (int k = 0; k < step.node->num_outputs(); ++k) {
+    const int slot = step.output_slot + k;
+    const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
+    if (slot_dtypes_[slot] == kResource || bytes > kMaxFoldedBytes) return false;
+  }
+  // A handle's state may change between runs; ops that read it are stateful, but make sure.
+  const auto& inputs = step.input_slots;
+  if (std::any_of(inputs.begin(), inputs.end(),
+                  [&](int slot) { return slot_dtypes_[slot] == kResource; })) {
+    return false;
+  }
+  if (step.reads_only_shapes) return true;
+  return std::all_of(inputs.begin(), inputs.end(),
+                     [&](int slot) { return layout.values[slot].defined(); });
+}
+
+void Plan::Fold(const PlanStep& step, OpCall& call, Layout& layout) const {
+  OutputList outputs(step.node->num_outputs());
+  for (size_t k = 0; k < outputs.size() && !step.kernel->allocates_outputs; ++k) {
+    const int slot = step.output_slot + static_cast<int>(k);
+    absl::StatusOr<Tensor> out = Tensor::TryEmpty(slot_dtypes_[slot], layout.shapes[slot]);
+    if (!out.ok()) return;
+    outputs[k] = *std::move(out);
+  }
+  KernelContext ctx(call, outputs, Device::cpu());
+  if (!step.kernel->fn(ctx).ok()) return;
+  for (const Tensor& out : outputs) {
+    if (!out.has_value()) return;
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    layout.values[step.output_slot + k] = std::move(outputs[k]);
+  }
+}
+
+Plan::Liveness Plan::StaticLiveness(const Layout& layout) const {
+  Liveness live;
+  live.made.assign(num_slots_, -1);
+  live.last_read.assign(num_slots_, -1);
+  live.pure_readers.assign(num_slots_, 1);
+  for (int s = 0; s < num_steps(); ++s) {
+    const PlanStep& step = steps_[s];
+    const bool folded = step.node->num_outputs() > 0 && layout.values[step.output_slot].defined();
+    if (folded) continue;
+    const int at = static_cast<int>(live.run.size());
+    live.run.push_back(s);
+    for (int k = 0; k < step.node->num_outputs(); ++k) live.made[step.output_slot + k] = at;
+    for (int slot : step.input_slots) {
+      live.last_read[slot] = at;
+      if (step.keeps_inputs) live.pure_readers[slot] = 0;
     }
   }
-  // The arena: slots that only pure kernels read, made by non-view kernels and not fetched.
-  // Greedy first fit, largest first, among slots whose lifetimes [producer, last reader] overlap.
+  return live;
+}
+
+// The arena: slots that only pure kernels read, made by non-view kernels and not fetched. Greedy
+// first fit, largest first, among slots whose lifetimes [made, last read] overlap.
+void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
   struct Interval {
     int slot;
     int begin, end;
@@ -247,25 +374,25 @@ std::shared_ptr<const Plan::Layout> Plan::BuildLayout(const std::vector<Tensor>&
   };
   std::vector<Interval> intervals;
   for (int slot = 0; slot < num_slots_; ++slot) {
-    const int producer = producer_[slot];
-    if (producer < 0 || fetched_[slot] || !pure_consumers_[slot] ||
-        steps_[producer].kernel->allocates_outputs || slot_dtypes_[slot] == kResource) {
+    const int made = live.made[slot];
+    if (made < 0 || fetched_[slot] || !live.pure_readers[slot] ||
+        steps_[live.run[made]].kernel->allocates_outputs || slot_dtypes_[slot] == kResource) {
       continue;
     }
-    const int64_t bytes = layout->shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
-    intervals.push_back({slot, producer, std::max(producer, last_reader_[slot]), Aligned(bytes)});
+    const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
+    intervals.push_back({slot, made, std::max(made, live.last_read[slot]), Aligned(bytes)});
   }
   std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.begin < b.begin;
   });
-  layout->arena_offset.assign(num_slots_, -1);
+  layout.arena_offset.assign(num_slots_, -1);
   std::vector<const Interval*> placed;
   for (const Interval& interval : intervals) {
     // Offsets taken by placed slots alive at the same time, in address order.
     std::vector<std::pair<int64_t, int64_t>> taken;
     for (const Interval* other : placed) {
       if (other->begin <= interval.end && interval.begin <= other->end) {
-        const int64_t at = layout->arena_offset[other->slot];
+        const int64_t at = layout.arena_offset[other->slot];
         taken.emplace_back(at, at + other->bytes);
       }
     }
@@ -275,53 +402,61 @@ std::shared_ptr<const Plan::Layout> Plan::BuildLayout(const std::vector<Tensor>&
       if (offset + interval.bytes <= begin) break;
       offset = std::max(offset, end);
     }
-    layout->arena_offset[interval.slot] = offset;
-    layout->arena_bytes = std::max(layout->arena_bytes, offset + interval.bytes);
+    layout.arena_offset[interval.slot] = offset;
+    layout.arena_bytes = std::max(layout.arena_bytes, offset + interval.bytes);
     placed.push_back(&interval);
   }
-  layout->persistent.assign(num_slots_, 0);
-  for (const auto& [slot, value] : constants_) layout->persistent[slot] = 1;
+}
+
+// Which slots keep the frame's own tensor (constants, folded values, the arena), and for each
+// step that runs, the inputs refilled each run and the slots freed after it.
+void Plan::ScheduleStatic(const Liveness& live, Layout& layout) const {
+  layout.persistent.assign(num_slots_, 0);
   for (int slot = 0; slot < num_slots_; ++slot) {
-    if (layout->arena_offset[slot] >= 0) layout->persistent[slot] = 1;
+    layout.persistent[slot] = layout.values[slot].defined() || layout.arena_offset[slot] >= 0;
   }
-  layout->dynamic_inputs.resize(num_steps());
-  for (int s = 0; s < num_steps(); ++s) {
-    for (size_t j = 0; j < steps_[s].input_slots.size(); ++j) {
-      if (!layout->persistent[steps_[s].input_slots[j]]) layout->dynamic_inputs[s].push_back(j);
+  layout.run.resize(live.run.size());
+  for (size_t at = 0; at < live.run.size(); ++at) {
+    Layout::RunStep& run = layout.run[at];
+    run.step = live.run[at];
+    const std::vector<int>& inputs = steps_[run.step].input_slots;
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      if (!layout.persistent[inputs[j]]) run.dynamic_inputs.push_back(static_cast<int>(j));
     }
   }
-  layout->is_static = true;
-  return layout;
+  for (int slot = 0; slot < num_slots_; ++slot) {
+    if (layout.persistent[slot] || fetched_[slot]) continue;
+    const int when = live.last_read[slot] >= 0 ? live.last_read[slot] : live.made[slot];
+    if (when >= 0) layout.run[when].release.push_back(slot);
+  }
 }
 
-std::shared_ptr<const Plan::Layout> Plan::LayoutFor(const std::vector<Tensor>& feeds) {
+// One critical section on the common path: the current layout, if the feed shapes match it, and
+// a pooled frame made for it. Nothing runs under mu_ (Note [No lock while running]).
+std::unique_ptr<Plan::Frame> Plan::AcquireFrame(const std::vector<Tensor>& feeds) {
+  std::shared_ptr<const Layout> layout;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (layout_ != nullptr && layout_->feed_shapes.size() == feeds.size()) {
-      bool same = true;
-      for (size_t i = 0; i < feeds.size() && same; ++i) {
-        same = feeds[i].shape() == layout_->feed_shapes[i];
+    if (layout_ != nullptr && SameShapes(feeds, layout_->feed_shapes)) {
+      layout = layout_;
+      for (auto it = free_frames_.begin(); it != free_frames_.end(); ++it) {
+        const bool fits = layout->is_static ? (*it)->layout == layout : (*it)->layout == nullptr;
+        if (!fits) continue;
+        std::unique_ptr<Frame> frame = std::move(*it);
+        free_frames_.erase(it);
+        return frame;
       }
-      if (same) return layout_;
     }
   }
-  std::shared_ptr<const Layout> layout = BuildLayout(feeds);
-  std::lock_guard<std::mutex> lock(mu_);
-  layout_ = layout;
-  return layout;
+  if (layout == nullptr) {
+    layout = BuildLayout(feeds);
+    std::lock_guard<std::mutex> lock(mu_);
+    layout_ = layout;
+  }
+  return MakeFrame(layout);
 }
 
-std::unique_ptr<Plan::Frame> Plan::AcquireFrame(const std::shared_ptr<const Layout>& layout) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = free_frames_.begin(); it != free_frames_.end(); ++it) {
-      const bool fits = layout->is_static ? (*it)->layout == layout : (*it)->layout == nullptr;
-      if (!fits) continue;
-      std::unique_ptr<Frame> frame = std::move(*it);
-      free_frames_.erase(it);
-      return frame;
-    }
-  }
+std::unique_ptr<Plan::Frame> Plan::MakeFrame(const std::shared_ptr<const Layout>& layout) const {
   auto frame = std::make_unique<Frame>();
   frame->slots.resize(num_slots_);
   frame->calls = calls_;
@@ -334,28 +469,31 @@ std::unique_ptr<Plan::Frame> Plan::AcquireFrame(const std::shared_ptr<const Layo
     frame->arena = Tensor::Empty(kFloat32, Shape({layout->arena_bytes / 4}), Device::cpu());
   }
   for (int slot = 0; slot < num_slots_; ++slot) {
+    if (layout->values[slot].defined()) frame->slots[slot] = layout->values[slot];
     if (layout->arena_offset[slot] < 0) continue;
     frame->slots[slot] = ArenaView(frame->arena, layout->arena_offset[slot], slot_dtypes_[slot],
                                    layout->shapes[slot]);
   }
   // Wire each step's persistent inputs and outputs to the frame's own tensors, once.
-  for (int s = 0; s < num_steps(); ++s) {
-    const PlanStep& step = steps_[s];
+  for (const Layout::RunStep& run : layout->run) {
+    const PlanStep& step = steps_[run.step];
     for (size_t j = 0; j < step.input_slots.size(); ++j) {
       if (layout->persistent[step.input_slots[j]]) {
-        frame->calls[s].inputs[j] = frame->slots[step.input_slots[j]];
+        frame->calls[run.step].inputs[j] = frame->slots[step.input_slots[j]];
       }
     }
-    for (size_t k = 0; k < frame->outputs[s].size(); ++k) {
+    for (size_t k = 0; k < frame->outputs[run.step].size(); ++k) {
       const int slot = step.output_slot + static_cast<int>(k);
-      if (layout->arena_offset[slot] >= 0) frame->outputs[s][k] = frame->slots[slot];
+      if (layout->arena_offset[slot] >= 0) frame->outputs[run.step][k] = frame->slots[slot];
     }
   }
   return frame;
 }
 
-void Plan::ReleaseFrame(std::unique_ptr<Frame> frame) {
+void Plan::ReleaseFrame(std::unique_ptr<Frame> frame, bool ran_static, bool reusable) {
   std::lock_guard<std::mutex> lock(mu_);
+  last_run_static_ = ran_static;
+  if (!reusable) return;
   if (frame->layout != nullptr && frame->layout != layout_) return;  // stale layout: drop it
   free_frames_.push_back(std::move(frame));
 }
@@ -363,11 +501,11 @@ void Plan::ReleaseFrame(std::unique_ptr<Frame> frame) {
 absl::Status Plan::RunStatic(Frame& frame) {
   const Layout& layout = *frame.layout;
   std::vector<Tensor>& slots = frame.slots;
-  for (int s = 0; s < num_steps(); ++s) {
-    const PlanStep& step = steps_[s];
-    OpCall& call = frame.calls[s];
-    for (int j : layout.dynamic_inputs[s]) call.inputs[j] = slots[step.input_slots[j]];
-    OutputList& outputs = frame.outputs[s];
+  for (const Layout::RunStep& run : layout.run) {
+    const PlanStep& step = steps_[run.step];
+    OpCall& call = frame.calls[run.step];
+    for (int j : run.dynamic_inputs) call.inputs[j] = slots[step.input_slots[j]];
+    OutputList& outputs = frame.outputs[run.step];
     if (!step.kernel->allocates_outputs) {
       for (size_t k = 0; k < outputs.size(); ++k) {
         const int slot = step.output_slot + static_cast<int>(k);
@@ -383,10 +521,8 @@ absl::Status Plan::RunStatic(Frame& frame) {
       const int slot = step.output_slot + static_cast<int>(k);
       if (!layout.persistent[slot]) slots[slot] = std::move(outputs[k]);
     }
-    for (int j : layout.dynamic_inputs[s]) call.inputs[j] = Tensor();
-    for (int slot : step.release) {
-      if (!layout.persistent[slot]) slots[slot] = Tensor();
-    }
+    for (int j : run.dynamic_inputs) call.inputs[j] = Tensor();
+    for (int slot : run.release) slots[slot] = Tensor();
   }
   return absl::OkStatus();
 }
@@ -419,24 +555,27 @@ absl::Status Plan::RunDynamic(Frame& frame) {
   return absl::OkStatus();
 }
 
+// Note [No lock while running]: Run holds mu_ only to take and return a frame, never while steps
+// run. A kernel may run another plan (a branch or loop body, see docs/graph.md), or even this
+// one, on this thread or on others, so a lock held across steps could deadlock; concurrent runs
+// each use a frame of their own.
 absl::StatusOr<std::vector<Tensor>> Plan::Run(const std::vector<Tensor>& feeds) {
-  const std::shared_ptr<const Layout> layout = LayoutFor(feeds);
-  std::unique_ptr<Frame> frame = AcquireFrame(layout);
+  std::unique_ptr<Frame> frame = AcquireFrame(feeds);
+  const bool ran_static = frame->layout != nullptr;
   for (size_t i = 0; i < feeds.size(); ++i) frame->slots[feed_slots_[i]] = feeds[i];
-  const absl::Status status = layout->is_static ? RunStatic(*frame) : RunDynamic(*frame);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    last_run_static_ = layout->is_static;
+  const absl::Status status = ran_static ? RunStatic(*frame) : RunDynamic(*frame);
+  if (!status.ok()) {  // the frame may hold stale tensors: not reused
+    ReleaseFrame(std::move(frame), ran_static, /*reusable=*/false);
+    return status;
   }
-  if (!status.ok()) return status;  // the frame may hold stale tensors: not reused
   std::vector<Tensor> results;
   results.reserve(fetch_slots_.size());
   for (int slot : fetch_slots_) results.push_back(frame->slots[slot]);
   for (int slot : fetch_slots_) {
-    if (frame->layout == nullptr || !frame->layout->persistent[slot]) frame->slots[slot] = Tensor();
+    if (!ran_static || !frame->layout->persistent[slot]) frame->slots[slot] = Tensor();
   }
   for (int slot : feed_slots_) frame->slots[slot] = Tensor();
-  ReleaseFrame(std::move(frame));
+  ReleaseFrame(std::move(frame), ran_static, /*reusable=*/true);
   return results;
 }
 

@@ -9,8 +9,10 @@
 // and no allocation beyond the fetched values: each node's inputs and outputs are wired to arena
 // tensors that are made once per frame (the per-run state, pooled for concurrent runs). Values a
 // kernel may keep or alias (inputs of stateful or view ops, outputs of view ops) and fetched
-// values stay outside the arena. Otherwise (shapes that depend on values) runs infer shapes step
-// by step and allocate from the pooled allocator, freeing each value after its last reader.
+// values stay outside the arena. Values that the feed shapes determine (Note [Values known from
+// shapes] in plan.cc) are computed with the layout, and their steps do not run at all. Otherwise
+// (shapes that depend on fed values) runs infer shapes step by step and allocate from the pooled
+// allocator, freeing each value after its last reader.
 #pragma once
 
 #include <memory>
@@ -30,8 +32,9 @@ struct PlanStep {
   const KernelDef* kernel = nullptr;
   std::vector<int> input_slots;
   int output_slot = 0;        // outputs occupy output_slot .. output_slot + num_outputs - 1
-  bool keeps_inputs = false;  // stateful or a view: its inputs may outlive the step
-  std::vector<int> release;   // dynamic slots last read by this step (freed after it)
+  bool keeps_inputs = false;  // stateful (but a variable update) or a view: inputs may outlive it
+  bool reads_only_shapes = false;  // the kernel never reads its inputs' elements (Shape, Size)
+  std::vector<int> release;        // slots last read by this step (freed after it; dynamic runs)
 };
 
 class Plan {
@@ -55,13 +58,21 @@ class Plan {
 
  private:
   struct Layout;
+  struct Liveness;
   struct Frame;
 
   Plan() = default;
-  std::shared_ptr<const Layout> LayoutFor(const std::vector<Tensor>& feeds);
+  void ScheduleDynamic();
   std::shared_ptr<const Layout> BuildLayout(const std::vector<Tensor>& feeds) const;
-  std::unique_ptr<Frame> AcquireFrame(const std::shared_ptr<const Layout>& layout);
-  void ReleaseFrame(std::unique_ptr<Frame> frame);
+  bool InferStaticShapes(const std::vector<Tensor>& feeds, Layout& layout) const;
+  bool Foldable(const PlanStep& step, const Layout& layout) const;
+  void Fold(const PlanStep& step, OpCall& call, Layout& layout) const;
+  Liveness StaticLiveness(const Layout& layout) const;
+  void PlaceArena(const Liveness& live, Layout& layout) const;
+  void ScheduleStatic(const Liveness& live, Layout& layout) const;
+  std::unique_ptr<Frame> AcquireFrame(const std::vector<Tensor>& feeds);
+  std::unique_ptr<Frame> MakeFrame(const std::shared_ptr<const Layout>& layout) const;
+  void ReleaseFrame(std::unique_ptr<Frame> frame, bool ran_static, bool reusable);
   absl::Status RunStatic(Frame& frame);
   absl::Status RunDynamic(Frame& frame);
 
@@ -72,8 +83,7 @@ class Plan {
   std::vector<int> feed_slots_, fetch_slots_;
   std::vector<std::pair<int, Tensor>> constants_;  // Const, captured and session-variable nodes
   std::vector<int> producer_;                      // per slot: its step, or -1 (feed, constant)
-  std::vector<int> last_reader_;                   // per slot: last reading step, or -1
-  std::vector<char> fetched_, pure_consumers_;     // per slot
+  std::vector<char> fetched_;                      // per slot
 
   mutable std::mutex mu_;
   std::shared_ptr<const Layout> layout_;             // guarded by mu_: for the last feed shapes

@@ -7,20 +7,33 @@ namespace duet {
 
 namespace {
 
+// Checks a fed value against its endpoint. Names the endpoint only on failure: this runs for every
+// feed of every run.
 absl::Status CheckFeed(const NodeOutput& endpoint, const Tensor& value) {
-  const std::string name = Node::EdgeName(endpoint);
   if (!value.defined() || !value.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the value fed to '", name, "' is not a tensor with a value"));
+    return absl::InvalidArgumentError(absl::StrCat("the value fed to '", Node::EdgeName(endpoint),
+                                                   "' is not a tensor with a value"));
   }
   const DType dtype = endpoint.node->output_dtype(endpoint.index);
   const Shape& shape = endpoint.node->output_shape(endpoint.index);
   if (value.dtype() != dtype || !value.shape().IsCompatibleWith(shape)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", name, "' is ", DTypeName(dtype), " ", shape.str(), " but was fed a ",
-                     DTypeName(value.dtype()), " ", value.shape().str(), " tensor"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", Node::EdgeName(endpoint), "' is ", DTypeName(dtype), " ", shape.str(),
+        " but was fed a ", DTypeName(value.dtype()), " ", value.shape().str(), " tensor"));
   }
   return absl::OkStatus();
+}
+
+// The outputs that `tensors` name in `graph`, in order.
+absl::StatusOr<std::vector<NodeOutput>> ResolveAll(const Graph& graph,
+                                                   const std::vector<GraphTensor>& tensors) {
+  std::vector<NodeOutput> outputs;
+  outputs.reserve(tensors.size());
+  for (const GraphTensor& tensor : tensors) {
+    DUET_ASSIGN_OR_RETURN(NodeOutput output, tensor.Resolve(graph));
+    outputs.push_back(output);
+  }
+  return outputs;
 }
 
 }  // namespace
@@ -65,15 +78,22 @@ Tensor Session::SessionVariable(const Node& node) {
   return handle;
 }
 
+// The signature as integers: the numbers of feeds and fetches, each feed's and fetch's node id
+// and output index, each target's node id. Cheaper to build and hash on every run than a string.
+Session::Signature Session::SignatureOf(const std::vector<NodeOutput>& feeds,
+                                        const std::vector<NodeOutput>& fetches,
+                                        const std::vector<const Node*>& targets) {
+  Signature key = {static_cast<int>(feeds.size()), static_cast<int>(fetches.size())};
+  for (const NodeOutput& f : feeds) key.insert(key.end(), {f.node->id(), f.index});
+  for (const NodeOutput& f : fetches) key.insert(key.end(), {f.node->id(), f.index});
+  for (const Node* t : targets) key.push_back(t->id());
+  return key;
+}
+
 absl::StatusOr<Plan*> Session::PlanFor(const std::vector<NodeOutput>& feeds,
                                        const std::vector<NodeOutput>& fetches,
                                        const std::vector<const Node*>& targets) {
-  std::string key;
-  for (const NodeOutput& f : feeds) absl::StrAppend(&key, f.node->id(), ":", f.index, ",");
-  key += "|";
-  for (const NodeOutput& f : fetches) absl::StrAppend(&key, f.node->id(), ":", f.index, ",");
-  key += "|";
-  for (const Node* t : targets) absl::StrAppend(&key, t->id(), ",");
+  Signature key = SignatureOf(feeds, fetches, targets);
   std::lock_guard<std::mutex> lock(mu_);
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second.get();
@@ -85,40 +105,32 @@ absl::StatusOr<Plan*> Session::PlanFor(const std::vector<NodeOutput>& feeds,
   return result;
 }
 
-absl::StatusOr<Plan*> Session::ResolvePlan(const std::vector<GraphTensor>& feeds,
+absl::StatusOr<Plan*> Session::ResolvePlan(const std::vector<NodeOutput>& feeds,
                                            const std::vector<GraphTensor>& fetches,
-                                           const std::vector<GraphTensor>& targets,
-                                           std::vector<NodeOutput>* resolved_feeds) {
-  std::vector<NodeOutput> feed_outputs, fetch_outputs;
+                                           const std::vector<GraphTensor>& targets) {
+  DUET_ASSIGN_OR_RETURN(const std::vector<NodeOutput> fetch_outputs, ResolveAll(graph_, fetches));
   std::vector<const Node*> target_nodes;
-  for (const GraphTensor& feed : feeds) {
-    DUET_ASSIGN_OR_RETURN(NodeOutput output, feed.Resolve(graph_));
-    feed_outputs.push_back(output);
-  }
-  for (const GraphTensor& fetch : fetches) {
-    DUET_ASSIGN_OR_RETURN(NodeOutput output, fetch.Resolve(graph_));
-    fetch_outputs.push_back(output);
-  }
+  target_nodes.reserve(targets.size());
   for (const GraphTensor& target : targets) {
     DUET_ASSIGN_OR_RETURN(const Node* node, target.ResolveNode(graph_));
     target_nodes.push_back(node);
   }
-  DUET_ASSIGN_OR_RETURN(Plan * plan, PlanFor(feed_outputs, fetch_outputs, target_nodes));
-  if (resolved_feeds != nullptr) *resolved_feeds = std::move(feed_outputs);
-  return plan;
+  return PlanFor(feeds, fetch_outputs, target_nodes);
 }
 
 absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
                                                  const std::vector<GraphTensor>& fetches,
                                                  const std::vector<GraphTensor>& targets) {
-  std::vector<GraphTensor> names;
+  std::vector<NodeOutput> feed_outputs;
   std::vector<Tensor> values;
+  feed_outputs.reserve(feeds.size());
+  values.reserve(feeds.size());
   for (const auto& [name, value] : feeds) {
-    names.push_back(name);
+    DUET_ASSIGN_OR_RETURN(NodeOutput output, name.Resolve(graph_));
+    feed_outputs.push_back(output);
     values.push_back(value);
   }
-  std::vector<NodeOutput> feed_outputs;
-  DUET_ASSIGN_OR_RETURN(Plan * plan, ResolvePlan(names, fetches, targets, &feed_outputs));
+  DUET_ASSIGN_OR_RETURN(Plan * plan, ResolvePlan(feed_outputs, fetches, targets));
   for (size_t i = 0; i < feeds.size(); ++i) {
     DUET_RETURN_IF_ERROR(CheckFeed(feed_outputs[i], values[i]));
   }
@@ -128,7 +140,9 @@ absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
 Session::PlanInfo Session::plan_info(const std::vector<GraphTensor>& feeds,
                                      const std::vector<GraphTensor>& fetches,
                                      const std::vector<GraphTensor>& targets) {
-  absl::StatusOr<Plan*> plan = ResolvePlan(feeds, fetches, targets);
+  absl::StatusOr<std::vector<NodeOutput>> feed_outputs = ResolveAll(graph_, feeds);
+  if (!feed_outputs.ok()) throw Error(feed_outputs.status());
+  absl::StatusOr<Plan*> plan = ResolvePlan(*feed_outputs, fetches, targets);
   if (!plan.ok()) throw Error(plan.status());
   return {(*plan)->num_steps(), (*plan)->last_run_static(), (*plan)->arena_bytes()};
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "graph/graph.h"
 #include "graph/plan.h"
 
@@ -66,15 +67,18 @@ class Session {
   absl::StatusOr<std::vector<Tensor>> Run(const FeedList& feeds,
                                           const std::vector<GraphTensor>& fetches,
                                           const std::vector<GraphTensor>& targets);
-  // The plan of a signature given by names or handles, compiled if need be; also the outputs
-  // the feeds name, when asked.
-  absl::StatusOr<Plan*> ResolvePlan(const std::vector<GraphTensor>& feeds,
+  // The plan of a signature whose fetches and targets are given by names or handles, compiled if
+  // need be.
+  absl::StatusOr<Plan*> ResolvePlan(const std::vector<NodeOutput>& feeds,
                                     const std::vector<GraphTensor>& fetches,
-                                    const std::vector<GraphTensor>& targets,
-                                    std::vector<NodeOutput>* feed_outputs = nullptr);
+                                    const std::vector<GraphTensor>& targets);
   absl::StatusOr<Plan*> PlanFor(const std::vector<NodeOutput>& feeds,
                                 const std::vector<NodeOutput>& fetches,
                                 const std::vector<const Node*>& targets);
+  using Signature = absl::InlinedVector<int, 16>;
+  static Signature SignatureOf(const std::vector<NodeOutput>& feeds,
+                               const std::vector<NodeOutput>& fetches,
+                               const std::vector<const Node*>& targets);
 
   // The state of a VarHandleOp node made in the graph (not a captured eager variable): one per
   // shared_name (or node name), living as long as the session, as TensorFlow's resource manager
@@ -83,8 +87,8 @@ class Session {
 
   Graph graph_;  // shares the user's graph's nodes
   mutable std::mutex mu_;
-  absl::flat_hash_map<std::string, std::unique_ptr<Plan>> plans_;  // guarded by mu_
-  absl::flat_hash_map<std::string, Tensor> variables_;             // guarded by mu_
+  absl::flat_hash_map<Signature, std::unique_ptr<Plan>> plans_;  // guarded by mu_
+  absl::flat_hash_map<std::string, Tensor> variables_;           // guarded by mu_
 };
 
 }  // namespace duet

@@ -235,6 +235,93 @@ TEST_CASE("shapes that depend on values run without a static layout") {
   CHECK_FALSE(sess.plan_info({x, shape}, {y}).static_layout);
 }
 
+TEST_CASE("values the feed shapes determine are folded into the layout, not computed in runs") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 3}, "x");
+    // BroadcastTo's shape is a value; Shape, Size and Cast depend only on the feed's shape.
+    y = broadcast_to(reduce_sum(x), shape_of(x)) / cast(size(x), kFloat32);
+  }
+  Session sess(g);
+  for (int64_t n : {2, 5, 2}) {
+    INFO("n = " << n);
+    const Tensor in = fill(Shape({n, 3}), 2.0);
+    sess.run({{x, in}}, {y});  // builds the layout for this feed shape
+    const int64_t before = CpuAllocator::Get().stats().allocations;
+    const Tensor out = sess.run({{x, in}}, {y})[0];
+    CHECK(CpuAllocator::Get().stats().allocations - before == 1);  // only the fetched y
+    CHECK(out.shape() == Shape({n, 3}));
+    CHECK(out.to_vector<float>() == std::vector<float>(n * 3, 2.f));  // the mean, everywhere
+    CHECK(sess.plan_info({x}, {y}).static_layout);
+  }
+}
+
+TEST_CASE("a failing step over constants still fails in the run, naming its node") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {1}, "x");
+    // All inputs are constants, so layout building tries to fold the gather; index 7 fails.
+    y = x + gather(constant({1.f, 2.f}), constant({int64_t{7}}), 0, "bad_gather");
+  }
+  Session sess(g);
+  for (int rep = 0; rep < 2; ++rep) {
+    testing::ExpectError(
+        [&] {
+          sess.run({{x, constant({1.f})}}, {y});
+        },
+        {"GatherV2", "node 'bad_gather'", "session_test.cc"});
+  }
+}
+
+TEST_CASE("a training step from gradients() runs statically, its gradients in the arena") {
+  const Tensor w0 = random_normal({8, 4}, 1), b0 = random_normal({4}, 2);
+  Variable w(w0, "w"), b(b0, "b");                // trained by the session
+  Variable w_eager(w0, "we"), b_eager(b0, "be");  // the same, eagerly
+  const Tensor batch = random_normal({16, 8}, 3);
+  const Tensor labels = cast(floor(random_uniform({16}, 4, kFloat32, 0, 4)), kInt64);
+  const Tensor rate = constant(0.5f);
+  auto loss_of = [](const Tensor& x, const Tensor& y, const Variable& wv, const Variable& bv) {
+    return reduce_mean(sparse_softmax_cross_entropy_with_logits(y, bias_add(matmul(x, wv), bv)));
+  };
+  Graph g;
+  Tensor x, y, loss;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 8}, "x");  // the batch size is unknown until a run
+    y = placeholder(kInt64, {-1}, "y");
+    loss = loss_of(x, y, w, b);
+    const std::vector<Tensor> grads = gradients({loss}, {w, b});
+    ControlDependencies after_loss({loss});
+    resource_apply_gradient_descent(w.handle(), rate, grads[0], "update_w");
+    resource_apply_gradient_descent(b.handle(), rate, grads[1], "update_b");
+  }
+  Session sess(g);
+  const FeedList feeds = {{x, batch}, {y, labels}};
+  for (int step = 0; step < 3; ++step) {
+    INFO("step " << step);
+    const int64_t before = CpuAllocator::Get().stats().allocations;
+    const Tensor l = sess.run(feeds, {loss}, {"update_w", "update_b"})[0];
+    // After the first run (plan, layout, frame), only the fetched loss is allocated: the
+    // gradients that the updates consume live in the arena.
+    if (step > 0) CHECK(CpuAllocator::Get().stats().allocations - before == 1);
+    GradientTape tape;
+    const Tensor l_eager = loss_of(batch, labels, w_eager, b_eager);
+    const std::vector<Tensor> grads = tape.gradient(l_eager, {w_eager, b_eager});
+    resource_apply_gradient_descent(w_eager.handle(), rate, grads[0]);
+    resource_apply_gradient_descent(b_eager.handle(), rate, grads[1]);
+    testing::ExpectTensorNear(l, l_eager, 1e-6);
+  }
+  testing::ExpectTensorNear(w.value(), w_eager.value(), 1e-6);
+  testing::ExpectTensorNear(b.value(), b_eager.value(), 1e-6);
+  const Session::PlanInfo info = sess.plan_info({x, y}, {loss}, {"update_w", "update_b"});
+  CHECK(info.static_layout);
+  CHECK(info.arena_bytes >= 8 * 4 * 4);  // at least the gradient of w
+}
+
 TEST_CASE("views of intermediates and fetched intermediates keep their values across runs") {
   Graph g;
   Tensor x, a, b, c;
