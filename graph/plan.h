@@ -31,8 +31,8 @@ struct PlanStep {
   const Node* node = nullptr;
   const KernelDef* kernel = nullptr;
   std::vector<int> input_slots;
-  int output_slot = 0;             // outputs occupy output_slot .. output_slot + num_outputs - 1
-  bool keeps_inputs = false;       // stateful or a view: its inputs may outlive the step
+  int output_slot = 0;        // outputs occupy output_slot .. output_slot + num_outputs - 1
+  bool keeps_inputs = false;  // stateful (but a variable update) or a view: inputs may outlive it
   bool reads_only_shapes = false;  // the kernel never reads its inputs' elements (Shape, Size)
   std::vector<int> release;        // slots last read by this step (freed after it; dynamic runs)
 };
