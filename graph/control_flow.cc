@@ -12,10 +12,12 @@ namespace {
   throw Error(absl::InvalidArgumentError(absl::StrCat(what, ": ", message)));
 }
 
+std::string DTypesString(const std::vector<DType>& dtypes) { return AttrValueString(dtypes); }
+
 std::string DTypesString(const std::vector<Tensor>& tensors) {
   std::vector<DType> dtypes;
   for (const Tensor& t : tensors) dtypes.push_back(t.dtype());
-  return AttrValueString(dtypes);
+  return DTypesString(dtypes);
 }
 
 void CheckPredicate(absl::string_view what, const Tensor& pred) {
@@ -39,8 +41,6 @@ std::vector<DType> ResultDTypes(const FunctionTrace& trace) {
   for (const NodeOutput& r : trace.results) dtypes.push_back(r.node->output_dtype(r.index));
   return dtypes;
 }
-
-std::string DTypesString(const std::vector<DType>& dtypes) { return AttrValueString(dtypes); }
 
 // Calls `op_name` (or its Stateless form) with `inputs` followed by the captured outer values.
 OutputList CallFunctional(absl::string_view op_name, bool stateful, std::vector<Tensor> inputs,

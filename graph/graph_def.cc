@@ -97,20 +97,23 @@ absl::StatusOr<InputRef> ParseFunctionInput(absl::string_view text) {
   return ref;
 }
 
-// The flat output index of `producer`'s output argument `arg_name`, element `index`.
-absl::StatusOr<int> FlatOutputIndex(const Node& producer, absl::string_view arg_name, int index) {
-  int flat = 0;
+// The node output a data reference names: "node:k", or in a FunctionDef body "node:arg:k" (k
+// counts within output argument `arg`); InvalidArgument when the producer has no such output.
+absl::StatusOr<NodeOutput> OutputOf(const Node& producer, const InputRef& ref) {
+  int flat = ref.output_arg.empty() ? ref.index : -1;
+  int start = 0;
   for (const ArgDef& arg : producer.op().outputs) {
     const int64_t n = ArgLength(arg, producer.attrs());
-    if (arg.name == arg_name) {
-      if (index >= n) break;
-      return flat + index;
-    }
-    flat += static_cast<int>(n);
+    if (flat < 0 && arg.name == ref.output_arg && ref.index < n) flat = start + ref.index;
+    start += static_cast<int>(n);
   }
-  return absl::InvalidArgumentError(absl::StrCat("input '", producer.name(), ":", arg_name, ":",
-                                                 index, "' names no output of ", producer.name(),
-                                                 " (", producer.op().name, ")"));
+  if (flat < 0 || flat >= producer.num_outputs()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input '", ref.node, ref.output_arg.empty() ? "" : ":", ref.output_arg, ":",
+                     ref.index, "' names no output of ", ref.node, " (", producer.op().name, ", ",
+                     producer.num_outputs(), " outputs)"));
+  }
+  return NodeOutput{&producer, flat};
 }
 
 // The output argument name and index within it of `producer`'s flat output `flat`.
@@ -250,17 +253,9 @@ absl::Status ImportNode(const tensorflow::NodeDef& node_def, const std::vector<I
     if (!spec.control_inputs.empty()) {
       return absl::InvalidArgumentError("a data input follows a control input");
     }
-    int index = ref.index;
-    if (!ref.output_arg.empty()) {
-      DUET_ASSIGN_OR_RETURN(index, FlatOutputIndex(*producer, ref.output_arg, ref.index));
-    }
-    if (index >= producer->num_outputs()) {
-      return absl::InvalidArgumentError(absl::StrCat("input '", ref.node, ":", index,
-                                                     "': ", ref.node, " has ",
-                                                     producer->num_outputs(), " outputs"));
-    }
-    spec.inputs.push_back(NodeOutput{producer, index});
-    inputs.push_back(producer->output(index));
+    DUET_ASSIGN_OR_RETURN(const NodeOutput input, OutputOf(*producer, ref));
+    spec.inputs.push_back(input);
+    inputs.push_back(producer->output(input.index));
   }
   std::vector<int> explicit_types;
   DUET_ASSIGN_OR_RETURN(AttrList attrs, ImportAttrs(*op, node_def, explicit_types));
@@ -382,15 +377,12 @@ absl::StatusOr<std::shared_ptr<const Function>> FunctionLibrary::Import(
       return absl::InvalidArgumentError(
           absl::StrCat("result '", arg.name(), "' names no node output: '", ret->second, "'"));
     }
-    int index = ref.index;
-    if (!ref.output_arg.empty()) {
-      DUET_ASSIGN_OR_RETURN(index, FlatOutputIndex(*producer, ref.output_arg, ref.index));
-    }
-    if (index >= producer->num_outputs()) {
+    absl::StatusOr<NodeOutput> result = OutputOf(*producer, ref);
+    if (!result.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("result '", arg.name(), "': '", ret->second, "' names no output"));
+          absl::StrCat("result '", arg.name(), "': ", result.status().message()));
     }
-    results.push_back({producer, index});
+    results.push_back(*result);
   }
   ReserveFunctionName(def.signature().name());
   return Function::Create(def.signature().name(), std::move(body), std::move(args),

@@ -32,9 +32,16 @@ absl::StatusOr<bool> Truth(const Tensor& value) {
   }
 }
 
+// Attr `name` of the call. By name, so these kernels need not repeat the ops' attr positions; the
+// lookup is negligible next to running a function.
+template <typename T>
+const T& Attr(const KernelContext& ctx, absl::string_view name) {
+  return ctx.attr<T>(ctx.call().op->attr_index(name));
+}
+
 // Checks results against the node's output_shapes claim (empty: none) and sets the outputs.
-absl::Status SetOutputs(KernelContext& ctx, std::vector<Tensor> results, int output_shapes_attr) {
-  const auto& claimed = ctx.attr<std::vector<Shape>>(output_shapes_attr);
+absl::Status SetOutputs(KernelContext& ctx, std::vector<Tensor> results) {
+  const auto& claimed = Attr<std::vector<Shape>>(ctx, "output_shapes");
   for (size_t k = 0; k < results.size(); ++k) {
     if (!claimed.empty() && !results[k].shape().IsCompatibleWith(claimed[k])) {
       return absl::InvalidArgumentError(absl::StrCat("output ", k, " has shape ",
@@ -46,21 +53,18 @@ absl::Status SetOutputs(KernelContext& ctx, std::vector<Tensor> results, int out
   return absl::OkStatus();
 }
 
-enum IfAttr { kIfThen = 3, kIfElse = 4, kIfOutputShapes = 5 };
-enum WhileAttr { kWhileCond = 1, kWhileBody = 2, kWhileOutputShapes = 3 };
-
 absl::Status IfKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const bool truth, Truth(ctx.input(0)));
-  const FuncAttr& branch = ctx.attr<FuncAttr>(truth ? kIfThen : kIfElse);
+  const FuncAttr& branch = Attr<FuncAttr>(ctx, truth ? "then_branch" : "else_branch");
   const auto& inputs = ctx.call().inputs;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results,
                         branch.body->Call(absl::MakeConstSpan(inputs).subspan(1)));
-  return SetOutputs(ctx, std::move(results), kIfOutputShapes);
+  return SetOutputs(ctx, std::move(results));
 }
 
 absl::Status WhileKernel(KernelContext& ctx) {
-  const FunctionBody& cond = *ctx.attr<FuncAttr>(kWhileCond).body;
-  const FunctionBody& body = *ctx.attr<FuncAttr>(kWhileBody).body;
+  const FunctionBody& cond = *Attr<FuncAttr>(ctx, "cond").body;
+  const FunctionBody& body = *Attr<FuncAttr>(ctx, "body").body;
   std::vector<Tensor> vars(ctx.call().inputs.begin(), ctx.call().inputs.end());
   for (;;) {
     DUET_ASSIGN_OR_RETURN(std::vector<Tensor> keep_going, cond.Call(vars));
@@ -76,11 +80,11 @@ absl::Status WhileKernel(KernelContext& ctx) {
                                                      body.arg_shapes()[k].str()));
     }
   }
-  return SetOutputs(ctx, std::move(vars), kWhileOutputShapes);
+  return SetOutputs(ctx, std::move(vars));
 }
 
 absl::Status HostFunctionKernel(KernelContext& ctx) {
-  const FunctionBody& f = *ctx.attr<FuncAttr>(2).body;
+  const FunctionBody& f = *Attr<FuncAttr>(ctx, "f").body;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results, f.Call(ctx.call().inputs));
   for (size_t k = 0; k < results.size(); ++k)
     ctx.output(static_cast<int>(k)) = std::move(results[k]);
