@@ -19,6 +19,7 @@
 #include "graph/graph.h"
 #include "graph/graph_context.h"
 #include "graph/graph_def.h"
+#include "graph/passes/optimize.h"
 #include "graph/session.h"
 #include "kernels/cuda/cuda_device.h"
 #include "ops/array/array_ops.h"

@@ -1,16 +1,29 @@
 #include "graph/graph.h"
 
+#include <functional>
+#include <queue>
+
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/error.h"
 
 namespace duet {
 
 struct GraphState {
-  std::vector<std::unique_ptr<Node>> owned;
+  std::vector<std::unique_ptr<Node>> owned;  // also the removed nodes (Note [Rewriting graphs])
   std::vector<Node*> nodes;
   absl::flat_hash_map<std::string, Node*> by_name;
+  int64_t renumberings = 0;
 };
+
+// Note [Rewriting graphs]: passes edit a graph in place. Symbolic tensors, sessions and other
+// nodes point at nodes, so a removed node is never freed: it leaves the node list and the name
+// index, gets id -1, and stays owned by the graph state until the graph and every tensor naming
+// it are gone. Its name may be reused. Rewrite keeps a node's identity (name, id, consumers) and
+// replaces what it computes; that is how a pass replaces a fetched node (a fusion's last node,
+// a folded constant) without breaking names users hold.
 
 namespace {
 
@@ -96,47 +109,204 @@ std::string Graph::UniqueName(absl::string_view base) const {
   }
 }
 
-absl::StatusOr<const Node*> Graph::AddNode(NodeSpec spec) {
-  if (spec.name.empty() || FindNode(spec.name) != nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("node name '", spec.name, "' is empty or already used in the graph"));
-  }
-  auto owns = [&](const Node* n) { return n != nullptr && n->graph_.lock() == state_; };
+absl::Status Graph::CheckInputs(const NodeSpec& spec, absl::string_view name) const {
+  auto owns = [&](const Node* n) {
+    return n != nullptr && !n->removed() && n->graph_.lock() == state_;
+  };
   for (const NodeOutput& in : spec.inputs) {
     if (!owns(in.node) || in.index < 0 || in.index >= in.node->num_outputs()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("an input of node '", spec.name, "' is not an output of this graph"));
+          absl::StrCat("an input of node '", name, "' is not an output of this graph"));
     }
   }
   for (const Node* in : spec.control_inputs) {
     if (!owns(in)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("a control input of node '", spec.name, "' is not a node of this graph"));
+          absl::StrCat("a control input of node '", name, "' is not a node of this graph"));
     }
   }
+  return absl::OkStatus();
+}
+
+// Everything but the name and id.
+void Graph::Install(Node& node, NodeSpec spec) {
+  node.op_ = spec.op;
+  node.attrs_ = std::move(spec.attrs);
+  node.inputs_ = std::move(spec.inputs);
+  node.control_inputs_ = std::move(spec.control_inputs);
+  node.device_ = std::move(spec.device);
+  node.location_ = spec.location;
+  node.output_dtypes_ = std::move(spec.output_dtypes);
+  node.output_shapes_ = std::move(spec.output_shapes);
+  node.bound_value_ = std::move(spec.bound_value);
+  if (node.op_->name == "Const") {  // its value attr, checked by the shape function
+    if (const auto* value = std::get_if<Tensor>(&node.attrs_[node.op_->attr_index("value")])) {
+      node.bound_value_ = *value;
+    }
+  }
+}
+
+absl::StatusOr<const Node*> Graph::AddNode(NodeSpec spec) {
+  if (spec.name.empty() || FindNode(spec.name) != nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("node name '", spec.name, "' is empty or already used in the graph"));
+  }
+  DUET_RETURN_IF_ERROR(CheckInputs(spec, spec.name));
   auto node = std::unique_ptr<Node>(new Node);
   node->id_ = num_nodes();
   node->name_ = std::move(spec.name);
-  node->op_ = spec.op;
-  node->attrs_ = std::move(spec.attrs);
-  node->inputs_ = std::move(spec.inputs);
-  node->control_inputs_ = std::move(spec.control_inputs);
-  node->device_ = std::move(spec.device);
-  node->location_ = spec.location;
-  node->output_dtypes_ = std::move(spec.output_dtypes);
-  node->output_shapes_ = std::move(spec.output_shapes);
-  node->bound_value_ = std::move(spec.bound_value);
-  if (node->op_->name == "Const") {  // its value attr, checked by the shape function
-    if (const auto* value = std::get_if<Tensor>(&node->attrs_[node->op_->attr_index("value")])) {
-      node->bound_value_ = *value;
-    }
-  }
+  Install(*node, std::move(spec));
   node->graph_ = state_;
   Node* raw = node.get();
   state_->by_name.emplace(raw->name_, raw);
   state_->nodes.push_back(raw);
   state_->owned.push_back(std::move(node));
   return raw;
+}
+
+Node* Graph::Mutable(const Node* node) {
+  if (node == nullptr || node->removed() || node->graph_.lock() != state_) {
+    throw Error(absl::InternalError("a graph rewrite names a node that is not in the graph"));
+  }
+  return state_->nodes[node->id()];
+}
+
+void Graph::ReplaceUses(NodeOutput from, NodeOutput to) {
+  for (Node* node : state_->nodes) {
+    for (NodeOutput& in : node->inputs_) {
+      if (in == from) in = to;
+    }
+  }
+}
+
+void Graph::SetInput(const Node* node, int index, NodeOutput to) {
+  Mutable(node)->inputs_.at(index) = to;
+}
+
+void Graph::SetControlInputs(const Node* node, std::vector<const Node*> control_inputs) {
+  Mutable(node)->control_inputs_ = std::move(control_inputs);
+}
+
+absl::Status Graph::Rewrite(const Node* node, NodeSpec spec) {
+  Node* target = Mutable(node);
+  DUET_RETURN_IF_ERROR(CheckInputs(spec, target->name_));
+  for (const Node* consumer : state_->nodes) {
+    for (const NodeOutput& in : consumer->inputs_) {
+      if (in.node != target) continue;
+      if (in.index >= static_cast<int>(spec.output_dtypes.size()) ||
+          spec.output_dtypes[in.index] != target->output_dtypes_[in.index]) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "rewriting node '", target->name_, "' as ", spec.op->name, " would change output ",
+            in.index, ", which node '", consumer->name_, "' reads"));
+      }
+    }
+  }
+  Install(*target, std::move(spec));
+  return absl::OkStatus();
+}
+
+absl::Status Graph::RemoveNodes(absl::Span<const Node* const> nodes) {
+  absl::flat_hash_set<const Node*> doomed;
+  for (const Node* node : nodes) doomed.insert(Mutable(node));
+  for (const Node* node : state_->nodes) {
+    if (doomed.contains(node)) continue;
+    auto reads = [&](const Node* in) {
+      if (!doomed.contains(in)) return absl::OkStatus();
+      return absl::FailedPreconditionError(absl::StrCat("cannot remove node '", in->name(),
+                                                        "': node '", node->name(), "' reads it"));
+    };
+    for (const NodeOutput& in : node->inputs_) DUET_RETURN_IF_ERROR(reads(in.node));
+    for (const Node* in : node->control_inputs_) DUET_RETURN_IF_ERROR(reads(in));
+  }
+  std::vector<Node*> kept;
+  kept.reserve(state_->nodes.size() - doomed.size());
+  for (Node* node : state_->nodes) {
+    if (!doomed.contains(node)) {
+      node->id_ = static_cast<int>(kept.size());
+      kept.push_back(node);
+      continue;
+    }
+    state_->by_name.erase(node->name_);
+    node->id_ = -1;
+  }
+  state_->nodes = std::move(kept);
+  ++state_->renumberings;
+  return absl::OkStatus();
+}
+
+absl::Status Graph::SortTopologically() {
+  const int n = num_nodes();
+  std::vector<int> pending(n, 0);
+  std::vector<std::vector<int>> consumers(n);
+  for (const Node* node : state_->nodes) {
+    auto edge = [&](const Node* from) {
+      consumers[from->id_].push_back(node->id_);
+      ++pending[node->id_];
+    };
+    for (const NodeOutput& in : node->inputs_) edge(in.node);
+    for (const Node* in : node->control_inputs_) edge(in);
+  }
+  // Kahn's algorithm; a min-heap of ready ids keeps the current order where it is already valid.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int i = 0; i < n; ++i) {
+    if (pending[i] == 0) ready.push(i);
+  }
+  std::vector<Node*> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const int id = ready.top();
+    ready.pop();
+    order.push_back(state_->nodes[id]);
+    for (int c : consumers[id]) {
+      if (--pending[c] == 0) ready.push(c);
+    }
+  }
+  if (static_cast<int>(order.size()) != n) {
+    for (int i = 0; i < n; ++i) {
+      if (pending[i] > 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the graph has a cycle through node '", state_->nodes[i]->name_, "'"));
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) order[i]->id_ = i;
+  state_->nodes = std::move(order);
+  ++state_->renumberings;
+  return absl::OkStatus();
+}
+
+int64_t Graph::renumberings() const { return state_->renumberings; }
+
+Graph Graph::Copy(std::vector<const Node*>* copy_of) const {
+  Graph copy;
+  std::vector<const Node*> map(num_nodes(), nullptr);
+  // Two rounds, so that copies need no topological order: nodes, then their edges.
+  for (const Node* node : state_->nodes) {
+    auto raw = std::unique_ptr<Node>(new Node);
+    raw->id_ = node->id_;
+    raw->name_ = node->name_;
+    raw->op_ = node->op_;
+    raw->attrs_ = node->attrs_;
+    raw->device_ = node->device_;
+    raw->location_ = node->location_;
+    raw->output_dtypes_ = node->output_dtypes_;
+    raw->output_shapes_ = node->output_shapes_;
+    raw->bound_value_ = node->bound_value_;
+    raw->graph_ = copy.state_;
+    map[node->id_] = raw.get();
+    copy.state_->by_name.emplace(raw->name_, raw.get());
+    copy.state_->nodes.push_back(raw.get());
+    copy.state_->owned.push_back(std::move(raw));
+  }
+  for (const Node* node : state_->nodes) {
+    Node* target = copy.state_->nodes[node->id_];
+    for (const NodeOutput& in : node->inputs_) {
+      target->inputs_.push_back({map[in.node->id_], in.index});
+    }
+    for (const Node* in : node->control_inputs_) target->control_inputs_.push_back(map[in->id_]);
+  }
+  if (copy_of != nullptr) *copy_of = std::move(map);
+  return copy;
 }
 
 absl::StatusOr<NodeOutput> Graph::OutputOf(const Tensor& tensor) const {
@@ -148,12 +318,16 @@ absl::StatusOr<NodeOutput> Graph::OutputOf(const Tensor& tensor) const {
     return absl::InvalidArgumentError(
         absl::StrCat("tensor '", Node::EdgeName(ref->output), "' belongs to another graph"));
   }
+  if (ref->output.node->removed()) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor '", Node::EdgeName(ref->output),
+                                                   "' names a node that optimize() removed"));
+  }
   return ref->output;
 }
 
 bool Graph::Owns(const Tensor& tensor) const {
   const SymbolicRef* ref = RefOf(tensor);
-  return ref != nullptr && ref->graph == state_;
+  return ref != nullptr && ref->graph == state_ && !ref->output.node->removed();
 }
 
 }  // namespace duet

@@ -35,14 +35,16 @@ struct NodeOutput {
   }
 };
 
-// One op call recorded in a graph. Immutable once added, except that passes may rewire it.
+// One op call recorded in a graph. Immutable once added, except through Graph's rewriting
+// methods, which the passes (graph/passes/) use.
 class Node {
  public:
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
-  // Dense index in the graph's node list (0 .. num_nodes - 1).
+  // Dense index in the graph's node list (0 .. num_nodes - 1); -1 once a pass removed the node.
   int id() const { return id_; }
+  bool removed() const { return id_ < 0; }
   const std::string& name() const { return name_; }
   const OpDef& op() const { return *op_; }
   // Positional, as OpDef::attrs; type attrs are filled in.
@@ -138,6 +140,28 @@ class Graph {
   // Adds a node; InvalidArgument if the name is taken or an input is not of this graph.
   absl::StatusOr<const Node*> AddNode(NodeSpec spec);
 
+  // Rewriting, for passes (Note [Rewriting graphs] in graph.cc). Not while a session runs the
+  // graph. Every data input that reads `from` reads `to` instead (same dtype).
+  void ReplaceUses(NodeOutput from, NodeOutput to);
+  // Replaces data input `index` of `node`.
+  void SetInput(const Node* node, int index, NodeOutput to);
+  void SetControlInputs(const Node* node, std::vector<const Node*> control_inputs);
+  // Turns `node` into the op call `spec` describes, in place: the name, id and consumers stay,
+  // so the outputs consumers read must keep their dtypes. spec.name is ignored.
+  absl::Status Rewrite(const Node* node, NodeSpec spec);
+  // Removes nodes nothing else in the graph reads (FailedPrecondition otherwise) and renumbers the
+  // rest, keeping their order. The removed nodes stay alive, marked removed(), for the symbolic
+  // tensors that name them.
+  absl::Status RemoveNodes(absl::Span<const Node* const> nodes);
+  // Renumbers the nodes in a topological order (data and control edges), stable with respect to
+  // the current order; InvalidArgument, naming a node, if the graph has a cycle.
+  absl::Status SortTopologically();
+  // Counts RemoveNodes and SortTopologically calls: ids from before a change may name other nodes.
+  int64_t renumberings() const;
+  // A copy with the same names, ops, attrs, edges and bound values (captured variables are
+  // shared, not copied); `copy_of`, when given, maps old node ids to the copy's nodes.
+  Graph Copy(std::vector<const Node*>* copy_of = nullptr) const;
+
   // The node output a symbolic tensor of this graph names; InvalidArgument for eager tensors and
   // tensors of other graphs.
   absl::StatusOr<NodeOutput> OutputOf(const Tensor& tensor) const;
@@ -156,6 +180,10 @@ class Graph {
   friend class Session;
   // Another handle to the same nodes (a session's).
   explicit Graph(std::shared_ptr<GraphState> state) : state_(std::move(state)) {}
+  absl::Status CheckInputs(const NodeSpec& spec, absl::string_view name) const;
+  static void Install(Node& node, NodeSpec spec);
+  // The node, which must be in this graph, for rewriting.
+  Node* Mutable(const Node* node);
 
   std::shared_ptr<GraphState> state_;
 };

@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "graph/op_traits.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
@@ -121,14 +122,6 @@ absl::StatusOr<std::vector<const Node*>> NeededNodes(const Graph& graph, const S
   return order;
 }
 
-// A tensor with only a dtype and shape, for inferring shapes ahead of a run.
-Tensor ShapeOnly(DType dtype, const Shape& shape) {
-  auto impl = std::make_shared<TensorImpl>();
-  impl->dtype = dtype;
-  impl->shape = shape;
-  return Tensor(std::move(impl));
-}
-
 int64_t Aligned(int64_t bytes) {
   return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
 }
@@ -163,22 +156,6 @@ Tensor ArenaView(const Tensor& arena, int64_t offset, DType dtype, const Shape& 
 // stay resident with the layout). Static runs skip those steps. A step whose kernel fails here
 // is left to run, and the run reports the error as it would have.
 constexpr int64_t kMaxFoldedBytes = 4096;
-
-// Ops whose kernels never read their inputs' elements, only dtypes and shapes.
-bool ReadsOnlyShapes(const OpDef& op) {
-  static constexpr absl::string_view kOps[] = {"Shape", "Size", "Rank", "ZerosLike", "OnesLike"};
-  return std::find(std::begin(kOps), std::end(kOps), op.name) != std::end(kOps);
-}
-
-// Stateful ops whose kernels read their value inputs during the call and keep none of them: the
-// variable updates apply `delta` to the variable's own tensor (Note [Variables copy on write] in
-// kernels/cpu/state/variable_kernels.cc). Their inputs, usually gradients, may then live in the
-// arena like any intermediate. AssignVariableOp keeps its value, so it is not one of them.
-bool KeepsNoInputs(const OpDef& op) {
-  static constexpr absl::string_view kOps[] = {"ResourceApplyGradientDescent",
-                                               "AssignAddVariableOp", "AssignSubVariableOp"};
-  return std::find(std::begin(kOps), std::end(kOps), op.name) != std::end(kOps);
-}
 
 }  // namespace
 

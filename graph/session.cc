@@ -1,7 +1,11 @@
 #include "graph/session.h"
 
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "graph/passes/rewrite.h"
 
 namespace duet {
 
@@ -55,7 +59,8 @@ absl::StatusOr<const Node*> GraphTensor::ResolveNode(const Graph& graph) const {
   return node;
 }
 
-Session::Session(const Graph& graph) : graph_(graph.state_) {}
+Session::Session(const Graph& graph, SessionOptions options)
+    : graph_(graph.state_), options_(std::move(options)) {}
 Session::~Session() = default;
 
 int Session::num_plans() const {
@@ -90,24 +95,79 @@ Session::Signature Session::SignatureOf(const std::vector<NodeOutput>& feeds,
   return key;
 }
 
-absl::StatusOr<Plan*> Session::PlanFor(const std::vector<NodeOutput>& feeds,
-                                       const std::vector<NodeOutput>& fetches,
-                                       const std::vector<const Node*>& targets) {
+// Note [Optimizing per signature]: the passes may fold, merge and fuse anything but what the
+// signature names, so each signature gets its own copy of the graph. A fed output is cut off
+// first: its consumers read a new Placeholder instead (and a fetch of it returns the fed value),
+// so no pass folds through a value the caller will replace. Fetched and target nodes are kept
+// (Note [Rewriting graphs] in graph.cc: they keep their names and outputs), so the signature's
+// outputs map from the user's graph to the copy by node id.
+absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
+    const std::vector<NodeOutput>& feeds, const std::vector<NodeOutput>& fetches,
+    const std::vector<const Node*>& targets) {
+  auto compiled = std::make_unique<Compiled>();
+  std::vector<const Node*> copy_of;
+  compiled->graph = graph_.Copy(&copy_of);
+  Graph& graph = compiled->graph;
+  auto map = [&](NodeOutput out) { return NodeOutput{copy_of[out.node->id()], out.index}; };
+  absl::flat_hash_set<const Node*> keep;
+  std::vector<NodeOutput> feed_outputs;
+  for (const NodeOutput& feed : feeds) {
+    const NodeOutput original = map(feed);
+    NodeOutput fed = original;
+    if (feed.node->op().name != "Placeholder") {
+      DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor("Placeholder", {},
+                                                   {{"dtype", feed.node->output_dtype(feed.index)},
+                                                    {"shape", feed.node->output_shape(feed.index)}},
+                                                   *original.node));
+      DUET_ASSIGN_OR_RETURN(const Node* placeholder,
+                            AddNamed(graph, std::move(spec), Node::EdgeName(feed) + "/fed"));
+      fed = {placeholder, 0};
+      graph.ReplaceUses(original, fed);
+    }
+    keep.insert(fed.node);
+    feed_outputs.push_back(fed);
+  }
+  std::vector<NodeOutput> fetch_outputs;
+  for (const NodeOutput& fetch : fetches) {
+    auto fed = std::find(feeds.begin(), feeds.end(), fetch);
+    fetch_outputs.push_back(fed != feeds.end() ? feed_outputs[fed - feeds.begin()] : map(fetch));
+    keep.insert(fetch_outputs.back().node);
+  }
+  std::vector<const Node*> target_nodes;
+  for (const Node* target : targets) {
+    target_nodes.push_back(copy_of[target->id()]);
+    keep.insert(target_nodes.back());
+  }
+  if (options_.optimize) {
+    DUET_ASSIGN_OR_RETURN(compiled->passes,
+                          OptimizeKeeping(graph, options_.passes, std::move(keep)));
+  }
+  DUET_ASSIGN_OR_RETURN(compiled->plan,
+                        Plan::Compile(graph, feed_outputs, fetch_outputs, target_nodes,
+                                      [this](const Node& node) { return SessionVariable(node); }));
+  return compiled;
+}
+
+absl::StatusOr<Session::Compiled*> Session::CompiledFor(const std::vector<NodeOutput>& feeds,
+                                                        const std::vector<NodeOutput>& fetches,
+                                                        const std::vector<const Node*>& targets) {
   Signature key = SignatureOf(feeds, fetches, targets);
   std::lock_guard<std::mutex> lock(mu_);
+  if (renumberings_ != graph_.renumberings()) {  // optimize() renumbered the user's graph
+    plans_.clear();
+    renumberings_ = graph_.renumberings();
+  }
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second.get();
-  DUET_ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan,
-                        Plan::Compile(graph_, feeds, fetches, targets,
-                                      [this](const Node& node) { return SessionVariable(node); }));
-  Plan* result = plan.get();
-  plans_.emplace(std::move(key), std::move(plan));
+  DUET_ASSIGN_OR_RETURN(std::unique_ptr<Compiled> compiled, Compile(feeds, fetches, targets));
+  Compiled* result = compiled.get();
+  plans_.emplace(std::move(key), std::move(compiled));
   return result;
 }
 
-absl::StatusOr<Plan*> Session::ResolvePlan(const std::vector<NodeOutput>& feeds,
-                                           const std::vector<GraphTensor>& fetches,
-                                           const std::vector<GraphTensor>& targets) {
+absl::StatusOr<Session::Compiled*> Session::ResolvePlan(const std::vector<NodeOutput>& feeds,
+                                                        const std::vector<GraphTensor>& fetches,
+                                                        const std::vector<GraphTensor>& targets) {
   DUET_ASSIGN_OR_RETURN(const std::vector<NodeOutput> fetch_outputs, ResolveAll(graph_, fetches));
   std::vector<const Node*> target_nodes;
   target_nodes.reserve(targets.size());
@@ -115,7 +175,7 @@ absl::StatusOr<Plan*> Session::ResolvePlan(const std::vector<NodeOutput>& feeds,
     DUET_ASSIGN_OR_RETURN(const Node* node, target.ResolveNode(graph_));
     target_nodes.push_back(node);
   }
-  return PlanFor(feeds, fetch_outputs, target_nodes);
+  return CompiledFor(feeds, fetch_outputs, target_nodes);
 }
 
 absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
@@ -130,11 +190,11 @@ absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
     feed_outputs.push_back(output);
     values.push_back(value);
   }
-  DUET_ASSIGN_OR_RETURN(Plan * plan, ResolvePlan(feed_outputs, fetches, targets));
+  DUET_ASSIGN_OR_RETURN(Compiled * compiled, ResolvePlan(feed_outputs, fetches, targets));
   for (size_t i = 0; i < feeds.size(); ++i) {
     DUET_RETURN_IF_ERROR(CheckFeed(feed_outputs[i], values[i]));
   }
-  return plan->Run(values);
+  return compiled->plan->Run(values);
 }
 
 Session::PlanInfo Session::plan_info(const std::vector<GraphTensor>& feeds,
@@ -142,9 +202,10 @@ Session::PlanInfo Session::plan_info(const std::vector<GraphTensor>& feeds,
                                      const std::vector<GraphTensor>& targets) {
   absl::StatusOr<std::vector<NodeOutput>> feed_outputs = ResolveAll(graph_, feeds);
   if (!feed_outputs.ok()) throw Error(feed_outputs.status());
-  absl::StatusOr<Plan*> plan = ResolvePlan(*feed_outputs, fetches, targets);
-  if (!plan.ok()) throw Error(plan.status());
-  return {(*plan)->num_steps(), (*plan)->last_run_static(), (*plan)->arena_bytes()};
+  absl::StatusOr<Compiled*> compiled = ResolvePlan(*feed_outputs, fetches, targets);
+  if (!compiled.ok()) throw Error(compiled.status());
+  const Plan& plan = *(*compiled)->plan;
+  return {plan.num_steps(), plan.last_run_static(), plan.arena_bytes(), (*compiled)->passes};
 }
 
 std::vector<Tensor> Session::run(const FeedList& feeds, const std::vector<GraphTensor>& fetches,

@@ -1,5 +1,6 @@
-// Session: runs a graph. The first run of each (feeds, fetches, targets) signature compiles a
-// plan (pruned, ordered, kernels resolved, buffers released by liveness); later runs reuse it.
+// Session: runs a graph. The first run of each (feeds, fetches, targets) signature optimizes a
+// copy of the graph for it (graph/passes/optimize.h) and compiles a plan (pruned, ordered,
+// kernels resolved, buffers laid out by liveness); later runs reuse it.
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "graph/graph.h"
+#include "graph/passes/optimize.h"
 #include "graph/plan.h"
 
 namespace duet {
@@ -36,10 +38,16 @@ class GraphTensor {
 // Values for placeholders (or any other output, which then is not computed).
 using FeedList = std::vector<std::pair<GraphTensor, Tensor>>;
 
+struct SessionOptions {
+  // Run the pass pipeline on each signature's copy of the graph (the user's graph is untouched).
+  bool optimize = true;
+  PassOptions passes;  // keep, dump_dir and verify apply per signature
+};
+
 class Session {
  public:
   // Shares the graph's nodes: the graph may go out of scope; nodes added later can be run.
-  explicit Session(const Graph& graph);
+  explicit Session(const Graph& graph, SessionOptions options = {});
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -59,22 +67,21 @@ class Session {
     int steps = 0;
     bool static_layout = false;
     int64_t arena_bytes = 0;
+    PassReport passes;  // what optimizing the signature's graph did (empty when not optimized)
   };
   PlanInfo plan_info(const std::vector<GraphTensor>& feeds, const std::vector<GraphTensor>& fetches,
                      const std::vector<GraphTensor>& targets = {});
 
  private:
+  struct Compiled;
   absl::StatusOr<std::vector<Tensor>> Run(const FeedList& feeds,
                                           const std::vector<GraphTensor>& fetches,
                                           const std::vector<GraphTensor>& targets);
   // The plan of a signature whose fetches and targets are given by names or handles, compiled if
   // need be.
-  absl::StatusOr<Plan*> ResolvePlan(const std::vector<NodeOutput>& feeds,
-                                    const std::vector<GraphTensor>& fetches,
-                                    const std::vector<GraphTensor>& targets);
-  absl::StatusOr<Plan*> PlanFor(const std::vector<NodeOutput>& feeds,
-                                const std::vector<NodeOutput>& fetches,
-                                const std::vector<const Node*>& targets);
+  absl::StatusOr<Compiled*> ResolvePlan(const std::vector<NodeOutput>& feeds,
+                                        const std::vector<GraphTensor>& fetches,
+                                        const std::vector<GraphTensor>& targets);
   using Signature = absl::InlinedVector<int, 16>;
   static Signature SignatureOf(const std::vector<NodeOutput>& feeds,
                                const std::vector<NodeOutput>& fetches,
@@ -85,10 +92,25 @@ class Session {
   // keeps them. Called with mu_ held.
   Tensor SessionVariable(const Node& node);
 
+  // A signature's optimized copy of the graph and the plan that runs it.
+  struct Compiled {
+    Graph graph;
+    PassReport passes;
+    std::unique_ptr<Plan> plan;
+  };
+  absl::StatusOr<std::unique_ptr<Compiled>> Compile(const std::vector<NodeOutput>& feeds,
+                                                    const std::vector<NodeOutput>& fetches,
+                                                    const std::vector<const Node*>& targets);
+  absl::StatusOr<Compiled*> CompiledFor(const std::vector<NodeOutput>& feeds,
+                                        const std::vector<NodeOutput>& fetches,
+                                        const std::vector<const Node*>& targets);
+
   Graph graph_;  // shares the user's graph's nodes
+  const SessionOptions options_;
   mutable std::mutex mu_;
-  absl::flat_hash_map<Signature, std::unique_ptr<Plan>> plans_;  // guarded by mu_
-  absl::flat_hash_map<std::string, Tensor> variables_;           // guarded by mu_
+  absl::flat_hash_map<Signature, std::unique_ptr<Compiled>> plans_;  // guarded by mu_
+  int64_t renumberings_ = 0;  // guarded by mu_: the graph's, when plans_ was keyed
+  absl::flat_hash_map<std::string, Tensor> variables_;  // guarded by mu_
 };
 
 }  // namespace duet

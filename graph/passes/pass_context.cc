@@ -1,0 +1,34 @@
+#include "graph/passes/pass_context.h"
+
+namespace duet {
+
+void PassContext::Count(absl::string_view counter, int64_t n) {
+  for (auto& [name, value] : counters_) {
+    if (name == counter) {
+      value += n;
+      return;
+    }
+  }
+  counters_.emplace_back(std::string(counter), n);
+}
+
+void PassContext::Fused(const Node& result, absl::Span<const Node* const> replaced) {
+  FusionRecord record{result.name(), result.op().name, {}};
+  for (const Node* node : replaced) {
+    record.replaced.push_back({node->name(), node->op().name, node->source()});
+  }
+  fusions_.push_back(std::move(record));
+}
+
+void PassContext::Missed(absl::string_view fusion, const Node& node, std::string why) {
+  missed_.push_back(
+      {std::string(fusion), node.name(), node.op().name, node.source(), std::move(why)});
+}
+
+std::vector<std::pair<std::string, int64_t>> PassContext::TakeCounters() {
+  return std::exchange(counters_, {});
+}
+
+std::vector<FusionRecord> PassContext::TakeFusions() { return std::exchange(fusions_, {}); }
+
+}  // namespace duet

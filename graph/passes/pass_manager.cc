@@ -1,0 +1,246 @@
+// The pass manager: runs the pipeline in rounds until a round changes nothing, timing and counting
+// each pass, checking the graph after each one in debug builds, and dumping it when asked.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "core/error.h"
+#include "graph/passes/graph_dump.h"
+#include "graph/passes/optimize.h"
+#include "graph/passes/passes.h"
+#include "graph/passes/shadow_check.h"
+
+namespace duet {
+namespace {
+
+struct Pass {
+  const char* name;
+  PassFn run;
+};
+
+// The order of a round: pruning first, so that later passes do not work on dead nodes.
+constexpr Pass kPipeline[] = {
+    {"prune", Prune},
+    {"constant_folding", FoldConstants},
+    {"simplify", Simplify},
+    {"cse", EliminateCommonSubexpressions},
+};
+
+bool Contains(const std::vector<std::string>& names, absl::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+absl::StatusOr<std::vector<Pass>> EnabledPasses(const PassOptions& options) {
+  for (const std::vector<std::string>* list : {&options.passes, &options.disable}) {
+    for (const std::string& name : *list) {
+      if (!Contains(PassNames(), name)) {
+        return absl::InvalidArgumentError(absl::StrCat("there is no pass named '", name,
+                                                       "'; the passes are ",
+                                                       absl::StrJoin(PassNames(), ", ")));
+      }
+    }
+  }
+  std::vector<Pass> enabled;
+  for (const Pass& pass : kPipeline) {
+    if (!options.passes.empty() && !Contains(options.passes, pass.name)) continue;
+    if (Contains(options.disable, pass.name)) continue;
+    enabled.push_back(pass);
+  }
+  return enabled;
+}
+
+// Checks what a pass left: edges to live nodes of this graph, valid output indices. Cheap next
+// to any pass, so it runs in every build (tests build optimized).
+absl::Status VerifyGraph(const Graph& graph, absl::string_view pass) {
+  auto live = [&](const Node* n) {
+    return n != nullptr && !n->removed() && n->id() < graph.num_nodes() && graph.node(n->id()) == n;
+  };
+  for (const Node* node : graph.nodes()) {
+    for (const NodeOutput& in : node->inputs()) {
+      if (!live(in.node) || in.index >= in.node->num_outputs()) {
+        return absl::InternalError(absl::StrCat("pass '", pass, "' left node '", node->name(),
+                                                "' reading an output that is not in the graph"));
+      }
+    }
+    for (const Node* in : node->control_inputs()) {
+      if (!live(in)) {
+        return absl::InternalError(absl::StrCat("pass '", pass, "' left node '", node->name(),
+                                                "' with a control input not in the graph"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+class Dumper {
+ public:
+  explicit Dumper(const std::string& dir) : dir_(dir) {}
+
+  absl::Status Start(const Graph& graph) {
+    if (dir_.empty()) return absl::OkStatus();
+    std::error_code error;
+    std::filesystem::create_directories(dir_, error);
+    if (error) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot create dump_dir '", dir_, "': ", error.message()));
+    }
+    last_ = GraphText::Of(graph);
+    return Write("00_input.txt", last_.str());
+  }
+
+  absl::Status After(const Graph& graph, const PassRun& run, const std::vector<FusionRecord>& f) {
+    if (dir_.empty()) return absl::OkStatus();
+    GraphText now = GraphText::Of(graph);
+    const std::string base = absl::StrFormat("%02d_round%d_%s", ++count_, run.iteration, run.pass);
+    DUET_RETURN_IF_ERROR(Write(base + ".txt", now.str()));
+    DUET_RETURN_IF_ERROR(Write(base + ".diff", GraphDiff(last_, now, f)));
+    last_ = std::move(now);
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Write(const std::string& file, const std::string& text) {
+    const std::filesystem::path path = std::filesystem::path(dir_) / file;
+    std::ofstream out(path);
+    out << text;
+    if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+    return absl::OkStatus();
+  }
+
+  std::string dir_;
+  GraphText last_;
+  int count_ = 0;
+};
+
+absl::StatusOr<bool> RunPass(const Pass& pass, int iteration, Graph& graph, PassContext& context,
+                             PassReport& report, Dumper& dumper) {
+  DUET_RETURN_IF_ERROR(graph.SortTopologically());
+  PassRun run;
+  run.pass = pass.name;
+  run.iteration = iteration;
+  run.nodes_before = graph.num_nodes();
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<bool> changed = pass.run(graph, context);
+  run.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!changed.ok()) {
+    return absl::Status(changed.status().code(),
+                        absl::StrCat("pass '", pass.name, "': ", changed.status().message()));
+  }
+  DUET_RETURN_IF_ERROR(VerifyGraph(graph, pass.name));
+  run.nodes_after = graph.num_nodes();
+  run.changed = *changed;
+  run.counters = context.TakeCounters();
+  const std::vector<FusionRecord> fusions = context.TakeFusions();
+  if (run.changed) DUET_RETURN_IF_ERROR(dumper.After(graph, run, fusions));
+  report.runs.push_back(std::move(run));
+  return *changed;
+}
+
+}  // namespace
+
+const std::vector<std::string>& PassNames() {
+  static const auto* names = [] {
+    auto* list = new std::vector<std::string>;
+    for (const Pass& pass : kPipeline) list->push_back(pass.name);
+    return list;
+  }();
+  return *names;
+}
+
+absl::StatusOr<PassReport> OptimizeKeeping(Graph& graph, const PassOptions& options,
+                                           absl::flat_hash_set<const Node*> keep) {
+  DUET_ASSIGN_OR_RETURN(const std::vector<Pass> passes, EnabledPasses(options));
+  for (const std::string& name : options.keep) {
+    const Node* node = graph.FindNode(name);
+    if (node == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("PassOptions::keep names '", name, "', which is not a node of the graph"));
+    }
+    keep.insert(node);
+  }
+  std::optional<Graph> original;
+  if (options.verify) original = graph.Copy();
+  PassReport report;
+  report.nodes_before = graph.num_nodes();
+  PassContext context(options, keep);
+  Dumper dumper(options.dump_dir);
+  DUET_RETURN_IF_ERROR(dumper.Start(graph));
+  bool changed = true;
+  while (changed && report.iterations < options.max_iterations) {
+    changed = false;
+    ++report.iterations;
+    context.ClearMissed();
+    for (const Pass& pass : passes) {
+      DUET_ASSIGN_OR_RETURN(const bool pass_changed,
+                            RunPass(pass, report.iterations, graph, context, report, dumper));
+      changed |= pass_changed;
+    }
+  }
+  DUET_RETURN_IF_ERROR(graph.SortTopologically());
+  report.nodes_after = graph.num_nodes();
+  report.missed = context.missed();
+  if (original) {
+    std::vector<std::string> kept;
+    for (const Node* node : keep) kept.push_back(node->name());
+    DUET_ASSIGN_OR_RETURN(report.verify, ShadowCheck(*original, graph, kept, options));
+  }
+  return report;
+}
+
+absl::StatusOr<PassReport> Optimize(Graph& graph, const PassOptions& options) {
+  absl::flat_hash_set<const Node*> consumed, sinks;
+  for (const Node* node : graph.nodes()) {
+    for (const NodeOutput& in : node->inputs()) consumed.insert(in.node);
+    for (const Node* in : node->control_inputs()) consumed.insert(in);
+  }
+  for (const Node* node : graph.nodes()) {
+    if (!consumed.contains(node)) sinks.insert(node);
+  }
+  return OptimizeKeeping(graph, options, std::move(sinks));
+}
+
+PassReport optimize(Graph& graph, const PassOptions& options) {
+  absl::StatusOr<PassReport> report = Optimize(graph, options);
+  if (!report.ok()) {
+    throw Error(absl::Status(report.status().code(),
+                             absl::StrCat("optimize: ", report.status().message())));
+  }
+  return *std::move(report);
+}
+
+int64_t PassReport::counter(absl::string_view name) const {
+  int64_t total = 0;
+  for (const PassRun& run : runs) {
+    for (const auto& [counter, value] : run.counters) {
+      if (counter == name) total += value;
+    }
+  }
+  return total;
+}
+
+std::string PassReport::str() const {
+  std::string out = absl::StrFormat("optimize: %d -> %d nodes in %d round%s\n", nodes_before,
+                                    nodes_after, iterations, iterations == 1 ? "" : "s");
+  for (const PassRun& run : runs) {
+    if (!run.changed && run.counters.empty()) continue;
+    std::vector<std::string> counters;
+    for (const auto& [name, value] : run.counters)
+      counters.push_back(absl::StrCat(name, " = ", value));
+    absl::StrAppendFormat(&out, "  round %d %-18s %8.3f ms  %5d -> %5d nodes  %s\n", run.iteration,
+                          run.pass, run.milliseconds, run.nodes_before, run.nodes_after,
+                          absl::StrJoin(counters, ", "));
+  }
+  if (!missed.empty()) absl::StrAppend(&out, "fusions that did not fire:\n");
+  for (const MissedFusion& m : missed) {
+    absl::StrAppend(&out, "  ", m.fusion, " at ", m.node, " (", m.op, m.source.empty() ? "" : ", ",
+                    m.source, "): ", m.why, "\n");
+  }
+  if (!verify.empty()) absl::StrAppend(&out, "verify: ", verify, "\n");
+  return out;
+}
+
+}  // namespace duet

@@ -1,0 +1,21 @@
+// The passes of the pipeline, one per file in graph/passes/. Each returns true when it changed
+// the graph. The pass manager (pass_manager.cc) sorts the graph topologically before each pass,
+// so a pass may visit nodes() in order and see producers before consumers.
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "graph/passes/pass_context.h"
+
+namespace duet {
+
+// "prune": removes nodes that no kept node needs (data or control), except stateful ones.
+absl::StatusOr<bool> Prune(Graph& graph, PassContext& context);
+// "constant_folding": evaluates nodes whose inputs are constants (or, for Shape, Size, Rank,
+// ZerosLike and OnesLike, whose input shapes are static) with the CPU kernels.
+absl::StatusOr<bool> FoldConstants(Graph& graph, PassContext& context);
+// "simplify": algebraic identities (x*1, x+0, --x, reshape of reshape, ...); docs/passes.md.
+absl::StatusOr<bool> Simplify(Graph& graph, PassContext& context);
+// "cse": merges nodes computing the same op on the same inputs with the same attrs.
+absl::StatusOr<bool> EliminateCommonSubexpressions(Graph& graph, PassContext& context);
+
+}  // namespace duet

@@ -1,0 +1,112 @@
+#include "graph/passes/rewrite.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+
+UseIndex::UseIndex(const Graph& graph) {
+  for (const Node* node : graph.nodes()) {
+    for (int i = 0; i < static_cast<int>(node->inputs().size()); ++i) {
+      const NodeOutput& in = node->inputs()[i];
+      uses_[{in.node, in.index}].push_back({node, i});
+    }
+    for (const Node* in : node->control_inputs()) control_[in].push_back(node);
+  }
+}
+
+absl::Span<const UseIndex::Use> UseIndex::uses(NodeOutput output) const {
+  auto it = uses_.find(std::make_pair(output.node, output.index));
+  if (it == uses_.end()) return {};
+  return it->second;
+}
+
+int UseIndex::num_data_uses(const Node* node) const {
+  int n = 0;
+  for (int i = 0; i < node->num_outputs(); ++i) n += num_uses({node, i});
+  return n;
+}
+
+absl::Span<const Node* const> UseIndex::control_dependents(const Node* node) const {
+  auto it = control_.find(node);
+  if (it == control_.end()) return {};
+  return it->second;
+}
+
+absl::StatusOr<NodeSpec> SpecFor(absl::string_view op_name, std::vector<NodeOutput> inputs,
+                                 const NamedAttrs& attrs, const Node& site) {
+  const OpDef* op = OpRegistry::Global().Find(op_name);
+  if (op == nullptr) return absl::InternalError(absl::StrCat("no op '", op_name, "'"));
+  TensorList symbolic;
+  for (const NodeOutput& in : inputs) symbolic.push_back(in.node->output(in.index));
+  OpCall call(op, std::move(symbolic), OpSite(site.name(), site.location()));
+  for (const auto& [name, value] : attrs) {
+    const int index = op->attr_index(name);
+    if (index < 0) return absl::InternalError(absl::StrCat(op_name, " has no attr '", name, "'"));
+    call.attrs[index] = value;
+  }
+  DUET_RETURN_IF_ERROR(BindAttrs(call));
+  ShapeContext shapes(call);
+  DUET_RETURN_IF_ERROR(InferShapes(shapes));
+  NodeSpec spec;
+  spec.op = op;
+  spec.attrs = std::move(call.attrs);
+  spec.inputs = std::move(inputs);
+  spec.device = site.device();
+  spec.location = site.location();
+  spec.SetOutputs(shapes.outputs());
+  return spec;
+}
+
+NodeSpec ConstSpec(const Tensor& value, const Node& site) {
+  const OpDef* op = OpRegistry::Global().Find("Const");
+  NodeSpec spec;
+  spec.op = op;
+  spec.attrs = op->default_attrs;
+  spec.attrs[op->attr_index("value")] = value;
+  spec.attrs[op->attr_index("dtype")] = value.dtype();
+  spec.device = site.device();
+  spec.location = site.location();
+  spec.output_dtypes = {value.dtype()};
+  spec.output_shapes = {value.shape()};
+  return spec;
+}
+
+absl::StatusOr<const Node*> AddNamed(Graph& graph, NodeSpec spec, absl::string_view base) {
+  spec.name = graph.UniqueName(base);
+  return graph.AddNode(std::move(spec));
+}
+
+const Tensor* ConstValue(NodeOutput output) {
+  if (output.node->op().name != "Const") return nullptr;
+  return output.node->bound_value();
+}
+
+bool IsConstFilledWith(NodeOutput output, double x) {
+  const Tensor* value = ConstValue(output);
+  if (value == nullptr || !value->has_value() || value->dtype() == kResource) return false;
+  return VisitDType(value->dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* p = value->data<T>();
+    for (int64_t i = 0; i < value->num_elements(); ++i) {
+      if (static_cast<double>(static_cast<float>(p[i])) != x) return false;
+    }
+    return true;
+  });
+}
+
+void MoveControlDependents(Graph& graph, const UseIndex& uses, const Node* from, const Node* to) {
+  for (const Node* dependent : uses.control_dependents(from)) {
+    std::vector<const Node*> inputs;
+    for (const Node* in : dependent->control_inputs()) {
+      if (in != from && in != to) inputs.push_back(in);
+    }
+    if (dependent != to) inputs.push_back(to);
+    graph.SetControlInputs(dependent, std::move(inputs));
+  }
+}
+
+}  // namespace duet

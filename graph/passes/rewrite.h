@@ -1,0 +1,57 @@
+// Helpers the passes share: who reads each node output, building and inserting nodes with their
+// shapes inferred, and reading Const values.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "graph/graph.h"
+
+namespace duet {
+
+// The data and control edges out of every node, as of construction (rebuild after rewiring).
+class UseIndex {
+ public:
+  struct Use {
+    const Node* node;
+    int input;
+  };
+  explicit UseIndex(const Graph& graph);
+
+  absl::Span<const Use> uses(NodeOutput output) const;
+  int num_uses(NodeOutput output) const { return static_cast<int>(uses(output).size()); }
+  // Data edges out of any output of `node`.
+  int num_data_uses(const Node* node) const;
+  absl::Span<const Node* const> control_dependents(const Node* node) const;
+
+ private:
+  absl::flat_hash_map<std::pair<const Node*, int>, std::vector<Use>> uses_;
+  absl::flat_hash_map<const Node*, std::vector<const Node*>> control_;
+};
+
+// An attr given by name, for SpecFor.
+using NamedAttrs = std::vector<std::pair<std::string, AttrValue>>;
+
+// The spec of a call of op `op_name` on `inputs`: attrs are the op's defaults overridden by
+// `attrs`, type attrs bound from the inputs, outputs inferred by the shape function. The device
+// and source location are `site`'s (the node the new one replaces); the name is left empty.
+absl::StatusOr<NodeSpec> SpecFor(absl::string_view op_name, std::vector<NodeOutput> inputs,
+                                 const NamedAttrs& attrs, const Node& site);
+// A Const holding `value`, placed like `site`.
+NodeSpec ConstSpec(const Tensor& value, const Node& site);
+// Adds `spec` under a fresh name made from `base`.
+absl::StatusOr<const Node*> AddNamed(Graph& graph, NodeSpec spec, absl::string_view base);
+
+// The value of a Const node's output, or nullptr.
+const Tensor* ConstValue(NodeOutput output);
+// True when the Const value is a scalar or all of its elements equal `x` (numeric dtypes).
+bool IsConstFilledWith(NodeOutput output, double x);
+
+// Makes the nodes that depend on `from` through control edges depend on `to` instead.
+void MoveControlDependents(Graph& graph, const UseIndex& uses, const Node* from, const Node* to);
+
+}  // namespace duet

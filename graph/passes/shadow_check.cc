@@ -1,0 +1,145 @@
+#include "graph/passes/shadow_check.h"
+
+#include <cmath>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "graph/session.h"
+
+namespace duet {
+namespace {
+
+// Reading variables is fine; anything else stateful would change state the user owns.
+bool UpdatesState(const Graph& graph) {
+  for (const Node* node : graph.nodes()) {
+    const std::string& op = node->op().name;
+    if (node->op().stateful && op != "ReadVariableOp" && op != "VarHandleOp") return true;
+  }
+  return false;
+}
+
+Tensor RandomValue(DType dtype, const Shape& shape, std::mt19937& rng) {
+  Shape concrete;
+  for (int64_t d : shape.dims()) concrete.push_back(d < 0 ? 2 : d);
+  Tensor value = Tensor::Empty(dtype, concrete);
+  VisitDType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    T* p = value.mutable_data<T>();
+    std::uniform_real_distribution<float> real(-1, 1);
+    std::uniform_int_distribution<int> small(0, 1);
+    for (int64_t i = 0; i < value.num_elements(); ++i) {
+      if constexpr (std::is_integral_v<T>) {
+        p[i] = static_cast<T>(small(rng));
+      } else {
+        p[i] = static_cast<T>(real(rng));
+      }
+    }
+  });
+  return value;
+}
+
+struct Run {
+  std::vector<std::string> fetched;
+  std::vector<Tensor> values;
+};
+
+// Runs `graph` unoptimized on the feeds whose placeholders it still has.
+absl::StatusOr<Run> RunGraph(const Graph& graph, const std::vector<std::string>& kept,
+                             const std::vector<std::pair<std::string, Tensor>>& feeds) {
+  Run run;
+  FeedList feed_list;
+  for (const auto& [name, value] : feeds) {
+    if (graph.FindNode(name) != nullptr) feed_list.emplace_back(name, value);
+  }
+  std::vector<GraphTensor> fetches;
+  for (const std::string& name : kept) {
+    const Node* node = graph.FindNode(name);
+    if (node == nullptr) continue;
+    for (int i = 0; i < node->num_outputs(); ++i) {
+      if (node->output_dtype(i) == kResource || node->op().name == "Placeholder") continue;
+      run.fetched.push_back(Node::EdgeName({node, i}));
+      fetches.emplace_back(run.fetched.back());
+    }
+  }
+  try {
+    Session session(graph, SessionOptions{.optimize = false});
+    run.values = session.run(feed_list, fetches);
+  } catch (const Error& e) {
+    return e.status();
+  }
+  return run;
+}
+
+// The first fetched value that differs, described, or "" when all agree.
+std::string FirstMismatch(const Run& a, const Run& b) {
+  if (a.fetched != b.fetched) return "the optimized graph lost a fetched output";
+  for (size_t k = 0; k < a.values.size(); ++k) {
+    const Tensor& x = a.values[k];
+    const Tensor& y = b.values[k];
+    if (x.dtype() != y.dtype() || x.shape() != y.shape()) {
+      return absl::StrCat("'", a.fetched[k], "' is ", DTypeName(x.dtype()), " ", x.shape().str(),
+                          " before and ", DTypeName(y.dtype()), " ", y.shape().str(), " after");
+    }
+    std::string found;
+    VisitDType(x.dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      const T* p = x.data<T>();
+      const T* q = y.data<T>();
+      for (int64_t i = 0; i < x.num_elements() && found.empty(); ++i) {
+        const double u = static_cast<float>(p[i]), v = static_cast<float>(q[i]);
+        bool same = u == v;
+        if constexpr (!std::is_integral_v<T>) {
+          same = (std::isnan(u) && std::isnan(v)) || std::abs(u - v) <= 1e-5 + 1e-4 * std::abs(u);
+        }
+        if (!same) found = absl::StrCat("'", a.fetched[k], "' element ", i, ": ", u, " vs ", v);
+      }
+    });
+    if (!found.empty()) return found;
+  }
+  return "";
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ShadowCheck(const Graph& original, const Graph& optimized,
+                                        const std::vector<std::string>& kept,
+                                        const PassOptions& options) {
+  if (UpdatesState(original)) return std::string("skipped: the graph updates state");
+  std::mt19937 rng(20261122);
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const Node* node : original.nodes()) {
+    if (node->op().name != "Placeholder" || node->output_dtype(0) == kResource) continue;
+    feeds.emplace_back(node->name(),
+                       RandomValue(node->output_dtype(0), node->output_shape(0), rng));
+  }
+  absl::StatusOr<Run> before = RunGraph(original, kept, feeds);
+  if (!before.ok()) {
+    return absl::StrCat("skipped: the unoptimized graph fails on random inputs (",
+                        before.status().message(), ")");
+  }
+  DUET_ASSIGN_OR_RETURN(const Run after, RunGraph(optimized, kept, feeds));
+  const std::string mismatch = FirstMismatch(*before, after);
+  if (mismatch.empty()) {
+    return absl::StrCat("outputs agree (", before->values.size(), " values)");
+  }
+  for (const std::string& pass : PassNames()) {
+    PassOptions without = options;
+    without.verify = false;
+    without.dump_dir.clear();
+    without.keep = kept;
+    without.disable.push_back(pass);
+    Graph copy = original.Copy();
+    if (!OptimizeKeeping(copy, without, {}).ok()) continue;
+    absl::StatusOr<Run> rerun = RunGraph(copy, kept, feeds);
+    if (rerun.ok() && FirstMismatch(*before, *rerun).empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the optimized graph computes a different result (", mismatch,
+                       "); disabling pass '", pass, "' removes the difference"));
+    }
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("the optimized graph computes a different result (", mismatch,
+                   "); no single pass is responsible"));
+}
+
+}  // namespace duet

@@ -1,0 +1,143 @@
+// Algebraic simplification. Each rule gives exactly the value the original computes, up to the
+// sign of a zero (x + 0 is +0 for x = -0; the rewritten graph gives -0, which compares equal);
+// none assumes finite math. A rule applies only when the replacement has the node's dtype and
+// the very same shape (x * ones(3) is not x when x is a scalar), and never to a node with control
+// inputs (its consumers wait on them). A kept node (a fetch) that would simply be replaced
+// becomes an Identity of the replacement instead, so its name survives.
+//
+//   x * 1, 1 * x, x + 0, 0 + x, x - 0, x / 1  -> x        (1 and 0: constants of any shape)
+//   Identity(x), Cast(x) to x's own dtype    -> x
+//   Neg(Neg(x))                              -> x
+//   Reshape or BroadcastTo of x to x's shape -> x
+//   Reshape(Reshape(x, s1), s2)              -> Reshape(x, s2)
+//   Transpose(Transpose(x, p1), p2)          -> Transpose(x, p1 o p2), or x when that is the
+//   identity
+#include <numeric>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "core/constant.h"
+#include "core/int_values.h"
+#include "graph/passes/passes.h"
+#include "graph/passes/rewrite.h"
+
+namespace duet {
+namespace {
+
+struct Rewritten {
+  absl::string_view rule;  // the counter: "simplify.<rule>"
+  NodeOutput value;        // what the node's output is replaced by
+};
+
+bool IsOp(NodeOutput out, absl::string_view op) { return out.node->op().name == op; }
+
+// True when `x` can stand for output 0 of `node`.
+bool SameAs(const Node& node, NodeOutput x) {
+  return x.node->output_dtype(x.index) == node.output_dtype(0) &&
+         x.node->output_shape(x.index) == node.output_shape(0);
+}
+
+// x op c or c op x with c filled with `identity`, for the operand order the op allows.
+std::optional<NodeOutput> NeutralOperand(const Node& node, double identity, bool either_side) {
+  const NodeOutput a = node.inputs()[0], b = node.inputs()[1];
+  if (IsConstFilledWith(b, identity) && SameAs(node, a)) return a;
+  if (either_side && IsConstFilledWith(a, identity) && SameAs(node, b)) return b;
+  return std::nullopt;
+}
+
+// Rules whose result is an existing output.
+std::optional<Rewritten> Bypass(const Node& node) {
+  const absl::string_view op = node.op().name;
+  auto take = [&](absl::string_view rule, std::optional<NodeOutput> x) -> std::optional<Rewritten> {
+    if (!x) return std::nullopt;
+    return Rewritten{rule, *x};
+  };
+  if (op == "Mul") return take("mul_one", NeutralOperand(node, 1, true));
+  if (op == "AddV2" || op == "Add") return take("add_zero", NeutralOperand(node, 0, true));
+  if (op == "Sub") return take("sub_zero", NeutralOperand(node, 0, false));
+  if (op == "RealDiv" || op == "Div") return take("div_one", NeutralOperand(node, 1, false));
+  if (node.inputs().empty()) return std::nullopt;
+  const NodeOutput x = node.inputs()[0];
+  if (op == "Identity") return take("identity", x);
+  if (op == "Cast" && SameAs(node, x)) return take("cast_same_type", x);
+  if ((op == "Reshape" || op == "BroadcastTo") && node.output_shape(0).is_fully_defined() &&
+      SameAs(node, x)) {
+    return take(op == "Reshape" ? "reshape_same_shape" : "broadcast_same_shape", x);
+  }
+  if (op == "Neg" && IsOp(x, "Neg") && SameAs(node, x.node->inputs()[0])) {
+    return take("double_neg", x.node->inputs()[0]);
+  }
+  return std::nullopt;
+}
+
+// Consumers of `node` read `x` instead; a kept node becomes Identity(x).
+absl::StatusOr<bool> Replace(Graph& graph, PassContext& context, const Node& node, NodeOutput x) {
+  if (!context.Keeps(&node)) {
+    graph.ReplaceUses({&node, 0}, x);
+    return true;
+  }
+  if (node.op().name == "Identity") return false;
+  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor("Identity", {x}, {}, node));
+  DUET_RETURN_IF_ERROR(graph.Rewrite(&node, std::move(spec)));
+  return true;
+}
+
+// Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
+bool FoldReshapes(Graph& graph, const Node& node) {
+  if (node.op().name != "Reshape" || !IsOp(node.inputs()[0], "Reshape")) return false;
+  graph.SetInput(&node, 0, node.inputs()[0].node->inputs()[0]);
+  return true;
+}
+
+// Transpose(Transpose(x, p1), p2): element i of the result is element p1[p2[i]] of x.
+absl::StatusOr<std::optional<Rewritten>> ComposeTransposes(Graph& graph, const Node& node) {
+  if (node.op().name != "Transpose" || !IsOp(node.inputs()[0], "Transpose")) return std::nullopt;
+  const Node& inner = *node.inputs()[0].node;
+  const Tensor* p2 = ConstValue(node.inputs()[1]);
+  const Tensor* p1 = ConstValue(inner.inputs()[1]);
+  if (p1 == nullptr || p2 == nullptr) return std::nullopt;
+  const std::vector<int64_t> outer = IntValues(*p2), first = IntValues(*p1);
+  std::vector<int64_t> composed(outer.size());
+  for (size_t i = 0; i < outer.size(); ++i) composed[i] = first[outer[i]];
+  const NodeOutput x = inner.inputs()[0];
+  std::vector<int64_t> identity(composed.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  if (composed == identity) return Rewritten{"transpose_cancelled", x};
+  DUET_ASSIGN_OR_RETURN(const Node* perm, AddNamed(graph, ConstSpec(from_vector(composed), node),
+                                                   absl::StrCat(node.name(), "/perm")));
+  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor("Transpose", {x, {perm, 0}}, {}, node));
+  spec.control_inputs.assign(node.control_inputs().begin(), node.control_inputs().end());
+  DUET_RETURN_IF_ERROR(graph.Rewrite(&node, std::move(spec)));
+  return Rewritten{"transpose_composed", {&node, 0}};
+}
+
+}  // namespace
+
+absl::StatusOr<bool> Simplify(Graph& graph, PassContext& context) {
+  bool changed = false;
+  const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+  for (const Node* node : nodes) {
+    if (!node->control_inputs().empty() || node->num_outputs() != 1) continue;
+    if (FoldReshapes(graph, *node)) {
+      context.Count("simplify.reshape_reshape");
+      changed = true;
+    }
+    std::optional<Rewritten> rewrite = Bypass(*node);
+    if (!rewrite) {
+      DUET_ASSIGN_OR_RETURN(rewrite, ComposeTransposes(graph, *node));
+      if (rewrite && rewrite->value.node == node) {  // rewritten in place
+        context.Count("simplify.transpose_composed");
+        changed = true;
+        continue;
+      }
+    }
+    if (!rewrite) continue;
+    DUET_ASSIGN_OR_RETURN(const bool replaced, Replace(graph, context, *node, rewrite->value));
+    if (!replaced) continue;
+    context.Count(absl::StrCat("simplify.", rewrite->rule));
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace duet

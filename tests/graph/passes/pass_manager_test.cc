@@ -1,0 +1,140 @@
+// The pass manager: rounds to a fixed point, statistics, options, dumps with diffs, the shadow
+// check, and sessions optimizing their own copies.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/graph/passes/pass_test_util.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+// x * (2 - 1) + 0, twice: folding, simplification, CSE and pruning all have work.
+Graph Example() {
+  Graph g;
+  GraphScope scope(g);
+  Tensor x = placeholder(kFloat32, {2}, "x");
+  Tensor a = x * (constant(2.f) - constant(1.f)) + 0.f;
+  Tensor b = exp(x) + exp(x);
+  identity(a + b, OpSite("out"));
+  return g;
+}
+
+TEST_CASE("the pipeline runs to a fixed point and reports what fired") {
+  Graph g = Example();
+  auto result = testing::OptimizeAndCompare(g, {}, {{"x", constant({1.f, -1.f})}}, {"out"});
+  const PassReport& report = result.report;
+  CHECK(report.counter("constant_folding.folded") == 1);
+  CHECK(report.counter("simplify.mul_one") == 1);
+  CHECK(report.counter("simplify.add_zero") == 1);
+  CHECK(report.counter("cse.merged") == 1);
+  CHECK(report.nodes_before == g.num_nodes());
+  CHECK(report.nodes_after == result.graph.num_nodes());
+  CHECK(testing::OpCounts(result.graph) ==
+        std::map<std::string, int>{{"AddV2", 2}, {"Exp", 1}, {"Identity", 1}, {"Placeholder", 1}});
+  CHECK(report.iterations >= 2);  // the last round changes nothing
+  for (const PassRun& run : report.runs) {
+    if (run.iteration == report.iterations) CHECK_FALSE(run.changed);
+  }
+  const std::string text = report.str();
+  CHECK_THAT(text, Catch::Contains("cse.merged = 1"));
+  CHECK_THAT(text, Catch::Contains("constant_folding"));
+}
+
+TEST_CASE("passes can be chosen and disabled by name; unknown names are errors") {
+  Graph g = Example();
+  Graph copy = g.Copy();
+  PassReport report = optimize(copy, PassOptions{.disable = {"cse"}});
+  CHECK(report.counter("cse.merged") == 0);
+  CHECK(testing::OpCounts(copy).at("Exp") == 2);
+  for (const PassRun& run : report.runs) CHECK(run.pass != "cse");
+  testing::ExpectError([&] { optimize(copy, PassOptions{.passes = {"fold"}}); },
+                       {"no pass named 'fold'", "constant_folding"});
+  testing::ExpectError([&] { optimize(copy, PassOptions{.keep = {"nope"}}); },
+                       {"PassOptions::keep", "nope"});
+  CHECK(PassNames().front() == "prune");
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_CASE("dump_dir holds the graph after each pass that changed it and a diff with source lines") {
+  const std::filesystem::path dir =
+      std::filesystem::path(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") /
+      "passes";
+  std::filesystem::remove_all(dir);
+  Graph g = Example();
+  optimize(g, PassOptions{.dump_dir = dir.string()});
+  CHECK(std::filesystem::exists(dir / "00_input.txt"));
+  std::string cse_diff;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find("_cse.diff") != std::string::npos) cse_diff = ReadFile(entry.path());
+  }
+  INFO(cse_diff);
+  CHECK_THAT(cse_diff, Catch::Contains("- Exp_1 = Exp(x)"));
+  CHECK_THAT(cse_diff, Catch::Contains("pass_manager_test.cc:"));  // the user's line
+  CHECK_THAT(ReadFile(dir / "00_input.txt"), Catch::Contains("out = Identity("));
+}
+
+TEST_CASE("verify runs both graphs and reports that they agree; optimize renames nothing kept") {
+  Graph g = Example();
+  PassReport report = optimize(g, PassOptions{.verify = true});
+  CHECK_THAT(report.verify, Catch::Contains("outputs agree"));
+  REQUIRE(g.FindNode("out") != nullptr);
+  Variable v(constant(1.f), "v");
+  Graph stateful;
+  {
+    GraphScope scope(stateful);
+    v.assign_add(constant(1.f));
+  }
+  CHECK_THAT(optimize(stateful, PassOptions{.verify = true}).verify,
+             Catch::Contains("skipped: the graph updates state"));
+  CHECK(v.value().item<float>() == 1.f);
+}
+
+TEST_CASE("a session optimizes a copy per signature; the user's graph is untouched") {
+  Graph g = Example();
+  const int nodes = g.num_nodes();
+  Session optimized(g);
+  Session plain(g, SessionOptions{.optimize = false});
+  const Tensor x = constant({0.5f, 2.f});
+  testing::ExpectTensorNear(optimized.run({{"x", x}}, {"out"})[0],
+                            plain.run({{"x", x}}, {"out"})[0], 0);
+  CHECK(g.num_nodes() == nodes);
+  const Session::PlanInfo info = optimized.plan_info({"x"}, {"out"});
+  CHECK(info.passes.counter("cse.merged") == 1);
+  CHECK(info.steps < plain.plan_info({"x"}, {"out"}).steps);
+  // Feeding an intermediate cuts it off before optimizing: Exp_1 no longer merges with it.
+  const FeedList feeds = {{"x", x}, {"Exp", constant({1.f, 1.f})}};
+  const std::vector<Tensor> fed = optimized.run(feeds, {"out", "Exp"});
+  testing::ExpectTensorNear(fed[1], constant({1.f, 1.f}), 0);
+  testing::ExpectTensorNear(fed[0], plain.run(feeds, {"out"})[0], 0);
+}
+
+TEST_CASE("symbolic tensors of nodes optimize() removed are rejected with a clear error") {
+  Graph g;
+  Tensor x, dead;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {2}, "x");
+    dead = x * 1.f;
+    identity(dead, OpSite("out"));
+  }
+  optimize(g);
+  testing::ExpectError(
+      [&] {
+        Session(g).run({{x, constant({1.f, 2.f})}}, {dead});
+      },
+      {"optimize() removed"});
+}
+
+}  // namespace
+}  // namespace duet
