@@ -25,6 +25,8 @@ absl::string_view AttrTypeName(AttrType type) {
       return "list(int)";
     case AttrType::kListFloat:
       return "list(float)";
+    case AttrType::kListString:
+      return "list(string)";
     case AttrType::kListType:
       return "list(type)";
     case AttrType::kListShape:
@@ -38,10 +40,10 @@ absl::string_view AttrTypeName(AttrType type) {
 AttrType AttrTypeOf(const AttrValue& value) {
   // Indexed by the variant's alternative (see AttrValue); monostate reads as kInt.
   static constexpr AttrType kByIndex[] = {
-      AttrType::kInt,     AttrType::kInt,       AttrType::kFloat,    AttrType::kBool,
-      AttrType::kType,    AttrType::kString,    AttrType::kShape,    AttrType::kTensor,
-      AttrType::kListInt, AttrType::kListFloat, AttrType::kListType, AttrType::kListShape,
-      AttrType::kFunc};
+      AttrType::kInt,       AttrType::kInt,       AttrType::kFloat,      AttrType::kBool,
+      AttrType::kType,      AttrType::kString,    AttrType::kShape,      AttrType::kTensor,
+      AttrType::kListInt,   AttrType::kListFloat, AttrType::kListString, AttrType::kListType,
+      AttrType::kListShape, AttrType::kFunc};
   static_assert(std::size(kByIndex) == std::variant_size_v<AttrValue>);
   return kByIndex[value.index()];
 }
@@ -63,6 +65,14 @@ std::string AttrValueString(const AttrValue& value) {
     }
     std::string operator()(const std::vector<float>& v) const {
       return absl::StrCat("[", absl::StrJoin(v, ", "), "]");
+    }
+    std::string operator()(const std::vector<std::string>& v) const {
+      return absl::StrCat("[",
+                          absl::StrJoin(v, ", ",
+                                        [](std::string* out, const std::string& s) {
+                                          absl::StrAppend(out, "\"", s, "\"");
+                                        }),
+                          "]");
     }
     std::string operator()(const std::vector<DType>& v) const {
       return absl::StrCat(

@@ -25,6 +25,7 @@ enum class AttrType {
   kTensor,
   kListInt,
   kListFloat,
+  kListString,
   kListType,
   kListShape,
   kFunc
@@ -45,9 +46,10 @@ struct FuncAttr {
 };
 
 // One attr value. std::monostate means "not set" (type attrs before the dispatcher infers them).
-using AttrValue = std::variant<std::monostate, int64_t, float, bool, DType, std::string, Shape,
-                               Tensor, std::vector<int64_t>, std::vector<float>, std::vector<DType>,
-                               std::vector<Shape>, FuncAttr>;
+using AttrValue =
+    std::variant<std::monostate, int64_t, float, bool, DType, std::string, Shape, Tensor,
+                 std::vector<int64_t>, std::vector<float>, std::vector<std::string>,
+                 std::vector<DType>, std::vector<Shape>, FuncAttr>;
 
 // The attrs of one op call, positional: attrs[i] belongs to OpDef::attrs[i]. Positions are fixed
 // at registration, so kernels and shape functions read attrs by index, never by name.

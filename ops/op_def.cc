@@ -135,6 +135,12 @@ OpDefBuilder& OpDefBuilder::FloatListAttr(std::string name,
   if (default_value) a.default_value = *default_value;
   return Attr(std::move(a));
 }
+OpDefBuilder& OpDefBuilder::StringListAttr(std::string name,
+                                           std::optional<std::vector<std::string>> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kListString};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
 OpDefBuilder& OpDefBuilder::TypeListAttr(std::string name, std::vector<DType> allowed) {
   return Attr(AttrDef{
       .name = std::move(name), .type = AttrType::kListType, .allowed_types = std::move(allowed)});

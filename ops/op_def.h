@@ -114,6 +114,8 @@ class OpDefBuilder {
                             std::optional<std::vector<int64_t>> default_value = {});
   OpDefBuilder& FloatListAttr(std::string name,
                               std::optional<std::vector<float>> default_value = {});
+  OpDefBuilder& StringListAttr(std::string name,
+                               std::optional<std::vector<std::string>> default_value = {});
   OpDefBuilder& TypeListAttr(std::string name, std::vector<DType> allowed = {});
   OpDefBuilder& ShapeListAttr(std::string name,
                               std::optional<std::vector<Shape>> default_value = {});

@@ -97,6 +97,11 @@ absl::StatusOr<tensorflow::AttrValue> AttrValueToProto(const AttrValue& value) {
       for (float x : v) list->add_f(x);
       return absl::OkStatus();
     }
+    absl::Status operator()(const std::vector<std::string>& v) {
+      auto* list = p.mutable_list();
+      for (const std::string& x : v) list->add_s(x);
+      return absl::OkStatus();
+    }
     absl::Status operator()(const std::vector<DType>& v) {
       auto* list = p.mutable_list();
       for (DType d : v) list->add_type(ProtoType(d));
@@ -153,6 +158,9 @@ absl::StatusOr<AttrValue> AttrValueFromProto(const tensorflow::AttrValue& proto,
     case AttrType::kListFloat:
       if (!is_list) return KindMismatch(proto, type);
       return AttrValue(std::vector<float>(proto.list().f().begin(), proto.list().f().end()));
+    case AttrType::kListString:
+      if (!is_list) return KindMismatch(proto, type);
+      return AttrValue(std::vector<std::string>(proto.list().s().begin(), proto.list().s().end()));
     case AttrType::kListType: {
       if (!is_list) return KindMismatch(proto, type);
       std::vector<DType> types;

@@ -71,6 +71,7 @@ TEST_CASE("attr values round-trip through TensorFlow's AttrValue") {
       {Shape{2, -1}, AttrType::kShape},
       {std::vector<int64_t>{1, 2, 2, 1}, AttrType::kListInt},
       {std::vector<float>{0.5f}, AttrType::kListFloat},
+      {std::vector<std::string>{"BiasAdd", "Relu"}, AttrType::kListString},
       {std::vector<DType>{kInt32, kBool}, AttrType::kListType},
   };
   for (const auto& [value, type] : cases) {
