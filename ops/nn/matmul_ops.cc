@@ -1,5 +1,6 @@
 // MatMul and BatchMatMulV2, and the matmul() op function that picks between them.
 #include "absl/strings/str_cat.h"
+#include "ops/nn/matmul_shape.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -13,36 +14,11 @@ enum BatchMatMulAttr { kBatchMatMulT, kBatchMatMulAdjX, kBatchMatMulAdjY };
 
 const std::vector<DType> kMatMulTypes = {kFloat32, kFloat64, kBFloat16};
 
-const char* BoolName(bool b) { return b ? "true" : "false"; }
-
-// Checks that the contracted dims agree (unknown dims agree with anything).
-absl::Status CheckInnerDims(const Shape& a, const Shape& b, bool ta, bool tb,
-                            absl::string_view ta_name, absl::string_view tb_name) {
-  const int64_t ka = a.dim(a.rank() - (ta ? 2 : 1));
-  const int64_t kb = b.dim(b.rank() - (tb ? 1 : 2));
-  if (ka < 0 || kb < 0 || ka == kb) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "inner dimensions do not match: ", ka, " vs ", kb, " (shapes ", a.str(), " and ", b.str(),
-      ", ", ta_name, "=", BoolName(ta), ", ", tb_name, "=", BoolName(tb), ")"));
-}
-
 absl::Status MatMulShape(ShapeContext& ctx) {
-  const Shape& a = ctx.input_shape(0);
-  const Shape& b = ctx.input_shape(1);
-  const bool ta = ctx.attr<bool>(kMatMulTransposeA);
-  const bool tb = ctx.attr<bool>(kMatMulTransposeB);
-  for (const Shape* s : {&a, &b}) {
-    if (!s->unknown_rank() && s->rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("MatMul needs 2-D inputs, got shapes ", a.str(), " and ", b.str()));
-    }
-  }
-  const int64_t m = a.unknown_rank() ? -1 : a[ta ? 1 : 0];
-  const int64_t n = b.unknown_rank() ? -1 : b[tb ? 0 : 1];
-  if (!a.unknown_rank() && !b.unknown_rank()) {
-    DUET_RETURN_IF_ERROR(CheckInnerDims(a, b, ta, tb, "transpose_a", "transpose_b"));
-  }
-  ctx.set_output(0, ctx.output(0).dtype, Shape{m, n});
+  DUET_ASSIGN_OR_RETURN(Shape out, MatMulOutputShape(ctx.input_shape(0), ctx.input_shape(1),
+                                                     ctx.attr<bool>(kMatMulTransposeA),
+                                                     ctx.attr<bool>(kMatMulTransposeB)));
+  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
   return absl::OkStatus();
 }
 

@@ -238,6 +238,10 @@ const GradientRegistrar kSparseSoftmaxCrossEntropyWithLogitsGrad(
 // reserve_space_1 (the mean y used) and reserve_space_3 (its inv_std); see FusedBatchNormV3Grad.
 const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3", FusedBatchNormV3Grad,
                                               /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{3, 5});
+// The fusion pass makes these for graphs that only run forward (gradients are built from the
+// unfused ops first), as TensorFlow's grappler does.
+const NotDifferentiable kFusedMatMul("_FusedMatMul");
+const NotDifferentiable kFusedConv2D("_FusedConv2D");
 
 }  // namespace
 }  // namespace duet

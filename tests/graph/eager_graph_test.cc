@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "duet.h"
 #include "ops/gradient.h"
+#include "ops/nn/fused_nn_ops.h"
 #include "ops/op_registry.h"
 #include "tests/test_util.h"
 
@@ -123,6 +124,16 @@ std::vector<Case> Cases() {
        }},
       {"ArgMax", {kX}, [](const std::vector<Tensor>& in) { return argmax(in[0], 1); }},
       {"ArgMin", {kX}, [](const std::vector<Tensor>& in) { return argmin(in[0], 0, kInt32); }},
+      {"_FusedMatMul",
+       {kX, kY, constant({0.5f, -1.f})},
+       [](const std::vector<Tensor>& in) {
+         return fused_matmul(in[0], in[1], {in[2]}, {"BiasAdd", "Relu"}, false, true);
+       }},
+      {"_FusedConv2D",
+       {reshape(kX, {1, 3, 2, 1}), reshape(kY, {1, 2, 1, 3}), constant({0.5f, -1.f, 2.f})},
+       [](const std::vector<Tensor>& in) {
+         return fused_conv2d(in[0], in[1], {in[2]}, {"BiasAdd", "Tanh"}, {1}, "SAME");
+       }},
   };
 }
 

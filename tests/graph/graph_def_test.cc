@@ -119,6 +119,41 @@ TEST_CASE("import accepts any node order and fills attr defaults") {
   testing::ExpectTensor(sess.run({}, {"y"})[0], kFloat32, {1, 1}, {5});
 }
 
+TEST_CASE("TensorFlow's _FusedMatMul imports, runs and exports with its fused_ops") {
+  // As TensorFlow's grappler writes it (num_args and epsilon explicit).
+  const tensorflow::GraphDef def = WithInput(R"(
+    node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 }
+                  dim { size: 3 } } float_val: 1 float_val: -2 float_val: 3 float_val: -4
+                  float_val: 5 float_val: -6 } } } }
+    node { name: "b" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } }
+                  float_val: 0.5 float_val: -1 float_val: 2 } } } }
+    node { name: "y" op: "_FusedMatMul" input: "x" input: "w" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "num_args" value { i: 1 } }
+           attr { key: "fused_ops" value { list { s: "BiasAdd" s: "Relu" } } }
+           attr { key: "epsilon" value { f: 0 } } }
+  )");
+  Graph g = Graph::from_graph_def(def);
+  Session sess(g);
+  // [1, 2] x w = [-7, 8, -9]; + b = [-6.5, 7, -7]; Relu.
+  testing::ExpectTensor(sess.run({{"x", constant({{1.f, 2.f}})}}, {"y"})[0], kFloat32, {1, 3},
+                        {0, 7, 0});
+  const tensorflow::GraphDef back = g.to_graph_def();
+  const tensorflow::NodeDef* y = nullptr;
+  for (const tensorflow::NodeDef& node : back.node()) {
+    if (node.name() == "y") y = &node;
+  }
+  REQUIRE(y != nullptr);
+  CHECK(y->op() == "_FusedMatMul");
+  CHECK(y->input_size() == 3);
+  CHECK(y->attr().at("num_args").i() == 1);
+  const auto& fused_ops = y->attr().at("fused_ops").list().s();
+  CHECK(std::vector<std::string>(fused_ops.begin(), fused_ops.end()) ==
+        std::vector<std::string>{"BiasAdd", "Relu"});
+}
+
 TEST_CASE("import rejects malformed graphs, naming the node") {
   SECTION("unknown op") {
     ExpectImportError(WithInput(R"(node { name: "n" op: "FrobnicateV9" input: "x" })"),

@@ -11,10 +11,6 @@
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/conv_ops.cc and ops/nn/conv_backprop_ops.cc, the same for
-// Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter (kernels cannot include ops/nn/).
-enum ConvAttr { kConvStrides = 1, kConvPadding = 3, kConvExplicitPaddings = 4, kConvDilations = 6 };
-
 // Calls fn(position, tap, pixel) for every (output position, filter tap) pair whose input pixel
 // is inside the image: row `position` (oh * out_w + ow) and column block `tap` (kh * k_w + kw) of
 // the im2col matrix [out_h * out_w, k_h * k_w * in_c] read input pixel `pixel` (ih * in_w + iw).
@@ -40,11 +36,11 @@ void ForEachPatchPixel(const ConvGeometry& g, Fn&& fn) {
 }  // namespace
 
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,
-                              const Shape& out) {
-  const auto& strides = ctx.attr<std::vector<int64_t>>(kConvStrides);
-  const auto& dilations = ctx.attr<std::vector<int64_t>>(kConvDilations);
-  const auto& explicit_pads = ctx.attr<std::vector<int64_t>>(kConvExplicitPaddings);
-  const bool is_explicit = ctx.attr<std::string>(kConvPadding) == "EXPLICIT";
+                              const Shape& out, const ConvAttrPositions& positions) {
+  const auto& strides = ctx.attr<std::vector<int64_t>>(positions.strides);
+  const auto& dilations = ctx.attr<std::vector<int64_t>>(positions.dilations);
+  const auto& explicit_pads = ctx.attr<std::vector<int64_t>>(positions.explicit_paddings);
+  const bool is_explicit = ctx.attr<std::string>(positions.padding) == "EXPLICIT";
   ConvGeometry g;
   g.batch = in[0];
   g.in_c = in[3];
@@ -89,6 +85,7 @@ ConvDescs::ConvDescs(const ConvGeometry& g, dnnl::memory::data_type type)
       user_weights({g.out_c, g.in_c, g.window[0], g.window[1]}, type,
                    dnnl::memory::format_tag::hwio),
       any_weights({g.out_c, g.in_c, g.window[0], g.window[1]}, type, dnnl::memory::format_tag::any),
+      bias({g.out_c}, type, dnnl::memory::format_tag::x),
       strides{g.stride[0], g.stride[1]},
       dilates{g.dilation[0] - 1, g.dilation[1] - 1},  // oneDNN counts the gaps
       pad_before{g.pad[0].before, g.pad[1].before},
@@ -99,6 +96,14 @@ dnnl::convolution_forward::primitive_desc ConvDescs::Forward(dnnl::prop_kind kin
       dnnl::convolution_forward::desc(kind, dnnl::algorithm::convolution_direct, src, any_weights,
                                       dst, strides, dilates, pad_before, pad_after),
       DnnlEngine());
+}
+
+dnnl::convolution_forward::primitive_desc ConvDescs::ForwardWithBias(
+    dnnl::prop_kind kind, const dnnl::primitive_attr& attr) const {
+  return dnnl::convolution_forward::primitive_desc(
+      dnnl::convolution_forward::desc(kind, dnnl::algorithm::convolution_direct, src, any_weights,
+                                      bias, dst, strides, dilates, pad_before, pad_after),
+      attr, DnnlEngine());
 }
 
 dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& user,
@@ -114,10 +119,12 @@ dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& us
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
                          std::initializer_list<std::pair<int, const void*>> bindings,
-                         absl::string_view what) {
-  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan,
-                        CachedDnnlPlan(kind, ConvDnnlKey(dtype, g),
-                                       [&](DnnlPlan& p) { build(p, g, *ToDnnlType(dtype)); }));
+                         absl::string_view what, absl::Span<const int64_t> key_extra) {
+  DnnlKey key = ConvDnnlKey(dtype, g);
+  key.insert(key.end(), key_extra.begin(), key_extra.end());
+  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kind, key, [&](DnnlPlan& p) {
+                          build(p, g, *ToDnnlType(dtype));
+                        }));
   for (const auto& [slot, data] : bindings) plan->Bind(slot, data);
   return plan->Run(absl::StrCat(what, " ", DTypeName(dtype)));
 }

@@ -1,10 +1,11 @@
-// What the Conv2D kernel and its gradient kernels (Conv2DBackpropInput, Conv2DBackpropFilter)
-// share: the convolution's sizes read from shapes and attrs, the oneDNN plan key, memory
-// descriptors and plan runner built on them, and the float64 im2col/col2im (oneDNN 2.6 has no f64,
-// so float64 convolutions are GEMMs over im2col matrices).
+// What the Conv2D kernel, its gradient kernels (Conv2DBackpropInput, Conv2DBackpropFilter) and
+// _FusedConv2D share: the convolution's sizes read from shapes and attrs, the oneDNN plan key,
+// memory descriptors and plan runner built on them, and the float64 im2col/col2im (oneDNN 2.6 has
+// no f64, so float64 convolutions are GEMMs over im2col matrices).
 //
-// The three ops declare their attrs at the same positions, so one builder serves all of them; each
-// kernel passes the shapes of the forward convolution, which sit at different inputs and outputs.
+// Conv2D and its gradient ops declare their attrs at the same positions (kConv2DAttrPositions),
+// _FusedConv2D at its own; each kernel passes the shapes of the forward convolution, which sit at
+// different inputs and outputs.
 #pragma once
 
 #include <Eigen/Dense>
@@ -12,8 +13,10 @@
 #include <initializer_list>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "core/dtype.h"
 #include "core/shape.h"
 #include "kernels/cpu/common/dnnl_plan.h"
@@ -30,19 +33,30 @@ struct ConvGeometry {
   WindowPadding pad[2];
 };
 
+// Where a convolution op declares the attrs MakeConvGeometry reads (kernels cannot include
+// ops/nn/; tests/ops/nn/attr_positions_test.cc pins them to the declarations).
+struct ConvAttrPositions {
+  int strides, padding, explicit_paddings, dilations;
+};
+// Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter (ops/nn/conv_ops.cc, conv_backprop_ops.cc).
+inline constexpr ConvAttrPositions kConv2DAttrPositions{
+    .strides = 1, .padding = 3, .explicit_paddings = 4, .dilations = 6};
+
 // The geometry of the Conv2D with input shape `in`, filter shape `filter` and output shape `out`
 // (the op's shape function checked that they fit together), with strides, dilations and padding
-// from the attrs of `ctx`, which must run Conv2D, Conv2DBackpropInput or Conv2DBackpropFilter.
+// from the attrs of `ctx` at `positions`.
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,
-                              const Shape& out);
+                              const Shape& out,
+                              const ConvAttrPositions& positions = kConv2DAttrPositions);
 
 // Everything a oneDNN convolution plan of `dtype` over `g` depends on.
 DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g);
 
 // The oneDNN memory descriptors and convolution parameters of `g`: NHWC activations, the user's
-// HWIO weights and `any_weights`, which lets oneDNN pick the layout it runs fastest on.
+// HWIO weights and `any_weights`, which lets oneDNN pick the layout it runs fastest on, and a bias
+// of one value per output channel.
 struct ConvDescs {
-  dnnl::memory::desc src, dst, user_weights, any_weights;
+  dnnl::memory::desc src, dst, user_weights, any_weights, bias;
   dnnl::memory::dims strides, dilates, pad_before, pad_after;
 
   ConvDescs(const ConvGeometry& g, dnnl::memory::data_type type);
@@ -50,6 +64,10 @@ struct ConvDescs {
   // The forward convolution: the primitive of Conv2D (forward_inference), and the hint that
   // oneDNN requires to build the backward ones (forward_training).
   dnnl::convolution_forward::primitive_desc Forward(dnnl::prop_kind kind) const;
+  // The forward convolution that adds `bias` and then runs the post-ops of `attr`
+  // (_FusedConv2D).
+  dnnl::convolution_forward::primitive_desc ForwardWithBias(dnnl::prop_kind kind,
+                                                            const dnnl::primitive_attr& attr) const;
 };
 
 // The weights memory for a primitive that reads the HWIO weights of buffer `slot` (layout `user`)
@@ -59,14 +77,16 @@ dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& us
                              const dnnl::memory::desc& wanted);
 
 // Builds the oneDNN steps of one convolution kernel for `g` in the given oneDNN data type.
-using ConvPlanBuilder = void (*)(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type);
+using ConvPlanBuilder =
+    absl::FunctionRef<void(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type)>;
 
 // Runs this thread's plan of `kind` for the `dtype` convolution `g` (built with `build` on first
-// use) with each (slot, data) of `bindings` bound; errors name "`what` `dtype`".
+// use) with each (slot, data) of `bindings` bound; errors name "`what` `dtype`". A builder that
+// depends on more than `g` and `dtype` (e.g. fused post-ops) passes that as `key_extra`.
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
                          std::initializer_list<std::pair<int, const void*>> bindings,
-                         absl::string_view what);
+                         absl::string_view what, absl::Span<const int64_t> key_extra = {});
 
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 

@@ -22,6 +22,11 @@ TEST_CASE("nn ops declare their attrs in the order the kernels read them") {
   ExpectAttrs("BiasAdd", {"T", "data_format"});
   ExpectAttrs("Conv2D", {"T", "strides", "use_cudnn_on_gpu", "padding", "explicit_paddings",
                          "data_format", "dilations"});
+  ExpectAttrs("_FusedMatMul", {"transpose_a", "transpose_b", "T", "num_args", "fused_ops",
+                               "epsilon", "leakyrelu_alpha"});
+  ExpectAttrs("_FusedConv2D",
+              {"T", "num_args", "strides", "padding", "explicit_paddings", "data_format",
+               "dilations", "use_cudnn_on_gpu", "fused_ops", "epsilon", "leakyrelu_alpha"});
   ExpectAttrs("MaxPool", {"T", "ksize", "strides", "padding", "explicit_paddings", "data_format"});
   ExpectAttrs("AvgPool", {"ksize", "strides", "padding", "data_format", "T"});
   ExpectAttrs("Softmax", {"T"});

@@ -1,0 +1,97 @@
+#include "kernels/cpu/nn/conv2d_runner.h"
+
+#include <Eigen/Dense>
+#include <cstring>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "kernels/cpu/common/dnnl_plan.h"
+
+namespace duet {
+namespace {
+
+constexpr DnnlPlanKind kConv2DPlan{"Conv2D"};
+constexpr DnnlPlanKind kFusedConv2DPlan{"_FusedConv2D"};
+
+// Builds the convolution (and, when oneDNN wants blocked weights, a weights reorder before it),
+// with the epilogue's bias and activation post-op when there is one.
+void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type,
+                   const FusedEpilogue* epilogue) {
+  const ConvDescs d(g, type);
+  const dnnl::convolution_forward::primitive_desc pd =
+      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference, epilogue->DnnlAttr())
+               : d.Forward(dnnl::prop_kind::forward_inference);
+  p.AddBuffer(DNNL_ARG_SRC, d.src);
+  p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights);
+  p.AddBuffer(DNNL_ARG_DST, d.dst);
+  const dnnl::memory weights =
+      WeightsInLayout(p, DNNL_ARG_WEIGHTS, d.user_weights, pd.weights_desc());
+  std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
+                                                {DNNL_ARG_WEIGHTS, weights},
+                                                {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}};
+  if (epilogue) {
+    p.AddBuffer(DNNL_ARG_BIAS, d.bias);
+    args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
+  }
+  p.AddStep(dnnl::convolution_forward(pd), std::move(args));
+}
+
+absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEpilogue* epilogue) {
+  auto build = [epilogue](DnnlPlan& p, const ConvGeometry& geometry, dnnl::memory::data_type type) {
+    BuildConvPlan(p, geometry, type, epilogue);
+  };
+  const DType dtype = ctx.input(0).dtype();
+  if (epilogue == nullptr) {
+    return RunConvPlan(kConv2DPlan, build, dtype, g,
+                       {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
+                        {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},
+                        {DNNL_ARG_DST, ctx.output(0).raw_data()}},
+                       "convolution");
+  }
+  DnnlKey epilogue_key;
+  epilogue->AppendKey(epilogue_key);
+  return RunConvPlan(kFusedConv2DPlan, build, dtype, g,
+                     {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
+                      {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},
+                      {DNNL_ARG_BIAS, ctx.input(2).raw_data()},
+                      {DNNL_ARG_DST, ctx.output(0).raw_data()}},
+                     "fused convolution", epilogue_key);
+}
+
+// output [positions, out_c] = im2col(input) [positions, patch] x filter [patch, out_c] per image.
+absl::Status EigenConv2D(KernelContext& ctx, const ConvGeometry& g) {
+  const int64_t patch = g.window[0] * g.window[1] * g.in_c;
+  const int64_t positions = g.out[0] * g.out[1];
+  std::vector<double> col(positions * patch);
+  const double* input = ctx.input(0).data<double>();
+  double* output = ctx.output(0).mutable_data<double>();
+  const Eigen::Map<const RowMajorMatrix> filter(ctx.input(1).data<double>(), patch, g.out_c);
+  for (int64_t n = 0; n < g.batch; ++n) {
+    Im2Col(input + n * g.in[0] * g.in[1] * g.in_c, g, col.data());
+    const Eigen::Map<const RowMajorMatrix> patches(col.data(), positions, patch);
+    Eigen::Map<RowMajorMatrix>(output + n * positions * g.out_c, positions, g.out_c).noalias() =
+        patches * filter;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
+                       const FusedEpilogue* epilogue) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const ConvGeometry g =
+      MakeConvGeometry(ctx, ctx.input(0).shape(), ctx.input(1).shape(), out.shape(), positions);
+  if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv2D(ctx, g, epilogue);
+  if (g.in_c == 0) {  // empty sums: zeros
+    std::memset(out.raw_data(), 0, out.nbytes());
+  } else {
+    DUET_RETURN_IF_ERROR(EigenConv2D(ctx, g));
+  }
+  if (epilogue != nullptr) ApplyFusedEpilogue(*epilogue, ctx.input(2), out, ctx.pool());
+  return absl::OkStatus();
+}
+
+}  // namespace duet

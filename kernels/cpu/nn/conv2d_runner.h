@@ -1,0 +1,20 @@
+// The CPU forward convolution behind Conv2D and _FusedConv2D: oneDNN's convolution for float32 and
+// bfloat16 (NHWC activations; HWIO weights reordered into the layout oneDNN prefers), im2col +
+// Eigen GEMM for float64.
+#pragma once
+
+#include "absl/status/status.h"
+#include "kernels/cpu/nn/conv_geometry.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+
+// Sets ctx's output 0 (allocated with the output's shape) to the convolution of NHWC input 0 with
+// HWIO filter input 1, with strides, padding and dilations from the attrs at `positions`. With an
+// `epilogue`, then adds input 2 (the bias, per output channel) and applies its activation: inside
+// the oneDNN primitive, or as a loop after the float64 GEMM.
+absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
+                       const FusedEpilogue* epilogue = nullptr);
+
+}  // namespace duet

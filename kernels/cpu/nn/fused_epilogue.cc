@@ -1,0 +1,134 @@
+#include "kernels/cpu/nn/fused_epilogue.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/half.h"
+
+namespace duet {
+namespace {
+
+struct NamedActivation {
+  const char* name;
+  FusedActivation activation;
+};
+
+constexpr NamedActivation kActivations[] = {
+    {"Relu", FusedActivation::kRelu},       {"Relu6", FusedActivation::kRelu6},
+    {"Elu", FusedActivation::kElu},         {"Tanh", FusedActivation::kTanh},
+    {"Sigmoid", FusedActivation::kSigmoid}, {"LeakyRelu", FusedActivation::kLeakyRelu},
+};
+
+// TensorFlow's definitions, which oneDNN's post-ops in DnnlAttr compute too.
+template <typename Acc>
+Acc Activate(FusedActivation activation, Acc x, Acc leakyrelu_alpha) {
+  switch (activation) {
+    case FusedActivation::kNone:
+      return x;
+    case FusedActivation::kRelu:
+      return x > 0 ? x : Acc(0);
+    case FusedActivation::kRelu6:
+      return std::min(x > 0 ? x : Acc(0), Acc(6));
+    case FusedActivation::kElu:
+      return x > 0 ? x : std::expm1(x);
+    case FusedActivation::kTanh:
+      return std::tanh(x);
+    case FusedActivation::kSigmoid:
+      return Acc(1) / (Acc(1) + std::exp(-x));
+    case FusedActivation::kLeakyRelu:
+      return x > 0 ? x : x * leakyrelu_alpha;
+  }
+  return x;
+}
+
+// T stored, Acc computed in: float for bfloat16, else T itself.
+template <typename T, typename Acc>
+void ApplyTyped(const FusedEpilogue& epilogue, const Tensor& bias, Tensor& out, ThreadPool& pool) {
+  const int64_t channels = bias.num_elements();
+  const int64_t rows = out.num_elements() / std::max<int64_t>(channels, 1);
+  const T* b = bias.data<T>();
+  T* o = out.mutable_data<T>();
+  const Acc alpha = static_cast<Acc>(epilogue.leakyrelu_alpha);
+  pool.ParallelFor(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(channels, 1)),
+                   [&](int64_t begin, int64_t end) {
+                     for (int64_t r = begin; r < end; ++r) {
+                       T* row = o + r * channels;
+                       for (int64_t c = 0; c < channels; ++c) {
+                         const Acc x = static_cast<Acc>(row[c]) + static_cast<Acc>(b[c]);
+                         row[c] = T(Activate(epilogue.activation, x, alpha));
+                       }
+                     }
+                   });
+}
+
+}  // namespace
+
+void FusedEpilogue::AppendKey(DnnlKey& key) const {
+  key.push_back(static_cast<int64_t>(activation));
+  key.push_back(std::bit_cast<int32_t>(leakyrelu_alpha));
+}
+
+dnnl::primitive_attr FusedEpilogue::DnnlAttr() const {
+  using dnnl::algorithm;
+  dnnl::post_ops ops;
+  // append_eltwise(scale, algorithm, alpha, beta); see oneDNN's eltwise documentation.
+  switch (activation) {
+    case FusedActivation::kNone:
+      break;
+    case FusedActivation::kRelu:
+      ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f);
+      break;
+    case FusedActivation::kRelu6:
+      ops.append_eltwise(1.f, algorithm::eltwise_clip, 0.f, 6.f);
+      break;
+    case FusedActivation::kElu:
+      ops.append_eltwise(1.f, algorithm::eltwise_elu, 1.f, 0.f);
+      break;
+    case FusedActivation::kTanh:
+      ops.append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f);
+      break;
+    case FusedActivation::kSigmoid:
+      ops.append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f);
+      break;
+    case FusedActivation::kLeakyRelu:
+      ops.append_eltwise(1.f, algorithm::eltwise_relu, leakyrelu_alpha, 0.f);
+      break;
+  }
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  return attr;
+}
+
+absl::StatusOr<FusedEpilogue> ReadFusedEpilogue(const std::vector<std::string>& fused_ops,
+                                                float leakyrelu_alpha) {
+  FusedEpilogue epilogue{.leakyrelu_alpha = leakyrelu_alpha};
+  const bool bias_first = !fused_ops.empty() && fused_ops.size() <= 2 && fused_ops[0] == "BiasAdd";
+  if (bias_first && fused_ops.size() == 1) return epilogue;
+  for (const NamedActivation& a : kActivations) {
+    if (bias_first && fused_ops[1] == a.name) {
+      epilogue.activation = a.activation;
+      return epilogue;
+    }
+  }
+  return absl::InternalError(absl::StrCat("the CPU kernel has no fusion [",
+                                          absl::StrJoin(fused_ops, ", "),
+                                          "] (the op's shape function accepted it)"));
+}
+
+void ApplyFusedEpilogue(const FusedEpilogue& epilogue, const Tensor& bias, Tensor& out,
+                        ThreadPool& pool) {
+  switch (out.dtype()) {
+    case kFloat64:
+      return ApplyTyped<double, double>(epilogue, bias, out, pool);
+    case kBFloat16:
+      return ApplyTyped<bfloat16, float>(epilogue, bias, out, pool);
+    default:
+      return ApplyTyped<float, float>(epilogue, bias, out, pool);
+  }
+}
+
+}  // namespace duet

@@ -1,0 +1,191 @@
+#include "kernels/cpu/nn/matmul_runner.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "kernels/cpu/common/dnnl_engine.h"
+#include "kernels/cpu/common/dnnl_plan.h"
+
+namespace duet {
+namespace {
+
+using Dims = absl::InlinedVector<int64_t, 6>;
+
+// One (batch) matmul: operand dims as stored, left-padded with 1s to the output's rank.
+struct MatMulGeometry {
+  Dims x, y, out;
+  bool adj_x = false, adj_y = false;
+  int64_t m = 0, k = 0, n = 0;
+
+  int rank() const { return static_cast<int>(out.size()); }
+  int64_t batch() const {
+    int64_t b = 1;
+    for (int i = 0; i < rank() - 2; ++i) b *= out[i];
+    return b;
+  }
+};
+
+Dims PadTo(const Shape& s, int rank) {
+  Dims d(rank - s.rank(), 1);
+  d.insert(d.end(), s.dims().begin(), s.dims().end());
+  return d;
+}
+
+MatMulGeometry Geometry(const KernelContext& ctx, const Shape& out, bool adj_x, bool adj_y) {
+  MatMulGeometry g;
+  g.out.assign(out.dims().begin(), out.dims().end());
+  g.x = PadTo(ctx.input(0).shape(), g.rank());
+  g.y = PadTo(ctx.input(1).shape(), g.rank());
+  g.adj_x = adj_x;
+  g.adj_y = adj_y;
+  const int r = g.rank();
+  g.m = out[r - 2];
+  g.n = out[r - 1];
+  g.k = adj_x ? g.x[r - 2] : g.x[r - 1];
+  return g;
+}
+
+// oneDNN's view of a stored operand: logical dims [batch..., rows, cols] of op(stored), with
+// row-major strides of the stored layout, the last two swapped when transposed.
+dnnl::memory::desc OperandDesc(const Dims& stored, bool transposed, dnnl::memory::data_type type) {
+  const int r = static_cast<int>(stored.size());
+  dnnl::memory::dims dims(stored.begin(), stored.end());
+  dnnl::memory::dims strides(r);
+  int64_t stride = 1;
+  for (int i = r - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(stored[i], 1);
+  }
+  if (transposed) {
+    std::swap(dims[r - 1], dims[r - 2]);
+    std::swap(strides[r - 1], strides[r - 2]);
+  }
+  return dnnl::memory::desc(dims, type, strides);
+}
+
+constexpr DnnlPlanKind kMatMulPlan{"MatMul"};
+constexpr DnnlPlanKind kFusedMatMulPlan{"_FusedMatMul"};
+
+// The matmul primitive, with the epilogue's bias (broadcast over all but the last dim) and
+// activation post-op when there is one.
+void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_type type,
+                     const FusedEpilogue* epilogue) {
+  const auto x = OperandDesc(g.x, g.adj_x, type);
+  const auto y = OperandDesc(g.y, g.adj_y, type);
+  const auto out = OperandDesc(g.out, false, type);
+  p.AddBuffer(DNNL_ARG_SRC, x);
+  p.AddBuffer(DNNL_ARG_WEIGHTS, y);
+  p.AddBuffer(DNNL_ARG_DST, out);
+  std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
+                                                {DNNL_ARG_WEIGHTS, p.buffer(DNNL_ARG_WEIGHTS)},
+                                                {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}};
+  if (epilogue == nullptr) {
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, out), DnnlEngine());
+    p.AddStep(dnnl::matmul(pd), std::move(args));
+    return;
+  }
+  Dims bias_dims(g.rank(), 1);
+  bias_dims.back() = g.n;
+  const auto bias = OperandDesc(bias_dims, false, type);
+  p.AddBuffer(DNNL_ARG_BIAS, bias);
+  args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out), epilogue->DnnlAttr(),
+                                  DnnlEngine());
+  p.AddStep(dnnl::matmul(pd), std::move(args));
+}
+
+absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
+                        const FusedEpilogue* epilogue) {
+  const DType dtype = ctx.input(0).dtype();
+  if (g.rank() > DNNL_MAX_NDIMS) {
+    return absl::UnimplementedError(
+        absl::StrCat("matmul of rank ", g.rank(), " (oneDNN handles up to ", DNNL_MAX_NDIMS, ")"));
+  }
+  DnnlKey key = {static_cast<int64_t>(dtype), g.rank(), g.adj_x, g.adj_y};
+  key.insert(key.end(), g.x.begin(), g.x.end());
+  key.insert(key.end(), g.y.begin(), g.y.end());
+  if (epilogue != nullptr) epilogue->AppendKey(key);
+  DUET_ASSIGN_OR_RETURN(
+      DnnlPlan * plan,
+      CachedDnnlPlan(epilogue ? kFusedMatMulPlan : kMatMulPlan, key,
+                     [&](DnnlPlan& p) { BuildMatMulPlan(p, g, *ToDnnlType(dtype), epilogue); }));
+  plan->Bind(DNNL_ARG_SRC, ctx.input(0).raw_data());
+  plan->Bind(DNNL_ARG_WEIGHTS, ctx.input(1).raw_data());
+  plan->Bind(DNNL_ARG_DST, ctx.output(0).raw_data());
+  if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2).raw_data());
+  return plan->Run(absl::StrCat(epilogue ? "fused matmul " : "matmul ", DTypeName(dtype)));
+}
+
+// Element offset of each output batch's matrix within an operand with (padded) dims `operand`,
+// whose batch dims of size 1 broadcast.
+std::vector<int64_t> BatchOffsets(const Dims& operand, const Dims& out, int64_t batch) {
+  const int nb = static_cast<int>(out.size()) - 2;
+  Dims stride(nb + 1);
+  stride[nb] = operand[nb] * operand[nb + 1];  // one matrix
+  for (int i = nb - 1; i >= 0; --i) stride[i] = stride[i + 1] * operand[i];
+  std::vector<int64_t> offsets(batch);
+  Dims index(nb, 0);
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t offset = 0;
+    for (int i = 0; i < nb; ++i) offset += operand[i] == 1 ? 0 : index[i] * stride[i + 1];
+    offsets[b] = offset;
+    for (int i = nb - 1; i >= 0 && ++index[i] == out[i]; --i) index[i] = 0;
+  }
+  return offsets;
+}
+
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+absl::Status EigenMatMul(KernelContext& ctx, const MatMulGeometry& g) {
+  const int r = g.rank();
+  const int64_t batch = g.batch();
+  const std::vector<int64_t> x_offsets = BatchOffsets(g.x, g.out, batch);
+  const std::vector<int64_t> y_offsets = BatchOffsets(g.y, g.out, batch);
+  const double* x = ctx.input(0).data<double>();
+  const double* y = ctx.input(1).data<double>();
+  double* out = ctx.output(0).mutable_data<double>();
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      Eigen::Map<const RowMajorMatrix> a(x + x_offsets[b], g.x[r - 2], g.x[r - 1]);
+      Eigen::Map<const RowMajorMatrix> c(y + y_offsets[b], g.y[r - 2], g.y[r - 1]);
+      Eigen::Map<RowMajorMatrix> o(out + b * g.m * g.n, g.m, g.n);
+      if (g.adj_x && g.adj_y) {
+        o.noalias() = a.transpose() * c.transpose();
+      } else if (g.adj_x) {
+        o.noalias() = a.transpose() * c;
+      } else if (g.adj_y) {
+        o.noalias() = a * c.transpose();
+      } else {
+        o.noalias() = a * c;
+      }
+    }
+  };
+  // Parallel over batches only when each chunk carries enough multiply-adds to pay for a thread.
+  const int64_t flops = std::max<int64_t>(g.m * g.n * g.k, 1);
+  ctx.pool().ParallelFor(batch, std::max<int64_t>(1, (1 << 16) / flops), run);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, const FusedEpilogue* epilogue) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const MatMulGeometry g = Geometry(ctx, out.shape(), adj_x, adj_y);
+  if (g.k > 0 && out.dtype() != kFloat64) return DnnlMatMul(ctx, g, epilogue);
+  if (g.k == 0) {  // an empty sum: zeros (all-zero bits are 0 in every float type)
+    std::memset(out.raw_data(), 0, out.nbytes());
+  } else {
+    DUET_RETURN_IF_ERROR(EigenMatMul(ctx, g));
+  }
+  if (epilogue != nullptr) ApplyFusedEpilogue(*epilogue, ctx.input(2), out, ctx.pool());
+  return absl::OkStatus();
+}
+
+}  // namespace duet

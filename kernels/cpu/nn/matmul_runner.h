@@ -1,0 +1,19 @@
+// The CPU matmul behind MatMul, BatchMatMulV2 and _FusedMatMul: oneDNN's matmul primitive for
+// float32 and bfloat16 (it broadcasts batch dims and reads transposed operands through strides, so
+// no copies), Eigen for float64, which oneDNN 2.6 lacks on CPUs.
+#pragma once
+
+#include "absl/status/status.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+
+// Sets ctx's output 0 (allocated with the product's shape) to op(input 0) x op(input 1) over the
+// last two dims, batch dims broadcast, op transposing the last two dims when adj_x / adj_y. With an
+// `epilogue`, then adds input 2 (the bias, along the last dim) and applies its activation: inside
+// the oneDNN primitive, or as a loop after the float64 product.
+absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y,
+                       const FusedEpilogue* epilogue = nullptr);
+
+}  // namespace duet
