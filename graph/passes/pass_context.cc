@@ -12,12 +12,8 @@ void PassContext::Count(absl::string_view counter, int64_t n) {
   counters_.emplace_back(std::string(counter), n);
 }
 
-void PassContext::Fused(const Node& result, absl::Span<const Node* const> replaced) {
-  FusionRecord record{result.name(), result.op().name, {}};
-  for (const Node* node : replaced) {
-    record.replaced.push_back({node->name(), node->op().name, node->source()});
-  }
-  fusions_.push_back(std::move(record));
+void PassContext::Fused(const Node& result, std::vector<ReplacedNode> replaced) {
+  fusions_.push_back({result.name(), result.op().name, std::move(replaced)});
 }
 
 void PassContext::Missed(absl::string_view fusion, const Node& node, std::string why) {

@@ -16,6 +16,8 @@ namespace duet {
 // A node a pass replaced, as the dump's diff shows it.
 struct ReplacedNode {
   std::string name, op, source;
+
+  static ReplacedNode Of(const Node& node) { return {node.name(), node.op().name, node.source()}; }
 };
 
 // One fusion, for the diff: the node that computes the result now and what it replaced.
@@ -35,8 +37,9 @@ class PassContext {
 
   // Adds to a counter of the running pass ("cse.merged").
   void Count(absl::string_view counter, int64_t n = 1);
-  // Records that `result` now computes what `replaced` did (call before removing them).
-  void Fused(const Node& result, absl::Span<const Node* const> replaced);
+  // Records that `result` now computes what the `replaced` nodes did (described before the
+  // rewrite: `result` may be one of them, rewritten in place).
+  void Fused(const Node& result, std::vector<ReplacedNode> replaced);
   // Records that `fusion` did not fire at `node`, and why.
   void Missed(absl::string_view fusion, const Node& node, std::string why);
 

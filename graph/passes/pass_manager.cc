@@ -27,6 +27,7 @@ constexpr Pass kPipeline[] = {
     {"constant_folding", FoldConstants},
     {"simplify", Simplify},
     {"cse", EliminateCommonSubexpressions},
+    {"fuse_bias_activation", FuseBiasActivation},
 };
 
 bool Contains(const std::vector<std::string>& names, absl::string_view name) {

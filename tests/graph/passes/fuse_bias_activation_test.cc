@@ -1,0 +1,131 @@
+// MatMul/Conv2D + bias + activation fusion: what fuses (and into what), what must not, the report
+// of candidates that did not fire, and values equal to the unfused graph within float rounding.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "tests/graph/passes/pass_test_util.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+const PassOptions kFuseOnly{.passes = {"fuse_bias_activation", "prune"}};
+
+// out = act(x @ w + b) for x: (4, 5), w: (5, 3).
+testing::Optimized FuseMlpLayer(const std::function<Tensor(const Tensor&)>& act, DType dtype,
+                                bool add_v2 = false) {
+  const Tensor w = cast(random_normal({5, 3}, 1), dtype);
+  const Tensor b = cast(random_normal({3}, 2), dtype);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(dtype, {-1, 5}, "x");
+    Tensor y = matmul(x, w);
+    y = add_v2 ? b + y : bias_add(y, b);
+    identity(act(y), OpSite("out"));
+  }
+  return testing::OptimizeAndCompare(g, kFuseOnly, {{"x", cast(random_normal({4, 5}, 3), dtype)}},
+                                     {"out"}, 1e-5);
+}
+
+TEST_CASE("MatMul + bias + each activation fuse into one _FusedMatMul") {
+  const std::vector<std::pair<std::string, std::function<Tensor(const Tensor&)>>> activations = {
+      {"relu", [](const Tensor& t) { return relu(t); }},
+      {"relu6", [](const Tensor& t) { return relu6(t); }},
+      {"elu", [](const Tensor& t) { return elu(t); }},
+      {"tanh", [](const Tensor& t) { return tanh(t); }},
+      {"sigmoid", [](const Tensor& t) { return sigmoid(t); }},
+  };
+  for (const auto& [name, act] : activations) {
+    INFO(name);
+    auto result = FuseMlpLayer(act, kFloat32);
+    CHECK(result.report.counter("fusion.matmul_bias_" + name) == 1);
+    CHECK(testing::OpCounts(result.graph) ==
+          std::map<std::string, int>{
+              {"Const", 2}, {"Identity", 1}, {"Placeholder", 1}, {"_FusedMatMul", 1}});
+  }
+}
+
+TEST_CASE("an AddV2 of a bias vector fuses too; without an activation only the bias fuses") {
+  auto result = FuseMlpLayer([](const Tensor& t) { return t; }, kFloat32, /*add_v2=*/true);
+  CHECK(result.report.counter("fusion.matmul_bias") == 1);
+  CHECK(testing::OpCounts(result.graph).count("AddV2") == 0);
+}
+
+TEST_CASE("float64 does not fuse, and the report says why") {
+  auto result = FuseMlpLayer([](const Tensor& t) { return relu(t); }, kFloat64);
+  CHECK(testing::OpCounts(result.graph).count("MatMul") == 1);
+  REQUIRE(result.report.missed.size() == 1);
+  CHECK(result.report.missed[0].fusion == "fusion.matmul");
+  CHECK_THAT(result.report.missed[0].why, Catch::Contains("dtype float64"));
+  CHECK_THAT(result.report.str(), Catch::Contains("fusions that did not fire"));
+}
+
+TEST_CASE("values read elsewhere or kept stop the fusion where they are") {
+  const Tensor w = random_normal({5, 3}, 1), b = random_normal({3}, 2);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {-1, 5}, "x");
+    Tensor shared = matmul(x, w, false, false, OpSite("shared"));  // read twice
+    identity(bias_add(shared, b) + shared, OpSite("out1"));
+    Tensor biased = bias_add(matmul(x, w), b, OpSite("biased"));  // fetched: Relu stays apart
+    identity(relu(biased), OpSite("out2"));
+    Tensor matrix = matmul(x, w) + ones({4, 3});  // not a vector bias
+    identity(matrix, OpSite("out3"));
+  }
+  auto result = testing::OptimizeAndCompare(g, kFuseOnly, {{"x", random_normal({4, 5}, 3)}},
+                                            {"out1", "out2", "biased", "out3"}, 1e-5);
+  CHECK(result.graph.FindNode("shared")->op().name == "MatMul");
+  CHECK(result.graph.FindNode("biased")->op().name == "_FusedMatMul");
+  CHECK(result.report.counter("fusion.matmul_bias") == 1);
+  CHECK(testing::OpCounts(result.graph).at("Relu") == 1);
+  std::string whys;
+  for (const MissedFusion& m : result.report.missed) whys += m.node + ": " + m.why + "\n";
+  CHECK_THAT(whys, Catch::Contains("shared: its output is read by 2 nodes"));
+  CHECK_THAT(whys, Catch::Contains("not a vector along the last dim"));
+}
+
+TEST_CASE("Conv2D + BiasAdd + Relu fuse into _FusedConv2D") {
+  const Tensor filter = random_normal({3, 3, 2, 4}, 1), b = random_normal({4}, 2);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {-1, 6, 6, 2}, "x");
+    identity(relu(bias_add(conv2d(x, filter, {1, 1, 1, 1}, "SAME"), b)), OpSite("out"));
+  }
+  auto result = testing::OptimizeAndCompare(g, kFuseOnly, {{"x", random_normal({2, 6, 6, 2}, 3)}},
+                                            {"out"}, 1e-5);
+  CHECK(result.report.counter("fusion.conv2d_bias_relu") == 1);
+  CHECK(testing::OpCounts(result.graph).at("_FusedConv2D") == 1);
+  CHECK(testing::OpCounts(result.graph).count("Conv2D") == 0);
+}
+
+TEST_CASE("the dump's diff lists the fused nodes with their source lines") {
+  const std::filesystem::path dir =
+      std::filesystem::path(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") /
+      "fusion";
+  std::filesystem::remove_all(dir);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {-1, 5}, "x");
+    relu(bias_add(matmul(x, random_normal({5, 3}, 1)), random_normal({3}, 2)), OpSite("y"));
+  }
+  optimize(g, PassOptions{.passes = {"fuse_bias_activation"}, .dump_dir = dir.string()});
+  std::string diff;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".diff") {
+      std::ifstream in(entry.path());
+      diff.assign(std::istreambuf_iterator<char>(in), {});
+    }
+  }
+  INFO(diff);
+  CHECK_THAT(diff, Catch::Contains("fused y (_FusedMatMul) <- MatMul (MatMul, "));
+  CHECK_THAT(diff, Catch::Contains("fuse_bias_activation_test.cc:"));
+}
+
+}  // namespace
+}  // namespace duet
