@@ -5,6 +5,7 @@
 
 #include "core/constant.h"
 #include "ops/nn/fused_nn_ops.h"
+#include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
@@ -68,16 +69,6 @@ TEST_CASE("bfloat16 _FusedConv2D rounds once where the unfused ops round three t
   }
 }
 
-// Conv2D with EXPLICIT padding, which conv2d() does not offer.
-Tensor ExplicitConv2D(const Tensor& x, const Tensor& f, std::vector<int64_t> pads) {
-  const OpDef* op = OpRegistry::Global().Find("Conv2D");
-  OpCall call(op, {x, f}, OpSite());
-  call.attrs[op->attr_index("strides")] = std::vector<int64_t>{1, 1, 1, 1};
-  call.attrs[op->attr_index("padding")] = std::string("EXPLICIT");
-  call.attrs[op->attr_index("explicit_paddings")] = std::move(pads);
-  return RunOp1(call);
-}
-
 TEST_CASE("_FusedConv2D with EXPLICIT padding equals Conv2D with the same padding") {
   const std::vector<int64_t> pads = {0, 0, 2, 0, 1, 3, 0, 0};
   for (DType dt : {kFloat32, kFloat64}) {
@@ -86,7 +77,9 @@ TEST_CASE("_FusedConv2D with EXPLICIT padding equals Conv2D with the same paddin
     const std::vector<std::string> fused_ops = {"BiasAdd", "Elu"};
     testing::ExpectTensorNear(
         fused_conv2d(x, f, {bias}, fused_ops, {1}, "EXPLICIT", {1}, pads),
-        testing::UnfusedBiasActivation(ExplicitConv2D(x, f, pads), bias, fused_ops), 1e-5);
+        testing::UnfusedBiasActivation(conv2d_explicit_padding(x, f, {1, 1, 1, 1}, pads), bias,
+                                       fused_ops),
+        1e-5);
   }
 }
 
