@@ -21,6 +21,7 @@
 #include "graph/graph_def.h"
 #include "graph/passes/optimize.h"
 #include "graph/session.h"
+#include "graph/traced_function.h"
 #include "kernels/cuda/cuda_device.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/segment_ops.h"

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
 #include "ops/array/array_ops.h"
+#include "ops/execution_context.h"
 #include "ops/math/math_ops.h"
 
 namespace duet {
@@ -365,12 +366,24 @@ bool GradientTape::persistent() const { return state_->persistent(); }
 std::vector<Tensor> GradientTape::gradient(const Tensor& target,
                                            const std::vector<GradientSource>& sources,
                                            const std::vector<Tensor>& output_gradients) {
-  return state_->Gradient({target}, sources, output_gradients);
+  return gradient(std::vector<Tensor>{target}, sources, output_gradients);
 }
 
 std::vector<Tensor> GradientTape::gradient(const std::vector<Tensor>& targets,
                                            const std::vector<GradientSource>& sources,
                                            const std::vector<Tensor>& output_gradients) {
+  if (!executing_eagerly()) {
+    // Note [Tapes in graphs]: while a graph is built (a duet::function tracing a training step)
+    // ops are not recorded; the graph itself is the record, so the gradient is the graph's
+    // symbolic one. It differentiates every path from the sources to the targets, including
+    // ops run before the tape was made or while it was stopped.
+    std::vector<Tensor> source_tensors;
+    for (const GradientSource& source : sources) source_tensors.push_back(source.tensor());
+    absl::StatusOr<std::vector<Tensor>> grads =
+        ExecutionContext::Current().SymbolicGradients(targets, source_tensors, output_gradients);
+    if (!grads.ok()) throw Error(grads.status());
+    return *std::move(grads);
+  }
   return state_->Gradient(targets, sources, output_gradients);
 }
 

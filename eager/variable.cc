@@ -7,6 +7,8 @@
 namespace duet {
 namespace {
 
+thread_local int64_t variables_created = 0;
+
 VariableResource& State(const Tensor& handle) {
   VariableResource* variable = VariableOf(handle);
   if (variable == nullptr) {
@@ -34,7 +36,12 @@ Variable::Variable(const Tensor& initial_value, const std::string& name, bool tr
   handle_ = var_handle_op(initial_value.dtype(), initial_value.shape(), name, site);
   State(handle_).trainable = trainable;
   assign_variable_op(handle_, initial_value, site);
+  ++variables_created;
 }
+
+namespace variable_internal {
+int64_t VariablesCreated() { return variables_created; }
+}  // namespace variable_internal
 
 const std::string& Variable::name() const { return State(handle_).name; }
 DType Variable::dtype() const { return State(handle_).dtype; }

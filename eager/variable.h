@@ -1,6 +1,7 @@
 // Variable: a named handle to mutable state, usable wherever a Tensor is.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/tensor.h"
@@ -41,5 +42,10 @@ class Variable {
  private:
   Tensor handle_;
 };
+
+namespace variable_internal {
+// How many Variables this thread has made (duet::function allows them on a first trace only).
+int64_t VariablesCreated();
+}  // namespace variable_internal
 
 }  // namespace duet

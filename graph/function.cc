@@ -77,26 +77,59 @@ absl::Status Function::CheckArgs(absl::Span<const Tensor> args) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<Tensor>> Function::Call(absl::Span<const Tensor> args) const {
-  std::call_once(compiled_, [&] {
-    std::vector<NodeOutput> feeds;
-    for (const Node* arg : args_) feeds.push_back({arg, 0});
-    std::vector<const Node*> stateful;  // Note [Functions]: side effects always run
-    for (const Node* node : body_.nodes()) {
-      if (node->op().stateful) stateful.push_back(node);
-    }
-    absl::StatusOr<std::unique_ptr<Plan>> plan =
-        Plan::Compile(body_, feeds, results_, stateful, [](const Node&) { return Tensor(); });
-    if (plan.ok()) {
-      plan_ = *std::move(plan);
+absl::StatusOr<std::unique_ptr<Function::Compiled>> Function::Compile() const {
+  auto compiled = std::make_unique<Compiled>();
+  std::vector<const Node*> copy_of;
+  compiled->graph = body_.Copy(&copy_of);
+  absl::flat_hash_set<const Node*> keep;
+  for (const Node* arg : args_) {
+    compiled->args.push_back(copy_of[arg->id()]);
+    keep.insert(compiled->args.back());
+  }
+  for (const NodeOutput& result : results_) {
+    compiled->results.push_back({copy_of[result.node->id()], result.index});
+    keep.insert(compiled->results.back().node);
+  }
+  DUET_ASSIGN_OR_RETURN(compiled->passes, OptimizeKeeping(compiled->graph, {}, std::move(keep)));
+  std::vector<NodeOutput> feeds;
+  for (const Node* arg : compiled->args) feeds.push_back({arg, 0});
+  std::vector<const Node*> stateful;  // Note [Functions]: side effects always run
+  for (const Node* node : compiled->graph.nodes()) {
+    if (node->op().stateful && !node->removed()) stateful.push_back(node);
+  }
+  DUET_ASSIGN_OR_RETURN(compiled->plan,
+                        Plan::Compile(compiled->graph, feeds, compiled->results, stateful,
+                                      [](const Node&) { return Tensor(); }));
+  return compiled;
+}
+
+absl::StatusOr<const Function::Compiled*> Function::compiled() const {
+  std::call_once(compile_once_, [&] {
+    absl::StatusOr<std::unique_ptr<Compiled>> compiled = Compile();
+    if (compiled.ok()) {
+      compiled_ = *std::move(compiled);
     } else {
-      compile_status_ = absl::Status(
-          plan.status().code(), absl::StrCat("function '", name_, "': ", plan.status().message()));
+      compile_status_ =
+          absl::Status(compiled.status().code(),
+                       absl::StrCat("function '", name_, "': ", compiled.status().message()));
     }
   });
   DUET_RETURN_IF_ERROR(compile_status_);
+  return compiled_.get();
+}
+
+absl::StatusOr<std::vector<Tensor>> Function::Call(absl::Span<const Tensor> args) const {
+  DUET_ASSIGN_OR_RETURN(const Compiled* compiled, compiled());
   DUET_RETURN_IF_ERROR(CheckArgs(args));
-  return plan_->Run(std::vector<Tensor>(args.begin(), args.end()));
+  return compiled->plan->Run(std::vector<Tensor>(args.begin(), args.end()));
+}
+
+std::shared_ptr<const void> Function::Derived(
+    const std::string& key, absl::FunctionRef<std::shared_ptr<const void>()> make) const {
+  std::lock_guard<std::mutex> lock(derived_mu_);
+  std::shared_ptr<const void>& derived = derived_[key];
+  if (derived == nullptr) derived = make();
+  return derived;
 }
 
 namespace {
@@ -184,9 +217,16 @@ std::vector<NodeOutput> UnionOfCaptures(const std::vector<const FunctionTrace*>&
   return all;
 }
 
+bool HasStatefulNodes(const Function& function) {
+  for (const Node* node : function.body().nodes()) {
+    if (node->op().stateful) return true;
+  }
+  return false;
+}
+
 bool Repeatable(const Node& node) {
   if (!node.op().stateful || node.op().name == "ReadVariableOp") return true;
-  if (node.op().name != "If") return false;
+  if (node.op().name != "If" && node.op().name != "StatefulPartitionedCall") return false;
   for (const AttrValue& value : node.attrs()) {
     const auto* func = std::get_if<FuncAttr>(&value);
     const auto* function = func ? dynamic_cast<const Function*>(func->body.get()) : nullptr;

@@ -3,11 +3,13 @@
 // as FunctionDefs in its library (graph/graph_def.h).
 //
 // Note [Functions]: a function body is an ordinary Graph whose arguments are Placeholder nodes
-// and whose results are node outputs. Calling it runs a Plan of the body (compiled once, on the
-// first call; feeds are the arguments, fetches the results, and every stateful node is a target,
-// so a branch's assignments run even when no result depends on them). Tracing a C++ callable
-// into a function runs it in a GraphScope nested in the caller's (Note [Function captures]), so
-// values from outside become extra arguments.
+// and whose results are node outputs. Calling it runs a Plan of an optimized copy of the body
+// (compiled once, on the first call: the pass pipeline keeps the arguments and results; feeds are
+// the arguments, fetches the results, and every stateful node is a target, so a branch's
+// assignments run even when no result depends on them). The body itself stays as traced: its
+// gradient differentiates it (InlineFunction), and fused ops have no gradients. Tracing a C++
+// callable into a function runs it in a GraphScope nested in the caller's (Note [Function
+// captures]), so values from outside become extra arguments.
 #pragma once
 
 #include <memory>
@@ -15,9 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "graph/graph.h"
 #include "graph/graph_context.h"
+#include "graph/passes/optimize.h"
 #include "graph/plan.h"
 #include "ops/function_body.h"
 
@@ -42,6 +46,22 @@ class Function final : public FunctionBody {
   const std::vector<const Node*>& args() const { return args_; }
   const std::vector<NodeOutput>& results() const { return results_; }
 
+  // What calls run (Note [Functions]): the optimized copy of the body, its arguments and results,
+  // the pass report and the plan. Made by the first call (or this).
+  struct Compiled {
+    Graph graph;
+    std::vector<const Node*> args;
+    std::vector<NodeOutput> results;
+    PassReport passes;
+    std::unique_ptr<Plan> plan;
+  };
+  absl::StatusOr<const Compiled*> compiled() const;
+
+  // What `make` returns for `key`, made once and kept as long as this function: functions derived
+  // from this one, such as its gradients (Note [Call gradients] in call_grads.cc).
+  std::shared_ptr<const void> Derived(const std::string& key,
+                                      absl::FunctionRef<std::shared_ptr<const void>()> make) const;
+
  private:
   Function(std::string name, Graph body, std::vector<const Node*> args,
            std::vector<NodeOutput> results);
@@ -53,9 +73,13 @@ class Function final : public FunctionBody {
   std::vector<NodeOutput> results_;
   std::vector<DType> arg_dtypes_, result_dtypes_;
   std::vector<Shape> arg_shapes_, result_shapes_;
-  mutable std::once_flag compiled_;
+  absl::StatusOr<std::unique_ptr<Compiled>> Compile() const;
+
+  mutable std::once_flag compile_once_;
   mutable absl::Status compile_status_;
-  mutable std::unique_ptr<Plan> plan_;
+  mutable std::unique_ptr<Compiled> compiled_;
+  mutable std::mutex derived_mu_;
+  mutable absl::flat_hash_map<std::string, std::shared_ptr<const void>> derived_;  // derived_mu_
 };
 
 // `base` + "_" + a number, a name no other function of this process has (generated or imported,
@@ -96,6 +120,9 @@ std::shared_ptr<const Function> WithCaptures(FunctionTrace trace, absl::string_v
 
 // The outer values of several traces' captures, each once, in first-seen order.
 std::vector<NodeOutput> UnionOfCaptures(const std::vector<const FunctionTrace*>& traces);
+
+// Whether `function`'s body has a stateful node (its calls are then StatefulPartitionedCalls).
+bool HasStatefulNodes(const Function& function);
 
 // Whether repeating `node` in a gradient pass gives what the call being differentiated computed:
 // pure nodes, variable reads (as long as nothing updated the variable in between), and If nodes

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "graph/gradients.h"
 #include "ops/op_registry.h"
 #include "ops/shape_context.h"
 
@@ -45,6 +46,17 @@ NodeSpec CaptureSpec(const Tensor& tensor) {
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<Tensor>> GraphContext::SymbolicGradients(
+    const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
+    const std::vector<Tensor>& output_gradients) {
+  try {
+    return gradients(targets, std::vector<GradientSource>(sources.begin(), sources.end()),
+                     output_gradients);
+  } catch (const Error& e) {
+    return e.status();
+  }
+}
 
 GraphContext* GraphContext::Current() {
   return dynamic_cast<GraphContext*>(&ExecutionContext::Current());

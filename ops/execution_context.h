@@ -1,7 +1,10 @@
 // ExecutionContext: where op calls go. Eager mode runs them; graph mode records them as nodes.
 #pragma once
 
+#include <vector>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "ops/op_call.h"
 
 namespace duet {
@@ -14,6 +17,12 @@ class ExecutionContext {
   // Runs or records `call`, filling `outputs`. Errors are returned unannotated; RunOp annotates.
   virtual absl::Status Execute(OpCall& call, OutputList& outputs) = 0;
   virtual bool executing_eagerly() const = 0;
+  // Gradients of the sum of `targets` with respect to `sources` (variables by their handles), for
+  // a GradientTape used while a graph is built (duet::function's training steps): graph contexts
+  // add the gradient ops, since their ops are not recorded. Unimplemented here.
+  virtual absl::StatusOr<std::vector<Tensor>> SymbolicGradients(
+      const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
+      const std::vector<Tensor>& output_gradients);
 
   // The current context of this thread.
   static ExecutionContext& Current();

@@ -1,12 +1,14 @@
-// Control-flow op functions: NoOp (a node that only orders others through control edges) and
-// host_function (a C++ callable as an op). cond and while_loop, which need graph building, are in
-// graph/control_flow.h.
+// Control-flow op functions: NoOp (a node that only orders others through control edges),
+// host_function (a C++ callable as an op) and call_function (a function call). cond and while_loop,
+// which need graph building, are in graph/control_flow.h.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/tensor.h"
+#include "ops/function_body.h"
 #include "ops/op_site.h"
 
 namespace duet {
@@ -24,5 +26,12 @@ void no_op(OpSite site = {});
 using HostFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
 std::vector<Tensor> host_function(HostFn fn, const std::vector<Tensor>& inputs,
                                   const std::vector<DType>& output_dtypes, OpSite site = {});
+
+// Calls `f` with `args` (op StatefulPartitionedCall, or PartitionedCall when `stateful` is false,
+// a promise that f has no side effects): eagerly it runs f at once and a GradientTape records one
+// call; in a graph it adds the call node. duet::function calls its traced functions this way.
+std::vector<Tensor> call_function(std::shared_ptr<const FunctionBody> f,
+                                  const std::vector<Tensor>& args, bool stateful = true,
+                                  OpSite site = {});
 
 }  // namespace duet

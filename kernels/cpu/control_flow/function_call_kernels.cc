@@ -1,4 +1,5 @@
-// Kernels of the ops that call functions (If, While and their Stateless forms, DuetHostFunction).
+// Kernels of the ops that call functions (If, While and their Stateless forms, the calls,
+// DuetHostFunction).
 // They run on the host whatever the device: the functions' own nodes pick their kernels.
 #include "absl/strings/str_cat.h"
 #include "kernels/kernel_registry.h"
@@ -83,7 +84,8 @@ absl::Status WhileKernel(KernelContext& ctx) {
   return SetOutputs(ctx, std::move(vars));
 }
 
-absl::Status HostFunctionKernel(KernelContext& ctx) {
+// Calls `f` (PartitionedCall, StatefulPartitionedCall, DuetHostFunction).
+absl::Status CallKernel(KernelContext& ctx) {
   const FunctionBody& f = *Attr<FuncAttr>(ctx, "f").body;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results, f.Call(ctx.call().inputs));
   for (size_t k = 0; k < results.size(); ++k)
@@ -107,8 +109,10 @@ bool RegisterForAllDTypes(absl::string_view op, KernelFn fn) {
 [[maybe_unused]] const bool kStatelessIf = RegisterForAllDTypes("StatelessIf", IfKernel);
 [[maybe_unused]] const bool kWhile = RegisterForAllDTypes("While", WhileKernel);
 [[maybe_unused]] const bool kStatelessWhile = RegisterForAllDTypes("StatelessWhile", WhileKernel);
-[[maybe_unused]] const bool kHostFunction =
-    RegisterForAllDTypes("DuetHostFunction", HostFunctionKernel);
+[[maybe_unused]] const bool kHostFunction = RegisterForAllDTypes("DuetHostFunction", CallKernel);
+[[maybe_unused]] const bool kPartitionedCall = RegisterForAllDTypes("PartitionedCall", CallKernel);
+[[maybe_unused]] const bool kStatefulPartitionedCall =
+    RegisterForAllDTypes("StatefulPartitionedCall", CallKernel);
 
 }  // namespace
 }  // namespace duet

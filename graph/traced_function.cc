@@ -1,0 +1,450 @@
+#include "graph/traced_function.h"
+
+#include <atomic>
+#include <cstdio>
+#include <list>
+#include <mutex>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/resource.h"
+#include "graph/freeze.h"
+#include "graph/function.h"
+#include "graph/graph_context.h"
+#include "graph/passes/optimize.h"
+#include "ops/array/array_ops.h"
+#include "ops/control_flow/control_flow_ops.h"
+
+namespace duet {
+namespace {
+
+std::atomic<bool> run_eagerly{false};
+
+// The tracers whose callables run on this thread (RecursionGuard).
+thread_local std::vector<const function_internal::Tracer*> running;
+
+}  // namespace
+
+void run_functions_eagerly(bool eagerly) { run_eagerly.store(eagerly); }
+bool functions_run_eagerly() { return run_eagerly.load(std::memory_order_relaxed); }
+
+namespace function_internal {
+namespace {
+
+// Note [Signatures]: what a call's arguments are, as far as tracing is concerned. A tensor's
+// dtype and shape (-1 dims once relaxed), a variable's identity (its state: the traced graph
+// reads and updates that variable), a plain value's value. Two calls with equal keys run the same
+// traced function.
+struct ArgSignature {
+  enum Kind { kTensor, kTensors, kVariable, kInt, kDouble, kBool, kString } kind = kTensor;
+  std::vector<TensorSpec> tensors;  // one (kTensor) or the list's (kTensors)
+  const void* variable = nullptr;
+  std::string variable_name;
+  std::variant<std::monostate, int64_t, double, bool, std::string> value;  // plain values
+};
+
+using Signature = std::vector<ArgSignature>;
+
+TensorSpec SpecOf(const Tensor& t) {
+  if (!t.defined()) {
+    throw Error(absl::InvalidArgumentError("a duet::function argument is an undefined Tensor"));
+  }
+  return {t.dtype(), t.shape()};
+}
+
+Signature SignatureOf(const std::vector<ArgValue>& args) {
+  Signature signature(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    ArgSignature& s = signature[i];
+    s.kind = static_cast<ArgSignature::Kind>(args[i].index());
+    if (const auto* t = std::get_if<Tensor>(&args[i])) {
+      s.tensors = {SpecOf(*t)};
+    } else if (const auto* ts = std::get_if<std::vector<Tensor>>(&args[i])) {
+      for (const Tensor& t : *ts) s.tensors.push_back(SpecOf(t));
+    } else if (const auto* v = std::get_if<Variable>(&args[i])) {
+      s.variable = VariableOf(v->handle());
+      s.variable_name = v->name();
+    } else if (const auto* n = std::get_if<int64_t>(&args[i])) {
+      s.value = *n;
+    } else if (const auto* d = std::get_if<double>(&args[i])) {
+      s.value = *d;
+    } else if (const auto* b = std::get_if<bool>(&args[i])) {
+      s.value = *b;
+    } else {
+      s.value = std::get<std::string>(args[i]);
+    }
+  }
+  return signature;
+}
+
+std::string ValueString(const decltype(ArgSignature::value)& value) {
+  if (const auto* i = std::get_if<int64_t>(&value)) return absl::StrCat(*i);
+  if (const auto* d = std::get_if<double>(&value)) return absl::StrCat(*d);
+  if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  if (const auto* s = std::get_if<std::string>(&value)) return absl::StrCat("\"", *s, "\"");
+  return "?";
+}
+
+std::string SpecString(const TensorSpec& spec) {
+  return absl::StrCat(DTypeName(spec.dtype), " ", spec.shape.str());
+}
+
+std::string KeyOf(const Signature& signature) {
+  std::string key;
+  for (const ArgSignature& s : signature) {
+    absl::StrAppend(&key, static_cast<int>(s.kind), ":");
+    for (const TensorSpec& t : s.tensors) absl::StrAppend(&key, SpecString(t), ",");
+    if (s.variable != nullptr) absl::StrAppend(&key, reinterpret_cast<uintptr_t>(s.variable));
+    if (s.kind >= ArgSignature::kInt) absl::StrAppend(&key, ValueString(s.value));
+    key += ';';
+  }
+  return key;
+}
+
+// True when `arg` has the signature's kind, variable or value, and tensors of its dtypes and
+// compatible shapes (the signature may have unknown dims).
+bool Accepts(const ArgSignature& traced, const ArgSignature& arg) {
+  if (traced.kind != arg.kind || traced.variable != arg.variable ||
+      traced.tensors.size() != arg.tensors.size() || traced.value != arg.value) {
+    return false;
+  }
+  for (size_t i = 0; i < arg.tensors.size(); ++i) {
+    if (traced.tensors[i].dtype != arg.tensors[i].dtype ||
+        !arg.tensors[i].shape.IsCompatibleWith(traced.tensors[i].shape)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool AcceptsAll(const Signature& traced, const Signature& args) {
+  if (traced.size() != args.size()) return false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!Accepts(traced[i], args[i])) return false;
+  }
+  return true;
+}
+
+// What changed in argument `i` from `before` to `now`, or "" when nothing did.
+std::string Change(size_t i, const ArgSignature& before, const ArgSignature& now) {
+  const std::string arg = absl::StrCat("arg ", i, ": ");
+  if (before.kind != now.kind) return absl::StrCat(arg, "another kind of argument");
+  if (before.variable != now.variable) {
+    return absl::StrCat(arg, "variable '", before.variable_name, "' -> another variable '",
+                        now.variable_name, "'");
+  }
+  if (before.value != now.value) {
+    return absl::StrCat(arg, "value ", ValueString(before.value), " -> ", ValueString(now.value));
+  }
+  if (before.tensors.size() != now.tensors.size()) {
+    return absl::StrCat(arg, before.tensors.size(), " tensors -> ", now.tensors.size());
+  }
+  std::vector<std::string> changes;
+  for (size_t k = 0; k < now.tensors.size(); ++k) {
+    const TensorSpec &b = before.tensors[k], &n = now.tensors[k];
+    const std::string which = now.kind == ArgSignature::kTensors ? absl::StrCat("[", k, "] ") : "";
+    if (b.dtype != n.dtype) {
+      changes.push_back(
+          absl::StrCat(which, "dtype ", DTypeName(b.dtype), " -> ", DTypeName(n.dtype)));
+    } else if (!n.shape.IsCompatibleWith(b.shape)) {
+      changes.push_back(absl::StrCat(which, "shape ", b.shape.str(), " -> ", n.shape.str()));
+    }
+  }
+  return changes.empty() ? "" : absl::StrCat(arg, absl::StrJoin(changes, ", "));
+}
+
+std::vector<std::string> Changes(const Signature& before, const Signature& now) {
+  std::vector<std::string> changes;
+  if (before.size() != now.size()) {
+    changes.push_back(absl::StrCat(before.size(), " arguments -> ", now.size()));
+    return changes;
+  }
+  for (size_t i = 0; i < now.size(); ++i) {
+    std::string change = Change(i, before[i], now[i]);
+    if (!change.empty()) changes.push_back(std::move(change));
+  }
+  return changes;
+}
+
+// `now` with the dims that differ from `before` unknown, when only dims differ; else nullopt.
+std::optional<Signature> Relaxed(const Signature& before, const Signature& now) {
+  if (before.size() != now.size()) return std::nullopt;
+  Signature relaxed = now;
+  for (size_t i = 0; i < now.size(); ++i) {
+    const ArgSignature &b = before[i], &n = now[i];
+    if (b.kind != n.kind || b.variable != n.variable || b.value != n.value ||
+        b.tensors.size() != n.tensors.size()) {
+      return std::nullopt;
+    }
+    for (size_t k = 0; k < n.tensors.size(); ++k) {
+      const Shape &bs = b.tensors[k].shape, &ns = n.tensors[k].shape;
+      if (b.tensors[k].dtype != n.tensors[k].dtype || bs.unknown_rank() || ns.unknown_rank() ||
+          bs.rank() != ns.rank()) {
+        return std::nullopt;
+      }
+      std::vector<int64_t> dims(ns.dims().begin(), ns.dims().end());
+      for (int d = 0; d < ns.rank(); ++d) {
+        if (bs.dim(d) != ns.dim(d)) dims[d] = Shape::kUnknownDim;
+      }
+      relaxed[i].tensors[k].shape = Shape(absl::MakeConstSpan(dims));
+    }
+  }
+  return relaxed;
+}
+
+// `args`' signature with the tensor shapes of `input_signature`, which they must match.
+Signature Declared(const std::string& name, const std::vector<TensorSpec>& input_signature,
+                   Signature args) {
+  size_t next = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    for (TensorSpec& t : args[i].tensors) {
+      const std::string which = absl::StrCat("duet::function '", name, "': tensor ", next,
+                                             " (in arg ", i, ") is ", SpecString(t));
+      if (next >= input_signature.size()) {
+        throw Error(absl::InvalidArgumentError(
+            absl::StrCat(which, ", but input_signature has ", input_signature.size(), " specs")));
+      }
+      const TensorSpec& declared = input_signature[next++];
+      if (declared.dtype != t.dtype || !t.shape.IsCompatibleWith(declared.shape)) {
+        throw Error(absl::InvalidArgumentError(
+            absl::StrCat(which, ", but input_signature says ", SpecString(declared))));
+      }
+      t.shape = declared.shape;
+    }
+  }
+  if (next != input_signature.size()) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("duet::function '", name, "': input_signature has ", input_signature.size(),
+                     " specs for ", next, " tensors")));
+  }
+  return args;
+}
+
+// The argument tensors of a call: each Tensor, each element of a std::vector<Tensor>.
+std::vector<Tensor> TensorsOf(const std::vector<ArgValue>& args) {
+  std::vector<Tensor> tensors;
+  for (const ArgValue& arg : args) {
+    if (const auto* t = std::get_if<Tensor>(&arg)) tensors.push_back(*t);
+    if (const auto* ts = std::get_if<std::vector<Tensor>>(&arg)) {
+      tensors.insert(tensors.end(), ts->begin(), ts->end());
+    }
+  }
+  return tensors;
+}
+
+// `args` with their tensors replaced, in order, by `tensors` (the placeholders of a trace).
+std::vector<ArgValue> WithTensors(const std::vector<ArgValue>& args,
+                                  const std::vector<Tensor>& tensors) {
+  std::vector<ArgValue> result = args;
+  size_t next = 0;
+  for (ArgValue& arg : result) {
+    if (auto* t = std::get_if<Tensor>(&arg)) *t = tensors[next++];
+    if (auto* ts = std::get_if<std::vector<Tensor>>(&arg)) {
+      for (Tensor& t : *ts) t = tensors[next++];
+    }
+  }
+  return result;
+}
+
+std::vector<ArgSpec> ArgSpecs(const Signature& signature) {
+  std::vector<ArgSpec> specs;
+  for (const ArgSignature& s : signature) {
+    for (const TensorSpec& t : s.tensors) specs.push_back({t.dtype, t.shape});
+  }
+  return specs;
+}
+
+}  // namespace
+
+// One traced signature: the function (arguments: the call's tensors, then the handles of the
+// variables it captured) and those handles.
+struct Tracer::Entry {
+  Signature signature;
+  std::shared_ptr<const Function> function;
+  std::vector<Tensor> captured;  // variable handles
+  bool stateful = true;
+  std::vector<std::string> keys;  // the cache keys that name it
+};
+
+struct Tracer::State {
+  mutable std::mutex mu;  // guards all below; held while tracing, so a signature traces once
+  std::list<std::shared_ptr<Entry>> entries;  // most recently used first
+  absl::flat_hash_map<std::string, std::list<std::shared_ptr<Entry>>::iterator> by_key;
+  std::vector<Signature> traced;  // every signature traced, in order
+  std::vector<std::string> reasons;
+};
+
+Tracer::Tracer(FunctionOptions options)
+    : options_(std::move(options)), state_(std::make_unique<State>()) {}
+Tracer::~Tracer() = default;
+
+int Tracer::trace_count() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return static_cast<int>(state_->traced.size());
+}
+
+std::vector<std::string> Tracer::retrace_reasons() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->reasons;
+}
+
+namespace {
+
+// Traces `trace` for `signature` into a function. Variables the callable uses are captured by
+// handle: the holder context makes them arguments of the function (Note [Function captures]),
+// so calls pass the live variables and tapes see them.
+struct Traced {
+  std::shared_ptr<const Function> function;
+  std::vector<Tensor> captured;
+};
+
+Traced TraceSignature(const std::string& name, const Signature& signature,
+                      const std::vector<ArgValue>& args, TraceFn trace, bool first) {
+  Graph holder_graph;
+  GraphContext holder(holder_graph);
+  const int64_t variables_before = variable_internal::VariablesCreated();
+  FunctionTrace traced =
+      TraceFunction(&holder, ArgSpecs(signature), [&](const std::vector<Tensor>& placeholders) {
+        return trace(WithTensors(args, placeholders));
+      });
+  std::vector<NodeOutput> captures;
+  Traced result;
+  for (const GraphContext::Capture& capture : traced.captures) {
+    captures.push_back(capture.outer);
+    result.captured.push_back(*capture.outer.node->bound_value());
+  }
+  result.function = WithCaptures(std::move(traced), UniqueFunctionName(name), captures);
+  if (!first && variable_internal::VariablesCreated() != variables_before) {
+    throw Error(absl::FailedPreconditionError(absl::StrCat(
+        "duet::function '", name,
+        "' created a Variable while retracing; variables may be made on the first trace only "
+        "(make them outside the function, or once, guarded by a check that they exist)")));
+  }
+  absl::StatusOr<const Function::Compiled*> compiled = result.function->compiled();
+  if (!compiled.ok()) throw Error(compiled.status());
+  return result;
+}
+
+}  // namespace
+
+std::shared_ptr<Tracer::Entry> Tracer::Lookup(const std::vector<ArgValue>& args, TraceFn trace) {
+  Signature signature = SignatureOf(args);
+  const std::string key = KeyOf(signature);
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (auto it = s.by_key.find(key); it != s.by_key.end()) {
+    s.entries.splice(s.entries.begin(), s.entries, it->second);
+    return *it->second;
+  }
+  for (auto it = s.entries.begin(); it != s.entries.end(); ++it) {
+    if (!AcceptsAll((*it)->signature, signature)) continue;  // a relaxed or declared signature
+    (*it)->keys.push_back(key);
+    s.by_key[key] = it;
+    s.entries.splice(s.entries.begin(), s.entries, it);
+    return s.entries.front();
+  }
+  // A miss: say why, relax or declare shapes, trace.
+  std::string reason;
+  if (options_.input_signature) {
+    signature = Declared(options_.name, *options_.input_signature, std::move(signature));
+  } else if (!s.traced.empty()) {
+    const Signature* closest = &s.traced.back();
+    size_t fewest = Changes(*closest, signature).size();
+    for (const Signature& before : s.traced) {
+      const size_t n = Changes(before, signature).size();
+      if (n < fewest) closest = &before, fewest = n;
+    }
+    const std::vector<std::string> changes = Changes(*closest, signature);
+    reason = changes.empty() ? "the same signature again: it was dropped from the cache "
+                               "(FunctionOptions::cache_size)"
+                             : absl::StrJoin(changes, "; ");
+    if (options_.relax_shapes) {
+      if (std::optional<Signature> relaxed = Relaxed(*closest, signature)) {
+        signature = *std::move(relaxed);
+        std::vector<std::string> shapes;
+        for (const ArgSignature& a : signature) {
+          for (const TensorSpec& t : a.tensors) shapes.push_back(t.shape.str());
+        }
+        absl::StrAppend(&reason, " (traced with relaxed shapes ", absl::StrJoin(shapes, ", "), ")");
+      }
+    }
+  }
+  auto entry = std::make_shared<Entry>();
+  entry->signature = signature;
+  Traced traced = TraceSignature(options_.name, signature, args, trace, s.traced.empty());
+  entry->function = std::move(traced.function);
+  entry->captured = std::move(traced.captured);
+  entry->stateful = HasStatefulNodes(*entry->function);
+  entry->keys.push_back(key);
+  s.traced.push_back(std::move(signature));
+  if (!reason.empty()) s.reasons.push_back(reason);
+  const int count = static_cast<int>(s.traced.size());
+  if (options_.warn_after_traces > 0 && count > 1 &&
+      (count - 1) % options_.warn_after_traces == 0) {
+    std::fprintf(stderr,
+                 "duet: warning: duet::function '%s' has traced %d times; the last retrace: %s "
+                 "(see retrace_reasons(); FunctionOptions::relax_shapes or input_signature "
+                 "trace fewer)\n",
+                 options_.name.c_str(), count, reason.c_str());
+  }
+  s.entries.push_front(entry);
+  s.by_key[key] = s.entries.begin();
+  while (static_cast<int>(s.entries.size()) > std::max(options_.cache_size, 1)) {
+    for (const std::string& k : s.entries.back()->keys) s.by_key.erase(k);
+    s.entries.pop_back();
+  }
+  return entry;
+}
+
+std::vector<Tensor> Tracer::Call(const std::vector<ArgValue>& args, TraceFn trace) {
+  const std::shared_ptr<Entry> entry = Lookup(args, trace);
+  std::vector<Tensor> inputs = TensorsOf(args);
+  inputs.insert(inputs.end(), entry->captured.begin(), entry->captured.end());
+  return call_function(entry->function, inputs, entry->stateful, OpSite(options_.name));
+}
+
+std::shared_ptr<const Function> Tracer::Concrete(const std::vector<ArgValue>& args, TraceFn trace) {
+  return Lookup(args, trace)->function;
+}
+
+tensorflow::GraphDef Tracer::GraphDefOf(const std::vector<ArgValue>& args, TraceFn trace,
+                                        bool freeze) {
+  const std::shared_ptr<Entry> entry = Lookup(args, trace);
+  // Traced again into a graph of its own, where variables are VarHandleOps bound to their state.
+  Graph graph;
+  {
+    GraphScope scope(graph);
+    std::vector<Tensor> placeholders;
+    for (const ArgSpec& spec : ArgSpecs(entry->signature)) {
+      placeholders.push_back(
+          placeholder(spec.dtype, spec.shape, absl::StrCat("arg", placeholders.size())));
+    }
+    const std::vector<Tensor> results = trace(WithTensors(args, placeholders));
+    for (size_t k = 0; k < results.size(); ++k) {
+      identity(results[k], absl::StrCat("output_", k));
+    }
+  }
+  optimize(graph);
+  if (freeze) graph = freeze_variables(graph);
+  return graph.to_graph_def();
+}
+
+RecursionGuard::RecursionGuard(const Tracer& tracer, const std::string& name) {
+  for (const Tracer* t : running) {
+    if (t == &tracer) {
+      throw Error(absl::UnimplementedError(
+          absl::StrCat("duet::function '", name,
+                       "' calls itself (recursion); a traced function cannot call itself, "
+                       "write the recursion as a loop (while_loop) or in plain C++")));
+    }
+  }
+  running.push_back(&tracer);
+}
+
+RecursionGuard::~RecursionGuard() { running.pop_back(); }
+
+bool CallsRunDirectly() { return functions_run_eagerly() || !executing_eagerly(); }
+
+}  // namespace function_internal
+}  // namespace duet

@@ -1,0 +1,248 @@
+// duet::function: results equal eager ones, the signature cache (retraces, their reasons, shape
+// relaxation, input_signature, LRU eviction), variables, tapes inside and outside traced
+// functions, thread safety, the debugging switch, and GraphDef export.
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "duet.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+using testing::ExpectError;
+using testing::ExpectTensorNear;
+
+Tensor Mlp(const Tensor& x, const Tensor& w1, const Tensor& w2) {
+  return matmul(relu(matmul(x, w1)), w2);
+}
+
+TEST_CASE("a traced function equals its callable run eagerly and traces once per signature") {
+  const Tensor w1 = random_normal({784, 32}, 1), w2 = random_normal({32, 10}, 2);
+  auto f = duet::function([&](const Tensor& x) { return Mlp(x, w1, w2); });
+  const Tensor x = random_normal({8, 784}, 3);
+  ExpectTensorNear(f(x), Mlp(x, w1, w2), 1e-5);
+  ExpectTensorNear(f(x), Mlp(x, w1, w2), 1e-5);
+  CHECK(f.trace_count() == 1);
+  CHECK(f.retrace_reasons().empty());
+}
+
+TEST_CASE("retraces say which argument changed, and relaxed shapes stop shape retraces") {
+  auto f = duet::function([](const Tensor& x, int power) {
+    Tensor y = x;
+    for (int i = 1; i < power; ++i) y = y * x;
+    return y;
+  });
+  f(ones({32, 784}), 2);
+  f(ones({17, 784}), 2);
+  f(ones({5, 784}), 2);  // the relaxed trace, (-1, 784), takes it
+  CHECK(f.trace_count() == 2);
+  f(ones({5, 784}, kFloat64), 2);
+  const Tensor cube = f(fill({2, 2}, 2.0, kFloat64), 3);
+  ExpectTensorNear(cube, fill({2, 2}, 8.0, kFloat64), 0);
+  const std::vector<std::string> reasons = f.retrace_reasons();
+  REQUIRE(reasons.size() == 3);
+  CHECK(reasons[0] ==
+        "arg 0: shape (32, 784) -> (17, 784) (traced with relaxed shapes (None, 784))");
+  CHECK(reasons[1] == "arg 0: dtype float32 -> float64");
+  CHECK(reasons[2] == "arg 0: shape (5, 784) -> (2, 2); arg 1: value 2 -> 3");
+}
+
+TEST_CASE("without relax_shapes each shape traces; input_signature traces once") {
+  auto exact = duet::function([](const Tensor& x) { return x + 1.f; },
+                              FunctionOptions{.relax_shapes = false});
+  for (int n = 1; n <= 3; ++n) exact(ones({n}));
+  CHECK(exact.trace_count() == 3);
+
+  auto declared = duet::function(
+      [](const Tensor& x) { return x * 2.f; },
+      FunctionOptions{.input_signature = std::vector<TensorSpec>{{kFloat32, Shape{-1, 3}}}});
+  for (int n = 1; n <= 3; ++n) ExpectTensorNear(declared(ones({n, 3})), fill({n, 3}, 2.0), 0);
+  CHECK(declared.trace_count() == 1);
+  ExpectError([&] { declared(ones({2, 4})); }, {"input_signature", "(2, 4)", "(None, 3)"});
+}
+
+TEST_CASE("the cache keeps cache_size signatures, least recently used first out") {
+  auto f = duet::function([](const Tensor& x) { return x * x; }, FunctionOptions{.cache_size = 2});
+  f(ones({1}, kFloat32));
+  f(ones({1}, kFloat64));
+  f(ones({1}, kInt32));  // drops float32
+  f(ones({1}, kFloat64));
+  CHECK(f.trace_count() == 3);
+  f(ones({1}, kFloat32));
+  CHECK(f.trace_count() == 4);
+  f(ones({1}, kInt32));  // dropped for float32 just now (float64 was used more recently)
+  CHECK(f.trace_count() == 5);
+  CHECK(f.retrace_reasons().back().find("dropped from the cache") != std::string::npos);
+}
+
+TEST_CASE("variables are captured by handle: reads and updates act on the live variable") {
+  Variable counter(constant(0.0), "counter");
+  Variable scale(constant(2.0), "scale");
+  auto step = duet::function([&](const Tensor& x) {
+    counter.assign_add(constant(1.0));
+    return x * scale.value();
+  });
+  ExpectTensorNear(step(constant(3.0)), constant(6.0), 0);
+  scale.assign(constant(5.0));
+  ExpectTensorNear(step(constant(3.0)), constant(15.0), 0);
+  CHECK(counter.value().item<double>() == 2.0);
+  CHECK(step.trace_count() == 1);
+}
+
+TEST_CASE("a training step with a tape inside matches eager SGD step by step") {
+  auto make = [](uint64_t seed) {
+    return std::vector<Variable>{Variable(random_normal({6, 8}, seed, kFloat64, 0, 0.3), "w1"),
+                                 Variable(zeros({8}, kFloat64), "b1"),
+                                 Variable(random_normal({8, 3}, seed + 1, kFloat64, 0, 0.3), "w2"),
+                                 Variable(zeros({3}, kFloat64), "b2")};
+  };
+  std::vector<Variable> eager_vars = make(11), traced_vars = make(11);
+  const Tensor x = random_normal({16, 6}, 5, kFloat64);
+  const Tensor y = cast(floor(random_uniform({16}, 6, kFloat32, 0, 3)), kInt64);
+  const Tensor rate = constant(0.1);
+  auto train_step = [&](const std::vector<Variable>& v, const Tensor& xs, const Tensor& ys) {
+    GradientTape tape;
+    const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
+    const Tensor loss =
+        reduce_mean(sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
+    const std::vector<Tensor> grads =
+        tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
+    for (size_t i = 0; i < v.size(); ++i) v[i].assign_sub(rate * grads[i]);
+    return loss;
+  };
+  auto traced = duet::function(
+      [&](const Tensor& xs, const Tensor& ys) { return train_step(traced_vars, xs, ys); });
+  for (int step = 0; step < 20; ++step) {
+    INFO("step " << step);
+    const Tensor eager_loss = train_step(eager_vars, x, y);
+    ExpectTensorNear(traced(x, y), eager_loss, 1e-12);
+  }
+  for (size_t i = 0; i < eager_vars.size(); ++i) {
+    ExpectTensorNear(traced_vars[i].value(), eager_vars[i].value(), 1e-12);
+  }
+  CHECK(traced.trace_count() == 1);
+}
+
+TEST_CASE("gradients through a traced function equal eager gradients, second order too") {
+  Variable w(random_normal({3, 2}, 1, kFloat64), "w");
+  auto model = [&](const Tensor& x) { return reduce_sum(tanh(matmul(x, w))) * reduce_sum(x * x); };
+  auto traced = duet::function(model);
+  const Tensor x = random_normal({4, 3}, 2, kFloat64);
+  GradientTape eager_tape;
+  eager_tape.watch(x);
+  const std::vector<Tensor> expected = eager_tape.gradient(model(x), {x, w});
+  GradientTape tape;
+  tape.watch(x);
+  const std::vector<Tensor> got = tape.gradient(traced(x), {x, w});
+  ExpectTensorNear(got[0], expected[0], 1e-12);
+  ExpectTensorNear(got[1], expected[1], 1e-12);
+
+  auto square = duet::function([](const Tensor& t) { return t * t * t; });
+  const Tensor t = constant(2.0);
+  GradientTape outer;
+  outer.watch(t);
+  GradientTape inner;
+  inner.watch(t);
+  const Tensor dy = inner.gradient(square(t), {t})[0];
+  const Tensor d2y = outer.gradient(dy, {t})[0];
+  CHECK(dy.item<double>() == Approx(12.0));   // 3t^2
+  CHECK(d2y.item<double>() == Approx(12.0));  // 6t
+}
+
+TEST_CASE("results may be tensors, vectors, tuples, pairs or nothing") {
+  Variable total(constant(0.f), "total");
+  auto both = duet::function([](const Tensor& a, const Tensor& b) {
+    return std::pair{a + b, a - b};
+  });
+  auto [sum, difference] = both(constant(3.f), constant(1.f));
+  CHECK(sum.item<float>() == 4.f);
+  CHECK(difference.item<float>() == 2.f);
+  auto split = duet::function([](const std::vector<Tensor>& xs) {
+    return std::tuple<Tensor, Tensor, Tensor>{xs[0], xs[1], xs[0] + xs[1]};
+  });
+  auto [a, b, c] = split(std::vector<Tensor>{constant(1.f), constant(2.f)});
+  CHECK(c.item<float>() == 3.f);
+  auto twice = duet::function([](const Tensor& x) { return std::vector<Tensor>{x, x * 2.f}; });
+  CHECK(twice(constant(1.f))[1].item<float>() == 2.f);
+  auto add = duet::function([&](const Tensor& x) { total.assign_add(x); });
+  add(constant(2.f));
+  add(constant(3.f));
+  CHECK(total.value().item<float>() == 5.f);
+}
+
+TEST_CASE("a traced function that calls itself, or makes variables on a retrace, is an error") {
+  std::function<Tensor(const Tensor&)> self;
+  auto f = duet::function([&](const Tensor& x) { return self(x) + 1.f; });
+  self = [&](const Tensor& x) { return f(x); };
+  ExpectError([&] { f(constant(1.f)); }, {"calls itself", "recursion"});
+
+  std::vector<Variable> made;
+  auto g = duet::function([&](const Tensor& x) {
+    made.emplace_back(zeros({}, x.dtype()), "v");
+    return x + made.back().value();
+  });
+  g(constant(1.f));
+  ExpectError([&] { g(constant(1.0)); }, {"created a Variable while retracing", "first trace"});
+}
+
+TEST_CASE("calls from four threads trace a signature once") {
+  const Tensor w = random_normal({16, 16}, 1);
+  auto f = duet::function([&](const Tensor& x) { return matmul(x, w); });
+  const Tensor x = random_normal({4, 16}, 2);
+  const Tensor expected = matmul(x, w);
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        const Tensor got = f(x);
+        if (reduce_max(abs(got - expected)).item<float>() > 1e-5f) ++mismatches;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(mismatches == 0);
+  CHECK(f.trace_count() == 1);
+}
+
+TEST_CASE("run_functions_eagerly runs the callable on every call") {
+  int runs = 0;
+  auto f = duet::function([&](const Tensor& x) {
+    ++runs;
+    return x * 2.f;
+  });
+  f(constant(1.f));
+  f(constant(1.f));
+  CHECK(runs == 1);  // host code runs only while tracing
+  run_functions_eagerly(true);
+  f(constant(1.f));
+  f(constant(1.f));
+  run_functions_eagerly(false);
+  CHECK(runs == 3);
+  CHECK(f.trace_count() == 1);
+}
+
+TEST_CASE("graph_def exports the optimized graph, which a Session runs, frozen or not") {
+  Variable w(random_normal({4, 3}, 1), "w"), b(random_normal({3}, 3), "b");
+  auto f = duet::function([&](const Tensor& x) { return relu(matmul(x, w) + b); });
+  const Tensor x = random_normal({2, 4}, 2);
+  const Tensor expected = f(x);
+  for (bool freeze : {false, true}) {
+    INFO("freeze " << freeze);
+    const tensorflow::GraphDef gd = freeze ? f.frozen_graph_def(x) : f.graph_def(x);
+    Graph g = Graph::from_graph_def(gd);
+    bool has_variable = false, has_fused = false;
+    for (const Node* node : g.nodes()) {
+      has_variable |= node->op().name == "VarHandleOp";
+      has_fused |= node->op().name == "_FusedMatMul";
+    }
+    CHECK(has_variable == !freeze);
+    CHECK(has_fused);
+    if (freeze) ExpectTensorNear(Session(g).run({{"arg0", x}}, {"output_0"})[0], expected, 1e-6);
+  }
+}
+
+}  // namespace
+}  // namespace duet

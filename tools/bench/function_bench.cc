@@ -1,0 +1,171 @@
+// duet::function against running the same callable eagerly, in one process (issue "duet::function",
+// tools/bench/torch_function_bench.py is the PyTorch peer):
+//   - chain_50_64x64_f32: a 50-op elementwise chain on 64x64 (multiplies and adds with scalars
+//     and a tensor, max with a scalar, a tanh every ten ops); hand.chain_50_64x64_f32 is the same
+//     chain as one fused C++ loop, the floor.
+//   - mlp_forward_b32_h128_f32: a 784-128-128-10 relu MLP forward, batch 32.
+//   - mlp_train_step_b64_f32 / _b256: a 784-256-10 MLP training step (forward, a GradientTape's
+//     backward, SGD updates of the variables), batch 64 and 256.
+// Each prints eager.<case> and traced.<case> in us per call (interleaved medians), and
+// ratio.<case> = eager / traced.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "duet.h"
+#include "tools/bench/bench_util.h"
+
+namespace duet {
+namespace {
+
+using duet_bench::DoNotOptimize;
+using duet_bench::InterleavedMedianSecondsPerCall;
+using duet_bench::Print;
+
+constexpr double kUsPerSecond = 1e6;
+constexpr int kChainOps = 50;
+
+// Op i of the chain: a tanh every ten ops, else a cycle of y*0.9, y+t, max(y,-0.5), y+0.01.
+Tensor Chain(const Tensor& x, const Tensor& t) {
+  Tensor y = x;
+  for (int i = 0; i < kChainOps; ++i) {
+    if (i % 10 == 9) {
+      y = tanh(y);
+    } else if (i % 4 == 0) {
+      y = y * 0.9f;
+    } else if (i % 4 == 1) {
+      y = y + t;
+    } else if (i % 4 == 2) {
+      y = maximum(y, constant(-0.5f));
+    } else {
+      y = y + 0.01f;
+    }
+  }
+  return y;
+}
+
+// The chain as one loop over the elements: what a perfect fusion would run.
+void HandChain(const float* x, const float* t, float* out, int64_t n) {
+  for (int64_t e = 0; e < n; ++e) {
+    float y = x[e];
+    for (int i = 0; i < kChainOps; ++i) {
+      if (i % 10 == 9) {
+        y = std::tanh(y);
+      } else if (i % 4 == 0) {
+        y = y * 0.9f;
+      } else if (i % 4 == 1) {
+        y = y + t[e];
+      } else if (i % 4 == 2) {
+        y = std::max(y, -0.5f);
+      } else {
+        y = y + 0.01f;
+      }
+    }
+    out[e] = y;
+  }
+}
+
+// Eager vs traced (and, when given, a floor) per call of `fn`, printed.
+template <typename Fn, typename... Args>
+void EagerVsTraced(const std::string& name, Fn fn, std::function<void()> floor,
+                   const Args&... args) {
+  auto traced = duet::function(fn);
+  std::vector<std::function<void()>> peers = {
+      [&] {
+        auto out = fn(args...);
+        DoNotOptimize(out);
+      },
+      [&] {
+        auto out = traced(args...);
+        DoNotOptimize(out);
+      },
+  };
+  if (floor) peers.push_back(floor);
+  const std::vector<double> seconds = InterleavedMedianSecondsPerCall(peers);
+  Print("eager." + name, seconds[0] * kUsPerSecond, "us");
+  Print("traced." + name, seconds[1] * kUsPerSecond, "us");
+  Print("ratio." + name, seconds[0] / seconds[1], "x");
+  if (floor) {
+    Print("hand." + name, seconds[2] * kUsPerSecond, "us");
+    Print("ratio_to_hand." + name, seconds[1] / seconds[2], "x");
+  }
+}
+
+void ChainCase() {
+  const Tensor x = random_normal({64, 64}, 1), t = random_normal({64, 64}, 2, kFloat32, 0, 0.1);
+  std::vector<float> out(64 * 64);
+  EagerVsTraced(
+      "chain_50_64x64_f32", Chain,
+      [&] {
+        HandChain(x.data<float>(), t.data<float>(), out.data(), 64 * 64);
+        DoNotOptimize(out);
+      },
+      x, t);
+}
+
+void MlpForwardCase() {
+  const Tensor w1 = random_normal({784, 128}, 1, kFloat32, 0, 0.05), b1 = zeros({128});
+  const Tensor w2 = random_normal({128, 128}, 2, kFloat32, 0, 0.05), b2 = zeros({128});
+  const Tensor w3 = random_normal({128, 10}, 3, kFloat32, 0, 0.05), b3 = zeros({10});
+  auto mlp = [=](const Tensor& x) {
+    const Tensor h1 = relu(bias_add(matmul(x, w1), b1));
+    const Tensor h2 = relu(bias_add(matmul(h1, w2), b2));
+    return bias_add(matmul(h2, w3), b3);
+  };
+  EagerVsTraced("mlp_forward_b32_h128_f32", mlp, nullptr, random_normal({32, 784}, 4));
+}
+
+void TrainStepCase(int batch) {
+  // Separate variables per peer, so each trains its own copy at the same cost.
+  auto make = [] {
+    return std::vector<Variable>{Variable(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"),
+                                 Variable(zeros({256}), "b1"),
+                                 Variable(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"),
+                                 Variable(zeros({10}), "b2")};
+  };
+  const Tensor x = random_normal({batch, 784}, 3);
+  const Tensor y = cast(floor(random_uniform({batch}, 4, kFloat32, 0, 10)), kInt64);
+  const Tensor rate = constant(0.01f);
+  auto step_of = [&](std::vector<Variable> v) {
+    return [v, rate](const Tensor& xs, const Tensor& ys) {
+      GradientTape tape;
+      const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
+      const Tensor loss = reduce_mean(
+          sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
+      const std::vector<Tensor> grads =
+          tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
+      for (size_t i = 0; i < v.size(); ++i) {
+        resource_apply_gradient_descent(v[i].handle(), rate, grads[i]);
+      }
+      return loss;
+    };
+  };
+  auto eager = step_of(make());
+  auto traced = duet::function(step_of(make()));
+  const std::vector<double> seconds = InterleavedMedianSecondsPerCall({
+      [&] {
+        Tensor loss = eager(x, y);
+        DoNotOptimize(loss);
+      },
+      [&] {
+        Tensor loss = traced(x, y);
+        DoNotOptimize(loss);
+      },
+  });
+  const std::string name = "mlp_train_step_b" + std::to_string(batch) + "_f32";
+  Print("eager." + name, seconds[0] * kUsPerSecond, "us");
+  Print("traced." + name, seconds[1] * kUsPerSecond, "us");
+  Print("ratio." + name, seconds[0] / seconds[1], "x");
+}
+
+}  // namespace
+}  // namespace duet
+
+int main() {
+  duet::ChainCase();
+  duet::MlpForwardCase();
+  duet::TrainStepCase(64);
+  duet::TrainStepCase(256);
+  return 0;
+}
