@@ -27,6 +27,7 @@ constexpr Pass kPipeline[] = {
     {"constant_folding", FoldConstants},
     {"simplify", Simplify},
     {"cse", EliminateCommonSubexpressions},
+    {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias
     {"fuse_bias_activation", FuseBiasActivation},
 };
 
