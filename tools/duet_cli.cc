@@ -1,12 +1,17 @@
 #include "tools/duet_cli.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "core/npy.h"
 #include "core/tensor_format.h"
 #include "graph/graph_def.h"
+#include "graph/passes/optimize.h"
 #include "graph/session.h"
 
 namespace duet {
@@ -14,7 +19,9 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: duet inspect MODEL.pb [--dot]\n"
-    "       duet run MODEL.pb --input NAME=FILE.npy ... --output NAME ... [--out FILE.npy ...]\n";
+    "       duet run MODEL.pb --input NAME=FILE.npy ... --output NAME ... [--out FILE.npy ...]\n"
+    "       duet optimize IN.pb OUT.pb [--passes=A,B,...] [--disable=A,...] [--keep=NODE,...]\n"
+    "                     [--report] [--verify]\n";
 
 std::string OutputsString(const Node& node) {
   std::vector<std::string> parts;
@@ -152,6 +159,94 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   return 0;
 }
 
+// What `duet optimize` was asked to do.
+struct OptimizeArgs {
+  std::string in, out;
+  PassOptions options;
+  bool report = false;
+};
+
+std::vector<std::string> SplitList(absl::string_view list) {
+  return absl::StrSplit(list, ',', absl::SkipEmpty());
+}
+
+// Parses `args`; on bad usage writes why to `err` and returns nullopt.
+std::optional<OptimizeArgs> ParseOptimizeArgs(const std::vector<std::string>& args,
+                                              std::ostream& err) {
+  OptimizeArgs parsed;
+  std::vector<std::string> files;
+  const std::map<std::string, std::vector<std::string>*> lists = {
+      {"--passes", &parsed.options.passes},
+      {"--disable", &parsed.options.disable},
+      {"--keep", &parsed.options.keep}};
+  for (const std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    if (auto list = lists.find(arg.substr(0, eq)); list != lists.end()) {
+      if (eq == std::string::npos) {
+        err << "duet optimize: " << arg << " takes a list: " << arg << "=a,b\n";
+        return std::nullopt;
+      }
+      *list->second = SplitList(absl::string_view(arg).substr(eq + 1));
+    } else if (arg == "--report") {
+      parsed.report = true;
+    } else if (arg == "--verify") {
+      parsed.options.verify = true;
+    } else if (absl::StartsWith(arg, "--")) {
+      err << "duet optimize: unknown option " << arg << "\n" << kUsage;
+      return std::nullopt;
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.size() != 2) {
+    err << "duet optimize: give the input and the output file\n" << kUsage;
+    return std::nullopt;
+  }
+  for (const std::vector<std::string>* names : {&parsed.options.passes, &parsed.options.disable}) {
+    for (const std::string& name : *names) {
+      if (std::find(PassNames().begin(), PassNames().end(), name) != PassNames().end()) continue;
+      err << "duet optimize: there is no pass named '" << name << "'; the passes are "
+          << absl::StrJoin(PassNames(), ", ") << "\n";
+      return std::nullopt;
+    }
+  }
+  parsed.in = files[0];
+  parsed.out = files[1];
+  return parsed;
+}
+
+// duet optimize: reads a graph, runs the pass pipeline on it (keeping the nodes nothing consumes
+// and --keep), writes it, and prints what each pass did (and, with --report, what did not fire).
+int OptimizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::optional<OptimizeArgs> parsed = ParseOptimizeArgs(args, err);
+  if (!parsed) return 2;
+  absl::StatusOr<Graph> graph = ReadGraph(parsed->in);
+  if (!graph.ok()) {
+    err << "duet optimize: " << graph.status().message() << "\n";
+    return 1;
+  }
+  for (const std::string& name : parsed->options.keep) {
+    if (graph->FindNode(name) != nullptr) continue;
+    err << "duet optimize: --keep names '" << name << "', which is not a node of " << parsed->in
+        << "\n";
+    return 1;
+  }
+  absl::StatusOr<PassReport> report = Optimize(*graph, parsed->options);
+  if (!report.ok()) {
+    err << "duet optimize: " << report.status().message() << "\n";
+    return 1;
+  }
+  if (const absl::Status written = WriteGraph(*graph, parsed->out); !written.ok()) {
+    err << "duet optimize: " << written.message() << "\n";
+    return 1;
+  }
+  if (!parsed->report) report->missed.clear();
+  out << report->str();
+  if (parsed->report && report->missed.empty()) out << "every fusion candidate fused\n";
+  out << "wrote " << parsed->out << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -162,6 +257,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "inspect") return Inspect(rest, out, err);
   if (args[0] == "run") return Run(rest, out, err);
+  if (args[0] == "optimize") return OptimizeCommand(rest, out, err);
   err << "duet: unknown command '" << args[0] << "'\n" << kUsage;
   return 2;
 }

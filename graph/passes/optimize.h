@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,15 @@
 #include "graph/graph.h"
 
 namespace duet {
+
+class PassContext;
+
+// A pass of the user's, for PassOptions::extra_passes: like the pipeline's (graph/passes/passes.h,
+// PassContext in graph/passes/pass_context.h), it returns true when it changed the graph.
+struct CustomPass {
+  std::string name;
+  std::function<absl::StatusOr<bool>(Graph& graph, PassContext& context)> run;
+};
 
 struct PassOptions {
   // The passes to run, by name, in pipeline order whatever the order here; empty: all of them.
@@ -30,6 +40,10 @@ struct PassOptions {
   int max_iterations = 10;
   // Constant folding makes no constant larger than this.
   int64_t max_constant_bytes = int64_t{10} << 20;
+  // Passes of the user's, run after the pipeline's in every round, in this order, with the same
+  // statistics, checks, dumps and shadow check; `passes` and `disable` may name them. Their names
+  // must differ from each other and from the pipeline's.
+  std::vector<CustomPass> extra_passes;
 };
 
 // What one pass did in one round.
@@ -64,8 +78,10 @@ struct PassReport {
   std::string str() const;
 };
 
-// The pipeline's pass names, in the order each round runs them.
+// The pipeline's pass names, in the order each round runs them (PassOptions::extra_passes after).
 const std::vector<std::string>& PassNames();
+// The pipeline's pass names, then those of `options.extra_passes`.
+std::vector<std::string> AllPassNames(const PassOptions& options);
 
 // Optimizes `graph` in place. The nodes nothing consumes and those PassOptions::keep names keep
 // their names and outputs. InvalidArgument for an unknown pass or keep name; a pass's error

@@ -27,6 +27,7 @@ constexpr Pass kPipeline[] = {
     {"constant_folding", FoldConstants},
     {"simplify", Simplify},
     {"cse", EliminateCommonSubexpressions},
+    {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias
     {"fuse_bias_activation", FuseBiasActivation},
 };
 
@@ -34,21 +35,49 @@ bool Contains(const std::vector<std::string>& names, absl::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-absl::StatusOr<std::vector<Pass>> EnabledPasses(const PassOptions& options) {
+// Why `pass` cannot join the passes in `all` (OK when it can).
+absl::Status CheckCustomPass(const CustomPass& pass, const std::vector<CustomPass>& all) {
+  if (pass.name.empty()) return absl::InvalidArgumentError("PassOptions::extra_passes: no name");
+  if (!pass.run) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PassOptions::extra_passes: pass '", pass.name, "' has no function"));
+  }
+  for (const CustomPass& other : all) {
+    if (other.name == pass.name) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "PassOptions::extra_passes: there is a pass named '", pass.name, "' already"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The pipeline's passes, then the user's.
+absl::StatusOr<std::vector<CustomPass>> AllPasses(const PassOptions& options) {
+  std::vector<CustomPass> all;
+  for (const Pass& pass : kPipeline) all.push_back({pass.name, pass.run});
+  for (const CustomPass& pass : options.extra_passes) {
+    DUET_RETURN_IF_ERROR(CheckCustomPass(pass, all));
+    all.push_back(pass);
+  }
+  return all;
+}
+
+absl::StatusOr<std::vector<CustomPass>> EnabledPasses(const PassOptions& options) {
+  DUET_ASSIGN_OR_RETURN(std::vector<CustomPass> all, AllPasses(options));
+  const std::vector<std::string> names = AllPassNames(options);
   for (const std::vector<std::string>* list : {&options.passes, &options.disable}) {
     for (const std::string& name : *list) {
-      if (!Contains(PassNames(), name)) {
-        return absl::InvalidArgumentError(absl::StrCat("there is no pass named '", name,
-                                                       "'; the passes are ",
-                                                       absl::StrJoin(PassNames(), ", ")));
+      if (!Contains(names, name)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "there is no pass named '", name, "'; the passes are ", absl::StrJoin(names, ", ")));
       }
     }
   }
-  std::vector<Pass> enabled;
-  for (const Pass& pass : kPipeline) {
+  std::vector<CustomPass> enabled;
+  for (CustomPass& pass : all) {
     if (!options.passes.empty() && !Contains(options.passes, pass.name)) continue;
     if (Contains(options.disable, pass.name)) continue;
-    enabled.push_back(pass);
+    enabled.push_back(std::move(pass));
   }
   return enabled;
 }
@@ -116,8 +145,8 @@ class Dumper {
   int count_ = 0;
 };
 
-absl::StatusOr<bool> RunPass(const Pass& pass, int iteration, Graph& graph, PassContext& context,
-                             PassReport& report, Dumper& dumper) {
+absl::StatusOr<bool> RunPass(const CustomPass& pass, int iteration, Graph& graph,
+                             PassContext& context, PassReport& report, Dumper& dumper) {
   DUET_RETURN_IF_ERROR(graph.SortTopologically());
   PassRun run;
   run.pass = pass.name;
@@ -152,9 +181,15 @@ const std::vector<std::string>& PassNames() {
   return *names;
 }
 
+std::vector<std::string> AllPassNames(const PassOptions& options) {
+  std::vector<std::string> names = PassNames();
+  for (const CustomPass& pass : options.extra_passes) names.push_back(pass.name);
+  return names;
+}
+
 absl::StatusOr<PassReport> OptimizeKeeping(Graph& graph, const PassOptions& options,
                                            absl::flat_hash_set<const Node*> keep) {
-  DUET_ASSIGN_OR_RETURN(const std::vector<Pass> passes, EnabledPasses(options));
+  DUET_ASSIGN_OR_RETURN(const std::vector<CustomPass> passes, EnabledPasses(options));
   for (const std::string& name : options.keep) {
     const Node* node = graph.FindNode(name);
     if (node == nullptr) {
@@ -175,7 +210,7 @@ absl::StatusOr<PassReport> OptimizeKeeping(Graph& graph, const PassOptions& opti
     changed = false;
     ++report.iterations;
     context.ClearMissed();
-    for (const Pass& pass : passes) {
+    for (const CustomPass& pass : passes) {
       DUET_ASSIGN_OR_RETURN(const bool pass_changed,
                             RunPass(pass, report.iterations, graph, context, report, dumper));
       changed |= pass_changed;

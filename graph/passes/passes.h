@@ -17,6 +17,9 @@ absl::StatusOr<bool> FoldConstants(Graph& graph, PassContext& context);
 absl::StatusOr<bool> Simplify(Graph& graph, PassContext& context);
 // "cse": merges nodes computing the same op on the same inputs with the same attrs.
 absl::StatusOr<bool> EliminateCommonSubexpressions(Graph& graph, PassContext& context);
+// "fold_batch_norm": inference FusedBatchNormV3 with constant statistics after a Conv2D with a
+// constant filter -> Conv2D(folded filter) + BiasAdd(folded bias).
+absl::StatusOr<bool> FoldBatchNorm(Graph& graph, PassContext& context);
 // "fuse_bias_activation": MatMul/Conv2D + bias + optional activation -> _FusedMatMul/_FusedConv2D.
 absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
 

@@ -122,7 +122,7 @@ absl::StatusOr<std::string> ShadowCheck(const Graph& original, const Graph& opti
   if (mismatch.empty()) {
     return absl::StrCat("outputs agree (", before->values.size(), " values)");
   }
-  for (const std::string& pass : PassNames()) {
+  for (const std::string& pass : AllPassNames(options)) {
     PassOptions without = options;
     without.verify = false;
     without.dump_dir.clear();

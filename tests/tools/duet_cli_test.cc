@@ -1,5 +1,5 @@
 // The duet command line on a graph written to disk: inspect (text and --dot), run with .npy
-// inputs and outputs, and its errors.
+// inputs and outputs, optimize with its options, and its errors.
 #include "tools/duet_cli.h"
 
 #include <catch2/catch.hpp>
@@ -83,6 +83,103 @@ TEST_CASE("bad usage exits 2, failed commands exit 1 with the reason") {
   CHECK(r.code == 1);
   CHECK(r.err.find("missing.npy") != std::string::npos);
   std::remove("duet_cli_test_model.pb");
+}
+
+// layer.pb: y = relu(x · W + b) * 1 with x: [-1, 3] of `dtype`, and an unused branch.
+const char* WriteLayer(DType dtype = kFloat32) {
+  const Tensor w = cast(random_normal({3, 2}, 1), dtype), b = cast(random_normal({2}, 2), dtype);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(dtype, {-1, 3}, "x");
+    Tensor h = bias_add(matmul(x, w), b, OpSite("h"));
+    multiply(relu(h), cast(constant(1.f), dtype), OpSite("y"));
+  }
+  write_graph(g, "duet_cli_test_layer.pb");
+  return "duet_cli_test_layer.pb";
+}
+
+Tensor RunLayer(const std::string& path) {
+  Graph g = read_graph(path);
+  return Session(g).run({{"x", constant({{1.f, 2.f, 3.f}, {-1.f, 0.5f, 2.f}})}}, {"y"})[0];
+}
+
+TEST_CASE("optimize writes the optimized graph and prints what each pass did") {
+  const char* layer = WriteLayer();
+  const CliResult r = Cli({"optimize", layer, "duet_cli_test_opt.pb"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("optimize: ") == 0);
+  CHECK(r.out.find("simplify.mul_one = 1") != std::string::npos);
+  CHECK(r.out.find("fusion.matmul_bias_relu = 1") != std::string::npos);
+  CHECK(r.out.find("wrote duet_cli_test_opt.pb") != std::string::npos);
+  const Graph optimized = read_graph("duet_cli_test_opt.pb");
+  CHECK(optimized.FindNode("y")->op().name == "Identity");  // y * 1: the output keeps its name
+  CHECK(optimized.FindNode("Relu")->op().name == "_FusedMatMul");
+  testing::ExpectTensorNear(RunLayer("duet_cli_test_opt.pb"), RunLayer(layer), 1e-6);
+  // Text in, text out.
+  write_graph(read_graph(layer), "duet_cli_test_layer.pbtxt");
+  CHECK(Cli({"optimize", "duet_cli_test_layer.pbtxt", "duet_cli_test_opt.pbtxt"}).code == 0);
+  CHECK(read_graph("duet_cli_test_opt.pbtxt").FindNode("Relu")->op().name == "_FusedMatMul");
+  for (const char* file :
+       {"duet_cli_test_opt.pb", "duet_cli_test_layer.pbtxt", "duet_cli_test_opt.pbtxt"}) {
+    std::remove(file);
+  }
+}
+
+TEST_CASE("optimize --passes, --disable and --keep choose what runs and what stays") {
+  const char* layer = WriteLayer();
+  CliResult r = Cli({"optimize", layer, "duet_cli_test_opt.pb", "--passes=simplify,prune"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("simplify.mul_one = 1") != std::string::npos);
+  CHECK(r.out.find("fusion") == std::string::npos);
+  CHECK(read_graph("duet_cli_test_opt.pb").FindNode("y")->op().name == "Identity");
+  r = Cli({"optimize", layer, "duet_cli_test_opt.pb", "--disable=fuse_bias_activation"});
+  REQUIRE(r.code == 0);
+  CHECK(read_graph("duet_cli_test_opt.pb").FindNode("h")->op().name == "BiasAdd");
+  r = Cli({"optimize", layer, "duet_cli_test_opt.pb", "--keep=h"});
+  REQUIRE(r.code == 0);
+  const Graph kept = read_graph("duet_cli_test_opt.pb");
+  CHECK(kept.FindNode("h")->op().name == "_FusedMatMul");  // fused up to the kept node
+  CHECK(kept.FindNode("Relu")->op().name == "Relu");
+  std::remove("duet_cli_test_opt.pb");
+}
+
+TEST_CASE("optimize --report lists the fusions that did not fire, --verify runs the check") {
+  const char* layer = WriteLayer(kFloat64);
+  CliResult r = Cli({"optimize", layer, "duet_cli_test_opt.pb"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("did not fire") == std::string::npos);
+  r = Cli({"optimize", layer, "duet_cli_test_opt.pb", "--report", "--verify"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("fusions that did not fire") != std::string::npos);
+  CHECK(r.out.find("dtype float64") != std::string::npos);
+  CHECK(r.out.find("verify: outputs agree") != std::string::npos);
+  r = Cli({"optimize", WriteLayer(), "duet_cli_test_opt.pb", "--report"});
+  CHECK(r.out.find("every fusion candidate fused") != std::string::npos);
+  std::remove("duet_cli_test_opt.pb");
+}
+
+TEST_CASE("optimize: unknown passes and options are usage errors, bad files and nodes fail") {
+  const char* layer = WriteLayer();
+  CliResult r = Cli({"optimize", layer, "duet_cli_test_opt.pb", "--passes=simplify,nope"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("no pass named 'nope'") != std::string::npos);
+  CHECK(r.err.find("constant_folding") != std::string::npos);  // the list of passes
+  CHECK(Cli({"optimize", layer, "duet_cli_test_opt.pb", "--disable=fold"}).code == 2);
+  CHECK(Cli({"optimize", layer, "duet_cli_test_opt.pb", "--passes"}).code == 2);
+  CHECK(Cli({"optimize", layer, "duet_cli_test_opt.pb", "--fast"}).code == 2);
+  CHECK(Cli({"optimize", layer}).code == 2);
+  r = Cli({"optimize", layer, "duet_cli_test_opt.pb", "--keep=nowhere"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("--keep names 'nowhere'") != std::string::npos);
+  r = Cli({"optimize", "no_such_model.pb", "duet_cli_test_opt.pb"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("cannot open 'no_such_model.pb'") != std::string::npos);
+  r = Cli({"optimize", layer, "no_such_dir/out.pb"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("no_such_dir/out.pb") != std::string::npos);
+  std::remove("duet_cli_test_layer.pb");
 }
 
 }  // namespace

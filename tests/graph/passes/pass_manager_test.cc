@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "graph/passes/pass_context.h"
+#include "graph/passes/rewrite.h"
 #include "tests/graph/passes/pass_test_util.h"
 #include "tests/test_util.h"
 
@@ -98,6 +100,62 @@ TEST_CASE("verify runs both graphs and reports that they agree; optimize renames
   CHECK_THAT(optimize(stateful, PassOptions{.verify = true}).verify,
              Catch::Contains("skipped: the graph updates state"));
   CHECK(v.value().item<float>() == 1.f);
+}
+
+// A deliberately wrong pass: every AddV2 becomes a Sub.
+absl::StatusOr<bool> AddBecomesSub(Graph& graph, PassContext& context) {
+  bool changed = false;
+  const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+  for (const Node* node : nodes) {
+    if (node->op().name != "AddV2") continue;
+    DUET_ASSIGN_OR_RETURN(NodeSpec spec,
+                          SpecFor("Sub", {node->inputs()[0], node->inputs()[1]}, {}, *node));
+    DUET_RETURN_IF_ERROR(graph.Rewrite(node, std::move(spec)));
+    context.Count("add_to_sub.rewritten");
+    changed = true;
+  }
+  return changed;
+}
+
+TEST_CASE("extra passes run after the pipeline's, with statistics, and can be chosen by name") {
+  Graph g = Example();
+  int calls = 0;
+  const CustomPass counting{"counting", [&](Graph& graph, PassContext& context) {
+                              ++calls;
+                              context.Count("counting.nodes", graph.num_nodes());
+                              return absl::StatusOr<bool>(false);
+                            }};
+  PassReport report = optimize(g, PassOptions{.extra_passes = {counting}});
+  CHECK(calls == report.iterations);
+  CHECK(report.runs.back().pass == "counting");
+  CHECK(report.counter("counting.nodes") > 0);
+  CHECK_THAT(report.str(), Catch::Contains("counting.nodes = "));
+  calls = 0;
+  optimize(g, PassOptions{.disable = {"counting"}, .extra_passes = {counting}});
+  CHECK(calls == 0);
+  testing::ExpectError(
+      [&] {
+        optimize(g, PassOptions{.extra_passes = {{"cse", counting.run}}});
+      },
+      {"PassOptions::extra_passes", "a pass named 'cse' already"});
+  testing::ExpectError(
+      [&] {
+        optimize(g, PassOptions{.extra_passes = {{"nothing", nullptr}}});
+      },
+      {"'nothing' has no function"});
+}
+
+TEST_CASE("verify fails naming the pass that changed the result") {
+  Graph g = Example();
+  const PassOptions options{.verify = true, .extra_passes = {{"add_to_sub", AddBecomesSub}}};
+  testing::ExpectError([&] { optimize(g, options); },
+                       {"computes a different result", "'out' element 0",
+                        "disabling pass 'add_to_sub' removes the difference"});
+  // Without the shadow check the wrong result goes unnoticed: that is what verify is for.
+  Graph unchecked = Example();
+  PassOptions no_verify = options;
+  no_verify.verify = false;
+  CHECK(optimize(unchecked, no_verify).counter("add_to_sub.rewritten") >= 1);
 }
 
 TEST_CASE("a session optimizes a copy per signature; the user's graph is untouched") {
