@@ -244,5 +244,16 @@ TEST_CASE("graph_def exports the optimized graph, which a Session runs, frozen o
   }
 }
 
+TEST_CASE("an error while a traced function runs names the op and the user's line") {
+  const int line = __LINE__ + 2;
+  auto f = duet::function([](const Tensor& params, const Tensor& indices) {
+    return gather(params * 2.f, indices);  // the failing line
+  });
+  const Tensor params = ones({3, 2});
+  CHECK(f(params, from_vector(std::vector<int64_t>{0, 2})).shape() == Shape{2, 2});
+  ExpectError([&] { f(params, from_vector(std::vector<int64_t>{0, 7})); },
+              {"GatherV2", "indices[1] = 7", "traced_function_test.cc:" + std::to_string(line)});
+}
+
 }  // namespace
 }  // namespace duet
