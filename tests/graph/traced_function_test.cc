@@ -251,8 +251,11 @@ TEST_CASE("an error while a traced function runs names the op and the user's lin
   });
   const Tensor params = ones({3, 2});
   CHECK(f(params, from_vector(std::vector<int64_t>{0, 2})).shape() == Shape{2, 2});
-  ExpectError([&] { f(params, from_vector(std::vector<int64_t>{0, 7})); },
-              {"GatherV2", "indices[1] = 7", "traced_function_test.cc:" + std::to_string(line)});
+  ExpectError(
+      [&] {
+        f(params, from_vector(std::vector<int64_t>{0, 7}));
+      },
+      {"GatherV2", "indices[1] = 7", "traced_function_test.cc:" + std::to_string(line)});
 }
 
 }  // namespace

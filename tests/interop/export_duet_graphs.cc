@@ -10,15 +10,15 @@ namespace duet {
 namespace {
 
 void Export(const std::string& dir, const std::string& name, const Graph& graph,
-            const Tensor& input) {
+            const Tensor& input, const std::string& in = "x", const std::string& out = "y") {
   const Graph frozen = freeze_variables(graph);
   write_graph(frozen, dir + "/" + name + ".pb");
-  const Tensor output = Session(frozen).run({{"x", input}}, {"y"})[0];
+  const Tensor output = Session(frozen).run({{in, input}}, {out})[0];
   if (!WriteNpy(input, dir + "/" + name + "_input.npy").ok() ||
       !WriteNpy(output, dir + "/" + name + "_expected.npy").ok()) {
     throw Error(absl::UnavailableError("cannot write the .npy files to " + dir));
   }
-  std::ofstream(dir + "/" + name + ".names") << "x:0\ny:0\n";
+  std::ofstream(dir + "/" + name + ".names") << in << ":0\n" << out << ":0\n";
 }
 
 // An MLP forward whose weights are Variables (frozen to constants on export).
@@ -76,6 +76,17 @@ void ExportControlFlow(const std::string& dir) {
   Export(dir, "duet_control_flow", g, random_normal({2, 3}, 10));
 }
 
+// A duet::function's frozen, optimized graph (MatMul+BiasAdd+Relu fused into _FusedMatMul).
+void ExportTracedFunction(const std::string& dir) {
+  Variable w(random_normal({6, 8}, 11, kFloat32, 0, 0.3), "w");
+  Variable b(random_normal({8}, 12, kFloat32, 0, 0.1), "b");
+  auto model = duet::function(
+      [&](const Tensor& x) { return reduce_sum(relu(matmul(x, w) + b) * 0.5f, {1}); });
+  const Tensor input = random_normal({3, 6}, 13);
+  const Graph graph = Graph::from_graph_def(model.frozen_graph_def(input));
+  Export(dir, "duet_traced_function", graph, input, "arg0", "output_0");
+}
+
 }  // namespace
 }  // namespace duet
 
@@ -88,6 +99,7 @@ int main(int argc, char** argv) {
     duet::ExportMlp(argv[1]);
     duet::ExportConvNet(argv[1]);
     duet::ExportControlFlow(argv[1]);
+    duet::ExportTracedFunction(argv[1]);
   } catch (const duet::Error& e) {
     std::cerr << e.what() << "\n";
     return 1;
