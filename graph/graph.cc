@@ -205,6 +205,16 @@ absl::Status Graph::Rewrite(const Node* node, NodeSpec spec) {
   return absl::OkStatus();
 }
 
+void Graph::AddFusedSources(const Node* node, absl::Span<const std::string> sources) {
+  Node* target = Mutable(node);
+  const std::string own = target->source();
+  for (const std::string& source : sources) {
+    if (source.empty() || source == own) continue;
+    auto& known = target->fused_sources_;
+    if (std::find(known.begin(), known.end(), source) == known.end()) known.push_back(source);
+  }
+}
+
 absl::Status Graph::RemoveNodes(absl::Span<const Node* const> nodes) {
   absl::flat_hash_set<const Node*> doomed;
   for (const Node* node : nodes) doomed.insert(Mutable(node));
@@ -289,6 +299,7 @@ Graph Graph::Copy(std::vector<const Node*>* copy_of) const {
     raw->attrs_ = node->attrs_;
     raw->device_ = node->device_;
     raw->location_ = node->location_;
+    raw->fused_sources_ = node->fused_sources_;
     raw->output_dtypes_ = node->output_dtypes_;
     raw->output_shapes_ = node->output_shapes_;
     raw->bound_value_ = node->bound_value_;

@@ -61,6 +61,9 @@ class Node {
   const std::source_location& location() const { return location_; }
   // "file.cc:12", or "" for nodes without a source location.
   std::string source() const;
+  // The source lines of the nodes a graph pass fused into this one, besides its own: an error in
+  // a fused node names them all.
+  const std::vector<std::string>& fused_sources() const { return fused_sources_; }
 
   int num_outputs() const { return static_cast<int>(output_dtypes_.size()); }
   DType output_dtype(int i) const { return output_dtypes_[i]; }
@@ -87,6 +90,7 @@ class Node {
   std::vector<const Node*> control_inputs_;
   std::string device_;
   std::source_location location_;
+  std::vector<std::string> fused_sources_;
   std::vector<DType> output_dtypes_;
   std::vector<Shape> output_shapes_;
   Tensor bound_value_;
@@ -149,6 +153,8 @@ class Graph {
   // Turns `node` into the op call `spec` describes, in place: the name, id and consumers stay,
   // so the outputs consumers read must keep their dtypes. spec.name is ignored.
   absl::Status Rewrite(const Node* node, NodeSpec spec);
+  // Adds to node's fused_sources() those of `sources` it lacks (and that are not its own line).
+  void AddFusedSources(const Node* node, absl::Span<const std::string> sources);
   // Removes nodes nothing else in the graph reads (FailedPrecondition otherwise) and renumbers the
   // rest, keeping their order. The removed nodes stay alive, marked removed(), for the symbolic
   // tensors that name them.

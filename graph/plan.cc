@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "graph/op_traits.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -156,6 +157,17 @@ Tensor ArenaView(const Tensor& arena, int64_t offset, DType dtype, const Shape& 
 // stay resident with the layout). Static runs skip those steps. A step whose kernel fails here
 // is left to run, and the run reports the error as it would have.
 constexpr int64_t kMaxFoldedBytes = 4096;
+
+// A kernel's error, annotated with the node's op, inputs and line, and the lines of the nodes a
+// pass fused into it (the user wrote those ops, not the fused one).
+absl::Status StepError(const PlanStep& step, const OpCall& call, const absl::Status& status) {
+  const absl::Status annotated = AnnotateOpError(call, status);
+  const std::vector<std::string>& fused = step.node->fused_sources();
+  if (fused.empty()) return annotated;
+  return absl::Status(annotated.code(),
+                      absl::StrCat(annotated.message(), " (fused from the ops at ",
+                                   absl::StrJoin(fused, ", "), ")"));
+}
 
 }  // namespace
 
@@ -493,7 +505,7 @@ absl::Status Plan::RunStatic(Frame& frame) {
     }
     KernelContext ctx(call, outputs, Device::cpu());
     const absl::Status status = step.kernel->fn(ctx);
-    if (!status.ok()) return AnnotateOpError(call, status);
+    if (!status.ok()) return StepError(step, call, status);
     for (size_t k = 0; k < outputs.size(); ++k) {
       const int slot = step.output_slot + static_cast<int>(k);
       if (!layout.persistent[slot]) slots[slot] = std::move(outputs[k]);
@@ -524,7 +536,7 @@ absl::Status Plan::RunDynamic(Frame& frame) {
       KernelContext ctx(call, outputs, Device::cpu());
       status = step.kernel->fn(ctx);
     }
-    if (!status.ok()) return AnnotateOpError(call, status);
+    if (!status.ok()) return StepError(step, call, status);
     for (size_t k = 0; k < outputs.size(); ++k) slots[step.output_slot + k] = std::move(outputs[k]);
     for (Tensor& input : call.inputs) input = Tensor();
     for (int slot : step.release) slots[slot] = Tensor();

@@ -16,8 +16,11 @@ namespace duet {
 // A node a pass replaced, as the dump's diff shows it.
 struct ReplacedNode {
   std::string name, op, source;
+  std::vector<std::string> fused_sources;  // of a fused node that was fused again
 
-  static ReplacedNode Of(const Node& node) { return {node.name(), node.op().name, node.source()}; }
+  static ReplacedNode Of(const Node& node) {
+    return {node.name(), node.op().name, node.source(), node.fused_sources()};
+  }
 };
 
 // One fusion, for the diff: the node that computes the result now and what it replaced.

@@ -145,6 +145,16 @@ class Dumper {
   int count_ = 0;
 };
 
+// A fused node keeps the source lines of every node it replaced, so that its errors name them.
+void KeepSources(Graph& graph, const FusionRecord& fusion) {
+  const Node* result = graph.FindNode(fusion.result);
+  if (result == nullptr) return;
+  for (const ReplacedNode& replaced : fusion.replaced) {
+    graph.AddFusedSources(result, {replaced.source});
+    graph.AddFusedSources(result, replaced.fused_sources);
+  }
+}
+
 absl::StatusOr<bool> RunPass(const CustomPass& pass, int iteration, Graph& graph,
                              PassContext& context, PassReport& report, Dumper& dumper) {
   DUET_RETURN_IF_ERROR(graph.SortTopologically());
@@ -165,6 +175,7 @@ absl::StatusOr<bool> RunPass(const CustomPass& pass, int iteration, Graph& graph
   run.changed = *changed;
   run.counters = context.TakeCounters();
   const std::vector<FusionRecord> fusions = context.TakeFusions();
+  for (const FusionRecord& fusion : fusions) KeepSources(graph, fusion);
   if (run.changed) DUET_RETURN_IF_ERROR(dumper.After(graph, run, fusions));
   report.runs.push_back(std::move(run));
   return *changed;

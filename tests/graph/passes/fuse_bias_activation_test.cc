@@ -48,6 +48,33 @@ TEST_CASE("MatMul + bias + each activation fuse into one _FusedMatMul") {
   }
 }
 
+TEST_CASE("the fused node keeps the source lines of the nodes it replaced") {
+  Graph g;
+  int first_line = 0;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat32, {-1, 5}, "x");
+    first_line = __LINE__ + 1;
+    const Tensor y = matmul(x, random_normal({5, 3}, 1));
+    identity(relu(bias_add(y, random_normal({3}, 2))), OpSite("out"));
+  }
+  optimize(g, kFuseOnly);
+  const Node* fused = nullptr;
+  for (const Node* node : g.nodes()) {
+    if (node->op().name == "_FusedMatMul") fused = node;
+  }
+  REQUIRE(fused != nullptr);
+  const std::string file = "fuse_bias_activation_test.cc:";
+  std::vector<std::string> lines = fused->fused_sources();
+  lines.push_back(fused->source());
+  for (int line : {first_line, first_line + 1}) {
+    const std::string want = file + std::to_string(line);
+    CHECK(std::count_if(lines.begin(), lines.end(), [&](const std::string& s) {
+            return s.find(want) != std::string::npos;
+          }) >= 1);
+  }
+}
+
 TEST_CASE("an AddV2 of a bias vector fuses too; without an activation only the bias fuses") {
   auto result = FuseMlpLayer([](const Tensor& t) { return t; }, kFloat32, /*add_v2=*/true);
   CHECK(result.report.counter("fusion.matmul_bias") == 1);
