@@ -305,5 +305,13 @@ TEST_CASE("API.md's examples give the same values traced as eagerly") {
   CHECK(branchy.trace_count() == 1);
 }
 
+TEST_CASE("custom_gradient inside a traced function is a clear error, not a wrong gradient") {
+  auto doubled = custom_gradient([](Tensor x) {
+    return std::make_pair(x * 2.f, [](Tensor dy) { return std::vector<Tensor>{dy * 2.f}; });
+  });
+  auto f = duet::function([&](const Tensor& x) { return doubled(x); });
+  ExpectError([&] { f(constant(1.f)); }, {"custom_gradient", "not supported yet"});
+}
+
 }  // namespace
 }  // namespace duet
