@@ -313,5 +313,27 @@ TEST_CASE("custom_gradient inside a traced function is a clear error, not a wron
   ExpectError([&] { f(constant(1.f)); }, {"custom_gradient", "not supported yet"});
 }
 
+TEST_CASE("a training step calling a traced model (a nested call) matches eager") {
+  Variable w(random_normal({3, 2}, 1, kFloat64), "w"), w_eager(w.value(), "w_eager");
+  const Tensor x = random_normal({4, 3}, 2, kFloat64);
+  auto model_of = [](const Variable& v) {
+    return [v](const Tensor& xs) { return reduce_sum(tanh(matmul(xs, v)) * xs.shape().dim(0)); };
+  };
+  auto model = duet::function(model_of(w));
+  auto step = duet::function([&](const Tensor& xs) {
+    GradientTape tape;
+    const Tensor loss = model(xs);
+    w.assign_sub(0.1 * tape.gradient(loss, {w})[0]);
+    return loss;
+  });
+  for (int i = 0; i < 3; ++i) {
+    GradientTape tape;
+    const Tensor loss = model_of(w_eager)(x);
+    w_eager.assign_sub(0.1 * tape.gradient(loss, {w_eager})[0]);
+    ExpectTensorNear(step(x), loss, 1e-12);
+  }
+  ExpectTensorNear(w.value(), w_eager.value(), 1e-12);
+}
+
 }  // namespace
 }  // namespace duet

@@ -13,6 +13,7 @@
 //   bazel-bin/tests/graph/passes/random_graph_test
 // (or bazel test ... --test_env=DUET_RANDOM_GRAPH_SEED=1234).
 #include <catch2/catch.hpp>
+#include <set>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -669,7 +670,11 @@ TEST_CASE("random graphs compute the same values optimized, and every pass fires
   }
   std::cout << stats.str();
   if (from_seed) return;
+  // Passes whose patterns pure random graphs cannot have: calls of functions (nested
+  // duet::functions; inline_functions_test covers them).
+  const std::set<std::string> needs_more = {"inline_functions"};
   for (const std::string& pass : PassNames()) {
+    if (needs_more.count(pass)) continue;
     INFO(stats.str());
     INFO("pass " << pass << " never changed a graph: the generator no longer makes its patterns");
     CHECK(stats.graphs_changed_by[pass] > 0);
