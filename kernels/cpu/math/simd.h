@@ -61,6 +61,12 @@ inline __m256d Greater(__m256d x, __m256d y) { return _mm256_cmp_pd(x, y, _CMP_G
 // Lane mask of x >= y (false for NaN).
 inline __m256 GreaterEqual(__m256 x, __m256 y) { return _mm256_cmp_ps(x, y, _CMP_GE_OQ); }
 inline __m256d GreaterEqual(__m256d x, __m256d y) { return _mm256_cmp_pd(x, y, _CMP_GE_OQ); }
+// Lane mask of isnan(x).
+inline __m256 IsNan(__m256 x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
+inline __m256d IsNan(__m256d x) { return _mm256_cmp_pd(x, x, _CMP_UNORD_Q); }
+// Lanes set in either mask.
+inline __m256 Or(__m256 x, __m256 y) { return _mm256_or_ps(x, y); }
+inline __m256d Or(__m256d x, __m256d y) { return _mm256_or_pd(x, y); }
 // mask ? if_true : if_false, lane by lane.
 inline __m256 Select(__m256 mask, __m256 if_true, __m256 if_false) {
   return _mm256_blendv_ps(if_false, if_true, mask);
