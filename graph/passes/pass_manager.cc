@@ -28,6 +28,8 @@ constexpr Pass kPipeline[] = {
     {"simplify", Simplify},
     {"cse", EliminateCommonSubexpressions},
     {"fuse_bias_activation", FuseBiasActivation},
+    // After the bias fusion, which would otherwise find its activations already fused here.
+    {"fuse_elementwise", FuseElementwise},
 };
 
 bool Contains(const std::vector<std::string>& names, absl::string_view name) {
