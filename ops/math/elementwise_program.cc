@@ -1,8 +1,10 @@
 #include "ops/math/elementwise_program.h"
 
+#include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/error.h"
@@ -24,16 +26,41 @@ constexpr std::array<OpInfo, kNumElementwiseOpcodes> kOps = {{
     {"Sigmoid", 1}, {"Elu", 1},   {"Softplus", 1},
 }};
 
-const absl::flat_hash_map<absl::string_view, ElementwiseOpcode>& OpcodesByName() {
-  static const auto* by_name = [] {
-    auto* map = new absl::flat_hash_map<absl::string_view, ElementwiseOpcode>;
+// Op names by a hash of their length and first and last characters: decoding looks up every
+// instruction of every kernel call, so this is a few compares rather than hashing whole strings.
+class OpcodeTable {
+ public:
+  OpcodeTable() {
+    for (auto& bucket : buckets_) bucket.fill(-1);
     for (int i = 0; i < kNumElementwiseOpcodes; ++i) {
-      map->emplace(kOps[i].name, static_cast<ElementwiseOpcode>(i));
+      auto& bucket = buckets_[Bucket(kOps[i].name)];
+      auto free = std::find(bucket.begin(), bucket.end(), -1);
+      if (free == bucket.end()) {  // a programming error, caught at startup
+        std::fprintf(stderr, "elementwise_program.cc: grow OpcodeTable's buckets for %s\n",
+                     std::string(kOps[i].name).c_str());
+        std::abort();
+      }
+      *free = static_cast<int8_t>(i);
     }
-    return map;
-  }();
-  return *by_name;
-}
+  }
+
+  std::optional<ElementwiseOpcode> Find(absl::string_view name) const {
+    if (name.empty()) return std::nullopt;
+    for (int8_t i : buckets_[Bucket(name)]) {
+      if (i >= 0 && kOps[i].name == name) return static_cast<ElementwiseOpcode>(i);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static int Bucket(absl::string_view name) {
+    return static_cast<int>((name.size() * 31 + static_cast<unsigned char>(name.front()) * 7 +
+                             static_cast<unsigned char>(name.back())) &
+                            63);
+  }
+
+  std::array<std::array<int8_t, 4>, 64> buckets_;
+};
 
 std::string SupportedOps() {
   std::vector<absl::string_view> names;
@@ -53,10 +80,8 @@ absl::Status CheckOperand(int64_t value, int k, int num_inputs, absl::string_vie
 }  // namespace
 
 std::optional<ElementwiseOpcode> ElementwiseOpcodeOf(absl::string_view op_name) {
-  const auto& by_name = OpcodesByName();
-  auto it = by_name.find(op_name);
-  if (it == by_name.end()) return std::nullopt;
-  return it->second;
+  static const OpcodeTable* table = new OpcodeTable;
+  return table->Find(op_name);
 }
 
 absl::string_view ElementwiseOpName(ElementwiseOpcode op) {

@@ -158,6 +158,30 @@ TEST_CASE("single-element inputs broadcast; programs of scalars give one element
   CHECK(fused_elementwise({empty, constant(2.f)}, {"Mul"}, {0, 1}).shape() == Shape({0, 3}));
 }
 
+// The kernel keeps compiled programs per thread (Note [Compiled program cache]): programs that
+// differ only in an op, an operand or which inputs are single elements must not be confused, and
+// more programs than the cache holds must come back right.
+TEST_CASE("compiled programs are told apart by op, operand and input shape") {
+  const Tensor x = testing::MakeTensor(kFloat64, {9}, Values(9, 3));
+  const Tensor y = testing::MakeTensor(kFloat64, {9}, Values(9, 5));
+  const Tensor s = testing::MakeTensor(kFloat64, {}, {1.25});
+  const std::vector<std::string> binary = {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum"};
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& op : binary) {
+      INFO(op << " round " << round);
+      const ElementwiseOpcode code = *ElementwiseOpcodeOf(op);
+      ExpectSameBits(fused_elementwise({x, y}, {op, "Neg"}, {0, 1, 2}),
+                     negative(Unfused(code, {x, y})));
+      ExpectSameBits(fused_elementwise({x, y}, {op, "Neg"}, {1, 0, 2}),
+                     negative(Unfused(code, {y, x})));
+      ExpectSameBits(fused_elementwise({x, s}, {op, "Neg"}, {0, 1, 2}),
+                     negative(Unfused(code, {x, s})));
+      ExpectSameBits(fused_elementwise({s, x}, {op, "Neg"}, {0, 1, 2}),
+                     negative(Unfused(code, {s, x})));
+    }
+  }
+}
+
 TEST_CASE("a GraphDef with a fused node round-trips and runs") {
   Graph g;
   Tensor x, out;

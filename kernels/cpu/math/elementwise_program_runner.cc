@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 
+#include "absl/container/inlined_vector.h"
 #include "kernels/cpu/math/elementwise.h"
 #include "kernels/cpu/math/functors.h"
 #include "kernels/cpu/math/simd.h"
@@ -109,42 +109,40 @@ struct Relu6Op {
 // ---- Steps: one instruction over n elements
 // ------------------------------------------------------
 
-// Zero-padded copy of n < kLanes elements (or the broadcast scalar) as one vector.
+// A scalar operand's value in every lane, or a vector operand's elements at i: all of a vector, or
+// the first n of them (the tail of a range) with zeros in the other lanes.
 template <typename T, bool kScalar>
-simd::VecT<T> LoadTail(const T* p, int64_t n) {
+simd::VecT<T> Operand(const T* p, int64_t i) {
   if constexpr (kScalar) {
     return simd::Set1<simd::VecT<T>>(static_cast<double>(p[0]));
   } else {
-    T buffer[simd::Vec<T>::kLanes] = {};
-    std::memcpy(buffer, p, static_cast<size_t>(n) * sizeof(T));
-    return simd::Load(buffer);
+    return simd::Load(p + i);
+  }
+}
+template <typename T, bool kScalar>
+simd::VecT<T> TailOperand(const T* p, int64_t i, int64_t n) {
+  if constexpr (kScalar) {
+    return simd::Set1<simd::VecT<T>>(static_cast<double>(p[0]));
+  } else {
+    return simd::LoadPartial(p + i, n);
   }
 }
 
-template <typename T>
-void StoreTail(T* z, simd::VecT<T> v, int64_t n) {
-  T buffer[simd::Vec<T>::kLanes];
-  simd::Store(buffer, v);
-  std::memcpy(z, buffer, static_cast<size_t>(n) * sizeof(T));
-}
-
-// z = Op(a, b), a or b repeating its one value when kAScalar / kBScalar.
+// z = Op(a, b), a or b repeating its one value when kAScalar / kBScalar. The tail computes whole
+// vectors from zero-padded lanes, as simd::Map does, so lanes never depend on where a range ends.
 template <typename T, typename Op, bool kAScalar, bool kBScalar>
 void BinaryStep(const T* a, const T* b, T* z, int64_t n) {
-  using V = simd::VecT<T>;
   constexpr int64_t kLanes = simd::Vec<T>::kLanes;
-  const V sa = simd::Set1<V>(kAScalar ? static_cast<double>(a[0]) : 0.0);
-  const V sb = simd::Set1<V>(kBScalar ? static_cast<double>(b[0]) : 0.0);
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    const V x = kAScalar ? sa : simd::Load(a + i);
-    const V y = kBScalar ? sb : simd::Load(b + i);
-    simd::Store(z + i, Op::Vec(x, y));
+    simd::Store(z + i, Op::Vec(Operand<T, kAScalar>(a, i), Operand<T, kBScalar>(b, i)));
   }
-  if (i == n) return;
-  const V x = LoadTail<T, kAScalar>(kAScalar ? a : a + i, n - i);
-  const V y = LoadTail<T, kBScalar>(kBScalar ? b : b + i, n - i);
-  StoreTail(z + i, Op::Vec(x, y), n - i);
+  if (i < n) {
+    simd::StorePartial(
+        z + i,
+        Op::Vec(TailOperand<T, kAScalar>(a, i, n - i), TailOperand<T, kBScalar>(b, i, n - i)),
+        n - i);
+  }
 }
 
 // z = Fn(a, b) element by element, for ops without vector code (Pow, FloorMod): the functor the
@@ -157,7 +155,10 @@ void ScalarBinaryStep(const T* a, const T* b, T* z, int64_t n) {
 
 template <typename T, typename Op>
 void UnaryStep(const T* a, const T*, T* z, int64_t n) {
-  simd::Map(a, z, n, [](auto v) { return Op::Vec(v); });
+  constexpr int64_t kLanes = simd::Vec<T>::kLanes;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) simd::Store(z + i, Op::Vec(simd::Load(a + i)));
+  if (i < n) simd::StorePartial(z + i, Op::Vec(simd::LoadPartial(a + i, n - i)), n - i);
 }
 
 template <typename T>
@@ -268,46 +269,44 @@ T* ThreadScratch(int64_t elements) {
 
 template <typename T>
 ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& program,
-                                                      absl::Span<const T* const> inputs,
-                                                      absl::Span<const bool> single,
-                                                      int64_t num_elements, int64_t tile)
-    : inputs_(inputs.begin(), inputs.end()),
-      scalars_(program.num_values()),
-      tile_(std::max<int64_t>(tile, simd::Vec<T>::kLanes)) {
+                                                      absl::Span<const bool> single, int64_t tile)
+    : tile_(std::max<int64_t>(tile, simd::Vec<T>::kLanes)) {
   const int num_inputs = program.num_inputs;
   const int num_instructions = static_cast<int>(program.instructions.size());
-  // Where each value lives: scalars by value, the rest as inputs or scratch tiles.
-  std::vector<Operand> where(program.num_values());
-  std::vector<int> last_read(program.num_values(), -1);
+  // Where each value lives: scalar slots, input tensors, scratch tiles.
+  absl::InlinedVector<Operand, 64> where(program.num_values());
+  absl::InlinedVector<int32_t, 64> last_read(program.num_values(), -1);
   for (int k = 0; k < num_instructions; ++k) {
     const ElementwiseInstruction& in = program.instructions[k];
-    for (int j = 0; j < ElementwiseArity(in.op); ++j) last_read[in.operands[j]] = k;
+    last_read[in.operands[0]] = k;
+    if (ElementwiseArity(in.op) == 2) last_read[in.operands[1]] = k;
   }
   for (int i = 0; i < num_inputs; ++i) {
-    if (single[i] || num_elements == 1) {
-      scalars_[i] = inputs[i][0];
-      where[i] = {Operand::kScalar, i};
+    if (single[i]) {
+      where[i] = {Operand::kScalar, num_scalars_++};
+      scalar_inputs_.push_back(i);
     } else {
       where[i] = {Operand::kInput, i};
     }
   }
-  std::vector<int32_t> free_scratch;
+  steps_.reserve(num_instructions);
+  absl::InlinedVector<int32_t, 8> free_scratch;
   for (int k = 0; k < num_instructions; ++k) {
     const ElementwiseInstruction& in = program.instructions[k];
     const int value = num_inputs + k;
     const bool unary = ElementwiseArity(in.op) == 1;
     const Operand a = where[in.operands[0]];
-    const Operand b = unary ? Operand{} : where[in.operands[1]];
+    const Operand b = unary ? a : where[in.operands[1]];
     const bool a_scalar = a.kind == Operand::kScalar, b_scalar = b.kind == Operand::kScalar;
     const StepInfo<T> info = StepFor<T>(in.op, a_scalar, b_scalar);
-    if (a_scalar && b_scalar) {  // once, here; the value then broadcasts like an input scalar
-      info.fn(&scalars_[a.index], &scalars_[b.index], &scalars_[value], 1);
-      where[value] = {Operand::kScalar, value};
+    if (a_scalar && b_scalar) {  // once per call, by Bind
+      where[value] = {Operand::kScalar, num_scalars_++};
+      scalar_steps_.push_back({info.fn, a.index, b.index, where[value].index});
       continue;
     }
     cost_ += info.cost;
     int32_t scratch = -1;                  // the last instruction writes the output
-    where[value] = {Operand::kInput, -1};  // the output: read by no instruction
+    where[value] = {Operand::kInput, -1};  // (read by no instruction)
     if (k + 1 < num_instructions) {
       if (free_scratch.empty()) free_scratch.push_back(num_scratch_++);
       scratch = free_scratch.back();
@@ -325,29 +324,48 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
     if (!unary && in.operands[1] != in.operands[0]) release(in.operands[1]);
     if (scratch >= 0 && last_read[value] < 0) free_scratch.push_back(scratch);
   }
-  // A program of scalars only has its value now (steps_ is empty then).
-  scalar_result_ = where[program.num_values() - 1].kind == Operand::kScalar;
-  result_ = scalars_[program.num_values() - 1];
+  const Operand& result = where[program.num_values() - 1];
+  if (result.kind == Operand::kScalar) {  // a program of scalars only: no tile steps
+    result_slot_ = result.index;
+    steps_.clear();
+  }
 }
 
 template <typename T>
-const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, int64_t begin,
-                                              T* scratch) const {
+typename ElementwiseProgramRunner<T>::Binding ElementwiseProgramRunner<T>::Bind(
+    absl::Span<const T* const> inputs) const {
+  Binding binding;
+  binding.inputs.assign(inputs.begin(), inputs.end());
+  binding.scalars.resize(num_scalars_);
+  for (size_t s = 0; s < scalar_inputs_.size(); ++s) {
+    binding.scalars[s] = inputs[scalar_inputs_[s]][0];
+  }
+  T* scalars = binding.scalars.data();
+  for (const ScalarStep& step : scalar_steps_) {
+    step.fn(scalars + step.a, scalars + step.b, scalars + step.z, 1);
+  }
+  return binding;
+}
+
+template <typename T>
+const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, const Binding& binding,
+                                              int64_t begin, T* scratch) const {
   switch (operand.kind) {
     case Operand::kInput:
-      return inputs_[operand.index] + begin;
+      return binding.inputs[operand.index] + begin;
     case Operand::kScratch:
       return scratch + operand.index * tile_;
     case Operand::kScalar:
-      return &scalars_[operand.index];
+      return &binding.scalars[operand.index];
   }
   return nullptr;
 }
 
 template <typename T>
-void ElementwiseProgramRunner<T>::Run(T* out, int64_t begin, int64_t end) const {
-  if (scalar_result_) {
-    std::fill(out + begin, out + end, result_);
+void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, int64_t begin,
+                                      int64_t end) const {
+  if (result_slot_ >= 0) {
+    std::fill(out + begin, out + end, binding.scalars[result_slot_]);
     return;
   }
   T* scratch = ThreadScratch<T>(std::max(num_scratch_, 1) * tile_);
@@ -355,7 +373,8 @@ void ElementwiseProgramRunner<T>::Run(T* out, int64_t begin, int64_t end) const 
     const int64_t n = std::min(tile_, end - start);
     for (const Step& step : steps_) {
       T* z = step.scratch < 0 ? out + start : scratch + step.scratch * tile_;
-      step.fn(Resolve(step.a, start, scratch), Resolve(step.b, start, scratch), z, n);
+      step.fn(Resolve(step.a, binding, start, scratch), Resolve(step.b, binding, start, scratch), z,
+              n);
     }
   }
 }

@@ -49,6 +49,28 @@ inline __m256d Set1<__m256d>(double value) {
   return _mm256_set1_pd(value);
 }
 
+// The first n (0 < n < kLanes) elements at p in a vector whose other lanes are zero, and the
+// first n lanes of v stored to p; neither touches memory past p + n (masked loads and stores).
+inline __m256i TailMask32(int64_t n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+inline __m256i TailMask64(int64_t n) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+inline __m256 LoadPartial(const float* p, int64_t n) {
+  return _mm256_maskload_ps(p, TailMask32(n));
+}
+inline __m256d LoadPartial(const double* p, int64_t n) {
+  return _mm256_maskload_pd(p, TailMask64(n));
+}
+inline void StorePartial(float* p, __m256 v, int64_t n) {
+  _mm256_maskstore_ps(p, TailMask32(n), v);
+}
+inline void StorePartial(double* p, __m256d v, int64_t n) {
+  _mm256_maskstore_pd(p, TailMask64(n), v);
+}
+
 // |x|: clears the sign bit.
 inline __m256 Abs(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
 inline __m256d Abs(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
