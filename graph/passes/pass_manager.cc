@@ -30,6 +30,8 @@ constexpr Pass kPipeline[] = {
     {"cse", EliminateCommonSubexpressions},
     {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias
     {"fuse_bias_activation", FuseBiasActivation},
+    // After the bias fusion, which would otherwise find its activations already fused here.
+    {"fuse_elementwise", FuseElementwise},
 };
 
 bool Contains(const std::vector<std::string>& names, absl::string_view name) {

@@ -24,5 +24,8 @@ absl::StatusOr<bool> EliminateCommonSubexpressions(Graph& graph, PassContext& co
 absl::StatusOr<bool> FoldBatchNorm(Graph& graph, PassContext& context);
 // "fuse_bias_activation": MatMul/Conv2D + bias + optional activation -> _FusedMatMul/_FusedConv2D.
 absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
+// "fuse_elementwise": regions of elementwise ops (scalars and same-shape tensors) ->
+// _FusedElementwise, one pass over memory.
+absl::StatusOr<bool> FuseElementwise(Graph& graph, PassContext& context);
 
 }  // namespace duet

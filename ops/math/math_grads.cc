@@ -242,6 +242,8 @@ const NotDifferentiable kGreaterEqual("GreaterEqual");
 const NotDifferentiable kLogicalAnd("LogicalAnd");
 const NotDifferentiable kLogicalOr("LogicalOr");
 const NotDifferentiable kLogicalNot("LogicalNot");
+// Made by the fusion pass, which runs after gradients are built (like _FusedMatMul).
+const NotDifferentiable kFusedElementwise("_FusedElementwise");
 
 }  // namespace
 }  // namespace duet

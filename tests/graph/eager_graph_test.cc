@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "duet.h"
 #include "ops/gradient.h"
+#include "ops/math/fused_elementwise_op.h"
 #include "ops/nn/fused_nn_ops.h"
 #include "ops/op_registry.h"
 #include "tests/test_util.h"
@@ -128,6 +129,11 @@ std::vector<Case> Cases() {
        {kX, kY, constant({0.5f, -1.f})},
        [](const std::vector<Tensor>& in) {
          return fused_matmul(in[0], in[1], {in[2]}, {"BiasAdd", "Relu"}, false, true);
+       }},
+      {"_FusedElementwise",
+       {kX, kY, constant(0.5f)},
+       [](const std::vector<Tensor>& in) {
+         return fused_elementwise({in[0], in[1], in[2]}, {"Mul", "AddV2", "Tanh"}, {0, 2, 3, 1, 4});
        }},
       {"_FusedConv2D",
        {reshape(kX, {1, 3, 2, 1}), reshape(kY, {1, 2, 1, 3}), constant({0.5f, -1.f, 2.f})},

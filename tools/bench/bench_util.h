@@ -81,11 +81,11 @@ double MedianSecondsPerCall(Fn&& fn, const TimingOptions& options = OptionsFromE
   return per_call[per_call.size() / 2];
 }
 
-// Like MedianSecondsPerCall for several peers at once, with their repetitions interleaved
+// Seconds per call of each of several peers in each repetition, the repetitions interleaved
 // (A, B, A, B, ...): load that comes and goes on a shared machine then hits every peer alike
 // instead of whichever happened to run during it, which keeps their ratio honest. For cases
 // of a millisecond or more; the std::function call is negligible there.
-inline std::vector<double> InterleavedMedianSecondsPerCall(
+inline std::vector<std::vector<double>> InterleavedSecondsPerCall(
     const std::vector<std::function<void()>>& fns,
     const TimingOptions& options = OptionsFromEnv()) {
   using Clock = std::chrono::steady_clock;
@@ -104,12 +104,31 @@ inline std::vector<double> InterleavedMedianSecondsPerCall(
       per_call[i].push_back(time_calls(i) / static_cast<double>(calls[i]));
     }
   }
+  return per_call;
+}
+
+// Like MedianSecondsPerCall for several peers at once, repetitions interleaved (see above).
+inline std::vector<double> InterleavedMedianSecondsPerCall(
+    const std::vector<std::function<void()>>& fns,
+    const TimingOptions& options = OptionsFromEnv()) {
   std::vector<double> medians;
-  for (std::vector<double>& times : per_call) {
+  for (std::vector<double>& times : InterleavedSecondsPerCall(fns, options)) {
     std::sort(times.begin(), times.end());
     medians.push_back(times[times.size() / 2]);
   }
   return medians;
+}
+
+// The fastest repetition of each peer instead of the median: on a machine other jobs keep busy,
+// the median moves with their load while the minimum stays near the unloaded time.
+inline std::vector<double> InterleavedMinSecondsPerCall(
+    const std::vector<std::function<void()>>& fns,
+    const TimingOptions& options = OptionsFromEnv()) {
+  std::vector<double> minima;
+  for (const std::vector<double>& times : InterleavedSecondsPerCall(fns, options)) {
+    minima.push_back(*std::min_element(times.begin(), times.end()));
+  }
+  return minima;
 }
 
 // One output line: name<TAB>value<TAB>unit. Fixed-point (never exponent) notation keeps the

@@ -1,6 +1,7 @@
 // Graph mode against eager execution, in one process:
 //   - graph.chain_1000_tiny_ns_per_node: Session::run of a chain of 1,000 AddV2 nodes on 4-element
-//     float32 values, time per node; eager.chain_1000_tiny_ns_per_op: the same 1,000 adds eagerly.
+//     float32 values, not optimized (the executor's cost per node), time per node;
+//     eager.chain_1000_tiny_ns_per_op: the same 1,000 adds eagerly.
 //   - {eager,session}.mlp_784_256_256_10_forward_f32: us per forward pass of a 784-256-256-10 MLP
 //     (relu, batch 64); {eager,session}.chain_50_64x64_f32: us per 50-op elementwise chain on
 //     64x64.
@@ -41,7 +42,8 @@ void TinyChain() {
     y = x;
     for (int i = 0; i < kNodes; ++i) y = y + one;
   }
-  Session session(g);
+  // Not optimized: fuse_elementwise would make the chain one node, and this measures the executor.
+  Session session(g, SessionOptions{.optimize = false});
   const std::vector<double> seconds = InterleavedMedianSecondsPerCall({
       [&] {
         std::vector<Tensor> out = session.run({{x, start}}, {y});

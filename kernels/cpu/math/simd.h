@@ -49,6 +49,28 @@ inline __m256d Set1<__m256d>(double value) {
   return _mm256_set1_pd(value);
 }
 
+// The first n (0 < n < kLanes) elements at p in a vector whose other lanes are zero, and the
+// first n lanes of v stored to p; neither touches memory past p + n (masked loads and stores).
+inline __m256i TailMask32(int64_t n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+inline __m256i TailMask64(int64_t n) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+inline __m256 LoadPartial(const float* p, int64_t n) {
+  return _mm256_maskload_ps(p, TailMask32(n));
+}
+inline __m256d LoadPartial(const double* p, int64_t n) {
+  return _mm256_maskload_pd(p, TailMask64(n));
+}
+inline void StorePartial(float* p, __m256 v, int64_t n) {
+  _mm256_maskstore_ps(p, TailMask32(n), v);
+}
+inline void StorePartial(double* p, __m256d v, int64_t n) {
+  _mm256_maskstore_pd(p, TailMask64(n), v);
+}
+
 // |x|: clears the sign bit.
 inline __m256 Abs(__m256 x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
 inline __m256d Abs(__m256d x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
@@ -61,6 +83,12 @@ inline __m256d Greater(__m256d x, __m256d y) { return _mm256_cmp_pd(x, y, _CMP_G
 // Lane mask of x >= y (false for NaN).
 inline __m256 GreaterEqual(__m256 x, __m256 y) { return _mm256_cmp_ps(x, y, _CMP_GE_OQ); }
 inline __m256d GreaterEqual(__m256d x, __m256d y) { return _mm256_cmp_pd(x, y, _CMP_GE_OQ); }
+// Lane mask of isnan(x).
+inline __m256 IsNan(__m256 x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
+inline __m256d IsNan(__m256d x) { return _mm256_cmp_pd(x, x, _CMP_UNORD_Q); }
+// Lanes set in either mask.
+inline __m256 Or(__m256 x, __m256 y) { return _mm256_or_ps(x, y); }
+inline __m256d Or(__m256d x, __m256d y) { return _mm256_or_pd(x, y); }
 // mask ? if_true : if_false, lane by lane.
 inline __m256 Select(__m256 mask, __m256 if_true, __m256 if_false) {
   return _mm256_blendv_ps(if_false, if_true, mask);

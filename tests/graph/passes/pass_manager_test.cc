@@ -35,8 +35,10 @@ TEST_CASE("the pipeline runs to a fixed point and reports what fired") {
   CHECK(report.counter("cse.merged") == 1);
   CHECK(report.nodes_before == g.num_nodes());
   CHECK(report.nodes_after == result.graph.num_nodes());
+  // What is left of the arithmetic, x + (e + e) with e = exp(x), is one elementwise region.
+  CHECK(report.counter("fusion.elementwise_ops") == 3);
   CHECK(testing::OpCounts(result.graph) ==
-        std::map<std::string, int>{{"AddV2", 2}, {"Exp", 1}, {"Identity", 1}, {"Placeholder", 1}});
+        std::map<std::string, int>{{"_FusedElementwise", 1}, {"Identity", 1}, {"Placeholder", 1}});
   CHECK(report.iterations >= 2);  // the last round changes nothing
   for (const PassRun& run : report.runs) {
     if (run.iteration == report.iterations) CHECK_FALSE(run.changed);
@@ -49,10 +51,13 @@ TEST_CASE("the pipeline runs to a fixed point and reports what fired") {
 TEST_CASE("passes can be chosen and disabled by name; unknown names are errors") {
   Graph g = Example();
   Graph copy = g.Copy();
-  PassReport report = optimize(copy, PassOptions{.disable = {"cse"}});
+  PassReport report = optimize(copy, PassOptions{.disable = {"cse", "fuse_elementwise"}});
   CHECK(report.counter("cse.merged") == 0);
   CHECK(testing::OpCounts(copy).at("Exp") == 2);
-  for (const PassRun& run : report.runs) CHECK(run.pass != "cse");
+  for (const PassRun& run : report.runs) {
+    CHECK(run.pass != "cse");
+    CHECK(run.pass != "fuse_elementwise");
+  }
   testing::ExpectError([&] { optimize(copy, PassOptions{.passes = {"fold"}}); },
                        {"no pass named 'fold'", "constant_folding"});
   testing::ExpectError([&] { optimize(copy, PassOptions{.keep = {"nope"}}); },

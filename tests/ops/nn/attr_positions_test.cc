@@ -37,5 +37,11 @@ TEST_CASE("nn ops declare their attrs in the order the kernels read them") {
   ExpectAttrs("SparseSoftmaxCrossEntropyWithLogits", {"T", "Tlabels"});
 }
 
+// _FusedElementwise is a math op, but it is the fusion passes' sibling of _FusedMatMul; its kernel
+// reads attrs by position too.
+TEST_CASE("_FusedElementwise declares its attrs in the order its kernel reads them") {
+  ExpectAttrs("_FusedElementwise", {"T", "N", "ops", "operands"});
+}
+
 }  // namespace
 }  // namespace duet

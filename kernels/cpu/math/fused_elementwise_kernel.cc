@@ -1,0 +1,115 @@
+// _FusedElementwise on the CPU: decodes and compiles the program (once per thread, Note [Compiled
+// program cache]), binds it to the inputs and runs it tile by tile (Note [Tiled program
+// evaluation]), split across the intra-op pool like the unfused ops.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "kernels/cpu/math/elementwise.h"
+#include "kernels/cpu/math/elementwise_program_runner.h"
+#include "kernels/kernel_registry.h"
+#include "ops/math/elementwise_program.h"
+
+namespace duet {
+namespace {
+
+// Attr positions declared in ops/math/fused_elementwise_op.cc (tests/ops/nn/attr_positions_test.cc
+// checks).
+enum FusedElementwiseAttr {
+  kOps = 2,
+  kOperands = 3,
+};
+
+// The shape function checked the inputs as far as graph shapes were known; a graph with unknown
+// dims may still bring a mismatch here.
+absl::Status CheckInputShapes(const KernelContext& ctx, const Shape& out) {
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    const Shape& in = ctx.input(i).shape();
+    if (ElementCount(in) != 1 && in != out) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input ", i, " has shape ", in.str(), ", but every input must hold a single element or ",
+          "have the output's shape ", out.str()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Note [Compiled program cache]
+// Decoding a program and compiling it for its inputs costs tens of nanoseconds per instruction,
+// as much as running it on a small tensor, and a session's node brings the same attrs on every
+// run. So each thread keeps the runners of the last few programs it ran, found again by comparing
+// the attrs (a few nanoseconds per instruction) and which inputs are single elements.
+template <typename T>
+class RunnerCache {
+ public:
+  absl::StatusOr<const ElementwiseProgramRunner<T>*> Get(const std::vector<std::string>& ops,
+                                                         const std::vector<int64_t>& operands,
+                                                         absl::Span<const bool> single) {
+    for (const Entry& entry : entries_) {
+      if (entry.runner != nullptr && entry.operands == operands &&
+          absl::MakeConstSpan(entry.single) == single && entry.ops == ops) {
+        return entry.runner.get();
+      }
+    }
+    DUET_ASSIGN_OR_RETURN(const ElementwiseProgram program,
+                          DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size())));
+    Entry& entry = entries_[next_];
+    next_ = (next_ + 1) % kEntries;
+    entry.ops = ops;
+    entry.operands = operands;
+    entry.single.assign(single.begin(), single.end());
+    entry.runner = std::make_unique<ElementwiseProgramRunner<T>>(program, single);
+    return entry.runner.get();
+  }
+
+  // This thread's cache. A runner stays valid while its caller runs it: only this thread evicts.
+  static RunnerCache& ForThread() {
+    thread_local RunnerCache cache;
+    return cache;
+  }
+
+ private:
+  static constexpr int kEntries = 8;
+  struct Entry {
+    std::vector<std::string> ops;
+    std::vector<int64_t> operands;
+    absl::InlinedVector<bool, 8> single;
+    std::unique_ptr<ElementwiseProgramRunner<T>> runner;
+  };
+  std::array<Entry, kEntries> entries_;
+  int next_ = 0;
+};
+
+template <typename T>
+absl::Status FusedElementwiseKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  DUET_RETURN_IF_ERROR(CheckInputShapes(ctx, out.shape()));
+  absl::InlinedVector<const T*, 8> inputs;
+  absl::InlinedVector<bool, 8> single;
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    inputs.push_back(ctx.input(i).data<T>());
+    single.push_back(ElementCount(ctx.input(i).shape()) == 1);
+  }
+  DUET_ASSIGN_OR_RETURN(
+      const ElementwiseProgramRunner<T>* runner,
+      RunnerCache<T>::ForThread().Get(ctx.attr<std::vector<std::string>>(kOps),
+                                      ctx.attr<std::vector<int64_t>>(kOperands), single));
+  const typename ElementwiseProgramRunner<T>::Binding binding = runner->Bind(inputs);
+  T* z = out.mutable_data<T>();
+  ParallelElements(ctx, ElementCount(out.shape()), runner->cost(),
+                   [&](int64_t begin, int64_t end) { runner->Run(binding, z, begin, end); });
+  return absl::OkStatus();
+}
+
+const KernelRegistrar kFusedElementwiseFloat("_FusedElementwise", DeviceType::kCpu, {kFloat32},
+                                             {&FusedElementwiseKernel<float>});
+const KernelRegistrar kFusedElementwiseDouble("_FusedElementwise", DeviceType::kCpu, {kFloat64},
+                                              {&FusedElementwiseKernel<double>});
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,129 @@
+#include "ops/math/elementwise_program.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/error.h"
+
+namespace duet {
+namespace {
+
+struct OpInfo {
+  absl::string_view name;
+  int arity;
+};
+
+// Indexed by ElementwiseOpcode.
+constexpr std::array<OpInfo, kNumElementwiseOpcodes> kOps = {{
+    {"AddV2", 2},   {"Sub", 2},   {"Mul", 2},      {"RealDiv", 2},  {"Div", 2},   {"Maximum", 2},
+    {"Minimum", 2}, {"Pow", 2},   {"FloorMod", 2}, {"ReluGrad", 2}, {"Neg", 1},   {"Abs", 1},
+    {"Square", 1},  {"Sign", 1},  {"Relu", 1},     {"Relu6", 1},    {"Floor", 1}, {"Ceil", 1},
+    {"Sqrt", 1},    {"Rsqrt", 1}, {"Exp", 1},      {"Log", 1},      {"Log1p", 1}, {"Tanh", 1},
+    {"Sigmoid", 1}, {"Elu", 1},   {"Softplus", 1},
+}};
+
+// Op names by a hash of their length and first and last characters: decoding looks up every
+// instruction of every kernel call, so this is a few compares rather than hashing whole strings.
+class OpcodeTable {
+ public:
+  OpcodeTable() {
+    for (auto& bucket : buckets_) bucket.fill(-1);
+    for (int i = 0; i < kNumElementwiseOpcodes; ++i) {
+      auto& bucket = buckets_[Bucket(kOps[i].name)];
+      auto free = std::find(bucket.begin(), bucket.end(), -1);
+      if (free == bucket.end()) {  // a programming error, caught at startup
+        std::fprintf(stderr, "elementwise_program.cc: grow OpcodeTable's buckets for %s\n",
+                     std::string(kOps[i].name).c_str());
+        std::abort();
+      }
+      *free = static_cast<int8_t>(i);
+    }
+  }
+
+  std::optional<ElementwiseOpcode> Find(absl::string_view name) const {
+    if (name.empty()) return std::nullopt;
+    for (int8_t i : buckets_[Bucket(name)]) {
+      if (i >= 0 && kOps[i].name == name) return static_cast<ElementwiseOpcode>(i);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static int Bucket(absl::string_view name) {
+    return static_cast<int>((name.size() * 31 + static_cast<unsigned char>(name.front()) * 7 +
+                             static_cast<unsigned char>(name.back())) &
+                            63);
+  }
+
+  std::array<std::array<int8_t, 4>, 64> buckets_;
+};
+
+std::string SupportedOps() {
+  std::vector<absl::string_view> names;
+  for (const OpInfo& op : kOps) names.push_back(op.name);
+  return absl::StrJoin(names, ", ");
+}
+
+// Operand `value` of instruction `k`: an input or an earlier instruction's result.
+absl::Status CheckOperand(int64_t value, int k, int num_inputs, absl::string_view op) {
+  if (value >= 0 && value < num_inputs + k) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("instruction ", k, " (", op, ") reads value ", value, ", but only values 0..",
+                   num_inputs + k - 1, " (", num_inputs, " inputs, then the ", k,
+                   " instructions before it) exist there (see operands)"));
+}
+
+}  // namespace
+
+std::optional<ElementwiseOpcode> ElementwiseOpcodeOf(absl::string_view op_name) {
+  static const OpcodeTable* table = new OpcodeTable;
+  return table->Find(op_name);
+}
+
+absl::string_view ElementwiseOpName(ElementwiseOpcode op) {
+  return kOps[static_cast<int>(op)].name;
+}
+
+int ElementwiseArity(ElementwiseOpcode op) { return kOps[static_cast<int>(op)].arity; }
+
+absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
+                                                            absl::Span<const int64_t> operands,
+                                                            int num_inputs) {
+  if (ops.empty()) return absl::InvalidArgumentError("the program (attr ops) is empty");
+  ElementwiseProgram program;
+  program.num_inputs = num_inputs;
+  program.instructions.reserve(ops.size());
+  size_t next = 0;  // into operands
+  for (int k = 0; k < static_cast<int>(ops.size()); ++k) {
+    const std::optional<ElementwiseOpcode> op = ElementwiseOpcodeOf(ops[k]);
+    if (!op) {
+      return absl::InvalidArgumentError(absl::StrCat("instruction ", k, " names op '", ops[k],
+                                                     "', which is not one of ", SupportedOps()));
+    }
+    ElementwiseInstruction instruction{*op};
+    const int arity = ElementwiseArity(*op);
+    if (operands.size() < next + arity) {
+      return absl::InvalidArgumentError(absl::StrCat("operands has ", operands.size(),
+                                                     " entries, too few for instruction ", k, " (",
+                                                     ops[k], ", ", arity, " operands)"));
+    }
+    for (int j = 0; j < arity; ++j) {
+      const int64_t value = operands[next++];
+      DUET_RETURN_IF_ERROR(CheckOperand(value, k, num_inputs, ops[k]));
+      instruction.operands[j] = static_cast<int32_t>(value);
+    }
+    program.instructions.push_back(instruction);
+  }
+  if (next != operands.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("operands has ", operands.size(),
+                                                   " entries, but the ", ops.size(),
+                                                   " instructions take ", next));
+  }
+  return program;
+}
+
+}  // namespace duet

@@ -1,0 +1,94 @@
+// The expression program a _FusedElementwise node evaluates: its encoding in two plain attrs, and
+// the decoded form that the shape function checks and the kernels run.
+//
+// Note [Elementwise programs]
+// A _FusedElementwise node with inputs x_0 .. x_{N-1} computes a straight-line program:
+//
+//   ops:      list(string), one op name per instruction, e.g. ["Mul", "AddV2", "Tanh"]
+//   operands: list(int), the operands of all instructions in order, as many per instruction as its
+//             op takes (1 or 2): value index i < N is input x_i, N + k is the result of
+//             instruction k, which must come before the instruction reading it.
+//
+// The result of the last instruction is the output. tanh(x * y + 1) with inputs [x, y, 1] is
+// ops ["Mul", "AddV2", "Tanh"], operands [0, 1, 3, 2, 4]. Every input is either a single element
+// (a scalar that broadcasts) or of the output's full shape; nothing else broadcasts. Each
+// instruction computes exactly what its op computes as a node of its own (the same math, the same
+// rounding, scalars broadcast the same way), so the fused node's values equal the unfused graph's
+// bit for bit. Plain strings and ints keep the attrs TensorFlow-serializable: a GraphDef with
+// fused nodes round-trips through export and import like any other.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace duet {
+
+// The ops a program may name (TensorFlow's op names in comments where they differ).
+enum class ElementwiseOpcode : uint8_t {
+  // Binary.
+  kAddV2,
+  kSub,
+  kMul,
+  kRealDiv,
+  kDiv,  // on floats, the same as RealDiv
+  kMaximum,
+  kMinimum,
+  kPow,
+  kFloorMod,
+  kReluGrad,  // (gradients, features) -> gradients where features > 0, else 0
+  // Unary.
+  kNeg,
+  kAbs,
+  kSquare,
+  kSign,
+  kRelu,
+  kRelu6,
+  kFloor,
+  kCeil,
+  kSqrt,
+  kRsqrt,
+  kExp,
+  kLog,
+  kLog1p,
+  kTanh,
+  kSigmoid,
+  kElu,
+  kSoftplus,
+};
+inline constexpr int kNumElementwiseOpcodes = static_cast<int>(ElementwiseOpcode::kSoftplus) + 1;
+
+// The opcode of the op named `op_name`, or nullopt when programs cannot hold it.
+std::optional<ElementwiseOpcode> ElementwiseOpcodeOf(absl::string_view op_name);
+// The op's registry name ("AddV2").
+absl::string_view ElementwiseOpName(ElementwiseOpcode op);
+// How many operands the op takes: 1 or 2.
+int ElementwiseArity(ElementwiseOpcode op);
+
+// One instruction: the op and the value indices of its operands (operands[1] unused for unary).
+struct ElementwiseInstruction {
+  ElementwiseOpcode op;
+  int32_t operands[2] = {0, 0};
+};
+
+// A decoded program (see the Note): value i < num_inputs is input i, num_inputs + k instruction k.
+struct ElementwiseProgram {
+  int num_inputs = 0;
+  std::vector<ElementwiseInstruction> instructions;
+
+  int num_values() const { return num_inputs + static_cast<int>(instructions.size()); }
+};
+
+// Decodes and checks the attrs of a node with `num_inputs` inputs. InvalidArgument, naming the
+// instruction and the attr, for an empty program, an op programs cannot hold, a wrong number of
+// operands or an operand index that is not an input or an earlier instruction.
+absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
+                                                            absl::Span<const int64_t> operands,
+                                                            int num_inputs);
+
+}  // namespace duet

@@ -1,0 +1,83 @@
+// _FusedElementwise: a region of elementwise ops as one node (Note [Elementwise programs]).
+#include "ops/math/fused_elementwise_op.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "ops/math/elementwise_program.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+// Attr positions (the kernel reads them by position; tests/ops/nn/attr_positions_test.cc pins
+// them).
+enum FusedElementwiseAttr {
+  kFusedElementwiseT,
+  kFusedElementwiseN,
+  kFusedElementwiseOps,
+  kFusedElementwiseOperands,
+};
+
+// True when `shape` is known to hold exactly one element: such inputs broadcast as scalars.
+bool IsSingleElement(const Shape& shape) {
+  return !shape.unknown_rank() && shape.num_elements() == 1;
+}
+
+// The output shape: the NumPy broadcast of the inputs, each of which must be a single element or
+// (as far as is known) of that very shape.
+absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx) {
+  Shape out = ctx.input_shape(0);
+  for (int i = 1; i < ctx.num_inputs(); ++i) {
+    DUET_ASSIGN_OR_RETURN(out, BroadcastShapes(out, ctx.input_shape(i)));
+  }
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    const Shape& in = ctx.input_shape(i);
+    if (in.unknown_rank() || out.unknown_rank() || IsSingleElement(in)) continue;
+    if (in.rank() != out.rank() || !in.IsCompatibleWith(out)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input ", i, " has shape ", in.str(), ", but every input must hold a single element or ",
+          "have the output's shape ", out.str()));
+    }
+  }
+  return out;
+}
+
+absl::Status FusedElementwiseShape(ShapeContext& ctx) {
+  DUET_RETURN_IF_ERROR(
+      DecodeElementwiseProgram(ctx.attr<std::vector<std::string>>(kFusedElementwiseOps),
+                               ctx.attr<std::vector<int64_t>>(kFusedElementwiseOperands),
+                               ctx.num_inputs())
+          .status());
+  DUET_ASSIGN_OR_RETURN(Shape out, OutputShape(ctx));
+  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
+  return absl::OkStatus();
+}
+
+const OpDef* const kFusedElementwise =
+    OpDefBuilder("_FusedElementwise")
+        .InputList("inputs", "T", "N")
+        .Output("output", "T")
+        .TypeAttr("T", {kFloat32, kFloat64})
+        .IntAttr("N", {}, 1)
+        .StringListAttr("ops")
+        .IntListAttr("operands")
+        .Doc(
+            "Made by the fuse_elementwise pass from a region of elementwise ops: evaluates the "
+            "program ops/operands (instruction k applies ops[k] to the next 1 or 2 operands, value "
+            "indices: inputs first, then earlier results; the last result is the output) in one "
+            "pass; each input is a single element or of the output's shape.")
+        .SetShapeFn(FusedElementwiseShape)
+        .Register();
+
+}  // namespace
+
+Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
+                         std::vector<int64_t> operands, OpSite site) {
+  OpCall call(kFusedElementwise, TensorList(inputs.begin(), inputs.end()), site);
+  call.attrs[kFusedElementwiseOps] = std::move(ops);
+  call.attrs[kFusedElementwiseOperands] = std::move(operands);
+  return RunOp1(call);
+}
+
+}  // namespace duet

@@ -1,0 +1,260 @@
+// Elementwise fusion: which regions fuse (chains, trees, shared values, scalars), where they stop
+// (values read outside, kept nodes, control edges, dtypes, broadcasts, unknown shapes), the report
+// and the dump, and values equal to the unfused graph's bit for bit (the kernel computes every op
+// as its own kernel does, in the same order).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/graph/passes/pass_test_util.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+const PassOptions kFuseOnly{.passes = {"fuse_elementwise", "prune"}};
+
+Tensor Input(DType dtype, const Shape& shape, int seed) {
+  return cast(random_normal(shape, seed), dtype);
+}
+
+std::string Whys(const PassReport& report) {
+  std::string whys;
+  for (const MissedFusion& m : report.missed) whys += m.node + ": " + m.why + "\n";
+  return whys;
+}
+
+TEST_CASE("a chain of scalar ops fuses into one node, exactly") {
+  for (DType dtype : {kFloat32, kFloat64}) {
+    INFO(DTypeName(dtype));
+    Graph g;
+    {
+      GraphScope scope(g);
+      Tensor x = placeholder(dtype, {4, 3}, "x");
+      Tensor y = x;
+      for (int i = 0; i < 4; ++i) y = tanh(relu(y * 0.9 + 0.1) - 0.05);
+      identity(y, OpSite("out"));
+    }
+    auto result =
+        testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(dtype, {4, 3}, 1)}}, {"out"});
+    CHECK(result.report.counter("fusion.elementwise") == 1);
+    CHECK(result.report.counter("fusion.elementwise_ops") == 20);
+    // The scalars are Consts read by several nodes; each is one input of the fused node.
+    CHECK(testing::OpCounts(result.graph) ==
+          std::map<std::string, int>{
+              {"Const", 12}, {"Identity", 1}, {"Placeholder", 1}, {"_FusedElementwise", 1}});
+  }
+}
+
+TEST_CASE("trees, shared values and scalar placeholders fuse into one node") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat64, {5, 7}, "x");
+    Tensor y = placeholder(kFloat64, {5, 7}, "y");
+    Tensor s = placeholder(kFloat64, {}, "s");
+    Tensor shared = x * s;  // read three times
+    Tensor left = tanh(shared) + shared * shared;
+    Tensor right = maximum(y - s, exp(s * s));  // exp(s * s): a value of scalars only
+    identity(sigmoid(left / (abs(right) + 1.0)) - x, OpSite("out"));
+  }
+  auto result = testing::OptimizeAndCompare(
+      g, kFuseOnly,
+      {{"x", Input(kFloat64, {5, 7}, 1)}, {"y", Input(kFloat64, {5, 7}, 2)}, {"s", constant(0.7)}},
+      {"out"});
+  CHECK(result.report.counter("fusion.elementwise") == 1);
+  CHECK(result.report.counter("fusion.elementwise_ops") == 13);
+  const auto counts = testing::OpCounts(result.graph);
+  CHECK(counts.at("_FusedElementwise") == 1);
+  CHECK(counts.count("Mul") == 0);
+  const Node* fused = nullptr;
+  for (const Node* node : result.graph.nodes()) {
+    if (node->op().name == "_FusedElementwise") fused = node;
+  }
+  REQUIRE(fused != nullptr);
+  CHECK(fused->inputs().size() == 4);  // x, s, y and the Const 1
+}
+
+TEST_CASE("a value read outside the region stays, and ends a region of its own") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {8}, "x");
+    Tensor a = exp(x * 2.f, OpSite("a"));  // read by the tanh and by the sum
+    identity(tanh(a) + 1.f, OpSite("out1"));
+    identity(reduce_sum(a), OpSite("out2"));
+  }
+  auto result =
+      testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(kFloat32, {8}, 3)}}, {"out1", "out2"});
+  CHECK(result.report.counter("fusion.elementwise") == 2);
+  CHECK(result.graph.FindNode("a")->op().name == "_FusedElementwise");  // exp(x * 2)
+  CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 2);
+  CHECK(testing::OpCounts(result.graph).count("Tanh") == 0);
+}
+
+TEST_CASE("kept nodes end regions; a kept root is rewritten in place under its name") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {3, 2}, "x");
+    Tensor kept = sqrt(abs(x) + 1.f, OpSite("kept"));
+    identity(tanh(kept * kept - 2.f), OpSite("out"));
+  }
+  auto result = testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(kFloat32, {3, 2}, 4)}},
+                                            {"kept", "out"});
+  CHECK(result.report.counter("fusion.elementwise") == 2);
+  CHECK(result.graph.FindNode("kept")->op().name == "_FusedElementwise");
+  CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 2);
+}
+
+TEST_CASE("control inputs move to the fused node; a control edge out of a value ends a region") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {4}, "x");
+    Tensor before = identity(x, OpSite("before"));
+    Tensor a;
+    {
+      ControlDependencies deps({before});
+      a = x * 3.f;
+    }
+    Tensor b = tanh(a, OpSite("b"));  // a control edge leaves it
+    Tensor c;
+    {
+      ControlDependencies deps({b});
+      c = reduce_sum(x);
+    }
+    identity(exp(b) + c, OpSite("out"));
+  }
+  auto result =
+      testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(kFloat32, {4}, 5)}}, {"out"});
+  const Node* b = result.graph.FindNode("b");
+  REQUIRE(b != nullptr);
+  CHECK(b->op().name == "_FusedElementwise");  // Mul + Tanh, rewritten in place
+  REQUIRE(b->control_inputs().size() == 1);
+  CHECK(b->control_inputs()[0]->name() == "before");
+  CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 2);  // b, and exp(b) + c
+}
+
+TEST_CASE("dtypes: float32 and float64 regions fuse apart; integer ones are reported") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {6}, "x");
+    Tensor wide = cast(tanh(x * 2.f), kFloat64);
+    identity(exp(wide) - 1.0, OpSite("out"));
+    Tensor i = placeholder(kInt32, {6}, "i");
+    identity(abs(i * 3) + 1, OpSite("ints"));
+  }
+  auto result = testing::OptimizeAndCompare(
+      g, kFuseOnly,
+      {{"x", Input(kFloat32, {6}, 6)},
+       {"i", from_vector(std::vector<int32_t>{-3, -2, -1, 0, 1, 2}, {6})}},
+      {"out", "ints"});
+  CHECK(result.report.counter("fusion.elementwise") == 2);
+  const auto counts = testing::OpCounts(result.graph);
+  CHECK(counts.at("_FusedElementwise") == 2);
+  CHECK(counts.at("Cast") == 1);
+  CHECK(counts.at("AddV2") == 1);  // the int32 ops stay
+  CHECK_THAT(Whys(result.report),
+             Catch::Contains("dtype int32: _FusedElementwise takes float32 and float64 (3 "));
+}
+
+TEST_CASE("a broadcast other than of a single element, or unknown shapes, stop fusion") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {4, 3}, "x");
+    Tensor row = placeholder(kFloat32, {3}, "row");
+    Tensor biased = add(x, row, OpSite("biased"));  // (4, 3) + (3,)
+    identity(tanh(biased) * 2.f, OpSite("out"));
+    Tensor u = placeholder(kFloat32, {-1, 3}, "u");
+    identity(exp(u * 2.f) + 1.f, OpSite("dynamic"));
+  }
+  auto result = testing::OptimizeAndCompare(g, kFuseOnly,
+                                            {{"x", Input(kFloat32, {4, 3}, 7)},
+                                             {"row", Input(kFloat32, {3}, 8)},
+                                             {"u", Input(kFloat32, {2, 3}, 9)}},
+                                            {"out", "dynamic"});
+  CHECK(result.report.counter("fusion.elementwise") == 1);  // tanh(biased) * 2
+  CHECK(result.graph.FindNode("biased")->op().name == "AddV2");
+  CHECK(testing::OpCounts(result.graph).at("Exp") == 1);
+  const std::string whys = Whys(result.report);
+  CHECK_THAT(whys, Catch::Contains("biased: input 1 has shape (3,), neither a single element nor "
+                                   "the fused shape (4, 3)"));
+  CHECK_THAT(whys,
+             Catch::Contains("its shape (None, 3) is not static (3 elementwise ops stay apart)"));
+  CHECK_THAT(result.report.str(), Catch::Contains("fusions that did not fire"));
+}
+
+TEST_CASE("in the pipeline, bias activations go to _FusedMatMul and the rest fuse after") {
+  const Tensor w = random_normal({5, 3}, 1), b = random_normal({3}, 2);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {4, 5}, "x");
+    identity(relu(bias_add(matmul(x, w), b)) * 0.5f + 1.f, OpSite("out"));
+  }
+  auto result = testing::OptimizeAndCompare(g, PassOptions{}, {{"x", Input(kFloat32, {4, 5}, 3)}},
+                                            {"out"}, 1e-5);
+  const auto counts = testing::OpCounts(result.graph);
+  CHECK(counts.at("_FusedMatMul") == 1);
+  CHECK(counts.at("_FusedElementwise") == 1);
+  CHECK(counts.count("Relu") == 0);
+}
+
+TEST_CASE("a 50-op chain on 64x64 with same-shape tensors and tanh fuses exactly") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {64, 64}, "x");
+    Tensor p = placeholder(kFloat32, {64, 64}, "p");
+    Tensor y = x;
+    for (int i = 1; i <= 50; ++i) {
+      if (i % 10 == 0) {
+        y = tanh(y);
+      } else if (i % 3 == 0) {
+        y = maximum(y, p);
+      } else if (i % 3 == 1) {
+        y = y * 0.99f + p;  // two ops
+        ++i;
+      } else {
+        y = y * p;
+      }
+    }
+    identity(y, OpSite("out"));
+  }
+  auto result = testing::OptimizeAndCompare(
+      g, kFuseOnly, {{"x", Input(kFloat32, {64, 64}, 1)}, {"p", Input(kFloat32, {64, 64}, 2)}},
+      {"out"});
+  CHECK(result.report.counter("fusion.elementwise") == 1);
+  CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 1);
+}
+
+TEST_CASE("the dump's diff lists every fused node with its source line") {
+  const std::filesystem::path dir =
+      std::filesystem::path(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") /
+      "elementwise_fusion";
+  std::filesystem::remove_all(dir);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {2}, "x");
+    tanh(x * 2.f, OpSite("y"));
+  }
+  optimize(g, PassOptions{.passes = {"fuse_elementwise"}, .dump_dir = dir.string()});
+  std::string diff;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".diff") {
+      std::ifstream in(entry.path());
+      diff.assign(std::istreambuf_iterator<char>(in), {});
+    }
+  }
+  INFO(diff);
+  CHECK_THAT(diff, Catch::Contains("fused y (_FusedElementwise) <- Mul (Mul, "));
+  CHECK_THAT(diff, Catch::Contains("y (Tanh, "));
+  CHECK_THAT(diff, Catch::Contains("fuse_elementwise_test.cc:"));
+}
+
+}  // namespace
+}  // namespace duet

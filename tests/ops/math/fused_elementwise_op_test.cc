@@ -1,0 +1,74 @@
+// _FusedElementwise's declaration: output shapes (a single element broadcasts, nothing else does),
+// dtypes, and clear errors, naming the op and the instruction, for malformed programs.
+#include "ops/math/fused_elementwise_op.h"
+
+#include <catch2/catch.hpp>
+
+#include "ops/math/math_ops.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+Tensor Full(const Shape& shape, DType dtype = kFloat32) {
+  return testing::MakeTensor(dtype, shape, std::vector<double>(shape.num_elements(), 1.5));
+}
+
+TEST_CASE("the output has the inputs' shape; single elements broadcast") {
+  CHECK(fused_elementwise({Full({4, 3}), Full({})}, {"Mul"}, {0, 1}).shape() == Shape({4, 3}));
+  CHECK(fused_elementwise({Full({}), Full({4, 3})}, {"Sub"}, {0, 1}).shape() == Shape({4, 3}));
+  CHECK(fused_elementwise({Full({1}), Full({4, 3})}, {"Sub"}, {0, 1}).shape() == Shape({4, 3}));
+  CHECK(fused_elementwise({Full({1}), Full({})}, {"AddV2"}, {0, 1}).shape() == Shape({1}));
+  CHECK(fused_elementwise({Full({1, 1}), Full({1})}, {"AddV2"}, {0, 1}).shape() == Shape({1, 1}));
+  CHECK(fused_elementwise({Full({2}, kFloat64)}, {"Exp"}, {0}).dtype() == kFloat64);
+}
+
+TEST_CASE("inputs that broadcast other than as a single element are rejected") {
+  testing::ExpectError(
+      [] {
+        fused_elementwise({Full({4, 3}), Full({3})}, {"AddV2"}, {0, 1});
+      },
+      {"_FusedElementwise", "input 1 has shape (3,)",
+       "single element or have the output's shape (4, 3)"});
+  testing::ExpectError(
+      [] {
+        fused_elementwise({Full({4, 1}), Full({1, 3})}, {"AddV2"}, {0, 1});
+      },
+      {"input 0 has shape (4, 1)"});
+  testing::ExpectError(
+      [] {
+        fused_elementwise({Full({4}), Full({1, 4})}, {"AddV2"}, {0, 1});
+      },
+      {"input 0 has shape (4,)", "(1, 4)"});
+}
+
+TEST_CASE("dtypes: float32 or float64, one for all inputs") {
+  testing::ExpectError(
+      [] {
+        fused_elementwise({Full({2}), Full({2}, kFloat64)}, {"AddV2"}, {0, 1});
+      },
+      {"_FusedElementwise"});
+  testing::ExpectError([] { fused_elementwise({Full({2}, kInt32)}, {"Neg"}, {0}); },
+                       {"_FusedElementwise", "int32"});
+}
+
+TEST_CASE("malformed programs are errors naming the op and the instruction") {
+  const Tensor x = Full({2});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg", "Bogus"}, {0, 1});
+      },
+      {"_FusedElementwise", "instruction 1 names op 'Bogus'", "Tanh"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg", "Exp"}, {0, 2});
+      },
+      {"instruction 1 (Exp) reads value 2", "values 0..1"});
+  testing::ExpectError([&] { fused_elementwise({x}, {"AddV2"}, {0}); }, {"too few"});
+  testing::ExpectError([&] { fused_elementwise({x}, {"Exp"}, {0, 0}); }, {"take 1"});
+  testing::ExpectError([&] { fused_elementwise({x}, {}, {}); }, {"empty"});
+  testing::ExpectError([&] { fused_elementwise({x}, {"Abs"}, {-3}); }, {"reads value -3"});
+}
+
+}  // namespace
+}  // namespace duet
