@@ -29,6 +29,7 @@ constexpr Pass kPipeline[] = {
     {"cse", EliminateCommonSubexpressions},
     {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias
     {"fuse_bias_activation", FuseBiasActivation},
+    {"fuse_gradient_update", FuseGradientUpdate},
 };
 
 bool Contains(const std::vector<std::string>& names, absl::string_view name) {

@@ -22,5 +22,8 @@ absl::StatusOr<bool> EliminateCommonSubexpressions(Graph& graph, PassContext& co
 absl::StatusOr<bool> FoldBatchNorm(Graph& graph, PassContext& context);
 // "fuse_bias_activation": MatMul/Conv2D + bias + optional activation -> _FusedMatMul/_FusedConv2D.
 absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
+// "fuse_gradient_update": ResourceApplyGradientDescent of a MatMul that only it reads ->
+// _ResourceApplyMatMulGradientDescent, which accumulates the product into the variable.
+absl::StatusOr<bool> FuseGradientUpdate(Graph& graph, PassContext& context);
 
 }  // namespace duet

@@ -608,6 +608,12 @@ struct Statistics {
   }
 };
 
+// Passes whose patterns need stateful nodes (variable updates), which random pure graphs never
+// hold: each is checked by its own test file instead.
+const absl::flat_hash_set<std::string> kNeedsState = {
+    "fuse_gradient_update",  // ResourceApplyGradientDescent(var, alpha, MatMul(a, b))
+};
+
 // Builds graph `seed`, optimizes a copy keeping the fetches, runs both and compares. Returns
 // an empty string, or what went wrong with everything needed to reproduce it.
 std::string CheckOne(uint64_t seed, Statistics& stats) {
@@ -670,6 +676,7 @@ TEST_CASE("random graphs compute the same values optimized, and every pass fires
   std::cout << stats.str();
   if (from_seed) return;
   for (const std::string& pass : PassNames()) {
+    if (kNeedsState.contains(pass)) continue;
     INFO(stats.str());
     INFO("pass " << pass << " never changed a graph: the generator no longer makes its patterns");
     CHECK(stats.graphs_changed_by[pass] > 0);
