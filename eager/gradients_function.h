@@ -9,6 +9,7 @@
 
 #include "core/constant.h"
 #include "eager/gradient_tape.h"
+#include "ops/execution_context.h"
 
 namespace duet {
 namespace gradients_internal {
@@ -57,6 +58,12 @@ auto value_and_gradients_function(F f) {
 template <typename F>
 auto custom_gradient(F f) {
   return [f](const auto&... args) -> Tensor {
+    if (!executing_eagerly()) {
+      // Graph gradients would differentiate f's ops and silently ignore the custom backward.
+      throw Error(absl::UnimplementedError(
+          "custom_gradient inside a graph or a traced duet::function is not supported yet; call "
+          "it eagerly (run_functions_eagerly(true) while debugging)"));
+    }
     const std::array<Tensor, sizeof...(args)> inputs{gradients_internal::AsTensor(args)...};
     auto result = [&] {
       StopRecording pause;

@@ -404,6 +404,23 @@ std::vector<Tensor> Tracer::Call(const std::vector<ArgValue>& args, TraceFn trac
   return call_function(entry->function, inputs, entry->stateful, OpSite(options_.name));
 }
 
+std::vector<Tensor> Tracer::CallInGraph(const std::vector<ArgValue>& args, TraceFn trace) {
+  GraphContext* outer = GraphContext::Current();
+  FunctionTrace traced = TraceFunction(outer, ArgSpecs(SignatureOf(args)),
+                                       [&](const std::vector<Tensor>& placeholders) {
+                                         return trace(WithTensors(args, placeholders));
+                                       });
+  std::vector<NodeOutput> captures;
+  for (const GraphContext::Capture& capture : traced.captures) captures.push_back(capture.outer);
+  std::shared_ptr<const Function> function =
+      WithCaptures(std::move(traced), UniqueFunctionName(options_.name), captures);
+  std::vector<Tensor> inputs = TensorsOf(args);
+  for (const NodeOutput& capture : captures) {
+    inputs.push_back(capture.node->output(capture.index));
+  }
+  return call_function(function, inputs, HasStatefulNodes(*function), OpSite(options_.name));
+}
+
 std::shared_ptr<const Function> Tracer::Concrete(const std::vector<ArgValue>& args, TraceFn trace) {
   return Lookup(args, trace)->function;
 }
@@ -444,7 +461,7 @@ RecursionGuard::RecursionGuard(const Tracer& tracer, const std::string& name) {
 
 RecursionGuard::~RecursionGuard() { running.pop_back(); }
 
-bool CallsRunDirectly() { return functions_run_eagerly() || !executing_eagerly(); }
+bool CallsRunDirectly() { return functions_run_eagerly(); }
 
 }  // namespace function_internal
 }  // namespace duet

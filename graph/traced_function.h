@@ -25,6 +25,7 @@
 #include "absl/functional/function_ref.h"
 #include "core/tensor.h"
 #include "eager/variable.h"
+#include "ops/execution_context.h"
 #include "proto/graph.pb.h"
 
 namespace duet {
@@ -73,6 +74,9 @@ class Tracer {
 
   // Runs the traced function of `args`' signature, tracing it first if need be.
   std::vector<Tensor> Call(const std::vector<ArgValue>& args, TraceFn trace);
+  // While a graph is built (another function tracing, a GraphScope): traces a function for this
+  // call, whose captures are the enclosing graph's values, and adds a call node of it.
+  std::vector<Tensor> CallInGraph(const std::vector<ArgValue>& args, TraceFn trace);
   // The traced function of `args`' signature, its arguments being the tensors of `args` then the
   // captured variables' handles.
   std::shared_ptr<const Function> Concrete(const std::vector<ArgValue>& args, TraceFn trace);
@@ -102,9 +106,7 @@ class RecursionGuard {
   RecursionGuard& operator=(const RecursionGuard&) = delete;
 };
 
-// Whether calls should run the callable directly: eagerly when run_functions_eagerly is on, or
-// inline when a graph is being built (a duet::function called while tracing another, or in a
-// GraphScope, adds its ops to that graph).
+// Whether calls should run the callable directly, eagerly: run_functions_eagerly is on.
 bool CallsRunDirectly();
 
 template <typename A>
@@ -198,7 +200,9 @@ class TracedFunction {
       return f_(std::forward<Args>(args)...);
     }
     const std::vector<function_internal::ArgValue> values{function_internal::ToArg(args)...};
-    std::vector<Tensor> results = tracer_->Call(values, Tracing<R, Args...>());
+    std::vector<Tensor> results = executing_eagerly()
+                                      ? tracer_->Call(values, Tracing<R, Args...>())
+                                      : tracer_->CallInGraph(values, Tracing<R, Args...>());
     if constexpr (!std::is_void_v<R>) {
       return function_internal::Results<R>::Build(std::move(results));
     }

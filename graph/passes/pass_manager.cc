@@ -23,6 +23,7 @@ struct Pass {
 
 // The order of a round: pruning first, so that later passes do not work on dead nodes.
 constexpr Pass kPipeline[] = {
+    {"inline_functions", InlineFunctions},  // first: the other passes then see across calls
     {"prune", Prune},
     {"constant_folding", FoldConstants},
     {"simplify", Simplify},

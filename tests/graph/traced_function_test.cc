@@ -258,5 +258,82 @@ TEST_CASE("an error while a traced function runs names the op and the user's lin
       {"GatherV2", "indices[1] = 7", "traced_function_test.cc:" + std::to_string(line)});
 }
 
+TEST_CASE("API.md's examples give the same values traced as eagerly") {
+  const Tensor a = constant({{1.f, 2.f}, {3.f, 4.f}});
+  auto tensors = [](const Tensor& x) {
+    const Tensor b = x + 1;
+    const Tensor c = x * b;
+    const Tensor m = matmul(x, x);
+    return std::vector<Tensor>{b, c, m, cast(x, kInt32), reshape(x, {4}), transpose(x, {1, 0}),
+                               reduce_mean(c, {0}, true), softmax(m)};
+  };
+  const std::vector<Tensor> eager = tensors(a), traced = duet::function(tensors)(a);
+  REQUIRE(traced.size() == eager.size());
+  for (size_t i = 0; i < eager.size(); ++i) ExpectTensorNear(traced[i], eager[i], 1e-6);
+
+  Variable w(constant(1.0f), "w");
+  auto tape_grads = duet::function([&](const Tensor& x) {
+    GradientTape tape;
+    tape.watch(x);
+    const Tensor loss = w * w * x;
+    return tape.gradient(loss, {w, x});  // {2*w*x, w*w}
+  });
+  const std::vector<Tensor> g = tape_grads(constant(3.0f));
+  CHECK(g[0].item<float>() == 6.f);
+  CHECK(g[1].item<float>() == 1.f);
+
+  auto grad_fn = gradients_function([](Tensor x) { return x * x; });
+  auto gradgrad = gradients_function([&](Tensor x) { return grad_fn(x)[0]; });
+  auto derivatives = duet::function([&](const Tensor& x) {
+    return std::pair{grad_fn(x)[0], gradgrad(x)[0]};
+  });
+  const auto [dx, d2x] = derivatives(constant(3.f));
+  CHECK(dx.item<float>() == 6.f);
+  CHECK(d2x.item<float>() == 2.f);
+
+  auto branchy = duet::function([](const Tensor& x) {
+    const Tensor y = cond(
+        reduce_sum(x) > 0.f, [&] { return x * 2.f; }, [&] { return -x; });
+    return while_loop([](const std::vector<Tensor>& v) { return v[0] < 3; },
+                      [](const std::vector<Tensor>& v) {
+                        return std::vector<Tensor>{v[0] + 1, v[1] * 2.f};
+                      },
+                      {constant(0), y})[1];
+  });
+  ExpectTensorNear(branchy(constant({1.f, 2.f})), constant({16.f, 32.f}), 0);
+  ExpectTensorNear(branchy(constant({-1.f, -2.f})), constant({8.f, 16.f}), 0);
+  CHECK(branchy.trace_count() == 1);
+}
+
+TEST_CASE("custom_gradient inside a traced function is a clear error, not a wrong gradient") {
+  auto doubled = custom_gradient([](Tensor x) {
+    return std::make_pair(x * 2.f, [](Tensor dy) { return std::vector<Tensor>{dy * 2.f}; });
+  });
+  auto f = duet::function([&](const Tensor& x) { return doubled(x); });
+  ExpectError([&] { f(constant(1.f)); }, {"custom_gradient", "not supported yet"});
+}
+
+TEST_CASE("a training step calling a traced model (a nested call) matches eager") {
+  Variable w(random_normal({3, 2}, 1, kFloat64), "w"), w_eager(w.value(), "w_eager");
+  const Tensor x = random_normal({4, 3}, 2, kFloat64);
+  auto model_of = [](const Variable& v) {
+    return [v](const Tensor& xs) { return reduce_sum(tanh(matmul(xs, v)) * xs.shape().dim(0)); };
+  };
+  auto model = duet::function(model_of(w));
+  auto step = duet::function([&](const Tensor& xs) {
+    GradientTape tape;
+    const Tensor loss = model(xs);
+    w.assign_sub(0.1 * tape.gradient(loss, {w})[0]);
+    return loss;
+  });
+  for (int i = 0; i < 3; ++i) {
+    GradientTape tape;
+    const Tensor loss = model_of(w_eager)(x);
+    w_eager.assign_sub(0.1 * tape.gradient(loss, {w_eager})[0]);
+    ExpectTensorNear(step(x), loss, 1e-12);
+  }
+  ExpectTensorNear(w.value(), w_eager.value(), 1e-12);
+}
+
 }  // namespace
 }  // namespace duet

@@ -57,7 +57,7 @@ TEST_CASE("passes can be chosen and disabled by name; unknown names are errors")
                        {"no pass named 'fold'", "constant_folding"});
   testing::ExpectError([&] { optimize(copy, PassOptions{.keep = {"nope"}}); },
                        {"PassOptions::keep", "nope"});
-  CHECK(PassNames().front() == "prune");
+  CHECK(PassNames().front() == "inline_functions");
 }
 
 std::string ReadFile(const std::filesystem::path& path) {
