@@ -21,6 +21,7 @@ bool ReadsOnlyShapes(const OpDef& op) {
 
 bool KeepsNoInputs(const OpDef& op) {
   static constexpr absl::string_view kOps[] = {"ResourceApplyGradientDescent",
+                                               "_ResourceApplyMatMulGradientDescent",
                                                "AssignAddVariableOp", "AssignSubVariableOp"};
   return Listed(op, kOps);
 }

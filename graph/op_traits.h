@@ -13,7 +13,8 @@ bool ReadsOnlyShapes(const OpDef& op);
 
 // Stateful ops whose kernels read their value inputs during the call and keep none of them: the
 // variable updates apply `delta` to the variable's own tensor (Note [Variables copy on write] in
-// kernels/cpu/state/variable_kernels.cc). Their inputs, usually gradients, may then live in a
+// kernels/cpu/state/variable_kernels.cc), or the product of two of them
+// (_ResourceApplyMatMulGradientDescent). Their inputs, usually gradients, may then live in a
 // plan's arena like any intermediate. AssignVariableOp keeps its value, so it is not one of them.
 bool KeepsNoInputs(const OpDef& op);
 

@@ -32,6 +32,7 @@ constexpr Pass kPipeline[] = {
     {"fuse_bias_activation", FuseBiasActivation},
     // After the bias fusion, which would otherwise find its activations already fused here.
     {"fuse_elementwise", FuseElementwise},
+    {"fuse_gradient_update", FuseGradientUpdate},
 };
 
 bool Contains(const std::vector<std::string>& names, absl::string_view name) {

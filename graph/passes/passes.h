@@ -27,5 +27,8 @@ absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
 // "fuse_elementwise": regions of elementwise ops (scalars and same-shape tensors) ->
 // _FusedElementwise, one pass over memory.
 absl::StatusOr<bool> FuseElementwise(Graph& graph, PassContext& context);
+// "fuse_gradient_update": ResourceApplyGradientDescent of a MatMul that only it reads ->
+// _ResourceApplyMatMulGradientDescent, which accumulates the product into the variable.
+absl::StatusOr<bool> FuseGradientUpdate(Graph& graph, PassContext& context);
 
 }  // namespace duet

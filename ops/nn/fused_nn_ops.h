@@ -1,7 +1,8 @@
-// Op functions of the fused ops that the graph fusion pass produces, TensorFlow's internal
-// _FusedMatMul and _FusedConv2D: a product, plus a bias along its last dim, then an optional
-// activation, in one kernel. Not in duet.h: models write matmul/conv2d, bias_add and the
-// activation, and the pass fuses them; these functions serve the pass and tests.
+// Op functions of the fused ops that the graph fusion passes produce: TensorFlow's internal
+// _FusedMatMul and _FusedConv2D (a product, plus a bias along its last dim, then an optional
+// activation, in one kernel), and duet's _ResourceApplyMatMulGradientDescent. Not in duet.h: models
+// write matmul/conv2d, bias_add and the activation, and the pass fuses them; these functions serve
+// the pass and tests.
 //
 // `fused_ops` is {"BiasAdd"} or {"BiasAdd", A} with A one of Relu, Relu6, Elu, Tanh, Sigmoid,
 // LeakyRelu (negative slope `leakyrelu_alpha`), and `args` is {bias}, 1-D with one value per output
@@ -32,5 +33,15 @@ Tensor fused_conv2d(const Tensor& input, const Tensor& filter, absl::Span<const 
                     std::string padding, std::vector<int64_t> dilations = {1, 1, 1, 1},
                     std::vector<int64_t> explicit_paddings = {}, float leakyrelu_alpha = 0.2f,
                     OpSite site = {});
+
+// variable -= alpha * op(a) x op(b) for 2-D a and b (op _ResourceApplyMatMulGradientDescent, which
+// the fuse_gradient_update pass makes from ResourceApplyGradientDescent of a MatMul): the product
+// is accumulated into the variable, never materialized. float32 and float64; alpha is a scalar
+// and the product's shape and dtype must be the variable's. Copies on write like the unfused
+// update (Note [Variables copy on write]).
+void resource_apply_matmul_gradient_descent(const Tensor& resource, const Tensor& alpha,
+                                            const Tensor& a, const Tensor& b,
+                                            bool transpose_a = false, bool transpose_b = false,
+                                            OpSite site = {});
 
 }  // namespace duet

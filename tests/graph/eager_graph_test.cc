@@ -123,6 +123,15 @@ std::vector<Case> Cases() {
          resource_apply_gradient_descent(v.handle(), constant(0.5f), in[0]);
          return v.value();
        }},
+      {"_ResourceApplyMatMulGradientDescent",
+       {kX, kY},
+       [](const std::vector<Tensor>& in) {
+         static int counter = 0;
+         Variable v(ones({3, 3}), "matmul_sgd" + std::to_string(counter++));
+         resource_apply_matmul_gradient_descent(v.handle(), constant(0.5f), in[0], in[1],
+                                                /*transpose_a=*/true);
+         return v.value();
+       }},
       {"ArgMax", {kX}, [](const std::vector<Tensor>& in) { return argmax(in[0], 1); }},
       {"ArgMin", {kX}, [](const std::vector<Tensor>& in) { return argmin(in[0], 0, kInt32); }},
       {"_FusedMatMul",

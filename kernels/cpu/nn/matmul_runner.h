@@ -16,4 +16,12 @@ namespace duet {
 absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y,
                        const FusedEpilogue* epilogue = nullptr);
 
+// value -= alpha * op(a) x op(b) for 2-D a and b, value of the product's shape [m, n] and all
+// three of one dtype (float32 or float64). In place: value is oneDNN's destination with a sum
+// post-op adding what it held, -alpha folded into a per-thread copy of the smaller operand, so the
+// product is never stored on its own; the plan is cached per shape, not per alpha. Eigen for
+// float64. The caller owns copy-on-write.
+absl::Status MatMulSubtractScaled(const Tensor& a, const Tensor& b, bool adj_a, bool adj_b,
+                                  double alpha, Tensor& value);
+
 }  // namespace duet

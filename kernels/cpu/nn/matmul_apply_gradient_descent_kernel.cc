@@ -1,0 +1,69 @@
+// _ResourceApplyMatMulGradientDescent on the CPU: var -= alpha * op(a) x op(b), the product
+// accumulated straight into the variable's buffer (MatMulSubtractScaled), so the gradient the
+// unfused graph stored and then subtracted is never materialized.
+#include <cstring>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "core/resource.h"
+#include "kernels/cpu/nn/matmul_runner.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+// Attr positions declared in ops/nn/matmul_apply_gradient_descent_op.cc.
+enum MatMulApplyGradientDescentAttr { kTransposeA = 1, kTransposeB = 2 };
+
+// The shape of op(a) x op(b), or why there is none.
+absl::StatusOr<Shape> ProductShape(const Shape& a, const Shape& b, bool ta, bool tb) {
+  if (a.rank() != 2 || b.rank() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a and b must be 2-D matrices, got shapes ", a.str(), " and ", b.str()));
+  }
+  if (a[ta ? 0 : 1] != b[tb ? 1 : 0]) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "inner dimensions do not match: ", a[ta ? 0 : 1], " vs ", b[tb ? 1 : 0], " (shapes ",
+        a.str(), " and ", b.str(), ", transpose_a=", ta ? "true" : "false",
+        ", transpose_b=", tb ? "true" : "false", ")"));
+  }
+  return Shape{a[ta ? 1 : 0], b[tb ? 0 : 1]};
+}
+
+// Note [Variables copy on write] (kernels/cpu/state/variable_kernels.cc): the product is added in
+// place only when the variable is its value's only holder; otherwise into a copy of the value.
+template <typename T>
+absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
+  VariableResource* variable = VariableOf(ctx.input(0));
+  if (variable == nullptr) return absl::InvalidArgumentError("input 0 is not a variable handle");
+  const Tensor& a = ctx.input(2);
+  const Tensor& b = ctx.input(3);
+  const bool ta = ctx.attr<bool>(kTransposeA), tb = ctx.attr<bool>(kTransposeB);
+  DUET_ASSIGN_OR_RETURN(const Shape product, ProductShape(a.shape(), b.shape(), ta, tb));
+  DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
+  std::lock_guard<std::mutex> lock(variable->mu);
+  if (!variable->value.defined()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("variable '", variable->name, "' is updated before it was assigned a value"));
+  }
+  Tensor result = variable->value;
+  if (result.impl().use_count() > 2 || result.impl()->allocator == nullptr) {  // 2: var + result
+    DUET_ASSIGN_OR_RETURN(result, Tensor::TryEmpty(a.dtype(), product, ctx.device()));
+    std::memcpy(result.raw_data(), variable->value.raw_data(), result.nbytes());
+  }
+  const T alpha = *ctx.input(1).data<T>();
+  DUET_RETURN_IF_ERROR(MatMulSubtractScaled(a, b, ta, tb, alpha, result));
+  variable->value = std::move(result);
+  return absl::OkStatus();
+}
+
+const bool kRegistered = [] {
+  RegisterKernel("_ResourceApplyMatMulGradientDescent", DeviceType::kCpu, {kFloat32},
+                 KernelDef{MatMulApplyGradientDescentKernel<float>});
+  RegisterKernel("_ResourceApplyMatMulGradientDescent", DeviceType::kCpu, {kFloat64},
+                 KernelDef{MatMulApplyGradientDescentKernel<double>});
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet
