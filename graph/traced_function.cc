@@ -442,7 +442,8 @@ tensorflow::GraphDef Tracer::GraphDefOf(const std::vector<ArgValue>& args, Trace
       identity(results[k], absl::StrCat("output_", k));
     }
   }
-  optimize(graph);
+  // _FusedElementwise is duet's own op: exported graphs keep TensorFlow's, so TensorFlow runs them.
+  optimize(graph, PassOptions{.disable = {"fuse_elementwise"}});
   if (freeze) graph = freeze_variables(graph);
   return graph.to_graph_def();
 }

@@ -212,7 +212,8 @@ class TracedFunction {
   int trace_count() const { return tracer_->trace_count(); }
   std::vector<std::string> retrace_reasons() const { return tracer_->retrace_reasons(); }
 
-  // The optimized GraphDef of these arguments' signature (tracing it if need be): Placeholders
+  // The optimized GraphDef of these arguments' signature (tracing it if need be; without duet's
+  // own _FusedElementwise, so TensorFlow can run it): Placeholders
   // "arg0", "arg1", ... per tensor, Identity nodes "output_0", ... per result, variables as
   // VarHandleOps or, with `freeze`, Consts of their current values.
   template <typename... Args>
