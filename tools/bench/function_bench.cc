@@ -1,8 +1,7 @@
 // duet::function against running the same callable eagerly, in one process (issue "duet::function",
 // tools/bench/torch_function_bench.py is the PyTorch peer):
-//   - chain_50_64x64_f32: a 50-op elementwise chain on 64x64 (multiplies and adds with scalars
-//     and a tensor, max with a scalar, a tanh every ten ops); hand.chain_50_64x64_f32 is the same
-//     chain as one fused C++ loop, the floor.
+//   - chain_50_64x64_f32: the 50-op elementwise chain of elementwise_chain.h on 64x64;
+//     hand.chain_50_64x64_f32 is its hand-written AVX2 loop on one thread, the floor.
 //   - mlp_forward_b32_h128_f32: a 784-128-128-10 relu MLP forward, batch 32.
 //   - mlp_train_step_b64_f32 / _b256: a 784-256-10 MLP training step (forward, a GradientTape's
 //     backward, SGD updates of the variables), batch 64 and 256.
@@ -15,6 +14,7 @@
 
 #include "duet.h"
 #include "tools/bench/bench_util.h"
+#include "tools/bench/elementwise_chain.h"
 
 namespace duet {
 namespace {
@@ -24,46 +24,11 @@ using duet_bench::InterleavedMedianSecondsPerCall;
 using duet_bench::Print;
 
 constexpr double kUsPerSecond = 1e6;
-constexpr int kChainOps = 50;
-
-// Op i of the chain: a tanh every ten ops, else a cycle of y*0.9, y+t, max(y,-0.5), y+0.01.
-Tensor Chain(const Tensor& x, const Tensor& t) {
+// The chain of elementwise_chain.h (shared with passes_bench), with the tanh cycle.
+Tensor Chain(const Tensor& x, const Tensor& p, const Tensor& q) {
   Tensor y = x;
-  for (int i = 0; i < kChainOps; ++i) {
-    if (i % 10 == 9) {
-      y = tanh(y);
-    } else if (i % 4 == 0) {
-      y = y * 0.9f;
-    } else if (i % 4 == 1) {
-      y = y + t;
-    } else if (i % 4 == 2) {
-      y = maximum(y, constant(-0.5f));
-    } else {
-      y = y + 0.01f;
-    }
-  }
+  for (int i = 0; i < kChainOps; ++i) y = ChainStep(kTanhCycle[i % 10], y, p, q);
   return y;
-}
-
-// The chain as one loop over the elements: what a perfect fusion would run.
-void HandChain(const float* x, const float* t, float* out, int64_t n) {
-  for (int64_t e = 0; e < n; ++e) {
-    float y = x[e];
-    for (int i = 0; i < kChainOps; ++i) {
-      if (i % 10 == 9) {
-        y = std::tanh(y);
-      } else if (i % 4 == 0) {
-        y = y * 0.9f;
-      } else if (i % 4 == 1) {
-        y = y + t[e];
-      } else if (i % 4 == 2) {
-        y = std::max(y, -0.5f);
-      } else {
-        y = y + 0.01f;
-      }
-    }
-    out[e] = y;
-  }
 }
 
 // Eager vs traced (and, when given, a floor) per call of `fn`, printed.
@@ -93,15 +58,18 @@ void EagerVsTraced(const std::string& name, Fn fn, std::function<void()> floor,
 }
 
 void ChainCase() {
-  const Tensor x = random_normal({64, 64}, 1), t = random_normal({64, 64}, 2, kFloat32, 0, 0.1);
+  const Tensor x = random_uniform({64, 64}, 1, kFloat32, -1.5, 1.5);
+  const Tensor p = random_uniform({64, 64}, 2, kFloat32, -1.5, 1.5);
+  const Tensor q = random_uniform({64, 64}, 3, kFloat32, -1.5, 1.5);
   std::vector<float> out(64 * 64);
   EagerVsTraced(
       "chain_50_64x64_f32", Chain,
       [&] {
-        HandChain(x.data<float>(), t.data<float>(), out.data(), 64 * 64);
+        HandChain<kTanhCycle, 8>(x.data<float>(), p.data<float>(), q.data<float>(), out.data(), 0,
+                                 64 * 64);
         DoNotOptimize(out);
       },
-      x, t);
+      x, p, q);
 }
 
 void MlpForwardCase() {
