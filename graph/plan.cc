@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/resource.h"
 #include "graph/op_traits.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -127,10 +128,19 @@ int64_t Aligned(int64_t bytes) {
   return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
 }
 
+// What a layout depends on of a feed: its shape, or for a fed variable handle (a function's
+// captured variable) the variable's shape, which the reads' shapes come from.
+const Shape& FeedShape(const Tensor& feed) {
+  if (feed.dtype() == kResource) {
+    if (const VariableResource* variable = VariableOf(feed)) return variable->shape;
+  }
+  return feed.shape();
+}
+
 bool SameShapes(const std::vector<Tensor>& feeds, const std::vector<Shape>& shapes) {
   if (feeds.size() != shapes.size()) return false;
   for (size_t i = 0; i < feeds.size(); ++i) {
-    if (feeds[i].shape() != shapes[i]) return false;
+    if (FeedShape(feeds[i]) != shapes[i]) return false;
   }
   return true;
 }
@@ -257,7 +267,7 @@ void Plan::ScheduleDynamic() {
 
 std::shared_ptr<const Plan::Layout> Plan::BuildLayout(const std::vector<Tensor>& feeds) const {
   auto layout = std::make_shared<Layout>();
-  for (const Tensor& feed : feeds) layout->feed_shapes.push_back(feed.shape());
+  for (const Tensor& feed : feeds) layout->feed_shapes.push_back(FeedShape(feed));
   if (!InferStaticShapes(feeds, *layout)) return layout;
   const Liveness live = StaticLiveness(*layout);
   PlaceArena(live, *layout);
@@ -272,7 +282,13 @@ std::shared_ptr<const Plan::Layout> Plan::BuildLayout(const std::vector<Tensor>&
 bool Plan::InferStaticShapes(const std::vector<Tensor>& feeds, Layout& layout) const {
   layout.shapes.resize(num_slots_);
   layout.values.resize(num_slots_);
-  for (size_t i = 0; i < feeds.size(); ++i) layout.shapes[feed_slots_[i]] = feeds[i].shape();
+  // Fed variable handles are known to shape functions (a read's shape is its variable's; the
+  // layout is keyed on it, FeedShape); other fed values are not.
+  absl::flat_hash_map<int, Tensor> fed_handles;
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    layout.shapes[feed_slots_[i]] = feeds[i].shape();
+    if (feeds[i].dtype() == kResource) fed_handles[feed_slots_[i]] = feeds[i];
+  }
   for (const auto& [slot, value] : constants_) {
     layout.shapes[slot] = value.shape();
     layout.values[slot] = value;
@@ -283,7 +299,11 @@ bool Plan::InferStaticShapes(const std::vector<Tensor>& feeds, Layout& layout) c
     for (size_t j = 0; j < step.input_slots.size(); ++j) {
       const int slot = step.input_slots[j];
       const Tensor& value = layout.values[slot];
-      call.inputs[j] = value.defined() ? value : ShapeOnly(slot_dtypes_[slot], layout.shapes[slot]);
+      const auto handle = fed_handles.find(slot);
+      call.inputs[j] = value.defined() ? value
+                       : handle != fed_handles.end()
+                           ? handle->second
+                           : ShapeOnly(slot_dtypes_[slot], layout.shapes[slot]);
     }
     ShapeContext shapes(call);
     if (!InferShapes(shapes).ok()) return false;  // the dynamic run reports the error
