@@ -98,7 +98,7 @@ TensorList CallGrad(const GradientContext& ctx) {
   if (gradient->argument_of_result.empty()) return result;
   const std::vector<Tensor> grads =
       call_function(gradient->function, inputs, HasStatefulNodes(*gradient->function),
-                    OpSite(f.name() + "_grad"));
+                    OpSite(f.name() + "_grad", std::source_location()));
   for (size_t r = 0; r < grads.size(); ++r) result[gradient->argument_of_result[r]] = grads[r];
   return result;
 }

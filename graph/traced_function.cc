@@ -397,11 +397,15 @@ std::shared_ptr<Tracer::Entry> Tracer::Lookup(const std::vector<ArgValue>& args,
   return entry;
 }
 
+// A call node's site: the function's name, no source line (this file's would only mislead; the
+// failing op inside names the user's line).
+OpSite Tracer::CallSite() const { return OpSite(options_.name, std::source_location()); }
+
 std::vector<Tensor> Tracer::Call(const std::vector<ArgValue>& args, TraceFn trace) {
   const std::shared_ptr<Entry> entry = Lookup(args, trace);
   std::vector<Tensor> inputs = TensorsOf(args);
   inputs.insert(inputs.end(), entry->captured.begin(), entry->captured.end());
-  return call_function(entry->function, inputs, entry->stateful, OpSite(options_.name));
+  return call_function(entry->function, inputs, entry->stateful, CallSite());
 }
 
 std::vector<Tensor> Tracer::CallInGraph(const std::vector<ArgValue>& args, TraceFn trace) {
@@ -418,11 +422,7 @@ std::vector<Tensor> Tracer::CallInGraph(const std::vector<ArgValue>& args, Trace
   for (const NodeOutput& capture : captures) {
     inputs.push_back(capture.node->output(capture.index));
   }
-  return call_function(function, inputs, HasStatefulNodes(*function), OpSite(options_.name));
-}
-
-std::shared_ptr<const Function> Tracer::Concrete(const std::vector<ArgValue>& args, TraceFn trace) {
-  return Lookup(args, trace)->function;
+  return call_function(function, inputs, HasStatefulNodes(*function), CallSite());
 }
 
 tensorflow::GraphDef Tracer::GraphDefOf(const std::vector<ArgValue>& args, TraceFn trace,

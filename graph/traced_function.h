@@ -77,9 +77,6 @@ class Tracer {
   // While a graph is built (another function tracing, a GraphScope): traces a function for this
   // call, whose captures are the enclosing graph's values, and adds a call node of it.
   std::vector<Tensor> CallInGraph(const std::vector<ArgValue>& args, TraceFn trace);
-  // The traced function of `args`' signature, its arguments being the tensors of `args` then the
-  // captured variables' handles.
-  std::shared_ptr<const Function> Concrete(const std::vector<ArgValue>& args, TraceFn trace);
   // The optimized graph of `args`' signature, with variables as VarHandleOps or (freeze) Consts.
   tensorflow::GraphDef GraphDefOf(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
 
@@ -90,6 +87,7 @@ class Tracer {
  private:
   struct Entry;
   struct State;
+  OpSite CallSite() const;
   std::shared_ptr<Entry> Lookup(const std::vector<ArgValue>& args, TraceFn trace);
 
   FunctionOptions options_;

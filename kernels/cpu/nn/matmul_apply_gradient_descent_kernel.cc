@@ -1,11 +1,11 @@
 // _ResourceApplyMatMulGradientDescent on the CPU: var -= alpha * op(a) x op(b), the product
 // accumulated straight into the variable's buffer (MatMulSubtractScaled), so the gradient the
 // unfused graph stored and then subtracted is never materialized.
-#include <cstring>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "kernels/cpu/common/variable_update.h"
 #include "kernels/cpu/nn/matmul_runner.h"
 #include "kernels/kernel_registry.h"
 
@@ -42,15 +42,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const Shape product, ProductShape(a.shape(), b.shape(), ta, tb));
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
   std::lock_guard<std::mutex> lock(variable->mu);
-  if (!variable->value.defined()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("variable '", variable->name, "' is updated before it was assigned a value"));
-  }
-  Tensor result = variable->value;
-  if (result.impl().use_count() > 2 || result.impl()->allocator == nullptr) {  // 2: var + result
-    DUET_ASSIGN_OR_RETURN(result, Tensor::TryEmpty(a.dtype(), product, ctx.device()));
-    std::memcpy(result.raw_data(), variable->value.raw_data(), result.nbytes());
-  }
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/true));
   const T alpha = *ctx.input(1).data<T>();
   DUET_RETURN_IF_ERROR(MatMulSubtractScaled(a, b, ta, tb, alpha, result));
   variable->value = std::move(result);

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "kernels/cpu/common/variable_update.h"
 #include "kernels/kernel_registry.h"
 #include "ops/op_registry.h"
 
@@ -61,23 +62,14 @@ absl::Status UpdateVariableKernel(KernelContext& ctx) {
   const Tensor& delta = ctx.input(1);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
   if (op == nullptr) return absl::InternalError(absl::StrCat(kOpName, " is not linked in"));
-  std::lock_guard<std::mutex> lock(variable->mu);
-  if (!variable->value.defined()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("variable '", variable->name, "' is updated before it was assigned a value"));
-  }
   const KernelDef* kernel = FindKernel(*op, ctx.device().type(), delta.dtype());
   if (kernel == nullptr) return NoKernelError(*op, ctx.device().type(), delta.dtype());
-  const bool exclusive = variable->value.impl().use_count() == 1 &&
-                         variable->value.impl()->allocator != nullptr;  // owns its memory
+  std::lock_guard<std::mutex> lock(variable->mu);
+  OutputList result(1);
+  // Note [Variables copy on write]: elementwise, so in place is safe.
+  DUET_ASSIGN_OR_RETURN(result[0], WritableValue(*variable, /*copy_value=*/false));
   OpCall call(op, {variable->value, delta}, OpSite());
   DUET_RETURN_IF_ERROR(BindAttrs(call));
-  OutputList result(1);
-  if (exclusive) {
-    result[0] = variable->value;  // Note [Variables copy on write]: elementwise, safe in place
-  } else {
-    DUET_ASSIGN_OR_RETURN(result[0], Tensor::TryEmpty(delta.dtype(), delta.shape(), ctx.device()));
-  }
   KernelContext update(call, result, ctx.device());
   DUET_RETURN_IF_ERROR(kernel->fn(update));
   call.inputs.clear();  // drop the extra reference before the swap below
@@ -113,14 +105,7 @@ absl::Status ApplyGradientDescentKernel(KernelContext& ctx) {
   const Tensor& delta = ctx.input(2);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
   std::lock_guard<std::mutex> lock(variable->mu);
-  if (!variable->value.defined()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("variable '", variable->name, "' is updated before it was assigned a value"));
-  }
-  Tensor result = variable->value;
-  if (result.impl().use_count() > 2 || result.impl()->allocator == nullptr) {  // 2: var + result
-    DUET_ASSIGN_OR_RETURN(result, Tensor::TryEmpty(delta.dtype(), delta.shape(), ctx.device()));
-  }
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/false));
   const T alpha = *ctx.input(1).data<T>();
   const T* in = variable->value.data<T>();
   const T* d = delta.data<T>();

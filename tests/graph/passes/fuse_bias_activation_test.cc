@@ -131,10 +131,7 @@ TEST_CASE("Conv2D + BiasAdd + Relu fuse into _FusedConv2D") {
 }
 
 TEST_CASE("the dump's diff lists the fused nodes with their source lines") {
-  const std::filesystem::path dir =
-      std::filesystem::path(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") /
-      "fusion";
-  std::filesystem::remove_all(dir);
+  const std::filesystem::path dir = testing::EmptyTestDir("fusion");
   Graph g;
   {
     GraphScope scope(g);

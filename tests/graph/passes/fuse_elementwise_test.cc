@@ -232,10 +232,7 @@ TEST_CASE("a 50-op chain on 64x64 with same-shape tensors and tanh fuses exactly
 }
 
 TEST_CASE("the dump's diff lists every fused node with its source line") {
-  const std::filesystem::path dir =
-      std::filesystem::path(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") /
-      "elementwise_fusion";
-  std::filesystem::remove_all(dir);
+  const std::filesystem::path dir = testing::EmptyTestDir("elementwise_fusion");
   Graph g;
   {
     GraphScope scope(g);

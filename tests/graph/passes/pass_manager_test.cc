@@ -73,10 +73,7 @@ std::string ReadFile(const std::filesystem::path& path) {
 }
 
 TEST_CASE("dump_dir holds the graph after each pass that changed it and a diff with source lines") {
-  const std::filesystem::path dir =
-      std::filesystem::path(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") /
-      "passes";
-  std::filesystem::remove_all(dir);
+  const std::filesystem::path dir = testing::EmptyTestDir("passes");
   Graph g = Example();
   optimize(g, PassOptions{.dump_dir = dir.string()});
   CHECK(std::filesystem::exists(dir / "00_input.txt"));

@@ -1,6 +1,7 @@
 #include "tests/graph/passes/pass_test_util.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "tests/test_util.h"
 
@@ -33,6 +34,13 @@ Optimized OptimizeAndCompare(const Graph& graph, PassOptions options, const Feed
     ExpectTensorNear(after[i], before[i], tolerance);
   }
   return result;
+}
+
+std::filesystem::path EmptyTestDir(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::filesystem::path dir = std::filesystem::path(tmp != nullptr ? tmp : "/tmp") / name;
+  std::filesystem::remove_all(dir);
+  return dir;
 }
 
 }  // namespace duet::testing

@@ -2,6 +2,7 @@
 // checking that it still computes the same values.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,5 +27,8 @@ struct Optimized {
 // every fetch agrees within `tolerance` (0: equal values; -0 equals +0).
 Optimized OptimizeAndCompare(const Graph& graph, PassOptions options, const FeedList& feeds,
                              const std::vector<std::string>& fetches, double tolerance = 0);
+
+// `name` under the test's temporary directory ($TEST_TMPDIR, else /tmp), emptied: for dumps.
+std::filesystem::path EmptyTestDir(const std::string& name);
 
 }  // namespace duet::testing
