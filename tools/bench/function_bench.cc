@@ -1,19 +1,23 @@
 // duet::function against running the same callable eagerly, in one process (issue "duet::function",
 // tools/bench/torch_function_bench.py is the PyTorch peer):
 //   - chain_50_64x64_f32: the 50-op elementwise chain of elementwise_chain.h on 64x64;
-//     hand.chain_50_64x64_f32 is its hand-written AVX2 loop on one thread, the floor.
+//     its floor is the hand-written AVX2 loop on one thread.
 //   - mlp_forward_b32_h128_f32: a 784-128-128-10 relu MLP forward, batch 32.
 //   - mlp_train_step_b64_f32 / _b256: a 784-256-10 MLP training step (forward, a GradientTape's
 //     backward, SGD updates of the variables), batch 64 and 256.
-// Each prints eager.<case> and traced.<case> in us per call (interleaved medians), and
-// ratio.<case> = eager / traced.
+// The MLP cases' floor is the same math on prebuilt oneDNN primitives (dnnl_floor.h).
+// Each prints eager.<case>, traced.<case> and floor.<case> in us per call (interleaved medians),
+// ratio.<case> = eager / traced and ratio_to_floor.<case> = traced / floor.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "duet.h"
 #include "tools/bench/bench_util.h"
+#include "tools/bench/dnnl_floor.h"
 #include "tools/bench/elementwise_chain.h"
 
 namespace duet {
@@ -52,8 +56,8 @@ void EagerVsTraced(const std::string& name, Fn fn, std::function<void()> floor,
   Print("traced." + name, seconds[1] * kUsPerSecond, "us");
   Print("ratio." + name, seconds[0] / seconds[1], "x");
   if (floor) {
-    Print("hand." + name, seconds[2] * kUsPerSecond, "us");
-    Print("ratio_to_hand." + name, seconds[1] / seconds[2], "x");
+    Print("floor." + name, seconds[2] * kUsPerSecond, "us");
+    Print("ratio_to_floor." + name, seconds[1] / seconds[2], "x");
   }
 }
 
@@ -81,7 +85,25 @@ void MlpForwardCase() {
     const Tensor h2 = relu(bias_add(matmul(h1, w2), b2));
     return bias_add(matmul(h2, w3), b3);
   };
-  EagerVsTraced("mlp_forward_b32_h128_f32", mlp, nullptr, random_normal({32, 784}, 4));
+  const Tensor x = random_normal({32, 784}, 4);
+  duet_bench::FloorMlpForward floor(
+      {784, 128, 128, 10}, 32, {w1.data<float>(), w2.data<float>(), w3.data<float>()},
+      {b1.data<float>(), b2.data<float>(), b3.data<float>()}, x.data<float>());
+  const std::vector<float> expected = mlp(x).to_vector<float>(), got = floor.Run();
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (std::abs(expected[i] - got[i]) > 1e-4f) {
+      std::fprintf(stderr, "the MLP floor's output %zu is %g, eager's %g\n", i, got[i],
+                   expected[i]);
+      std::exit(1);
+    }
+  }
+  EagerVsTraced(
+      "mlp_forward_b32_h128_f32", mlp,
+      [&] {
+        const std::vector<float>& out = floor.Run();
+        DoNotOptimize(out);
+      },
+      x);
 }
 
 void TrainStepCase(int batch) {
@@ -111,6 +133,18 @@ void TrainStepCase(int batch) {
   };
   auto eager = step_of(make());
   auto traced = duet::function(step_of(make()));
+  const std::vector<Variable> own = make();
+  duet_bench::FloorTrainStep floor(batch, 784, 256, 10, own[0].value().to_vector<float>(),
+                                   own[2].value().to_vector<float>(), x.data<float>(),
+                                   y.data<int64_t>(), 0.01f);
+  // The floor is only a floor if it computes the same step: compare the first step's losses.
+  const float eager_loss = eager(x, y).item<float>(), traced_loss = traced(x, y).item<float>();
+  const float floor_loss = floor.Run();
+  if (std::abs(eager_loss - floor_loss) > 1e-4f || std::abs(eager_loss - traced_loss) > 1e-4f) {
+    std::fprintf(stderr, "first-step losses differ: eager %g, traced %g, floor %g\n", eager_loss,
+                 traced_loss, floor_loss);
+    std::exit(1);
+  }
   const std::vector<double> seconds = InterleavedMedianSecondsPerCall({
       [&] {
         Tensor loss = eager(x, y);
@@ -120,11 +154,17 @@ void TrainStepCase(int batch) {
         Tensor loss = traced(x, y);
         DoNotOptimize(loss);
       },
+      [&] {
+        float loss = floor.Run();
+        DoNotOptimize(loss);
+      },
   });
   const std::string name = "mlp_train_step_b" + std::to_string(batch) + "_f32";
   Print("eager." + name, seconds[0] * kUsPerSecond, "us");
   Print("traced." + name, seconds[1] * kUsPerSecond, "us");
   Print("ratio." + name, seconds[0] / seconds[1], "x");
+  Print("floor." + name, seconds[2] * kUsPerSecond, "us");
+  Print("ratio_to_floor." + name, seconds[1] / seconds[2], "x");
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ namespace {
 template <typename Index>
 absl::Status CheckIndices(const Tensor& indices, int64_t limit) {
   const Index* p = indices.data<Index>();
-  for (int64_t i = 0; i < indices.num_elements(); ++i) {
+  const int64_t n = indices.num_elements();  // hoisted: an out-of-line call
+  for (int64_t i = 0; i < n; ++i) {
     if (p[i] < 0 || p[i] >= limit) {
       return absl::InvalidArgumentError(absl::StrCat("indices", IndexString(i, indices.shape()),
                                                      " = ", p[i], " is not in [0, ", limit, ")"));

@@ -22,7 +22,8 @@ void OneHot(KernelContext& ctx) {
   T* dst = out.mutable_data<T>();
   std::fill(dst, dst + out.num_elements(), off);
   const Index* idx = indices.data<Index>();
-  for (int64_t i = 0; i < indices.num_elements(); ++i) {
+  const int64_t n = indices.num_elements();  // hoisted: an out-of-line call
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t o = i / inner, j = i % inner, v = idx[i];
     if (v >= 0 && v < depth) dst[(o * depth + v) * inner + j] = on;  // TF: out of range -> off
   }

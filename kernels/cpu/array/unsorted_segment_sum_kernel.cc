@@ -17,7 +17,8 @@ constexpr int64_t kParallelAdds = 32 * 1024;
 template <typename Index>
 absl::Status CheckIds(const Tensor& ids, int64_t num_segments) {
   const Index* p = ids.data<Index>();
-  for (int64_t i = 0; i < ids.num_elements(); ++i) {
+  const int64_t n = ids.num_elements();  // hoisted: an out-of-line call
+  for (int64_t i = 0; i < n; ++i) {
     if (p[i] >= num_segments) {
       return absl::InvalidArgumentError(
           absl::StrCat("segment_ids", IndexString(i, ids.shape()), " = ", p[i],

@@ -223,9 +223,11 @@ absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGe
   thread_local std::vector<float> scaled;
   const bool scale_a = a.num_elements() <= b.num_elements();
   const Tensor& small = scale_a ? a : b;
-  scaled.resize(std::max<size_t>(scaled.size(), small.num_elements()));
+  const int64_t n = small.num_elements();  // hoisted: the loop's stores could alias the shape
+  scaled.resize(std::max<size_t>(scaled.size(), n));
   const float* in = small.data<float>();
-  for (int64_t i = 0; i < small.num_elements(); ++i) scaled[i] = -alpha * in[i];
+  float* out = scaled.data();
+  for (int64_t i = 0; i < n; ++i) out[i] = -alpha * in[i];
   plan->Bind(DNNL_ARG_SRC, scale_a ? scaled.data() : a.raw_data());
   plan->Bind(DNNL_ARG_WEIGHTS, scale_a ? b.raw_data() : scaled.data());
   plan->Bind(DNNL_ARG_DST, value.raw_data());
