@@ -12,6 +12,7 @@
 #include "graph/freeze.h"
 #include "graph/function.h"
 #include "graph/graph_context.h"
+#include "graph/graph_def.h"
 #include "graph/passes/optimize.h"
 #include "ops/array/array_ops.h"
 #include "ops/control_flow/control_flow_ops.h"
@@ -427,6 +428,15 @@ std::vector<Tensor> Tracer::CallInGraph(const std::vector<ArgValue>& args, Trace
 
 tensorflow::GraphDef Tracer::GraphDefOf(const std::vector<ArgValue>& args, TraceFn trace,
                                         bool freeze) {
+  return ExportedGraph(args, trace, freeze).to_graph_def();
+}
+
+void Tracer::ExportGraph(const std::string& path, const std::vector<ArgValue>& args,
+                         TraceFn trace) {
+  write_graph(ExportedGraph(args, trace, /*freeze=*/true), path);
+}
+
+Graph Tracer::ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bool freeze) {
   const std::shared_ptr<Entry> entry = Lookup(args, trace);
   // Traced again into a graph of its own, where variables are VarHandleOps bound to their state.
   Graph graph;
@@ -445,7 +455,7 @@ tensorflow::GraphDef Tracer::GraphDefOf(const std::vector<ArgValue>& args, Trace
   // _FusedElementwise is duet's own op: exported graphs keep TensorFlow's, so TensorFlow runs them.
   optimize(graph, PassOptions{.disable = {"fuse_elementwise"}});
   if (freeze) graph = freeze_variables(graph);
-  return graph.to_graph_def();
+  return graph;
 }
 
 RecursionGuard::RecursionGuard(const Tracer& tracer, const std::string& name) {

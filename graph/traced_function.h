@@ -56,6 +56,7 @@ void run_functions_eagerly(bool eagerly);
 bool functions_run_eagerly();
 
 class Function;
+class Graph;
 
 namespace function_internal {
 
@@ -79,6 +80,8 @@ class Tracer {
   std::vector<Tensor> CallInGraph(const std::vector<ArgValue>& args, TraceFn trace);
   // The optimized graph of `args`' signature, with variables as VarHandleOps or (freeze) Consts.
   tensorflow::GraphDef GraphDefOf(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
+  // Writes that graph, frozen, to `path` (binary GraphDef; text when it ends in ".pbtxt").
+  void ExportGraph(const std::string& path, const std::vector<ArgValue>& args, TraceFn trace);
 
   int trace_count() const;
   std::vector<std::string> retrace_reasons() const;
@@ -87,6 +90,7 @@ class Tracer {
  private:
   struct Entry;
   struct State;
+  Graph ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
   OpSite CallSite() const;
   std::shared_ptr<Entry> Lookup(const std::vector<ArgValue>& args, TraceFn trace);
 
@@ -221,6 +225,14 @@ class TracedFunction {
   template <typename... Args>
   tensorflow::GraphDef frozen_graph_def(const Args&... args) const {
     return GraphDefOf(/*freeze=*/true, args...);
+  }
+  // Writes frozen_graph_def(args...) to `path` (binary; text when it ends in ".pbtxt"): a file
+  // that runs on its own, in `duet run` or TensorFlow. Throws Error when it cannot be written.
+  template <typename... Args>
+  void export_graph(const std::string& path, const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    const std::vector<function_internal::ArgValue> values{function_internal::ToArg(args)...};
+    tracer_->ExportGraph(path, values, Tracing<R, const Args&...>());
   }
 
  private:

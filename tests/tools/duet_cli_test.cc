@@ -1,5 +1,6 @@
 // The duet command line on a graph written to disk: inspect (text and --dot), run with .npy
-// inputs and outputs, optimize with its options, and its errors.
+// inputs and outputs (also of a traced function from export_graph), optimize with its options,
+// and its errors.
 #include "tools/duet_cli.h"
 
 #include <catch2/catch.hpp>
@@ -63,6 +64,23 @@ TEST_CASE("run feeds .npy inputs and writes or prints the outputs") {
   CHECK(r.out.find("3.5") != std::string::npos);
   std::remove("duet_cli_test_x.npy");
   std::remove("duet_cli_test_y.npy");
+}
+
+TEST_CASE("run runs a traced function written by export_graph, variables frozen in") {
+  Variable w(random_normal({3, 2}, 1), "w"), b(random_normal({2}, 2), "b");
+  auto f = duet::function([&](const Tensor& x) { return relu(matmul(x, w) + b); });
+  const Tensor x = random_normal({4, 3}, 3);
+  f.export_graph("duet_cli_test_traced.pb", x);
+  REQUIRE(WriteNpy(x, "duet_cli_test_traced_x.npy").ok());
+  const CliResult r =
+      Cli({"run", "duet_cli_test_traced.pb", "--input", "arg0=duet_cli_test_traced_x.npy",
+           "--output", "output_0", "--out", "duet_cli_test_traced_y.npy"});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  absl::StatusOr<Tensor> y = ReadNpy("duet_cli_test_traced_y.npy");
+  REQUIRE(y.ok());
+  testing::ExpectTensorNear(*y, f(x), 1e-6);
+  testing::ExpectError([&] { f.export_graph("no_such_dir/f.pb", x); }, {"no_such_dir/f.pb"});
 }
 
 TEST_CASE("bad usage exits 2, failed commands exit 1 with the reason") {
