@@ -11,6 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
+#include "kernels/cpu/math/elementwise.h"
+#include "kernels/cpu/math/functors.h"
 
 namespace duet {
 namespace {
@@ -223,11 +225,9 @@ absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGe
   thread_local std::vector<float> scaled;
   const bool scale_a = a.num_elements() <= b.num_elements();
   const Tensor& small = scale_a ? a : b;
-  const int64_t n = small.num_elements();  // hoisted: the loop's stores could alias the shape
+  const int64_t n = small.num_elements();
   scaled.resize(std::max<size_t>(scaled.size(), n));
-  const float* in = small.data<float>();
-  float* out = scaled.data();
-  for (int64_t i = 0; i < n; ++i) out[i] = -alpha * in[i];
+  MapSV(-alpha, small.data<float>(), scaled.data(), n, MulFn{});  // vectorized
   plan->Bind(DNNL_ARG_SRC, scale_a ? scaled.data() : a.raw_data());
   plan->Bind(DNNL_ARG_WEIGHTS, scale_a ? b.raw_data() : scaled.data());
   plan->Bind(DNNL_ARG_DST, value.raw_data());
