@@ -3,12 +3,14 @@
 // the same work in the same process, the floor the optimized graph is judged against.
 //
 //   bazel run -c opt //tools/bench:passes_bench
-//   OMP_THREAD_LIMIT=1 bazel-bin/tools/bench/passes_bench    # everything on one thread
+//   OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 bazel-bin/tools/bench/passes_bench   # one thread
 //   DUET_BENCH_REPS=25 bazel-bin/tools/bench/passes_bench --min   # fastest repetitions
 //
 // Prints `name<TAB>value<TAB>unit` lines (see bench_util.h); peers are timed interleaved, as
 // medians of several repetitions (DUET_BENCH_REPS, DUET_BENCH_MIN_MS override), or their minima
-// with --min (steadier on a busy machine). Cases:
+// with --min (steadier on a busy machine). OMP_THREAD_LIMIT alone is not enough for one thread:
+// oneDNN 2.6's matmul splits its work for omp_get_max_threads() threads, which the limit does not
+// lower, and the capped team leaves the other thread's share of the output unwritten. Cases:
 //   - elementwise_chain_50_{64x64,1e6}_f32: 50 elementwise ops (adds, muls and maxes with scalars
 //     and with two same-shape tensors, a tanh every tenth op) on 64x64 and on 10^6 floats:
 //     unfused.* and fused.* (Session::run, us); the hand-written AVX2 loop on one thread, eight
@@ -23,7 +25,17 @@
 //   - kernel_*: for the 10^6 chain, one thread each, the fused node's program run directly with
 //     tiles of t elements (kernel_tile_<t>.*; the kernel's is
 //     ElementwiseProgramRunner::kDefaultTile) next to the two hand loops.
-// One function per case; later cases (a CNN, MLP training) join main() the same way.
+//   - cnn_inference_b64_f32: three blocks of 3x3 SAME Conv2D + inference FusedBatchNormV3
+//     (constant statistics) + Relu on a [64, 28, 28, 1] batch, 2x2 max pool, dense to 10 classes
+//     and Softmax. fold_batch_norm folds each batch norm into its filter and a bias;
+//     fuse_bias_activation makes each block one _FusedConv2D with Relu.
+//   - mlp_train_step_b64_f32: one SGD step (rate 0.01) of a 784-256-10 relu MLP with sparse
+//     softmax cross-entropy: gradients() and ResourceApplyGradientDescent, each session on its
+//     own variables.
+//   For these two: unfused.* and fused.* (Session::run, us), their ratio (target >= 1.3 for the
+//   CNN), graph nodes before and after the pipeline (nodes_*), the executor's steps (steps_*),
+//   and fired.<case>.<counter> per pass counter (what fired; missed fusions go to stderr).
+// One function per case, joined in main().
 #include <immintrin.h>
 
 #include <algorithm>
@@ -270,6 +282,186 @@ void TinyChainCase() {
   Print("fused." + name, seconds[1] / kOps * 1e9, "ns");
 }
 
+// ---- Whole models: what the pipeline buys a CNN and a training step ------------------------
+
+// Prints node and step counts, and every counter the pipeline recorded, summed over rounds.
+void PrintPassStats(const std::string& name, const Session::PlanInfo& unoptimized,
+                    const Session::PlanInfo& optimized) {
+  const PassReport& report = optimized.passes;
+  duet_bench::PrintCount("nodes_unoptimized." + name, report.nodes_before, "nodes");
+  duet_bench::PrintCount("nodes_optimized." + name, report.nodes_after, "nodes");
+  duet_bench::PrintCount("steps_unoptimized." + name, unoptimized.steps, "steps");
+  duet_bench::PrintCount("steps_optimized." + name, optimized.steps, "steps");
+  std::vector<std::string> seen;
+  for (const PassRun& run : report.runs) {
+    for (const auto& [counter, value] : run.counters) {
+      if (std::find(seen.begin(), seen.end(), counter) != seen.end()) continue;
+      seen.push_back(counter);
+      duet_bench::PrintCount("fired." + name + "." + counter, report.counter(counter), "times");
+    }
+  }
+  for (const MissedFusion& m : report.missed) {
+    std::fprintf(stderr, "# %s: %s did not fire at %s (%s): %s\n", name.c_str(), m.fusion.c_str(),
+                 m.node.c_str(), m.op.c_str(), m.why.c_str());
+  }
+}
+
+// Times the two sessions' runs interleaved; prints both timings and their ratio.
+void TimePair(const std::string& name, const std::function<void()>& unoptimized,
+              const std::function<void()>& optimized) {
+  const std::vector<double> seconds = Time({unoptimized, optimized});
+  Print("unfused." + name, seconds[0] * kUsPerSecond, "us");
+  Print("fused." + name, seconds[1] * kUsPerSecond, "us");
+  Print("ratio.unoptimized_over_optimized." + name, seconds[0] / seconds[1], "x");
+}
+
+// Uniform values in [low, high): batch-norm parameters of a trained-looking network.
+Tensor UniformVector(int64_t n, int seed, double low, double high) {
+  return random_uniform({n}, seed, kFloat32, low, high);
+}
+
+// A block's constants: a He-initialized 3x3 filter and batch-norm statistics far from the
+// identity, so that folding them changes the filter. Made eagerly: inside a GraphScope the
+// random ops would become nodes that every run evaluates.
+struct ConvBnParams {
+  Tensor filter, scale, offset, mean, variance;
+};
+
+ConvBnParams MakeConvBnParams(int64_t in, int64_t out, int seed) {
+  return {random_normal({3, 3, in, out}, seed, kFloat32, 0, std::sqrt(2.0 / (9.0 * in))),
+          UniformVector(out, seed + 1, 0.5, 1.5), UniformVector(out, seed + 2, -0.2, 0.2),
+          UniformVector(out, seed + 3, -0.3, 0.3), UniformVector(out, seed + 4, 0.5, 2.0)};
+}
+
+// 3x3 SAME convolution, inference batch norm with constant statistics, relu.
+Tensor ConvBnRelu(const Tensor& x, const ConvBnParams& p) {
+  const Tensor conv = conv2d(x, p.filter, {1, 1}, "SAME");
+  const FusedBatchNormResult bn = fused_batch_norm(conv, p.scale, p.offset, p.mean, p.variance,
+                                                   /*epsilon=*/1e-3f, /*is_training=*/false);
+  return relu(bn.y);
+}
+
+struct CnnGraph {
+  Graph graph;
+  Tensor x, logits, probabilities;
+};
+
+// conv-bn-relu x3 (1 -> 16 -> 32 -> 32 channels), 2x2 max pool, dense to 10 classes, softmax.
+CnnGraph BuildCnn() {
+  const ConvBnParams blocks[] = {MakeConvBnParams(1, 16, 10), MakeConvBnParams(16, 32, 20),
+                                 MakeConvBnParams(32, 32, 30)};
+  constexpr int64_t kFlat = 14 * 14 * 32;
+  const Tensor w = random_normal({kFlat, 10}, 40, kFloat32, 0, std::sqrt(1.0 / kFlat));
+  const Tensor b = UniformVector(10, 41, -0.1, 0.1);
+  CnnGraph c;
+  GraphScope scope(c.graph);
+  c.x = placeholder(kFloat32, {64, 28, 28, 1}, "x");
+  Tensor h = c.x;
+  for (const ConvBnParams& block : blocks) h = ConvBnRelu(h, block);
+  h = reshape(max_pool(h, {2, 2}, {2, 2}, "VALID"), {64, kFlat});
+  c.logits = bias_add(matmul(h, w), b);
+  c.probabilities = softmax(c.logits);
+  return c;
+}
+
+// The largest difference between a and b relative to the largest magnitude in b (at least 1).
+double RelativeDifference(const Tensor& a, const Tensor& b) {
+  const std::vector<float> v = b.to_vector<float>();
+  double scale = 1;
+  for (float f : v) scale = std::max(scale, double(std::abs(f)));
+  return MaxAbsDifference(a, b) / scale;
+}
+
+void CnnInferenceCase() {
+  const std::string name = "cnn_inference_b64_f32";
+  const CnnGraph cnn = BuildCnn();
+  Session unoptimized(cnn.graph, SessionOptions{.optimize = false});
+  Session optimized(cnn.graph);
+  const FeedList feeds = {{cnn.x, random_normal({64, 28, 28, 1}, 1)}};
+  // Folding the batch norms rounds differently (filter * m once, instead of conv * m per value),
+  // so the outputs agree to float32 rounding, not bit for bit.
+  const std::vector<Tensor> want = unoptimized.run(feeds, {cnn.logits, cnn.probabilities});
+  const std::vector<Tensor> got = optimized.run(feeds, {cnn.logits, cnn.probabilities});
+  const double logits_error = RelativeDifference(got[0], want[0]);
+  const double probability_error = MaxAbsDifference(got[1], want[1]);
+  std::fprintf(stderr, "# %s: logits differ by %.3g (relative), probabilities by %.3g\n",
+               name.c_str(), logits_error, probability_error);
+  if (logits_error > 1e-4 || probability_error > 1e-5) Fail(name + ": optimized values differ");
+
+  PrintPassStats(name, unoptimized.plan_info({cnn.x}, {cnn.probabilities}),
+                 optimized.plan_info({cnn.x}, {cnn.probabilities}));
+  auto run = [&](Session& session) {
+    std::vector<Tensor> y = session.run(feeds, {cnn.probabilities});
+    DoNotOptimize(y);
+  };
+  TimePair(
+      name, [&] { run(unoptimized); }, [&] { run(optimized); });
+}
+
+struct TrainGraph {
+  Graph graph;
+  std::vector<Variable> variables;
+  Tensor x, labels, loss;
+};
+
+// A 784-256-10 MLP's SGD step on variables of its own: the loss, gradients() and one
+// ResourceApplyGradientDescent per variable (targets update_0 .. update_3), as graph_bench's.
+TrainGraph BuildTrainStep() {
+  TrainGraph t;
+  const Variable w1(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"), b1(zeros({256}), "b1");
+  const Variable w2(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"), b2(zeros({10}), "b2");
+  t.variables = {w1, b1, w2, b2};
+  const Tensor rate = constant(0.01f);
+  GraphScope scope(t.graph);
+  t.x = placeholder(kFloat32, {64, 784}, "x");
+  t.labels = placeholder(kInt64, {64}, "labels");
+  const Tensor logits = bias_add(matmul(relu(bias_add(matmul(t.x, w1), b1)), w2), b2);
+  t.loss = reduce_mean(sparse_softmax_cross_entropy_with_logits(t.labels, logits));
+  const std::vector<Tensor> grads =
+      gradients({t.loss}, std::vector<GradientSource>(t.variables.begin(), t.variables.end()));
+  ControlDependencies after_loss({t.loss});  // the updates must not race the forward's reads
+  for (size_t i = 0; i < t.variables.size(); ++i) {
+    resource_apply_gradient_descent(t.variables[i].handle(), rate, grads[i],
+                                    "update_" + std::to_string(i));
+  }
+  return t;
+}
+
+const std::vector<GraphTensor> kUpdates = {"update_0", "update_1", "update_2", "update_3"};
+
+void MlpTrainStepCase() {
+  const std::string name = "mlp_train_step_b64_f32";
+  const TrainGraph plain = BuildTrainStep(), fused = BuildTrainStep();
+  Session unoptimized(plain.graph, SessionOptions{.optimize = false});
+  Session optimized(fused.graph);
+  const Tensor batch = random_normal({64, 784}, 3);
+  const Tensor labels = cast(floor(random_uniform({64}, 4, kFloat32, 0, 10)), kInt64);
+  auto step = [&](Session& session, const TrainGraph& t) {
+    return session.run({{t.x, batch}, {t.labels, labels}}, {t.loss}, kUpdates)[0];
+  };
+  // Two steps each: the first loss checks the forward, the second the updates (the fused update
+  // accumulates -rate * gradient in another order, so float32 rounding differs).
+  for (int i = 0; i < 2; ++i) {
+    const float want = step(unoptimized, plain).item<float>();
+    const float got = step(optimized, fused).item<float>();
+    std::fprintf(stderr, "# %s: loss after %d steps %.6f unoptimized, %.6f optimized\n",
+                 name.c_str(), i, want, got);
+    if (std::abs(got - want) > 1e-5 * std::max(1.f, std::abs(want))) {
+      Fail(name + ": optimized loss differs");
+    }
+  }
+
+  PrintPassStats(name, unoptimized.plan_info({plain.x, plain.labels}, {plain.loss}, kUpdates),
+                 optimized.plan_info({fused.x, fused.labels}, {fused.loss}, kUpdates));
+  // Both sessions keep training on their own variables while timed, at equal cost per step.
+  auto run = [&](Session& session, const TrainGraph& t) {
+    Tensor loss = step(session, t);
+    DoNotOptimize(loss);
+  };
+  TimePair(
+      name, [&] { run(unoptimized, plain); }, [&] { run(optimized, fused); });
+}
+
 }  // namespace
 }  // namespace duet
 
@@ -282,5 +474,7 @@ int main(int argc, char** argv) {
   duet::ElementwiseChainCase<duet::kPlainCycle>("elementwise_chain_50_notanh_1e6_f32", {1000, 1000},
                                                 /*kernel_lines=*/false);
   duet::TinyChainCase();
+  duet::CnnInferenceCase();
+  duet::MlpTrainStepCase();
   return 0;
 }
