@@ -108,6 +108,16 @@ void ThreadPool::RunOnOpenMpTeam(int64_t n, int64_t chunk, int64_t num_chunks,
 }
 #endif
 
+void FitOpenMpThreadsToLimit() {
+#ifdef _OPENMP
+  thread_local const bool fitted = [] {
+    if (omp_get_thread_limit() < omp_get_max_threads()) omp_set_num_threads(omp_get_thread_limit());
+    return true;
+  }();
+  (void)fitted;
+#endif
+}
+
 void ThreadPool::RunOnWorkers(int64_t n, int64_t chunk, int64_t num_chunks,
                               absl::FunctionRef<void(int64_t, int64_t)> fn) {
   std::lock_guard<std::mutex> run_lock(run_mu_);

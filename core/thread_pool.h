@@ -54,4 +54,10 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
+// Note [OpenMP thread limit]: oneDNN splits a primitive's work for omp_get_max_threads()
+// threads, which OMP_THREAD_LIMIT does not lower; a team capped below that leaves part of the
+// output unwritten (OMP_THREAD_LIMIT=1 on 2 cores gave garbage matmuls). Code that runs oneDNN
+// calls this first: it lowers the calling thread's team size to the limit, once per thread.
+void FitOpenMpThreadsToLimit();
+
 }  // namespace duet

@@ -1,16 +1,19 @@
 #include "kernels/cpu/common/dnnl_engine.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/thread_pool.h"
 
 namespace duet {
 
 const dnnl::engine& DnnlEngine() {
+  FitOpenMpThreadsToLimit();  // before oneDNN sizes a primitive's work split
   // Leaked on purpose: thread-local streams and plans may outlive static destructors.
   static const auto* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *engine;
 }
 
 dnnl::stream& DnnlStream() {
+  FitOpenMpThreadsToLimit();  // and before it runs one, on each thread
   thread_local dnnl::stream stream(DnnlEngine());
   return stream;
 }
