@@ -30,6 +30,8 @@ constexpr Pass kPipeline[] = {
     {"cse", EliminateCommonSubexpressions},
     {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias
     {"fuse_bias_activation", FuseBiasActivation},
+    // Before fuse_elementwise, which would otherwise take its Log, Mul and Neg into a region.
+    {"fuse_softmax_cross_entropy", FuseSoftmaxCrossEntropy},
     // After the bias fusion, which would otherwise find its activations already fused here.
     {"fuse_elementwise", FuseElementwise},
     {"fuse_gradient_update", FuseGradientUpdate},

@@ -24,6 +24,9 @@ absl::StatusOr<bool> EliminateCommonSubexpressions(Graph& graph, PassContext& co
 absl::StatusOr<bool> FoldBatchNorm(Graph& graph, PassContext& context);
 // "fuse_bias_activation": MatMul/Conv2D + bias + optional activation -> _FusedMatMul/_FusedConv2D.
 absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
+// "fuse_softmax_cross_entropy": hand-written -sum(y * log_softmax(z), -1) (or with log(softmax(z)))
+// -> SoftmaxCrossEntropyWithLogits(z, y), whose max-shifted kernel stays finite for large logits.
+absl::StatusOr<bool> FuseSoftmaxCrossEntropy(Graph& graph, PassContext& context);
 // "fuse_elementwise": regions of elementwise ops (scalars and same-shape tensors) ->
 // _FusedElementwise, one pass over memory.
 absl::StatusOr<bool> FuseElementwise(Graph& graph, PassContext& context);

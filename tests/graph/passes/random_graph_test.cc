@@ -4,8 +4,9 @@
 // domain or range could blow up come wrapped (log(|x| + 1), x / (|y| + 1), exp(tanh(x))), and
 // the generator tracks a bound on every value to keep magnitudes sane. It builds what the
 // passes look for (constant subgraphs, repeated subexpressions, x * 1 and friends, reshapes and
-// transposes of reshapes and transposes, dense and convolution + batch norm layers) among
-// ordinary ops, and the test requires every pass to have fired, so it cannot pass vacuously.
+// transposes of reshapes and transposes, dense and convolution + batch norm layers, hand-written
+// softmax cross-entropies) among ordinary ops, and the test requires every pass to have fired,
+// so it cannot pass vacuously.
 //
 // A failure prints the seed, the mismatch and both graphs. DUET_RANDOM_GRAPH_SEED=s reruns graph
 // s alone; DUET_RANDOM_GRAPHS=n runs n graphs (from seed s, else 1), e.g. a longer soak:
@@ -200,7 +201,7 @@ class GraphGenerator {
         {&GraphGenerator::BroadcastTo, 1},    {&GraphGenerator::Reduce, 2},
         {&GraphGenerator::Dense, 2},          {&GraphGenerator::ConvBatchNorm, 2},
         {&GraphGenerator::Repeat, 3},         {&GraphGenerator::Split, 1},
-        {&GraphGenerator::ShapeOps, 2},
+        {&GraphGenerator::ShapeOps, 2},       {&GraphGenerator::CrossEntropy, 1},
     };
     int total = 0;
     for (const auto& op : kOps) total += op.second;
@@ -515,6 +516,51 @@ class GraphGenerator {
     const double conv = x->bound * kh * kw * in[3] + 1;
     folds_batch_norm_ = Apply(make, s, (conv + MaxAbs(mean)) * 2 / std::sqrt(0.5) + 1);
     return folds_batch_norm_;
+  }
+
+  // -sum(y * L, last axis) with L = log_softmax(z) or log(softmax(z)), the product's operands
+  // either way round: the softmax cross-entropy fuse_softmax_cross_entropy fuses. The logits are
+  // small enough that no probability underflows (unfused, log(0) = -inf would give inf or NaN
+  // where the fused op is finite); the labels are a value of the logits' shape or a constant
+  // distribution per row.
+  bool CrossEntropy() {
+    std::vector<const Value*> logits;
+    for (const Value& v : values_) {
+      if (v.shape.rank() == 2 && v.bound <= 30) logits.push_back(&v);
+    }
+    if (logits.empty()) return false;
+    const Value& x = *Pick(logits);
+    std::vector<const Value*> labels;
+    for (const Value& v : values_) {
+      if (v.shape == x.shape) labels.push_back(&v);
+    }
+    const Tensor z = x.tensor;
+    Tensor y, distribution;
+    double label_bound = 1;
+    if (Chance(0.5)) {
+      const Value& v = *Pick(labels);  // x itself at least
+      y = v.tensor;
+      label_bound = v.bound;
+    } else {
+      std::vector<double> p = testing::ToDoubles(RandomTensor(x.shape, 0, 1));
+      const int64_t classes = x.shape[1];
+      for (size_t row = 0; row < p.size(); row += classes) {
+        double total = 0;
+        for (int64_t c = 0; c < classes; ++c) total += p[row + c];
+        for (int64_t c = 0; c < classes; ++c) p[row + c] /= total;
+      }
+      distribution = Materialize(p, x.shape);
+    }
+    const bool log_of_softmax = Chance(0.5), labels_first = Chance(0.5);
+    const int axis = Chance(0.5) ? -1 : 1;
+    auto make = [=] {
+      const Tensor l = log_of_softmax ? log(softmax(z)) : log_softmax(z);
+      const Tensor u = y.defined() ? y : const_op(distribution);
+      return negative(reduce_sum(labels_first ? multiply(u, l) : multiply(l, u), axis));
+    };
+    const int64_t classes = x.shape[1];
+    return Apply(make, Shape{x.shape[0]},
+                 classes * label_bound * (2 * x.bound + std::log(static_cast<double>(classes))));
   }
 
   // The same op on the same inputs as an earlier one.
