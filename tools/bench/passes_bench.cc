@@ -3,14 +3,12 @@
 // the same work in the same process, the floor the optimized graph is judged against.
 //
 //   bazel run -c opt //tools/bench:passes_bench
-//   OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 bazel-bin/tools/bench/passes_bench   # one thread
+//   OMP_THREAD_LIMIT=1 bazel-bin/tools/bench/passes_bench    # everything on one thread
 //   DUET_BENCH_REPS=25 bazel-bin/tools/bench/passes_bench --min   # fastest repetitions
 //
 // Prints `name<TAB>value<TAB>unit` lines (see bench_util.h); peers are timed interleaved, as
 // medians of several repetitions (DUET_BENCH_REPS, DUET_BENCH_MIN_MS override), or their minima
-// with --min (steadier on a busy machine). OMP_THREAD_LIMIT alone is not enough for one thread:
-// oneDNN 2.6's matmul splits its work for omp_get_max_threads() threads, which the limit does not
-// lower, and the capped team leaves the other thread's share of the output unwritten. Cases:
+// with --min (steadier on a busy machine). Cases:
 //   - elementwise_chain_50_{64x64,1e6}_f32: 50 elementwise ops (adds, muls and maxes with scalars
 //     and with two same-shape tensors, a tanh every tenth op) on 64x64 and on 10^6 floats:
 //     unfused.* and fused.* (Session::run, us); the hand-written AVX2 loop on one thread, eight
