@@ -1,5 +1,6 @@
 #include "graph/traced_function.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <list>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/resource.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "graph/freeze.h"
 #include "graph/function.h"
 #include "graph/graph_context.h"
@@ -266,6 +268,10 @@ struct Tracer::Entry {
   std::vector<Tensor> captured;  // variable handles
   bool stateful = true;
   std::vector<std::string> keys;  // the cache keys that name it
+  // FunctionOptions::check_host_values, guarded by State::mu: the first call is the trace itself;
+  // the last difference reported (each is reported once until it changes).
+  bool checked_once = false;
+  std::string last_difference;
 };
 
 struct Tracer::State {
@@ -274,6 +280,7 @@ struct Tracer::State {
   absl::flat_hash_map<std::string, std::list<std::shared_ptr<Entry>>::iterator> by_key;
   std::vector<Signature> traced;  // every signature traced, in order
   std::vector<std::string> reasons;
+  std::vector<std::string> host_changes;
 };
 
 Tracer::Tracer(FunctionOptions options)
@@ -288,6 +295,11 @@ int Tracer::trace_count() const {
 std::vector<std::string> Tracer::retrace_reasons() const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->reasons;
+}
+
+std::vector<std::string> Tracer::host_value_changes() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->host_changes;
 }
 
 namespace {
@@ -327,7 +339,76 @@ Traced TraceSignature(const std::string& name, const Signature& signature,
   return result;
 }
 
+// Clears what differs between two traces of one signature without a host value changing: the
+// names of the functions that nested calls trace afresh each time.
+tensorflow::NodeDef WithoutFunctionNames(tensorflow::NodeDef node) {
+  for (auto& [name, attr] : *node.mutable_attr()) {
+    if (attr.has_func()) attr.mutable_func()->clear_name();
+  }
+  return node;
+}
+
+// The first way the graph traced `now` differs from the cached trace, or "" when none does.
+std::string FirstDifference(const Graph& traced, const Graph& now) {
+  const tensorflow::GraphDef before = traced.to_graph_def(), after = now.to_graph_def();
+  if (before.node_size() != after.node_size()) {
+    return absl::StrCat("the callable now builds ", after.node_size(), " nodes, ",
+                        before.node_size(), " when traced");
+  }
+  for (int i = 0; i < after.node_size(); ++i) {
+    const tensorflow::NodeDef a = WithoutFunctionNames(before.node(i));
+    const tensorflow::NodeDef b = WithoutFunctionNames(after.node(i));
+    if (google::protobuf::util::MessageDifferencer::Equals(a, b)) continue;
+    std::string what = "its attrs changed";
+    if (a.op() != b.op()) {
+      what = absl::StrCat("the op was ", a.op(), " when traced");
+    } else if (b.op() == "Const") {
+      what = "its value changed";
+    } else if (!std::equal(a.input().begin(), a.input().end(), b.input().begin(),
+                           b.input().end())) {
+      what = "its inputs changed";
+    }
+    const Node* node = now.FindNode(b.name());
+    const std::string source = node != nullptr ? node->source() : "";
+    return absl::StrCat("node '", b.name(), "' (", b.op(), source.empty() ? "" : ", at ", source,
+                        "): ", what);
+  }
+  return "";
+}
+
 }  // namespace
+
+// Note [Host value check]: a trace records what host code did once; a C++ value it read (a
+// captured float, an eager tensor a variable now names differently, a branch on a flag) may
+// change later without changing the signature, and the cached graph silently keeps the old one.
+// With FunctionOptions::check_host_values each call traces again and compares node by node.
+void Tracer::CheckHostValues(Entry& entry, const std::vector<ArgValue>& args, TraceFn trace) {
+  std::lock_guard<std::mutex> lock(state_->mu);  // the callable traces one at a time, as in Lookup
+  if (!entry.checked_once) {
+    entry.checked_once = true;  // this call traced it
+    return;
+  }
+  Graph holder_graph;
+  GraphContext holder(holder_graph);
+  const int64_t variables_before = variable_internal::VariablesCreated();
+  FunctionTrace now =
+      TraceFunction(&holder, ArgSpecs(entry.signature),
+                    [&](const std::vector<Tensor>& ph) { return trace(WithTensors(args, ph)); });
+  std::string difference =
+      variable_internal::VariablesCreated() != variables_before
+          ? "the callable created a Variable again; it can only be checked when it makes its "
+            "variables once"
+          : FirstDifference(entry.function->body(), *now.body);
+  if (difference.empty() || difference == entry.last_difference) return;
+  entry.last_difference = difference;
+  std::string line =
+      absl::StrCat(difference,
+                   " (a host value the callable read changed after tracing; the call ran the "
+                   "graph traced before: pass the value as an argument or hold it in a Variable)");
+  std::fprintf(stderr, "duet: warning: duet::function '%s': %s\n", options_.name.c_str(),
+               line.c_str());
+  state_->host_changes.push_back(std::move(line));
+}
 
 std::shared_ptr<Tracer::Entry> Tracer::Lookup(const std::vector<ArgValue>& args, TraceFn trace) {
   Signature signature = SignatureOf(args);
@@ -404,6 +485,7 @@ OpSite Tracer::CallSite() const { return OpSite(options_.name, std::source_locat
 
 std::vector<Tensor> Tracer::Call(const std::vector<ArgValue>& args, TraceFn trace) {
   const std::shared_ptr<Entry> entry = Lookup(args, trace);
+  if (options_.check_host_values) CheckHostValues(*entry, args, trace);
   std::vector<Tensor> inputs = TensorsOf(args);
   inputs.insert(inputs.end(), entry->captured.begin(), entry->captured.end());
   return call_function(entry->function, inputs, entry->stateful, CallSite());

@@ -49,6 +49,11 @@ struct FunctionOptions {
   int warn_after_traces = 5;
   // Traced signatures kept; the least recently used is dropped beyond this.
   int cache_size = 32;
+  // Debugging: every call also traces the callable again and compares that graph with the cached
+  // trace; a difference means host code read a value that has changed since the trace (a C++
+  // variable, an eager tensor rebound), which the cached graph does not see. Each difference is a
+  // warning on stderr and a line of host_value_changes(). Costs a trace per call.
+  bool check_host_values = false;
 };
 
 // The debugging switch: while on, every duet::function runs its callable eagerly (no tracing).
@@ -85,6 +90,7 @@ class Tracer {
 
   int trace_count() const;
   std::vector<std::string> retrace_reasons() const;
+  std::vector<std::string> host_value_changes() const;
   const FunctionOptions& options() const { return options_; }
 
  private:
@@ -93,6 +99,7 @@ class Tracer {
   Graph ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
   OpSite CallSite() const;
   std::shared_ptr<Entry> Lookup(const std::vector<ArgValue>& args, TraceFn trace);
+  void CheckHostValues(Entry& entry, const std::vector<ArgValue>& args, TraceFn trace);
 
   FunctionOptions options_;
   std::unique_ptr<State> state_;
@@ -213,6 +220,9 @@ class TracedFunction {
   // How many times it traced; one line per retrace saying which argument changed and how.
   int trace_count() const { return tracer_->trace_count(); }
   std::vector<std::string> retrace_reasons() const { return tracer_->retrace_reasons(); }
+  // With FunctionOptions::check_host_values: one line per call whose fresh trace differed from
+  // the cached one, naming the first differing node and its source line.
+  std::vector<std::string> host_value_changes() const { return tracer_->host_value_changes(); }
 
   // The optimized GraphDef of these arguments' signature (tracing it if need be; without duet's
   // own _FusedElementwise, so TensorFlow can run it): Placeholders

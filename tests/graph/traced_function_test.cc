@@ -207,6 +207,48 @@ TEST_CASE("calls from four threads trace a signature once") {
   CHECK(f.trace_count() == 1);
 }
 
+TEST_CASE("check_host_values reports host values that changed after tracing, once each") {
+  float scale = 2.f;
+  Tensor bias = constant(1.f);
+  bool negate = false;
+  const int line = __LINE__ + 3;
+  auto f = duet::function(
+      [&](const Tensor& x) {
+        const Tensor y = x * scale + bias;
+        return negate ? -y : y;
+      },
+      FunctionOptions{.name = "scaled", .check_host_values = true});
+  const Tensor x = constant({1.f, 2.f});
+  ExpectTensorNear(f(x), constant({3.f, 5.f}));
+  ExpectTensorNear(f(x), constant({3.f, 5.f}));
+  bias = constant(1.f);  // another tensor, the same value: nothing changed
+  f(x);
+  CHECK(f.host_value_changes().empty());
+
+  scale = 3.f;  // the trace keeps 2: the call runs the old graph, and says so once
+  ExpectTensorNear(f(x), constant({3.f, 5.f}));
+  f(x);
+  REQUIRE(f.host_value_changes().size() == 1);
+  const std::string change = f.host_value_changes()[0];
+  CHECK(change.find("node 'Const' (Const, at ") == 0);
+  CHECK(change.find("traced_function_test.cc:" + std::to_string(line) + "): its value changed") !=
+        std::string::npos);
+  CHECK(change.find("pass the value as an argument") != std::string::npos);
+
+  scale = 2.f;
+  negate = true;  // a C++ branch: the callable now builds another node
+  f(x);
+  REQUIRE(f.host_value_changes().size() == 2);
+  CHECK(f.host_value_changes()[1].find("now builds") != std::string::npos);
+  CHECK(f.trace_count() == 1);
+
+  auto unchecked = duet::function([&](const Tensor& v) { return v * scale; });
+  unchecked(x);
+  scale = 5.f;
+  unchecked(x);
+  CHECK(unchecked.host_value_changes().empty());  // off by default: no extra trace per call
+}
+
 TEST_CASE("run_functions_eagerly runs the callable on every call") {
   int runs = 0;
   auto f = duet::function([&](const Tensor& x) {
@@ -264,8 +306,14 @@ TEST_CASE("API.md's examples give the same values traced as eagerly") {
     const Tensor b = x + 1;
     const Tensor c = x * b;
     const Tensor m = matmul(x, x);
-    return std::vector<Tensor>{b, c, m, cast(x, kInt32), reshape(x, {4}), transpose(x, {1, 0}),
-                               reduce_mean(c, {0}, true), softmax(m)};
+    return std::vector<Tensor>{b,
+                               c,
+                               m,
+                               cast(x, kInt32),
+                               reshape(x, {4}),
+                               transpose(x, {1, 0}),
+                               reduce_mean(c, {0}, true),
+                               softmax(m)};
   };
   const std::vector<Tensor> eager = tensors(a), traced = duet::function(tensors)(a);
   REQUIRE(traced.size() == eager.size());
@@ -336,17 +384,16 @@ TEST_CASE("a training step calling a traced model (a nested call) matches eager"
 }
 
 TEST_CASE("a traced training step runs a static plan: no allocation per call but the loss") {
-  std::vector<Variable> v{Variable(random_normal({20, 16}, 1, kFloat32, 0, 0.1), "w1"),
-                          Variable(zeros({16}), "b1"),
-                          Variable(random_normal({16, 4}, 2, kFloat32, 0, 0.1), "w2"),
-                          Variable(zeros({4}), "b2")};
+  std::vector<Variable> v{
+      Variable(random_normal({20, 16}, 1, kFloat32, 0, 0.1), "w1"), Variable(zeros({16}), "b1"),
+      Variable(random_normal({16, 4}, 2, kFloat32, 0, 0.1), "w2"), Variable(zeros({4}), "b2")};
   const Tensor x = random_normal({8, 20}, 3);
   const Tensor y = cast(floor(random_uniform({8}, 4, kFloat32, 0, 4)), kInt64);
   auto step = duet::function([&](const Tensor& xs, const Tensor& ys) {
     GradientTape tape;
     const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
-    const Tensor loss = reduce_mean(
-        sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
+    const Tensor loss =
+        reduce_mean(sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
     const std::vector<Tensor> grads =
         tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
     for (size_t i = 0; i < v.size(); ++i) {
