@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/resource.h"
@@ -350,7 +351,14 @@ tensorflow::NodeDef WithoutFunctionNames(tensorflow::NodeDef node) {
 
 // The first way the graph traced `now` differs from the cached trace, or "" when none does.
 std::string FirstDifference(const Graph& traced, const Graph& now) {
-  const tensorflow::GraphDef before = traced.to_graph_def(), after = now.to_graph_def();
+  absl::StatusOr<tensorflow::GraphDef> before_def = GraphToGraphDef(traced);
+  absl::StatusOr<tensorflow::GraphDef> after_def = GraphToGraphDef(now);
+  if (!before_def.ok() || !after_def.ok()) {
+    return absl::StrCat("cannot check: ",
+                        (before_def.ok() ? after_def.status() : before_def.status()).message());
+  }
+  const tensorflow::GraphDef& before = *before_def;
+  const tensorflow::GraphDef& after = *after_def;
   if (before.node_size() != after.node_size()) {
     return absl::StrCat("the callable now builds ", after.node_size(), " nodes, ",
                         before.node_size(), " when traced");
@@ -396,15 +404,17 @@ void Tracer::CheckHostValues(Entry& entry, const std::vector<ArgValue>& args, Tr
                     [&](const std::vector<Tensor>& ph) { return trace(WithTensors(args, ph)); });
   std::string difference =
       variable_internal::VariablesCreated() != variables_before
-          ? "the callable created a Variable again; it can only be checked when it makes its "
-            "variables once"
+          ? "cannot check: the callable created a Variable again (it must make its variables "
+            "once)"
           : FirstDifference(entry.function->body(), *now.body);
   if (difference.empty() || difference == entry.last_difference) return;
   entry.last_difference = difference;
-  std::string line =
-      absl::StrCat(difference,
-                   " (a host value the callable read changed after tracing; the call ran the "
-                   "graph traced before: pass the value as an argument or hold it in a Variable)");
+  std::string line = difference;
+  if (!absl::StartsWith(difference, "cannot check")) {
+    absl::StrAppend(&line,
+                    " (a host value the callable read changed after tracing; the call ran the "
+                    "graph traced before: pass the value as an argument or hold it in a Variable)");
+  }
   std::fprintf(stderr, "duet: warning: duet::function '%s': %s\n", options_.name.c_str(),
                line.c_str());
   state_->host_changes.push_back(std::move(line));

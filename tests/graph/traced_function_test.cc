@@ -247,6 +247,15 @@ TEST_CASE("check_host_values reports host values that changed after tracing, onc
   scale = 5.f;
   unchecked(x);
   CHECK(unchecked.host_value_changes().empty());  // off by default: no extra trace per call
+
+  auto makes_variable =
+      duet::function([](const Tensor& v) { return v * Variable(ones({2}), "made").value(); },
+                     FunctionOptions{.check_host_values = true});
+  makes_variable(x);
+  makes_variable(x);
+  REQUIRE(makes_variable.host_value_changes().size() == 1);
+  CHECK(makes_variable.host_value_changes()[0].find("cannot check: the callable created a "
+                                                    "Variable") == 0);
 }
 
 TEST_CASE("run_functions_eagerly runs the callable on every call") {
