@@ -15,9 +15,8 @@ namespace duet {
 
 // One recorded call. See Note [Tape entries keep only what the gradient needs] (ops/gradient.h).
 struct TapeEntry {
-  const OpDef* op = nullptr;  // null for a custom gradient
+  const OpDef* op = nullptr;
   const GradientDef* gradient = nullptr;
-  std::shared_ptr<const tape_internal::CustomGradientFn> custom;
   AttrList attrs;
   absl::InlinedVector<uint64_t, 4> input_ids;   // 0: no gradient flows to this input
   absl::InlinedVector<uint64_t, 2> output_ids;  // 0: the output carries no gradient
@@ -135,21 +134,9 @@ class TapeState {
                [&](int i) { return Keeps(keep_out, op.outputs, call.attrs, outputs.size(), i); });
   }
 
-  void RecordCustom(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-                    const std::shared_ptr<const tape_internal::CustomGradientFn>& fn) {
-    absl::InlinedVector<uint64_t, 4> input_ids;
-    if (!TrackInputs(inputs, input_ids)) return;
-    TapeEntry& e = entries_.emplace_back();
-    e.custom = fn;
-    e.input_ids = std::move(input_ids);
-    e.inputs.resize(inputs.size());
-    for (const Tensor& t : inputs) e.input_meta.push_back({t.dtype(), t.shape()});
-    AddOutputs(e, OutputList(outputs.begin(), outputs.end()), [](int) { return false; });
-  }
-
   std::vector<std::string> RecordedOpNames() const {
     std::vector<std::string> names;
-    for (const TapeEntry& e : entries_) names.push_back(e.op ? e.op->name : "custom_gradient");
+    for (const TapeEntry& e : entries_) names.push_back(e.op->name);
     return names;
   }
 
@@ -221,26 +208,15 @@ void Accumulate(absl::flat_hash_map<uint64_t, Tensor>& grads, uint64_t id, const
 
 TensorList TapeState::Backward(const TapeEntry& e, absl::Span<const Tensor> grads,
                                uint64_t needs_grad) {
-  TensorList result;
-  if (e.custom != nullptr) {
-    const std::vector<Tensor> in = (*e.custom)(std::vector<Tensor>(grads.begin(), grads.end()));
-    if (in.size() != e.input_meta.size()) {
-      throw Error(absl::InvalidArgumentError(absl::StrCat("a custom gradient function returned ",
-                                                          in.size(), " gradients for ",
-                                                          e.input_meta.size(), " inputs")));
-    }
-    result.assign(in.begin(), in.end());
-  } else {
-    if (e.gradient == nullptr || e.gradient->fn == nullptr) {
-      throw Error(absl::UnimplementedError(
-          absl::StrCat("no gradient is defined for op ", e.op->name,
-                       " (register one with GradientRegistrar in ops/<family>/*_grads.cc)")));
-    }
-    const GradientContext ctx(*e.op, e.attrs, e.inputs, e.outputs, e.input_meta, e.output_meta,
-                              grads, needs_grad);
-    result = e.gradient->fn(ctx);
+  if (e.gradient == nullptr || e.gradient->fn == nullptr) {
+    throw Error(absl::UnimplementedError(
+        absl::StrCat("no gradient is defined for op ", e.op->name,
+                     " (register one with GradientRegistrar in ops/<family>/*_grads.cc)")));
   }
-  const std::string what = e.op ? e.op->name : std::string("custom_gradient");
+  const GradientContext ctx(*e.op, e.attrs, e.inputs, e.outputs, e.input_meta, e.output_meta, grads,
+                            needs_grad);
+  TensorList result = e.gradient->fn(ctx);
+  const std::string& what = e.op->name;
   if (result.size() != e.input_meta.size()) {
     throw Error(
         absl::InternalError(absl::StrCat("the gradient of ", what, " returned ", result.size(),
@@ -408,14 +384,6 @@ void RecordOperation(const OpCall& call, const OutputList& outputs) {
   if (gradient != nullptr && gradient->fn == nullptr) return;  // not differentiable
   for (TapeState* tape : thread_tapes) {
     if (tape->recording()) tape->Record(call, gradient, outputs);
-  }
-}
-
-void RecordCustomGradient(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-                          CustomGradientFn fn) {
-  auto shared = std::make_shared<const CustomGradientFn>(std::move(fn));
-  for (TapeState* tape : thread_tapes) {
-    if (tape->recording()) tape->RecordCustom(inputs, outputs, shared);
   }
 }
 

@@ -95,12 +95,6 @@ inline thread_local int recording_tapes = 0;
 // this when recording_tapes > 0).
 void RecordOperation(const OpCall& call, const OutputList& outputs);
 
-// The backward function of a custom_gradient call: upstream gradients of the outputs in,
-// gradients of the inputs out.
-using CustomGradientFn = std::function<std::vector<Tensor>(const std::vector<Tensor>& grads)>;
-// Records a call whose gradient is `fn` (custom_gradient) on every recording tape.
-void RecordCustomGradient(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-                          CustomGradientFn fn);
 }  // namespace tape_internal
 
 }  // namespace duet

@@ -9,6 +9,7 @@
 
 #include "core/constant.h"
 #include "eager/gradient_tape.h"
+#include "ops/control_flow/control_flow_ops.h"
 #include "ops/execution_context.h"
 
 namespace duet {
@@ -53,32 +54,22 @@ auto value_and_gradients_function(F f) {
 }
 
 // f: (Tensor...) -> {value, backward} where backward(dy) returns one gradient per argument.
-// The returned function computes the value without recording f's internals and records one tape
-// entry whose gradient is backward, so tapes (nested ones too) use it instead of f's ops.
+// The returned function computes the value without recording f's internals and passes it through
+// a DuetCustomGradient op (custom_gradient_op) whose gradient is backward: tapes (nested ones
+// too) record that one op, and in a graph (a GraphScope, a traced duet::function) gradients()
+// calls backward in place of differentiating f's nodes.
 template <typename F>
 auto custom_gradient(F f) {
   return [f](const auto&... args) -> Tensor {
-    if (!executing_eagerly()) {
-      // Graph gradients would differentiate f's ops and silently ignore the custom backward.
-      throw Error(absl::UnimplementedError(
-          "custom_gradient inside a graph or a traced duet::function is not supported yet; call "
-          "it eagerly (run_functions_eagerly(true) while debugging)"));
-    }
     const std::array<Tensor, sizeof...(args)> inputs{gradients_internal::AsTensor(args)...};
     auto result = [&] {
       StopRecording pause;
       return std::apply(f, inputs);
     }();
-    const Tensor& value = result.first;
-    // A fresh handle: the value may be an input itself, which tapes already know.
-    Tensor output = value.ViewAs(value.dtype(), value.shape(), value.device());
-    if (tape_internal::recording_tapes == 0) return output;
-    tape_internal::RecordCustomGradient(
-        std::vector<Tensor>(inputs.begin(), inputs.end()), {output},
-        [backward = std::move(result.second)](const std::vector<Tensor>& grads) {
-          return std::vector<Tensor>(backward(grads[0]));
-        });
-    return output;
+    return custom_gradient_op(result.first, std::vector<Tensor>(inputs.begin(), inputs.end()),
+                              [backward = std::move(result.second)](const Tensor& dy) {
+                                return std::vector<Tensor>(backward(dy));
+                              });
   };
 }
 

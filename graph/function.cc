@@ -302,6 +302,14 @@ std::vector<Tensor> InlineFunction(const Function& function, const std::vector<T
     call.attrs = node->attrs();
     values[node->id()] = RunOp(call);
   }
+  if (GraphContext* context = GraphContext::Current()) {  // Note [Inlined aliases]
+    for (const Node* node : body.nodes()) {
+      const OutputList& copies = values[node->id()];
+      for (size_t i = 0; i < copies.size(); ++i) {
+        context->AddAlias({node, static_cast<int>(i)}, copies[i]);
+      }
+    }
+  }
   std::vector<Tensor> results;
   for (const NodeOutput& r : function.results()) results.push_back(values[r.node->id()][r.index]);
   return results;

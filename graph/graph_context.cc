@@ -102,9 +102,23 @@ absl::StatusOr<NodeOutput> GraphContext::CaptureArgument(const Tensor& tensor, O
   return NodeOutput{inner, 0};
 }
 
+// Note [Inlined aliases]: InlineFunction copies a function body's ops into this graph to
+// differentiate them (call and If gradients). A custom_gradient backward function in the body
+// captured tensors of the body graph itself (log1pexp's exp(x)), and runs while gradients() builds
+// the copy's gradient: its ops must read the copies. InlineFunction records each body output's
+// copy here, and InputOf reads a foreign tensor's alias before treating it as a capture.
+void GraphContext::AddAlias(const NodeOutput& foreign, const Tensor& local) {
+  aliases_.insert_or_assign(std::pair{foreign.node, foreign.index}, local);
+}
+
 absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite site) {
   if (!tensor.defined()) return absl::InvalidArgumentError("an input tensor is undefined");
-  const bool symbolic = SymbolicOutput(tensor) != nullptr;
+  const NodeOutput* output = SymbolicOutput(tensor);
+  const bool symbolic = output != nullptr;
+  if (symbolic && !aliases_.empty() && !graph_.Owns(tensor)) {
+    auto alias = aliases_.find(std::pair{output->node, output->index});
+    if (alias != aliases_.end()) return InputOf(alias->second, site);
+  }
   // Note [Function captures]
   if (outer_ != nullptr && (symbolic ? !graph_.Owns(tensor) : tensor.dtype() == kResource)) {
     return CaptureArgument(tensor, site);

@@ -53,6 +53,9 @@ class GraphContext : public ExecutionContext {
   static GraphContext* Current();
   // Note [Function captures]: the outer values this function body uses, in first-use order.
   const std::vector<Capture>& captures() const { return captures_; }
+  // Note [Inlined aliases]: from now on `foreign` (an output of another graph's node, which this
+  // graph holds a copy of) stands for `local` in this graph's ops.
+  void AddAlias(const NodeOutput& foreign, const Tensor& local);
 
  private:
   friend class NameScope;
@@ -71,6 +74,7 @@ class GraphContext : public ExecutionContext {
   std::vector<const Node*> control_inputs_;  // from enclosing ControlDependencies
   // Eager tensors already captured, by TensorImpl (the tensor is kept alive by its node).
   absl::flat_hash_map<const TensorImpl*, NodeOutput> captured_;
+  absl::flat_hash_map<std::pair<const Node*, int>, Tensor> aliases_;
   // The last stateful node that used each resource, by the resource's node id and output.
   absl::flat_hash_map<std::pair<int, int>, const Node*> last_resource_use_;
 };

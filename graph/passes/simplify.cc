@@ -7,6 +7,7 @@
 //
 //   x * 1, 1 * x, x + 0, 0 + x, x - 0, x / 1  -> x        (1 and 0: constants of any shape)
 //   Identity(x), Cast(x) to x's own dtype    -> x
+//   DuetCustomGradient(x, inputs...)         -> x  (custom_gradient: its gradient is built)
 //   Neg(Neg(x))                              -> x
 //   Reshape or BroadcastTo of x to x's shape -> x
 //   Reshape(Reshape(x, s1), s2)              -> Reshape(x, s2)
@@ -59,6 +60,8 @@ std::optional<Rewritten> Bypass(const Node& node) {
   if (node.inputs().empty()) return std::nullopt;
   const NodeOutput x = node.inputs()[0];
   if (op == "Identity") return take("identity", x);
+  // custom_gradient's node has served once gradients are built (docs/passes.md).
+  if (op == "DuetCustomGradient") return take("custom_gradient", x);
   if (op == "Cast" && SameAs(node, x)) return take("cast_same_type", x);
   if ((op == "Reshape" || op == "BroadcastTo") && node.output_shape(0).is_fully_defined() &&
       SameAs(node, x)) {

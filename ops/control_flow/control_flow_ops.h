@@ -1,6 +1,6 @@
 // Control-flow op functions: NoOp (a node that only orders others through control edges),
-// host_function (a C++ callable as an op) and call_function (a function call). cond and while_loop,
-// which need graph building, are in graph/control_flow.h.
+// host_function (a C++ callable as an op), custom_gradient_op and call_function (a function call).
+// cond and while_loop, which need graph building, are in graph/control_flow.h.
 #pragma once
 
 #include <functional>
@@ -26,6 +26,15 @@ void no_op(OpSite site = {});
 using HostFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
 std::vector<Tensor> host_function(HostFn fn, const std::vector<Tensor>& inputs,
                                   const std::vector<DType>& output_dtypes, OpSite site = {});
+
+// `value` itself (op DuetCustomGradient), whose gradient with respect to `inputs` is
+// `backward(upstream gradient)`, one gradient per input: custom_gradient
+// (eager/gradients_function.h) uses it in graphs. The backward function runs when gradients()
+// builds the backward graph. Not exportable (the callable is not serializable); the simplify pass
+// replaces the node by `value`.
+using CustomBackwardFn = std::function<std::vector<Tensor>(const Tensor& upstream)>;
+Tensor custom_gradient_op(const Tensor& value, const std::vector<Tensor>& inputs,
+                          CustomBackwardFn backward, OpSite site = {});
 
 // Calls `f` with `args` (op StatefulPartitionedCall, or PartitionedCall when `stateful` is false,
 // a promise that f has no side effects): eagerly it runs f at once and a GradientTape records one

@@ -185,7 +185,7 @@ TEST_CASE("a backward function returning the wrong number of gradients is a clea
   GradientTape tape;
   tape.watch(x);
   Tensor y = bad(x);
-  ExpectError([&] { tape.gradient(y, {x}); }, {"custom gradient", "returned 0 gradients"});
+  ExpectError([&] { tape.gradient(y, {x}); }, {"custom_gradient", "returned 0 gradients"});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // cases where a rule must not fire.
 #include <catch2/catch.hpp>
 
+#include "ops/control_flow/control_flow_ops.h"
 #include "ops/op_registry.h"
 #include "tests/graph/passes/pass_test_util.h"
 #include "tests/test_util.h"
@@ -60,10 +61,17 @@ TEST_CASE("a neutral element that broadcasts x, or sits on the wrong side, stays
   CHECK(Simplified([](Tensor x) { return x * 2.0; }, "mul_one", 0).at("Mul") == 1);
 }
 
-TEST_CASE("identities, casts to the same type and double negation vanish") {
+TEST_CASE("identities, casts to the same type, double negation and custom gradients vanish") {
   CHECK(Simplified([](Tensor x) { return identity(identity(x)); }, "identity", 2) == kJustX);
   CHECK(Simplified([](Tensor x) { return CastNode(x, kFloat64); }, "cast_same_type") == kJustX);
   CHECK(Simplified([](Tensor x) { return -(-x); }, "double_neg") == kJustX);
+  CHECK(Simplified(
+            [](Tensor x) {
+              return custom_gradient_op(x * 2.0, {x},
+                                        [](const Tensor& dy) { return std::vector<Tensor>{dy}; });
+            },
+            "custom_gradient")
+            .count("DuetCustomGradient") == 0);
   CHECK(
       Simplified([](Tensor x) { return CastNode(x, kFloat32); }, "cast_same_type", 0).at("Cast") ==
       1);

@@ -1,0 +1,98 @@
+// DuetCustomGradient: custom_gradient in a graph. Forward it is Identity of its first input (the
+// value the user's function computed); its other inputs are that function's arguments, so
+// gradients() reaches the node from them, and its gradient calls the user's backward function
+// (the `grad` attr, a C++ callable like DuetHostFunction's `f`) in place of the gradient of the
+// function's own ops (ops/control_flow/control_flow_grads.cc). The simplify pass replaces it by its
+// first input once gradients are built, so optimized and exported graphs do not hold it.
+#include <atomic>
+#include <exception>
+
+#include "absl/strings/str_cat.h"
+#include "ops/control_flow/control_flow_ops.h"
+#include "ops/function_body.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
+
+namespace duet {
+namespace {
+
+enum CustomGradientAttr { kT, kTin, kGrad };
+
+// The backward function as a FunctionBody: the upstream gradient in, one gradient per input out.
+class BackwardBody final : public FunctionBody {
+ public:
+  BackwardBody(std::string name, CustomBackwardFn backward, DType value_dtype,
+               std::vector<DType> input_dtypes)
+      : name_(std::move(name)),
+        backward_(std::move(backward)),
+        arg_dtypes_{value_dtype},
+        result_dtypes_(std::move(input_dtypes)),
+        arg_shapes_{Shape::UnknownRank()},
+        result_shapes_(result_dtypes_.size(), Shape::UnknownRank()) {}
+
+  const std::string& name() const override { return name_; }
+  const std::vector<DType>& arg_dtypes() const override { return arg_dtypes_; }
+  const std::vector<Shape>& arg_shapes() const override { return arg_shapes_; }
+  const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
+  const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
+
+  // May build graph nodes: gradients() calls it inside the graph's scope. Errors propagate as
+  // thrown by the backward function, like an op call's.
+  absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override {
+    std::vector<Tensor> grads = backward_(args[0]);
+    if (grads.size() != result_dtypes_.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("custom_gradient: the backward function returned ", grads.size(),
+                       " gradients for ", result_dtypes_.size(), " inputs"));
+    }
+    return grads;
+  }
+
+ private:
+  std::string name_;
+  CustomBackwardFn backward_;
+  std::vector<DType> arg_dtypes_, result_dtypes_;
+  std::vector<Shape> arg_shapes_, result_shapes_;
+};
+
+absl::Status ValueShape(ShapeContext& ctx) {
+  ctx.set_output(0, ctx.input_dtype(0), ctx.input_shape(0));
+  return absl::OkStatus();
+}
+
+const OpDef* const kCustomGradient =
+    OpDefBuilder("DuetCustomGradient")
+        .Input("value", "T")
+        .InputTypeList("inputs", "Tin")
+        .Output("output", "T")
+        .TypeAttr("T", {kFloat32, kFloat64, kFloat16, kBFloat16})
+        .TypeListAttr("Tin")
+        .FuncAttr("grad")
+        .Doc(
+            "duet's own: `value` itself, whose gradient with respect to `inputs` is the C++ "
+            "backward function `grad` (custom_gradient in a graph); not exportable.")
+        .SetShapeFn(ValueShape)
+        .Register();
+
+}  // namespace
+
+Tensor custom_gradient_op(const Tensor& value, const std::vector<Tensor>& inputs,
+                          CustomBackwardFn backward, OpSite site) {
+  std::vector<DType> input_dtypes;
+  for (const Tensor& t : inputs) input_dtypes.push_back(t.dtype());
+  std::string name = [] {
+    static std::atomic<int64_t> counter{0};
+    return absl::StrCat("custom_gradient_", counter.fetch_add(1, std::memory_order_relaxed));
+  }();
+  auto body =
+      std::make_shared<const BackwardBody>(name, std::move(backward), value.dtype(), input_dtypes);
+  TensorList call_inputs = {value};
+  call_inputs.insert(call_inputs.end(), inputs.begin(), inputs.end());
+  OpCall call(kCustomGradient, std::move(call_inputs), site);
+  call.attrs[kT] = value.dtype();
+  call.attrs[kTin] = std::move(input_dtypes);
+  call.attrs[kGrad] = FuncAttr{std::move(name), std::move(body)};
+  return RunOp(call)[0];
+}
+
+}  // namespace duet
