@@ -1,68 +1,25 @@
 #include "core/allocator.h"
 
 #include <array>
-#include <bit>
 #include <cstdlib>
-#include <mutex>
 #include <vector>
+
+#include "core/size_class_pool.h"
 
 namespace duet {
 namespace {
 
-constexpr int kMinClassLog2 = 6;                           // 64 bytes
-constexpr int kNumClasses = 40 - kMinClassLog2;            // up to 1 TiB
-constexpr int kMaxThreadCachedClass = 20 - kMinClassLog2;  // blocks up to 1 MiB
+constexpr int kMaxThreadCachedClass = 20 - kMinSizeClassLog2;  // blocks up to 1 MiB
 constexpr size_t kMaxThreadCachedPerClass = 16;
 constexpr size_t kMaxPooledBytes = size_t{2} << 30;  // beyond this, free instead of caching
 
-int SizeClass(size_t bytes) {
-  const size_t rounded = std::bit_ceil(std::max<size_t>(bytes, size_t{1} << kMinClassLog2));
-  return std::countr_zero(rounded) - kMinClassLog2;
-}
-
-size_t ClassBytes(int size_class) { return size_t{1} << (size_class + kMinClassLog2); }
-
-// Blocks shared by all threads.
-class SharedPool {
- public:
-  void* Take(int size_class) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto& list = free_[size_class];
-    if (list.empty()) return nullptr;
-    void* p = list.back();
-    list.pop_back();
-    pooled_bytes_ -= ClassBytes(size_class);
-    return p;
-  }
-  void Put(int size_class, void* p) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (pooled_bytes_ + ClassBytes(size_class) <= kMaxPooledBytes) {
-        free_[size_class].push_back(p);
-        pooled_bytes_ += ClassBytes(size_class);
-        return;
-      }
-    }
-    std::free(p);
-  }
-  void Clear() {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& list : free_) {
-      for (void* p : list) std::free(p);
-      list.clear();
-    }
-    pooled_bytes_ = 0;
-  }
-
- private:
-  // std::mutex, not absl::Mutex: TSan cannot see Debian's Abseil locks (docs/architecture.md).
-  std::mutex mu_;
-  std::array<std::vector<void*>, kNumClasses> free_;  // guarded by mu_
-  size_t pooled_bytes_ = 0;                           // guarded by mu_
-};
-
-SharedPool& Shared() {
-  static auto* pool = new SharedPool;  // never destroyed: thread caches may flush into it late
+// Blocks shared by all threads, behind the thread caches.
+SizeClassPool& Shared() {
+  // Never destroyed: thread caches may flush into it late.
+  static auto* pool =
+      new SizeClassPool({[](size_t bytes) { return std::aligned_alloc(kBufferAlignment, bytes); },
+                         [](void* p) { std::free(p); }},
+                        kMaxPooledBytes);
   return *pool;
 }
 
@@ -79,7 +36,7 @@ struct ThreadCache {
   }
   void Flush() {
     for (int c = 0; c <= kMaxThreadCachedClass; ++c) {
-      for (void* p : free[c]) Shared().Put(c, p);
+      for (void* p : free[c]) Shared().Deallocate(p, ClassBytes(c));
       free[c].clear();
     }
   }
@@ -105,23 +62,19 @@ CpuAllocator& CpuAllocator::Get() {
 }
 
 void* CpuAllocator::Allocate(size_t bytes) {
-  if (bytes > ClassBytes(kNumClasses - 1)) return nullptr;  // beyond any size class: out of memory
+  if (bytes > kMaxClassBytes) return nullptr;  // beyond any size class: out of memory
   const int c = SizeClass(bytes);
   allocations_.fetch_add(1, std::memory_order_relaxed);
-  bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
-  void* p = nullptr;
   ThreadCache* cache = c <= kMaxThreadCachedClass ? LocalCache() : nullptr;
   if (cache != nullptr && !cache->free[c].empty()) {
-    p = cache->free[c].back();
+    void* p = cache->free[c].back();
     cache->free[c].pop_back();
-  }
-  if (p == nullptr) p = Shared().Take(c);
-  if (p != nullptr) {
-    pool_hits_.fetch_add(1, std::memory_order_relaxed);
+    thread_cache_hits_.fetch_add(1, std::memory_order_relaxed);
+    bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
     return p;
   }
-  p = std::aligned_alloc(kBufferAlignment, ClassBytes(c));
-  if (p == nullptr) bytes_in_use_.fetch_sub(ClassBytes(c), std::memory_order_relaxed);
+  void* p = Shared().Allocate(bytes);
+  if (p != nullptr) bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
   return p;
 }
 
@@ -134,11 +87,13 @@ void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
     cache->free[c].push_back(ptr);
     return;
   }
-  Shared().Put(c, ptr);
+  Shared().Deallocate(ptr, bytes);
 }
 
 CpuAllocator::Stats CpuAllocator::stats() const {
-  return Stats{allocations_.load(), pool_hits_.load(), bytes_in_use_.load()};
+  // A hit is a block from this thread's cache or from the shared pool's free lists.
+  return Stats{allocations_.load(), thread_cache_hits_.load() + Shared().stats().pool_hits,
+               bytes_in_use_.load()};
 }
 
 void CpuAllocator::EmptyCache() {

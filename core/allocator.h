@@ -47,7 +47,7 @@ class CpuAllocator final : public Allocator {
 
  private:
   CpuAllocator() = default;
-  std::atomic<int64_t> allocations_{0}, pool_hits_{0}, bytes_in_use_{0};
+  std::atomic<int64_t> allocations_{0}, thread_cache_hits_{0}, bytes_in_use_{0};
 };
 
 // The allocator for a device. CPU is built in; other device types register theirs.
