@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -26,6 +27,29 @@ class FunctionBody {
   // Runs the function. Checks the arguments against the signature; safe to call from several
   // threads at once, and from inside another function's call.
   virtual absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const = 0;
+};
+
+// A FunctionBody with a signature fixed when it is made, of dtypes and unknown-rank shapes: the
+// base of C++ callables wrapped as bodies (host_function, custom_gradient's backward).
+class CallableBody : public FunctionBody {
+ public:
+  CallableBody(std::string name, std::vector<DType> arg_dtypes, std::vector<DType> result_dtypes)
+      : name_(std::move(name)),
+        arg_dtypes_(std::move(arg_dtypes)),
+        result_dtypes_(std::move(result_dtypes)),
+        arg_shapes_(arg_dtypes_.size(), Shape::UnknownRank()),
+        result_shapes_(result_dtypes_.size(), Shape::UnknownRank()) {}
+
+  const std::string& name() const override { return name_; }
+  const std::vector<DType>& arg_dtypes() const override { return arg_dtypes_; }
+  const std::vector<Shape>& arg_shapes() const override { return arg_shapes_; }
+  const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
+  const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
+
+ private:
+  std::string name_;
+  std::vector<DType> arg_dtypes_, result_dtypes_;
+  std::vector<Shape> arg_shapes_, result_shapes_;
 };
 
 }  // namespace duet

@@ -5,7 +5,6 @@
 // function's own ops (ops/control_flow/control_flow_grads.cc). The simplify pass replaces it by its
 // first input once gradients are built, so optimized and exported graphs do not hold it.
 #include <atomic>
-#include <exception>
 
 #include "absl/strings/str_cat.h"
 #include "ops/control_flow/control_flow_ops.h"
@@ -19,40 +18,27 @@ namespace {
 enum CustomGradientAttr { kT, kTin, kGrad };
 
 // The backward function as a FunctionBody: the upstream gradient in, one gradient per input out.
-class BackwardBody final : public FunctionBody {
+class BackwardBody final : public CallableBody {
  public:
   BackwardBody(std::string name, CustomBackwardFn backward, DType value_dtype,
                std::vector<DType> input_dtypes)
-      : name_(std::move(name)),
-        backward_(std::move(backward)),
-        arg_dtypes_{value_dtype},
-        result_dtypes_(std::move(input_dtypes)),
-        arg_shapes_{Shape::UnknownRank()},
-        result_shapes_(result_dtypes_.size(), Shape::UnknownRank()) {}
-
-  const std::string& name() const override { return name_; }
-  const std::vector<DType>& arg_dtypes() const override { return arg_dtypes_; }
-  const std::vector<Shape>& arg_shapes() const override { return arg_shapes_; }
-  const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
-  const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
+      : CallableBody(std::move(name), {value_dtype}, std::move(input_dtypes)),
+        backward_(std::move(backward)) {}
 
   // May build graph nodes: gradients() calls it inside the graph's scope. Errors propagate as
   // thrown by the backward function, like an op call's.
   absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override {
     std::vector<Tensor> grads = backward_(args[0]);
-    if (grads.size() != result_dtypes_.size()) {
+    if (grads.size() != result_dtypes().size()) {
       return absl::InvalidArgumentError(
           absl::StrCat("custom_gradient: the backward function returned ", grads.size(),
-                       " gradients for ", result_dtypes_.size(), " inputs"));
+                       " gradients for ", result_dtypes().size(), " inputs"));
     }
     return grads;
   }
 
  private:
-  std::string name_;
   CustomBackwardFn backward_;
-  std::vector<DType> arg_dtypes_, result_dtypes_;
-  std::vector<Shape> arg_shapes_, result_shapes_;
 };
 
 absl::Status ValueShape(ShapeContext& ctx) {

@@ -15,22 +15,12 @@ namespace {
 enum HostFunctionAttr { kTin, kTout, kF };
 
 // A host callable with a fixed signature; results are checked against it.
-class HostFunctionBody final : public FunctionBody {
+class HostFunctionBody final : public CallableBody {
  public:
   HostFunctionBody(std::string name, HostFn fn, std::vector<DType> arg_dtypes,
                    std::vector<DType> result_dtypes)
-      : name_(std::move(name)),
-        fn_(std::move(fn)),
-        arg_dtypes_(std::move(arg_dtypes)),
-        result_dtypes_(std::move(result_dtypes)),
-        arg_shapes_(arg_dtypes_.size(), Shape::UnknownRank()),
-        result_shapes_(result_dtypes_.size(), Shape::UnknownRank()) {}
-
-  const std::string& name() const override { return name_; }
-  const std::vector<DType>& arg_dtypes() const override { return arg_dtypes_; }
-  const std::vector<Shape>& arg_shapes() const override { return arg_shapes_; }
-  const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
-  const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
+      : CallableBody(std::move(name), std::move(arg_dtypes), std::move(result_dtypes)),
+        fn_(std::move(fn)) {}
 
   absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override {
     std::vector<Tensor> results;
@@ -42,16 +32,16 @@ class HostFunctionBody final : public FunctionBody {
     } catch (const std::exception& e) {
       return absl::UnknownError(absl::StrCat("the host function threw: ", e.what()));
     }
-    if (results.size() != result_dtypes_.size()) {
+    if (results.size() != result_dtypes().size()) {
       return absl::InvalidArgumentError(absl::StrCat("the host function returned ", results.size(),
                                                      " tensors; output_dtypes has ",
-                                                     result_dtypes_.size()));
+                                                     result_dtypes().size()));
     }
     for (size_t k = 0; k < results.size(); ++k) {
       if (!results[k].defined() || !results[k].has_value() ||
-          results[k].dtype() != result_dtypes_[k]) {
+          results[k].dtype() != result_dtypes()[k]) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "the host function's result ", k, " must be a ", DTypeName(result_dtypes_[k]),
+            "the host function's result ", k, " must be a ", DTypeName(result_dtypes()[k]),
             " tensor with a value, got ",
             results[k].defined() ? DTypeName(results[k].dtype()) : "an undefined tensor"));
       }
@@ -60,10 +50,7 @@ class HostFunctionBody final : public FunctionBody {
   }
 
  private:
-  std::string name_;
   HostFn fn_;
-  std::vector<DType> arg_dtypes_, result_dtypes_;
-  std::vector<Shape> arg_shapes_, result_shapes_;
 };
 
 absl::Status HostFunctionShape(ShapeContext& ctx) {
