@@ -42,6 +42,13 @@ class BackwardBody final : public CallableBody {
 };
 
 absl::Status ValueShape(ShapeContext& ctx) {
+  const FuncAttr& grad = ctx.attr<FuncAttr>(kGrad);
+  if (grad.body == nullptr) {  // read from a file: the closure is not serializable
+    return absl::InvalidArgumentError(
+        absl::StrCat("custom gradient '", grad.name,
+                     "' is not known to this process (its backward function "
+                     "is a C++ closure; optimize() replaces the node before a graph is exported)"));
+  }
   ctx.set_output(0, ctx.input_dtype(0), ctx.input_shape(0));
   return absl::OkStatus();
 }

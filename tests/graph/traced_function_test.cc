@@ -395,6 +395,9 @@ TEST_CASE("custom_gradient in a traced function: its backward is the gradient, a
   }
   ExpectTensorNear(Session(graph).run({{in, constant({1.f, 3.f})}}, {grad})[0],
                    constant({42.f, 42.f}), 0);
+  // A file cannot hold the closure: importing the node is a clear error, not a crash.
+  ExpectError([&] { Graph::from_graph_def(graph.to_graph_def()); },
+              {"DuetCustomGradient", "is not in the graph's function library"});
 
   // From outside: the gradient of a call of the traced function (Note [Call gradients]).
   auto squared = duet::function([&](const Tensor& v) { return marked(v); });
