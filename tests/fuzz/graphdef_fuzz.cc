@@ -1,7 +1,7 @@
 // libFuzzer entry point for GraphDef import: any byte string must either fail to parse, fail
 // validation with a Status, or import into a graph that exports again; never crash.
-//   CC=clang-16 bazel --output_base=$HOME/.cache/bazel-ob-fuzz build --config=fuzz \
-//     //tests:fuzz/graphdef_fuzz
+//   CC=clang-16 CXX=clang++-16 bazel --output_base=$HOME/.cache/bazel-ob-fuzz build
+//     --config=fuzz //tests:fuzz/graphdef_fuzz     (one command line)
 //   bazel-bin/tests/fuzz/graphdef_fuzz -max_total_time=600 tests/fuzz/corpus
 // (docs/graph.md, "Fuzzing"). tests/fuzz/graphdef_fuzz_test.cc replays the corpus in every test
 // run.
