@@ -305,9 +305,26 @@ std::vector<std::string> Tracer::host_value_changes() const {
 
 namespace {
 
-// Traces `trace` for `signature` into a function. Variables the callable uses are captured by
-// handle: the holder context makes them arguments of the function (Note [Function captures]),
-// so calls pass the live variables and tapes see them.
+// One trace of the callable for `signature` in the context of `holder_graph`: variables the
+// callable uses are captured by handle, as arguments of the function (Note [Function captures]),
+// so calls pass the live variables and tapes see them. Also says whether it made Variables.
+struct HeldTrace {
+  FunctionTrace trace;
+  bool made_variables = false;
+};
+
+HeldTrace TraceHeld(Graph& holder_graph, const Signature& signature,
+                    const std::vector<ArgValue>& args, TraceFn trace) {
+  GraphContext holder(holder_graph);
+  const int64_t variables_before = variable_internal::VariablesCreated();
+  FunctionTrace traced =
+      TraceFunction(&holder, ArgSpecs(signature), [&](const std::vector<Tensor>& placeholders) {
+        return trace(WithTensors(args, placeholders));
+      });
+  return {std::move(traced), variable_internal::VariablesCreated() != variables_before};
+}
+
+// Traces `trace` for `signature` into a function and the variable handles it captured.
 struct Traced {
   std::shared_ptr<const Function> function;
   std::vector<Tensor> captured;
@@ -316,12 +333,7 @@ struct Traced {
 Traced TraceSignature(const std::string& name, const Signature& signature,
                       const std::vector<ArgValue>& args, TraceFn trace, bool first) {
   Graph holder_graph;
-  GraphContext holder(holder_graph);
-  const int64_t variables_before = variable_internal::VariablesCreated();
-  FunctionTrace traced =
-      TraceFunction(&holder, ArgSpecs(signature), [&](const std::vector<Tensor>& placeholders) {
-        return trace(WithTensors(args, placeholders));
-      });
+  auto [traced, made_variables] = TraceHeld(holder_graph, signature, args, trace);
   std::vector<NodeOutput> captures;
   Traced result;
   for (const GraphContext::Capture& capture : traced.captures) {
@@ -329,7 +341,7 @@ Traced TraceSignature(const std::string& name, const Signature& signature,
     result.captured.push_back(*capture.outer.node->bound_value());
   }
   result.function = WithCaptures(std::move(traced), UniqueFunctionName(name), captures);
-  if (!first && variable_internal::VariablesCreated() != variables_before) {
+  if (!first && made_variables) {
     throw Error(absl::FailedPreconditionError(absl::StrCat(
         "duet::function '", name,
         "' created a Variable while retracing; variables may be made on the first trace only "
@@ -397,16 +409,12 @@ void Tracer::CheckHostValues(Entry& entry, const std::vector<ArgValue>& args, Tr
     return;
   }
   Graph holder_graph;
-  GraphContext holder(holder_graph);
-  const int64_t variables_before = variable_internal::VariablesCreated();
-  FunctionTrace now =
-      TraceFunction(&holder, ArgSpecs(entry.signature),
-                    [&](const std::vector<Tensor>& ph) { return trace(WithTensors(args, ph)); });
+  const HeldTrace now = TraceHeld(holder_graph, entry.signature, args, trace);
   std::string difference =
-      variable_internal::VariablesCreated() != variables_before
+      now.made_variables
           ? "cannot check: the callable created a Variable again (it must make its variables "
             "once)"
-          : FirstDifference(entry.function->body(), *now.body);
+          : FirstDifference(entry.function->body(), *now.trace.body);
   if (difference.empty() || difference == entry.last_difference) return;
   entry.last_difference = difference;
   std::string line = difference;

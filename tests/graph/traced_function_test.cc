@@ -18,6 +18,17 @@ Tensor Mlp(const Tensor& x, const Tensor& w1, const Tensor& w2) {
   return matmul(relu(matmul(x, w1)), w2);
 }
 
+// A relu MLP's mean sparse cross-entropy on (xs, ys) and its gradients for v = {w1, b1, w2, b2},
+// through a GradientTape (inside a traced function: the graph's symbolic gradients).
+std::pair<Tensor, std::vector<Tensor>> MlpLossAndGradients(const std::vector<Variable>& v,
+                                                           const Tensor& xs, const Tensor& ys) {
+  GradientTape tape;
+  const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
+  const Tensor loss =
+      reduce_mean(sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
+  return {loss, tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()))};
+}
+
 TEST_CASE("a traced function equals its callable run eagerly and traces once per signature") {
   const Tensor w1 = random_normal({784, 32}, 1), w2 = random_normal({32, 10}, 2);
   auto f = duet::function([&](const Tensor& x) { return Mlp(x, w1, w2); });
@@ -103,12 +114,7 @@ TEST_CASE("a training step with a tape inside matches eager SGD step by step") {
   const Tensor y = cast(floor(random_uniform({16}, 6, kFloat32, 0, 3)), kInt64);
   const Tensor rate = constant(0.1);
   auto train_step = [&](const std::vector<Variable>& v, const Tensor& xs, const Tensor& ys) {
-    GradientTape tape;
-    const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
-    const Tensor loss =
-        reduce_mean(sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
-    const std::vector<Tensor> grads =
-        tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
+    const auto [loss, grads] = MlpLossAndGradients(v, xs, ys);
     for (size_t i = 0; i < v.size(); ++i) v[i].assign_sub(rate * grads[i]);
     return loss;
   };
@@ -444,12 +450,7 @@ TEST_CASE("a traced training step runs a static plan: no allocation per call but
   const Tensor x = random_normal({8, 20}, 3);
   const Tensor y = cast(floor(random_uniform({8}, 4, kFloat32, 0, 4)), kInt64);
   auto step = duet::function([&](const Tensor& xs, const Tensor& ys) {
-    GradientTape tape;
-    const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
-    const Tensor loss =
-        reduce_mean(sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
-    const std::vector<Tensor> grads =
-        tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
+    const auto [loss, grads] = MlpLossAndGradients(v, xs, ys);
     for (size_t i = 0; i < v.size(); ++i) {
       resource_apply_gradient_descent(v[i].handle(), constant(0.1f), grads[i]);
     }

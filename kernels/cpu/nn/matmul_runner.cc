@@ -76,9 +76,10 @@ constexpr DnnlPlanKind kFusedMatMulPlan{"_FusedMatMul"};
 constexpr DnnlPlanKind kSubtractScaledPlan{"MatMulSubtractScaled"};
 
 // The matmul primitive, with the epilogue's bias (broadcast over all but the last dim) and
-// activation post-op when there is one.
+// activation post-op when there is one; with `accumulate`, a sum post-op adds the product to dst's
+// old value instead of overwriting it.
 void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_type type,
-                     const FusedEpilogue* epilogue) {
+                     const FusedEpilogue* epilogue, bool accumulate = false) {
   const auto x = OperandDesc(g.x, g.adj_x, type);
   const auto y = OperandDesc(g.y, g.adj_y, type);
   const auto out = OperandDesc(g.out, false, type);
@@ -89,7 +90,13 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
                                                 {DNNL_ARG_WEIGHTS, p.buffer(DNNL_ARG_WEIGHTS)},
                                                 {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}};
   if (epilogue == nullptr) {
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, out), DnnlEngine());
+    dnnl::primitive_attr attr;
+    if (accumulate) {
+      dnnl::post_ops ops;
+      ops.append_sum(1.0f);
+      attr.set_post_ops(ops);
+    }
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, out), attr, DnnlEngine());
     p.AddStep(dnnl::matmul(pd), std::move(args));
     return;
   }
@@ -123,28 +130,6 @@ absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
   plan->Bind(DNNL_ARG_DST, ctx.output(0).raw_data());
   if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2).raw_data());
   return plan->Run(absl::StrCat(epilogue ? "fused matmul " : "matmul ", DTypeName(dtype)));
-}
-
-// dst = dst + x y, the sum post-op reading dst's old value before the primitive overwrites it.
-// No output scale: oneDNN 2.6 serves a runtime one only with its packing sgemm (gemm:jit), whose
-// per-call packing buffers (megabytes) raise peak memory more than the gradient this saves, and a
-// constant one would need a plan per learning rate. MatMulSubtractScaled therefore folds -alpha
-// into the smaller operand; this plan (brgemm) is cached per shape alone.
-void BuildAccumulatePlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_type type) {
-  const auto x = OperandDesc(g.x, g.adj_x, type);
-  const auto y = OperandDesc(g.y, g.adj_y, type);
-  const auto out = OperandDesc(g.out, false, type);
-  p.AddBuffer(DNNL_ARG_SRC, x);
-  p.AddBuffer(DNNL_ARG_WEIGHTS, y);
-  p.AddBuffer(DNNL_ARG_DST, out);
-  dnnl::primitive_attr attr;
-  dnnl::post_ops ops;
-  ops.append_sum(1.0f);
-  attr.set_post_ops(ops);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, out), attr, DnnlEngine());
-  p.AddStep(dnnl::matmul(pd), {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
-                               {DNNL_ARG_WEIGHTS, p.buffer(DNNL_ARG_WEIGHTS)},
-                               {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}});
 }
 
 // Element offset of each output batch's matrix within an operand with (padded) dims `operand`,
@@ -212,13 +197,19 @@ MatMulGeometry Geometry2D(const Tensor& a, const Tensor& b, const Shape& out, bo
   return g;
 }
 
+// value -= alpha x y: the matmul plan with a sum post-op (dst += x y, reading dst's old value).
+// No output scale: oneDNN 2.6 serves a runtime one only with its packing sgemm (gemm:jit), whose
+// per-call packing buffers (megabytes) raise peak memory more than the gradient this saves, and a
+// constant one would need a plan per learning rate. MatMulSubtractScaled therefore folds -alpha
+// into the smaller operand; this plan (brgemm) is cached per shape alone.
 absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGeometry& g,
                                 float alpha, Tensor& value) {
   DnnlKey key = {static_cast<int64_t>(a.dtype()), g.adj_x, g.adj_y};
   key.insert(key.end(), g.x.begin(), g.x.end());
   key.insert(key.end(), g.y.begin(), g.y.end());
   DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kSubtractScaledPlan, key, [&](DnnlPlan& p) {
-                          BuildAccumulatePlan(p, g, *ToDnnlType(a.dtype()));
+                          BuildMatMulPlan(p, g, *ToDnnlType(a.dtype()), nullptr,
+                                          /*accumulate=*/true);
                         }));
   // -alpha * (smaller operand), in a per-thread buffer that only grows (for a 784x256 weight
   // gradient from a batch of 64: 64 KB instead of the 784 KB gradient), reused every step.
