@@ -91,10 +91,20 @@ void Tensor::CheckReadable(DType requested, const char* what) const {
                                                         ">: the tensor's dtype is ",
                                                         DTypeName(dtype()), "; cast it first")));
   }
-  if (!device().is_cpu()) {
-    throw Error(absl::FailedPreconditionError(absl::StrCat(
-        what, ": the tensor lives on ", device().str(), "; copy it with .cpu() first")));
+}
+
+namespace {
+DeviceCopyFn device_copy_fn = nullptr;
+}  // namespace
+
+void SetDeviceCopyFn(DeviceCopyFn fn) { device_copy_fn = fn; }
+
+Tensor Tensor::to(Device device) const {
+  if (defined() && this->device() == device) return *this;
+  if (device_copy_fn == nullptr) {
+    throw Error(absl::InternalError("Tensor::to: no device copy registered (link //ops:array)"));
   }
+  return device_copy_fn(*this, device);
 }
 
 void Tensor::ThrowNotScalar() const {

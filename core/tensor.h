@@ -42,7 +42,8 @@ struct TensorImpl {
 };
 
 // A tensor handle. Copies share the same immutable data (like tf.Tensor); ops make new tensors.
-// Reading values (to_vector, item, data) needs a concrete tensor on the CPU.
+// Reading values (to_vector, item) copies a tensor on another device to the CPU first; data()
+// is the raw pointer on the tensor's own device.
 class Tensor {
  public:
   Tensor() = default;  // undefined: defined() is false
@@ -80,6 +81,7 @@ class Tensor {
   template <typename T>
   std::vector<T> to_vector() const {
     CheckReadable(DTypeOf<T>(), "to_vector");
+    if (!device().is_cpu()) return cpu().to_vector<T>();
     const T* p = data<T>();
     return std::vector<T>(p, p + num_elements());
   }
@@ -88,8 +90,16 @@ class Tensor {
   T item() const {
     CheckReadable(DTypeOf<T>(), "item");
     if (num_elements() != 1) ThrowNotScalar();
+    if (!device().is_cpu()) return cpu().item<T>();
     return *data<T>();
   }
+
+  // A copy on `device`, or this tensor when it is already there (API.md, "Devices"). The copy is
+  // an op (DuetCopyToDevice): differentiable, and a copy node in graph mode. Throws Error when
+  // the device is not present.
+  Tensor to(Device device) const;
+  Tensor gpu(int index = 0) const { return to(Device::cuda(index)); }
+  Tensor cpu() const { return to(Device::cpu()); }
 
   // A view with a new shape of the same number of elements (no copy).
   Tensor reshaped(const Shape& shape) const;
@@ -106,5 +116,9 @@ class Tensor {
 
   std::shared_ptr<TensorImpl> impl_;
 };
+
+// How Tensor::to copies: set once by the ops layer (core cannot call ops).
+using DeviceCopyFn = Tensor (*)(const Tensor& x, Device device);
+void SetDeviceCopyFn(DeviceCopyFn fn);
 
 }  // namespace duet

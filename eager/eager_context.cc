@@ -8,17 +8,33 @@
 namespace duet {
 namespace {
 
-// All inputs must have values and live on one device, which is where the op runs.
+// The device named by the op's placement attr (a copy), else the current DeviceScope's.
+absl::StatusOr<Device> ChosenDevice(const OpCall& call) {
+  if (call.op->placement_attr < 0) return DeviceScope::Current();
+  return Device::Parse(std::get<std::string>(call.attrs[call.op->placement_attr]));
+}
+
+// Where the call runs: a copy on its target device; an op without inputs on the DeviceScope's;
+// any other op where its inputs are, which must be one device. The device must be present.
 absl::StatusOr<Device> PlaceCall(const OpCall& call) {
-  if (call.inputs.empty()) return DeviceScope::Current();
-  const Device device = call.inputs[0].device();
+  const bool chosen = call.op->placement_attr >= 0 || call.inputs.empty();
+  Device device;
+  if (chosen) {
+    DUET_ASSIGN_OR_RETURN(device, ChosenDevice(call));
+  } else {
+    device = call.inputs[0].device();
+  }
+  if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("device ", device.str(), " is not present on this machine"));
+  }
   for (const Tensor& t : call.inputs) {
     if (!t.has_value()) {
       return absl::InvalidArgumentError(
           "a symbolic graph tensor was passed to an eager op; use it inside its GraphScope or "
           "fetch its value with Session::run");
     }
-    if (t.device() != device) {
+    if (!chosen && t.device() != device) {
       return absl::InvalidArgumentError(absl::StrCat("inputs are on different devices (",
                                                      device.str(), " and ", t.device().str(),
                                                      "); copy one explicitly with .to(device)"));

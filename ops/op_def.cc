@@ -156,6 +156,10 @@ OpDefBuilder& OpDefBuilder::FuncAttr(std::string name) {
   return Attr(AttrDef{.name = std::move(name), .type = AttrType::kFunc});
 }
 
+OpDefBuilder& OpDefBuilder::PlacedByAttr(std::string attr) {
+  placement_attr_name_ = std::move(attr);
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::Stateful() {
   def_->stateful = true;
   return *this;
@@ -221,6 +225,13 @@ const OpDef* OpDefBuilder::Register() {
     op.default_attrs.push_back(op.attrs[i].default_value.value_or(AttrValue{}));
     for (DType d : op.attrs[i].allowed_types) {
       op.attrs[i].allowed_type_mask |= 1u << static_cast<int>(d);
+    }
+  }
+  if (!placement_attr_name_.empty()) {
+    op.placement_attr = op.attr_index(placement_attr_name_);
+    if (op.placement_attr < 0 || op.attrs[op.placement_attr].type != AttrType::kString) {
+      DieBadDeclaration(op, absl::StrCat("placement attr ", placement_attr_name_,
+                                         " is not a declared string attr"));
     }
   }
   auto registered = OpRegistry::Global().Add(std::move(def_));

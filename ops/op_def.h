@@ -66,6 +66,9 @@ struct OpDef {
   ShapeFn shape_fn = nullptr;
   // Index of the type attr whose value picks the kernel (the first type attr), or -1.
   int dispatch_attr = -1;
+  // Index of the string attr naming the device the op runs on, whatever its inputs' devices
+  // (device copies), or -1: other ops run where their inputs are.
+  int placement_attr = -1;
   // True when some input is a list (`N * T` or a list(type)); derived at registration.
   bool has_list_input = false;
   // Defaults of every attr, positional; unset attrs are monostate. Op functions start from this.
@@ -121,6 +124,8 @@ class OpDefBuilder {
                               std::optional<std::vector<Shape>> default_value = {});
   OpDefBuilder& FuncAttr(std::string name);
 
+  // The op runs on the device its string attr `attr` names (see OpDef::placement_attr).
+  OpDefBuilder& PlacedByAttr(std::string attr);
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();
   OpDefBuilder& Doc(std::string doc);
@@ -133,6 +138,7 @@ class OpDefBuilder {
  private:
   OpDefBuilder& Attr(AttrDef attr);
   std::unique_ptr<OpDef> def_;
+  std::string placement_attr_name_;
 };
 
 // Dtype sets for TypeAttr.

@@ -25,6 +25,8 @@ Tensor placeholder(DType dtype, const Shape& shape, OpSite site = {});
 
 // x itself, as a view of the same buffer (op Identity).
 Tensor identity(const Tensor& x, OpSite site = {});
+// x copied to `device` (op DuetCopyToDevice); what Tensor::to runs. The gradient copies back.
+Tensor copy_to_device(const Tensor& x, Device device, OpSite site = {});
 // x as a view, but gradients do not flow through it (op StopGradient).
 Tensor stop_gradient(const Tensor& x, OpSite site = {});
 
