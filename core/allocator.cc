@@ -2,11 +2,17 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "core/size_class_pool.h"
 
 namespace duet {
+
+absl::Status Allocator::CopyWithin(void* dst, const void* src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+  return absl::OkStatus();
+}
 namespace {
 
 constexpr int kMaxThreadCachedClass = 20 - kMinSizeClassLog2;  // blocks up to 1 MiB

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "core/device.h"
 
@@ -21,6 +22,9 @@ class Allocator {
   virtual void* Allocate(size_t bytes) = 0;
   // Returns memory from Allocate(bytes) with the same `bytes`.
   virtual void Deallocate(void* ptr, size_t bytes) = 0;
+  // Copies `bytes` bytes between two buffers of this allocator's device (in the device's stream
+  // order, see Note [One stream per device] in kernels/cuda/cuda_context.h). CPU: memcpy.
+  virtual absl::Status CopyWithin(void* dst, const void* src, size_t bytes);
   virtual absl::string_view name() const = 0;
 };
 

@@ -10,6 +10,12 @@ namespace duet {
 absl::StatusOr<Device> Device::Parse(absl::string_view spec) {
   std::string s = absl::AsciiStrToLower(spec);
   absl::string_view rest = s;
+  // TensorFlow's full names start with the task: /job:localhost/replica:0/task:0/device:CPU:0.
+  for (absl::string_view part : {"/job:", "/replica:", "/task:"}) {
+    if (!absl::ConsumePrefix(&rest, part)) continue;
+    const size_t end = rest.find('/');
+    rest.remove_prefix(end == absl::string_view::npos ? rest.size() : end);
+  }
   absl::ConsumePrefix(&rest, "/");
   absl::ConsumePrefix(&rest, "device:");
   DeviceType type;

@@ -18,7 +18,8 @@ class Device {
   constexpr Device(DeviceType type, int index) : type_(type), index_(index) {}
   static constexpr Device cpu(int index = 0) { return Device(DeviceType::kCpu, index); }
   static constexpr Device cuda(int index = 0) { return Device(DeviceType::kCuda, index); }
-  // Accepts "cpu", "cpu:0", "cuda:1", "gpu:0", "/gpu:0", "/device:GPU:0", "/device:CPU:0".
+  // Accepts "cpu", "cpu:0", "cuda:1", "gpu:0", "/gpu:0", "/device:GPU:0", "/device:CPU:0", and
+  // TensorFlow's full names ("/job:localhost/replica:0/task:0/device:GPU:0").
   static absl::StatusOr<Device> Parse(absl::string_view spec);
 
   DeviceType type() const { return type_; }

@@ -461,11 +461,11 @@ std::string FormatValues(const Tensor& t, const TensorFormatOptions& options) {
 std::string FormatTensor(const Tensor& t, const TensorFormatOptions& options) {
   if (!t.defined()) return "Tensor(<undefined>)";
   const std::string suffix =
-      absl::StrCat("shape=", t.shape().str(), ", dtype=", DTypeName(t.dtype()), ")");
+      absl::StrCat("shape=", t.shape().str(), ", dtype=", DTypeName(t.dtype()),
+                   t.device().is_cpu() ? "" : absl::StrCat(", device=", t.device().str()), ")");
   if (!t.has_value()) return absl::StrCat("Tensor(", suffix);
   if (t.dtype() == kResource) return absl::StrCat("Tensor(<resource>, ", suffix);
-  if (!t.device().is_cpu()) return absl::StrCat("Tensor(<on ", t.device().str(), ">, ", suffix);
-  std::string values = FormatValues(t, options);
+  std::string values = FormatValues(t.cpu(), options);  // a GPU tensor is copied back
   // As tf.Tensor does: multi-line values start on their own line.
   if (values.find('\n') != std::string::npos) values = "\n" + values;
   return absl::StrCat("Tensor(", values, ", ", suffix);

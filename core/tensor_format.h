@@ -20,8 +20,8 @@ struct TensorFormatOptions {
 // "Tensor(\n[[1. 2.]\n [3. 4.]], shape=(2, 2), dtype=float32)": the values as NumPy's str() of
 // the array prints them (bfloat16 as TensorFlow prints it, "%g" per element), like tf.Tensor.
 // A symbolic tensor prints "Tensor(shape=..., dtype=...)", an undefined one
-// "Tensor(<undefined>)"; a tensor off the CPU prints "Tensor(<on cuda:0>, shape=..., ...)"
-// (core has no device copy; callers wanting values copy it with .cpu() first).
+// "Tensor(<undefined>)"; a tensor off the CPU is copied back and its device added at the end
+// ("..., dtype=float32, device=cuda:0)").
 std::string FormatTensor(const Tensor& t, const TensorFormatOptions& options = {});
 // Writes FormatTensor(t) with default options.
 std::ostream& operator<<(std::ostream& os, const Tensor& t);

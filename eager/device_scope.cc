@@ -4,7 +4,7 @@
 
 namespace duet {
 namespace {
-thread_local Device current_device = Device::cpu();
+thread_local std::optional<Device> current_device;
 }  // namespace
 
 DeviceScope::DeviceScope(Device device) : previous_(current_device) { current_device = device; }
@@ -14,6 +14,8 @@ DeviceScope::DeviceScope(absl::string_view device)
 
 DeviceScope::~DeviceScope() { current_device = previous_; }
 
-Device DeviceScope::Current() { return current_device; }
+Device DeviceScope::Current() { return current_device.value_or(Device::cpu()); }
+
+std::optional<Device> DeviceScope::Innermost() { return current_device; }
 
 }  // namespace duet

@@ -4,41 +4,38 @@
 #include "eager/device_scope.h"
 #include "eager/gradient_tape.h"
 #include "kernels/kernel_registry.h"
+#include "ops/placement.h"
 
 namespace duet {
 namespace {
 
-// The device named by the op's placement attr (a copy), else the current DeviceScope's.
-absl::StatusOr<Device> ChosenDevice(const OpCall& call) {
-  if (call.op->placement_attr < 0) return DeviceScope::Current();
-  return Device::Parse(std::get<std::string>(call.attrs[call.op->placement_attr]));
-}
-
-// Where the call runs: a copy on its target device; an op without inputs on the DeviceScope's;
-// any other op where its inputs are, which must be one device. The device must be present.
-absl::StatusOr<Device> PlaceCall(const OpCall& call) {
-  const bool chosen = call.op->placement_attr >= 0 || call.inputs.empty();
-  Device device;
-  if (chosen) {
-    DUET_ASSIGN_OR_RETURN(device, ChosenDevice(call));
-  } else {
-    device = call.inputs[0].device();
-  }
-  if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("device ", device.str(), " is not present on this machine"));
-  }
+// Where the call runs (Note [Placement]); inputs not on the device they must be on are copied
+// there first (the copies are ops of their own, so tapes record them).
+absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
   for (const Tensor& t : call.inputs) {
     if (!t.has_value()) {
       return absl::InvalidArgumentError(
           "a symbolic graph tensor was passed to an eager op; use it inside its GraphScope or "
           "fetch its value with Session::run");
     }
-    if (!chosen && t.device() != device) {
-      return absl::InvalidArgumentError(absl::StrCat("inputs are on different devices (",
-                                                     device.str(), " and ", t.device().str(),
-                                                     "); copy one explicitly with .to(device)"));
+  }
+  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call, DeviceScope::Innermost()));
+  if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("device ", device.str(), " is not present on this machine"));
+  }
+  if (call.op->placement_attr >= 0) return device;  // a copy: its input is elsewhere by design
+  const uint64_t host_mask = HostInputMask(call);
+  for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
+    Tensor& input = call.inputs[i];
+    const Device want = InputDevice(host_mask, i, device);
+    if (input.device() == want) continue;
+    if (input.dtype() == kResource) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " is a variable on ",
+                                                     input.device().str(), ", but the op runs on ",
+                                                     want.str(), "; variables do not move"));
     }
+    input = input.to(want);
   }
   return device;
 }
@@ -58,7 +55,7 @@ EagerContext& EagerContext::Get() {
 
 absl::Status EagerContext::Execute(OpCall& call, OutputList& outputs) {
   DUET_RETURN_IF_ERROR(BindAttrs(call));
-  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call));
+  DUET_ASSIGN_OR_RETURN(const Device device, PlaceAndMoveInputs(call));
   ShapeContext shapes(call);
   DUET_RETURN_IF_ERROR(InferShapes(shapes));
   const DType dtype = DispatchDType(call);

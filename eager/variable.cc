@@ -1,6 +1,7 @@
 #include "eager/variable.h"
 
 #include "core/resource.h"
+#include "eager/device_scope.h"
 #include "eager/eager_context.h"
 #include "ops/state/variable_ops.h"
 
@@ -32,7 +33,9 @@ Variable::Variable(const Tensor& initial_value, const std::string& name, bool tr
   }
   // The state is made eagerly even inside a GraphScope (tf.function lifts variable creation out
   // of its graph the same way): a graph then captures the handle.
+  // The state lives on the innermost DeviceScope's device, else where the initial value is.
   ExecutionContext::Scope eager(&EagerContext::Get());
+  DeviceScope on(DeviceScope::Innermost().value_or(initial_value.device()));
   handle_ = var_handle_op(initial_value.dtype(), initial_value.shape(), name, site);
   State(handle_).trainable = trainable;
   assign_variable_op(handle_, initial_value, site);

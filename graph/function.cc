@@ -2,6 +2,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "eager/device_scope.h"
 #include "ops/array/array_ops.h"
 #include "ops/op_registry.h"
 
@@ -171,6 +172,7 @@ FunctionTrace TraceFunction(GraphContext* outer, const std::vector<ArgSpec>& arg
   GraphScope scope(*trace.body, outer);
   std::vector<Tensor> arg_tensors;
   for (size_t i = 0; i < args.size(); ++i) {
+    DeviceScope on(args[i].device);
     arg_tensors.push_back(placeholder(args[i].dtype, args[i].shape, absl::StrCat("arg", i)));
     trace.args.push_back(SymbolicOutput(arg_tensors.back())->node);
   }

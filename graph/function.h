@@ -102,6 +102,7 @@ struct FunctionTrace {
 struct ArgSpec {
   DType dtype = kFloat32;
   Shape shape;
+  Device device;  // where the argument lives: its Placeholder is placed there
 };
 
 // Traces `fn` in a GraphScope nested in `outer` (nullptr when called eagerly: then nothing is

@@ -50,6 +50,7 @@ Tensor Node::output(int i) const {
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = output_dtypes_[i];
   impl->shape = output_shapes_[i];
+  impl->device = placement_;
   impl->symbolic = std::make_shared<const SymbolicRef>(SymbolicRef{graph_.lock(), {this, i}});
   return Tensor(std::move(impl));
 }
@@ -110,6 +111,10 @@ std::string Graph::UniqueName(absl::string_view base) const {
 }
 
 absl::Status Graph::CheckInputs(const NodeSpec& spec, absl::string_view name) const {
+  if (!spec.device.empty() && !Device::Parse(spec.device).ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("node '", name, "' has an unknown device '", spec.device, "'"));
+  }
   auto owns = [&](const Node* n) {
     return n != nullptr && !n->removed() && n->graph_.lock() == state_;
   };
@@ -135,6 +140,8 @@ void Graph::Install(Node& node, NodeSpec spec) {
   node.inputs_ = std::move(spec.inputs);
   node.control_inputs_ = std::move(spec.control_inputs);
   node.device_ = std::move(spec.device);
+  // CheckInputs has parsed it already.
+  node.placement_ = node.device_.empty() ? Device::cpu() : *Device::Parse(node.device_);
   node.location_ = spec.location;
   node.output_dtypes_ = std::move(spec.output_dtypes);
   node.output_shapes_ = std::move(spec.output_shapes);

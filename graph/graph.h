@@ -55,8 +55,10 @@ class Node {
   }
   absl::Span<const NodeOutput> inputs() const { return inputs_; }
   absl::Span<const Node* const> control_inputs() const { return control_inputs_; }
-  // The device asked for ("" = any).
+  // The device string as written ("" = the CPU; TensorFlow's form for others, /device:GPU:0).
   const std::string& device() const { return device_; }
+  // The device the node runs on, parsed from device() (Note [Placement] in ops/placement.h).
+  Device placement() const { return placement_; }
   // Where the node was made: the user's op call; a default (line 0) location for imported nodes.
   const std::source_location& location() const { return location_; }
   // "file.cc:12", or "" for nodes without a source location.
@@ -89,6 +91,7 @@ class Node {
   std::vector<NodeOutput> inputs_;
   std::vector<const Node*> control_inputs_;
   std::string device_;
+  Device placement_;
   std::source_location location_;
   std::vector<std::string> fused_sources_;
   std::vector<DType> output_dtypes_;

@@ -2,8 +2,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "eager/device_scope.h"
 #include "graph/gradients.h"
 #include "ops/op_registry.h"
+#include "ops/placement.h"
 #include "ops/shape_context.h"
 
 namespace duet {
@@ -26,6 +28,7 @@ const OpDef& FindOp(absl::string_view name) { return *OpRegistry::Global().Find(
 NodeSpec CaptureSpec(const Tensor& tensor) {
   NodeSpec spec;
   spec.output_dtypes = {tensor.dtype()};
+  if (!tensor.device().is_cpu()) spec.device = tensor.device().tf_name();  // where it lives
   if (tensor.dtype() == kResource) {
     spec.bound_value = tensor;
     const VariableResource* variable = VariableOf(tensor);
@@ -95,6 +98,7 @@ absl::StatusOr<NodeOutput> GraphContext::CaptureArgument(const Tensor& tensor, O
   spec.attrs[spec.op->attr_index("shape")] = shape;
   spec.output_dtypes = {dtype};
   spec.output_shapes = {shape};
+  spec.device = outer.node->device();
   spec.name = graph_.UniqueName("capture");
   spec.location = site.location;
   DUET_ASSIGN_OR_RETURN(const Node* inner, graph_.AddNode(std::move(spec)));
@@ -127,6 +131,22 @@ absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite si
   return graph_.OutputOf(tensor);
 }
 
+namespace {
+
+// Records where the node runs (Note [Placement]); CPU nodes keep the empty device string, so
+// CPU-only GraphDefs stay as they were. The inputs' devices are those of their nodes (symbolic
+// tensors carry them); the session copies values across device boundaries.
+absl::Status PlaceNode(const OpCall& call, NodeSpec& spec) {
+  OpCall placed(call.op, {}, call.site);
+  placed.attrs = call.attrs;
+  for (const NodeOutput& in : spec.inputs) placed.inputs.push_back(in.node->output(in.index));
+  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(placed, DeviceScope::Innermost()));
+  if (!device.is_cpu()) spec.device = device.tf_name();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
   DUET_RETURN_IF_ERROR(BindAttrs(call));
   NodeSpec spec;
@@ -139,6 +159,7 @@ absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
   ShapeContext shapes(call);
   DUET_RETURN_IF_ERROR(InferShapes(shapes));
   spec.SetOutputs(shapes.outputs());
+  DUET_RETURN_IF_ERROR(PlaceNode(call, spec));
   spec.name = NodeName(call.site.name.empty() ? absl::string_view(call.op->name) : call.site.name);
   spec.attrs = call.attrs;
   spec.control_inputs = control_inputs_;

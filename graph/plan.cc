@@ -9,6 +9,7 @@
 #include "core/resource.h"
 #include "graph/op_traits.h"
 #include "ops/op_call.h"
+#include "ops/op_registry.h"
 #include "ops/shape_context.h"
 
 namespace duet {
@@ -179,6 +180,34 @@ absl::Status StepError(const PlanStep& step, const OpCall& call, const absl::Sta
                                    absl::StrJoin(fused, ", "), ")"));
 }
 
+// `value` on `device`, copied by DuetCopyToDevice's kernel when it is elsewhere (imported or
+// folded constants of nodes on a GPU, feeds). Runs the kernel directly: a plan must not add
+// nodes to whatever graph is being built.
+absl::StatusOr<Tensor> OnDevice(const Tensor& value, Device device) {
+  if (value.device() == device || value.dtype() == kResource) return value;
+  static const OpDef* const copy = OpRegistry::Global().Find("DuetCopyToDevice");
+  const KernelDef* kernel = FindKernel(*copy, device.type(), value.dtype());
+  if (kernel == nullptr) return NoKernelError(*copy, device.type(), value.dtype());
+  OpCall call(copy, {value}, OpSite());
+  call.attrs[copy->attr_index("device")] = device.tf_name();
+  DUET_RETURN_IF_ERROR(BindAttrs(call));
+  OutputList outputs(1);
+  DUET_ASSIGN_OR_RETURN(outputs[0], Tensor::TryEmpty(value.dtype(), value.shape(), device));
+  KernelContext ctx(call, outputs, device);
+  DUET_RETURN_IF_ERROR(kernel->fn(ctx));
+  return outputs[0];
+}
+
+// The device a node runs on, which must be present.
+absl::StatusOr<Device> PresentDevice(const Node& node) {
+  const Device device = node.placement();
+  if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        Describe(node), " is placed on ", node.device(), ", which is not present on this machine"));
+  }
+  return device;
+}
+
 }  // namespace
 
 Plan::~Plan() = default;
@@ -201,6 +230,8 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
           absl::StrCat("'", Node::EdgeName(feed), "' is fed more than once"));
     }
     plan->feed_slots_.push_back(slot);
+    DUET_ASSIGN_OR_RETURN(const Device device, PresentDevice(*feed.node));
+    plan->feed_devices_.push_back(device);
   }
   DUET_ASSIGN_OR_RETURN(std::vector<const Node*> order,
                         NeededNodes(graph, slot_of, fetches, targets));
@@ -213,13 +244,16 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
     const bool constant = bound != nullptr || variable;
     PlanStep step;
     step.node = node;
+    DUET_ASSIGN_OR_RETURN(step.device, PresentDevice(*node));
     step.output_slot = plan->num_slots_;
     for (int i = 0; i < node->num_outputs(); ++i) {
       const int slot = add_slot(node->output_dtype(i), constant ? -1 : step_index);
       slot_of.try_emplace(NodeOutput{node, i}, slot);
     }
     if (constant) {
-      plan->constants_.emplace_back(step.output_slot, bound ? *bound : variable_state(*node));
+      DUET_ASSIGN_OR_RETURN(Tensor value,
+                            OnDevice(bound ? *bound : variable_state(*node), step.device));
+      plan->constants_.emplace_back(step.output_slot, std::move(value));
       continue;
     }
     if (node->op().name == "Placeholder") {
@@ -230,9 +264,10 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
     OpCall call(&node->op(), TensorList(node->inputs().size()),
                 OpSite(node->name(), node->location()));
     call.attrs = node->attrs();
-    step.kernel = FindKernel(node->op(), DeviceType::kCpu, DispatchDType(call));
+    step.kernel = FindKernel(node->op(), step.device.type(), DispatchDType(call));
     if (step.kernel == nullptr) {
-      const absl::Status missing = NoKernelError(node->op(), DeviceType::kCpu, DispatchDType(call));
+      const absl::Status missing =
+          NoKernelError(node->op(), step.device.type(), DispatchDType(call));
       return absl::Status(missing.code(), absl::StrCat(Describe(*node), ": ", missing.message()));
     }
     step.keeps_inputs =
@@ -319,6 +354,7 @@ bool Plan::InferStaticShapes(const std::vector<Tensor>& feeds, Layout& layout) c
 // Note [Values known from shapes].
 bool Plan::Foldable(const PlanStep& step, const Layout& layout) const {
   if (step.node->op().stateful || step.node->num_outputs() == 0) return false;
+  if (!step.device.is_cpu()) return false;  // folded values are CPU tensors
   for (int k = 0; k < step.node->num_outputs(); ++k) {
     const int slot = step.output_slot + k;
     const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
@@ -384,10 +420,11 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
   std::vector<Interval> intervals;
   for (int slot = 0; slot < num_slots_; ++slot) {
     const int made = live.made[slot];
-    if (made < 0 || fetched_[slot] || !live.pure_readers[slot] ||
-        steps_[live.run[made]].kernel->allocates_outputs || slot_dtypes_[slot] == kResource) {
+    if (made < 0 || fetched_[slot] || !live.pure_readers[slot] || slot_dtypes_[slot] == kResource) {
       continue;
     }
+    const PlanStep& maker = steps_[live.run[made]];
+    if (maker.kernel->allocates_outputs || !maker.device.is_cpu()) continue;
     const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
     intervals.push_back({slot, made, std::max(made, live.last_read[slot]), Aligned(bytes)});
   }
@@ -519,11 +556,11 @@ absl::Status Plan::RunStatic(Frame& frame) {
       for (size_t k = 0; k < outputs.size(); ++k) {
         const int slot = step.output_slot + static_cast<int>(k);
         if (layout.persistent[slot]) continue;
-        DUET_ASSIGN_OR_RETURN(outputs[k],
-                              Tensor::TryEmpty(slot_dtypes_[slot], layout.shapes[slot]));
+        DUET_ASSIGN_OR_RETURN(
+            outputs[k], Tensor::TryEmpty(slot_dtypes_[slot], layout.shapes[slot], step.device));
       }
     }
-    KernelContext ctx(call, outputs, Device::cpu());
+    KernelContext ctx(call, outputs, step.device);
     const absl::Status status = step.kernel->fn(ctx);
     if (!status.ok()) return StepError(step, call, status);
     for (size_t k = 0; k < outputs.size(); ++k) {
@@ -548,12 +585,13 @@ absl::Status Plan::RunDynamic(Frame& frame) {
     OutputList outputs(shapes.num_outputs());
     for (int k = 0; status.ok() && !step.kernel->allocates_outputs && k < shapes.num_outputs();
          ++k) {
-      absl::StatusOr<Tensor> out = Tensor::TryEmpty(shapes.output(k).dtype, shapes.output(k).shape);
+      absl::StatusOr<Tensor> out =
+          Tensor::TryEmpty(shapes.output(k).dtype, shapes.output(k).shape, step.device);
       if (out.ok()) outputs[k] = *std::move(out);
       status = out.status();
     }
     if (status.ok()) {
-      KernelContext ctx(call, outputs, Device::cpu());
+      KernelContext ctx(call, outputs, step.device);
       status = step.kernel->fn(ctx);
     }
     if (!status.ok()) return StepError(step, call, status);
@@ -571,7 +609,14 @@ absl::Status Plan::RunDynamic(Frame& frame) {
 absl::StatusOr<std::vector<Tensor>> Plan::Run(const std::vector<Tensor>& feeds) {
   std::unique_ptr<Frame> frame = AcquireFrame(feeds);
   const bool ran_static = frame->layout != nullptr;
-  for (size_t i = 0; i < feeds.size(); ++i) frame->slots[feed_slots_[i]] = feeds[i];
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    absl::StatusOr<Tensor> fed = OnDevice(feeds[i], feed_devices_[i]);
+    if (!fed.ok()) {
+      ReleaseFrame(std::move(frame), ran_static, /*reusable=*/false);
+      return fed.status();
+    }
+    frame->slots[feed_slots_[i]] = *std::move(fed);
+  }
   const absl::Status status = ran_static ? RunStatic(*frame) : RunDynamic(*frame);
   if (!status.ok()) {  // the frame may hold stale tensors: not reused
     ReleaseFrame(std::move(frame), ran_static, /*reusable=*/false);

@@ -12,7 +12,9 @@
 // values stay outside the arena. Values that the feed shapes determine (Note [Values known from
 // shapes] in plan.cc) are computed with the layout, and their steps do not run at all. Otherwise
 // (shapes that depend on fed values) runs infer shapes step by step and allocate from the pooled
-// allocator, freeing each value after its last reader.
+// allocator, freeing each value after its last reader. Steps on other devices than the CPU
+// (after InsertDeviceCopies, Note [Device boundaries]) allocate on their device and are never
+// folded or put in the arena, which is CPU memory.
 #pragma once
 
 #include <memory>
@@ -30,6 +32,7 @@ namespace duet {
 struct PlanStep {
   const Node* node = nullptr;
   const KernelDef* kernel = nullptr;
+  Device device;  // where the node runs (Node::placement)
   std::vector<int> input_slots;
   int output_slot = 0;        // outputs occupy output_slot .. output_slot + num_outputs - 1
   bool keeps_inputs = false;  // stateful (but a variable update) or a view: inputs may outlive it
@@ -81,6 +84,7 @@ class Plan {
   int num_slots_ = 0;
   std::vector<DType> slot_dtypes_;
   std::vector<int> feed_slots_, fetch_slots_;
+  std::vector<Device> feed_devices_;               // per feed: where its readers need it
   std::vector<std::pair<int, Tensor>> constants_;  // Const, captured and session-variable nodes
   std::vector<int> producer_;                      // per slot: its step, or -1 (feed, constant)
   std::vector<char> fetched_;                      // per slot

@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "graph/device_copies.h"
 #include "graph/passes/rewrite.h"
 
 namespace duet {
@@ -78,7 +79,7 @@ Tensor Session::SessionVariable(const Node& node) {
     variable->name = name;
     variable->dtype = node.attr<DType>(op.attr_index("dtype"));
     variable->shape = node.attr<Shape>(op.attr_index("shape"));
-    handle = MakeResourceTensor(std::move(variable), Device::cpu());
+    handle = MakeResourceTensor(std::move(variable), node.placement());
   }
   return handle;
 }
@@ -142,6 +143,7 @@ absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
     DUET_ASSIGN_OR_RETURN(compiled->passes,
                           OptimizeKeeping(graph, options_.passes, std::move(keep)));
   }
+  DUET_RETURN_IF_ERROR(InsertDeviceCopies(graph).status());
   DUET_ASSIGN_OR_RETURN(compiled->plan,
                         Plan::Compile(graph, feed_outputs, fetch_outputs, target_nodes,
                                       [this](const Node& node) { return SessionVariable(node); }));

@@ -53,7 +53,8 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   // Feeds the given values, runs what `fetches` and `targets` (nodes run for their effects)
-  // need, and returns the fetched values in order. Safe to call from several threads at once.
+  // need, and returns the fetched values in order, each on the device its node ran on. Feeds are
+  // copied to their placeholders' devices. Safe to call from several threads at once.
   // Throws Error naming the node, its op, input shapes and the source line that made it.
   std::vector<Tensor> run(const FeedList& feeds, const std::vector<GraphTensor>& fetches,
                           const std::vector<GraphTensor>& targets = {});

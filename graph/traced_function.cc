@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/resource.h"
+#include "eager/device_scope.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/freeze.h"
 #include "graph/function.h"
@@ -54,7 +55,7 @@ TensorSpec SpecOf(const Tensor& t) {
   if (!t.defined()) {
     throw Error(absl::InvalidArgumentError("a duet::function argument is an undefined Tensor"));
   }
-  return {t.dtype(), t.shape()};
+  return {t.dtype(), t.shape(), t.device()};
 }
 
 Signature SignatureOf(const std::vector<ArgValue>& args) {
@@ -91,7 +92,8 @@ std::string ValueString(const decltype(ArgSignature::value)& value) {
 }
 
 std::string SpecString(const TensorSpec& spec) {
-  return absl::StrCat(DTypeName(spec.dtype), " ", spec.shape.str());
+  return absl::StrCat(DTypeName(spec.dtype), " ", spec.shape.str(),
+                      spec.device.is_cpu() ? "" : absl::StrCat(" on ", spec.device.str()));
 }
 
 std::string KeyOf(const Signature& signature) {
@@ -115,6 +117,7 @@ bool Accepts(const ArgSignature& traced, const ArgSignature& arg) {
   }
   for (size_t i = 0; i < arg.tensors.size(); ++i) {
     if (traced.tensors[i].dtype != arg.tensors[i].dtype ||
+        traced.tensors[i].device != arg.tensors[i].device ||
         !arg.tensors[i].shape.IsCompatibleWith(traced.tensors[i].shape)) {
       return false;
     }
@@ -151,6 +154,8 @@ std::string Change(size_t i, const ArgSignature& before, const ArgSignature& now
     if (b.dtype != n.dtype) {
       changes.push_back(
           absl::StrCat(which, "dtype ", DTypeName(b.dtype), " -> ", DTypeName(n.dtype)));
+    } else if (b.device != n.device) {
+      changes.push_back(absl::StrCat(which, "device ", b.device.str(), " -> ", n.device.str()));
     } else if (!n.shape.IsCompatibleWith(b.shape)) {
       changes.push_back(absl::StrCat(which, "shape ", b.shape.str(), " -> ", n.shape.str()));
     }
@@ -254,7 +259,7 @@ std::vector<ArgValue> WithTensors(const std::vector<ArgValue>& args,
 std::vector<ArgSpec> ArgSpecs(const Signature& signature) {
   std::vector<ArgSpec> specs;
   for (const ArgSignature& s : signature) {
-    for (const TensorSpec& t : s.tensors) specs.push_back({t.dtype, t.shape});
+    for (const TensorSpec& t : s.tensors) specs.push_back({t.dtype, t.shape, t.device});
   }
   return specs;
 }
@@ -544,6 +549,7 @@ Graph Tracer::ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bo
     GraphScope scope(graph);
     std::vector<Tensor> placeholders;
     for (const ArgSpec& spec : ArgSpecs(entry->signature)) {
+      DeviceScope on(spec.device);
       placeholders.push_back(
           placeholder(spec.dtype, spec.shape, absl::StrCat("arg", placeholders.size())));
     }

@@ -34,6 +34,7 @@ namespace duet {
 struct TensorSpec {
   DType dtype = kFloat32;
   Shape shape;
+  Device device;  // a call with tensors on another device traces again
 };
 
 struct FunctionOptions {

@@ -1,5 +1,6 @@
 #include "ops/op_def.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -7,6 +8,14 @@
 #include "ops/op_registry.h"
 
 namespace duet {
+namespace {
+
+[[noreturn]] void DieBadDeclaration(const OpDef& op, const std::string& why) {
+  std::fprintf(stderr, "duet: bad declaration of op %s: %s\n", op.name.c_str(), why.c_str());
+  std::abort();
+}
+
+}  // namespace
 
 int64_t ArgLength(const ArgDef& arg, const AttrList& attrs) {
   if (arg.number_attr_index >= 0) {
@@ -160,6 +169,22 @@ OpDefBuilder& OpDefBuilder::PlacedByAttr(std::string attr) {
   placement_attr_name_ = std::move(attr);
   return *this;
 }
+OpDefBuilder& OpDefBuilder::HostInputs(std::initializer_list<absl::string_view> names) {
+  for (absl::string_view name : names) {
+    auto it = std::find_if(def_->inputs.begin(), def_->inputs.end(),
+                           [&](const ArgDef& arg) { return arg.name == name; });
+    if (it == def_->inputs.end()) {
+      DieBadDeclaration(*def_, absl::StrCat("host input ", name, " is not a declared input"));
+    }
+    it->host_memory = true;
+    def_->has_host_input = true;
+  }
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::RunsOnHost() {
+  def_->runs_on_host = true;
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::Stateful() {
   def_->stateful = true;
   return *this;
@@ -178,11 +203,6 @@ OpDefBuilder& OpDefBuilder::SetShapeFn(ShapeFn fn) {
 }
 
 namespace {
-
-[[noreturn]] void DieBadDeclaration(const OpDef& op, const std::string& why) {
-  std::fprintf(stderr, "duet: bad declaration of op %s: %s\n", op.name.c_str(), why.c_str());
-  std::abort();
-}
 
 // Resolves an argument's type/number attr names to attr positions.
 void ResolveArg(const OpDef& op, ArgDef& arg) {

@@ -29,8 +29,11 @@ struct ArgDef {
   DType fixed_type = kFloat32;  // used when type_attr and type_list_attr are empty
   std::string number_attr;      // e.g. "N" for `values: N * T`; empty for a single tensor
   std::string type_list_attr;   // e.g. "Tin" for `input: Tin`
-  int type_attr_index = -1;     // resolved at registration
-  int number_attr_index = -1;   // resolved at registration
+  // The op reads this input's values on the host (shapes, axes, seeds): it stays a CPU tensor
+  // whatever device the op runs on, and does not decide placement.
+  bool host_memory = false;
+  int type_attr_index = -1;    // resolved at registration
+  int number_attr_index = -1;  // resolved at registration
   int type_list_attr_index = -1;
 
   bool is_list() const { return number_attr_index >= 0 || type_list_attr_index >= 0; }
@@ -69,8 +72,13 @@ struct OpDef {
   // Index of the string attr naming the device the op runs on, whatever its inputs' devices
   // (device copies), or -1: other ops run where their inputs are.
   int placement_attr = -1;
+  // The op always runs on the CPU (it computes host values, or calls host code); inputs on
+  // other devices are copied to it.
+  bool runs_on_host = false;
   // True when some input is a list (`N * T` or a list(type)); derived at registration.
   bool has_list_input = false;
+  // True when some input is a host input (ArgDef::host_memory).
+  bool has_host_input = false;
   // Defaults of every attr, positional; unset attrs are monostate. Op functions start from this.
   AttrList default_attrs;
   // Kernels by device and dtype, filled lazily by the kernel registry on first dispatch.
@@ -126,6 +134,9 @@ class OpDefBuilder {
 
   // The op runs on the device its string attr `attr` names (see OpDef::placement_attr).
   OpDefBuilder& PlacedByAttr(std::string attr);
+  // The declared inputs `names` are read on the host (ArgDef::host_memory).
+  OpDefBuilder& HostInputs(std::initializer_list<absl::string_view> names);
+  OpDefBuilder& RunsOnHost();
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();
   OpDefBuilder& Doc(std::string doc);

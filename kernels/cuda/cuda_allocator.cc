@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/cuda_device.h"
 
 namespace duet {
@@ -72,6 +73,11 @@ CudaAllocator* CudaAllocator::Get(int index) {
   }();
   if (index < 0 || index >= static_cast<int>(allocators->size())) return nullptr;
   return (*allocators)[index];
+}
+
+absl::Status CudaAllocator::CopyWithin(void* dst, const void* src, size_t bytes) {
+  const Device device = Device::cuda(index_);
+  return cuda::CopyBytes(dst, device, src, device, bytes);
 }
 
 void empty_cache() {

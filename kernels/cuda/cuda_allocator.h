@@ -18,6 +18,7 @@ class CudaAllocator final : public Allocator {
   void* Allocate(size_t bytes) override { return pool_.Allocate(bytes); }
   void Deallocate(void* ptr, size_t bytes) override { pool_.Deallocate(ptr, bytes); }
   absl::string_view name() const override { return "cuda_pool"; }
+  absl::Status CopyWithin(void* dst, const void* src, size_t bytes) override;
 
   int device_index() const { return index_; }
   Stats stats() const { return pool_.stats(); }

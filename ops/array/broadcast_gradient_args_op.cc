@@ -33,6 +33,7 @@ const OpDef* const kBroadcastGradientArgs =
         .Output("r0", "T")
         .Output("r1", "T")
         .TypeAttr("T", {kInt32, kInt64}, kInt32)
+        .RunsOnHost()
         .Doc("The axes along which shapes s0 and s1 were broadcast against each other.")
         .SetShapeFn(BroadcastGradientArgsShape)
         .Register();

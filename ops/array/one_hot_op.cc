@@ -46,6 +46,7 @@ absl::Status OneHotShape(ShapeContext& ctx) {
 const OpDef* const kOneHot = OpDefBuilder("OneHot")
                                  .Input("indices", "TI")
                                  .Input("depth", kInt32)
+                                 .HostInputs({"depth"})
                                  .Input("on_value", "T")
                                  .Input("off_value", "T")
                                  .Output("output", "T")

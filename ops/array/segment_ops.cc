@@ -48,6 +48,7 @@ const OpDef* const kUnsortedSegmentSum =
         .Input("data", "T")
         .Input("segment_ids", "Tindices")
         .Input("num_segments", "Tnumsegments")
+        .HostInputs({"num_segments"})
         .Output("output", "T")
         .TypeAttr("T", kRealNumberTypes)
         .TypeAttr("Tindices", kIndexTypes)

@@ -103,6 +103,7 @@ const OpDef* const kOnesLike = OpDefBuilder("OnesLike")
 
 const OpDef* const kFill = OpDefBuilder("Fill")
                                .Input("dims", "index_type")
+                               .HostInputs({"dims"})
                                .Input("value", "T")
                                .Output("output", "T")
                                .TypeAttr("T", kAllDTypes)

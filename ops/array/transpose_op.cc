@@ -41,6 +41,7 @@ absl::Status TransposeShape(ShapeContext& ctx) {
 const OpDef* const kTranspose = OpDefBuilder("Transpose")
                                     .Input("x", "T")
                                     .Input("perm", "Tperm")
+                                    .HostInputs({"perm"})
                                     .Output("y", "T")
                                     .TypeAttr("T", kAllDTypes)
                                     .TypeAttr("Tperm", kIndexTypes, kInt32)

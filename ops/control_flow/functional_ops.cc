@@ -104,6 +104,7 @@ absl::Status WhileShape(ShapeContext& ctx) {
 const OpDef* RegisterIf(const char* name, bool stateful) {
   OpDefBuilder builder(name);
   builder.Input("cond", "Tcond")
+      .HostInputs({"cond"})
       .InputTypeList("input", "Tin")
       .OutputTypeList("output", "Tout")
       .TypeAttr("Tcond")

@@ -77,6 +77,7 @@ const OpDef* const kHostFunction =
         .OutputTypeList("output", "Tout")
         .TypeListAttr("Tin")
         .TypeListAttr("Tout")
+        .RunsOnHost()
         .FuncAttr("f")
         .Stateful()
         .Doc(

@@ -142,6 +142,7 @@ OpDefBuilder& ConvBackpropAttrs(OpDefBuilder& builder) {
 const OpDef* const kConv2DBackpropInput =
     ConvBackpropAttrs(OpDefBuilder("Conv2DBackpropInput")
                           .Input("input_sizes", kInt32)
+                          .HostInputs({"input_sizes"})
                           .Input("filter", "T")
                           .Input("out_backprop", "T")
                           .Output("output", "T"))
@@ -155,6 +156,7 @@ const OpDef* const kConv2DBackpropFilter =
     ConvBackpropAttrs(OpDefBuilder("Conv2DBackpropFilter")
                           .Input("input", "T")
                           .Input("filter_sizes", kInt32)
+                          .HostInputs({"filter_sizes"})
                           .Input("out_backprop", "T")
                           .Output("output", "T"))
         .Doc(

@@ -139,6 +139,7 @@ const OpDef* const kMaxPoolGrad =
 const OpDef* const kAvgPoolGrad =
     OpDefBuilder("AvgPoolGrad")
         .Input("orig_input_shape", kInt32)
+        .HostInputs({"orig_input_shape"})
         .Input("grad", "T")
         .Output("output", "T")
         .IntListAttr("ksize")

@@ -83,7 +83,7 @@ absl::Status StatelessRandomShape(ShapeContext& ctx) {
 // The stateless ops share a signature; the scaled variants add two parameter inputs.
 OpDefBuilder StatelessOp(std::string name, const char* param0, const char* param1) {
   OpDefBuilder b(std::move(name));
-  b.Input("shape", "T").Input("seed", "Tseed");
+  b.Input("shape", "T").Input("seed", "Tseed").HostInputs({"shape", "seed"});
   if (param0 != nullptr) b.Input(param0, "dtype").Input(param1, "dtype");
   b.Output("output", "dtype")
       .TypeAttr("dtype", kOutputTypes, kFloat32)

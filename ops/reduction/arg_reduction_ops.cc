@@ -53,6 +53,7 @@ const OpDef* RegisterArgReduction(const char* name, const char* doc) {
   return OpDefBuilder(name)
       .Input("input", "T")
       .Input("dimension", "Tidx")
+      .HostInputs({"dimension"})
       .Output("output", "output_type")
       .TypeAttr("T", {kFloat32, kFloat64, kInt32, kInt64})
       .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)

@@ -69,6 +69,7 @@ const OpDef* RegisterReduction(const char* name, const char* doc) {
   return OpDefBuilder(name)
       .Input("input", "T")
       .Input("reduction_indices", "Tidx")
+      .HostInputs({"reduction_indices"})
       .Output("output", "T")
       .BoolAttr("keep_dims", false)
       .TypeAttr("T", kReductionTypes)

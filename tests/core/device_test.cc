@@ -14,7 +14,9 @@ TEST_CASE("Device::Parse accepts duet and TensorFlow spellings") {
        {Case{"cpu", Device::cpu()}, Case{"cpu:0", Device::cpu()}, Case{"CPU:0", Device::cpu()},
         Case{"/device:CPU:0", Device::cpu()}, Case{"cuda:1", Device::cuda(1)},
         Case{"gpu:0", Device::cuda(0)}, Case{"/gpu:2", Device::cuda(2)},
-        Case{"/device:GPU:0", Device::cuda(0)}, Case{"cuda", Device::cuda(0)}}) {
+        Case{"/device:GPU:0", Device::cuda(0)}, Case{"cuda", Device::cuda(0)},
+        Case{"/job:localhost/replica:0/task:0/device:GPU:1", Device::cuda(1)},
+        Case{"/job:worker/task:3/device:CPU:0", Device::cpu()}}) {
     INFO(c.spec);
     absl::StatusOr<Device> d = Device::Parse(c.spec);
     REQUIRE(d.ok());

@@ -38,17 +38,29 @@ TEST_CASE("inputs on different devices are a clear error naming both") {
   testing::ExpectError([&] { add(a, on_gpu); }, {"AddV2", "cpu:0", "cuda:0", "different devices"});
 }
 
-TEST_CASE("no kernel for a device is a clear error") {
+TEST_CASE("an op placed on an absent device is a clear error") {
+  if (num_gpus() > 0) return;  // the GPU tests (tests/kernels/cuda/) cover a present one
   Tensor one = constant({1.f});
   Tensor on_gpu = one.ViewAs(kFloat32, one.shape(), Device::cuda(0));  // metadata only
-  testing::ExpectError([&] { add(on_gpu, on_gpu); }, {"AddV2", "no cuda kernel", "float32"});
+  testing::ExpectError([&] { add(on_gpu, on_gpu); }, {"AddV2", "cuda:0", "not present"});
+  testing::ExpectError([&] { one.gpu(); }, {"DuetCopyToDevice", "cuda:0", "not present"});
+  DeviceScope on_gpu_scope("/gpu:0");
+  testing::ExpectError([&] { add(one, one); }, {"AddV2", "cuda:0", "not present"});
+}
+
+TEST_CASE("to() a tensor's own device is the tensor itself") {
+  Tensor a = constant({1.f, 2.f});
+  CHECK(a.cpu().shares_buffer_with(a));
+  CHECK(a.to(Device::cpu()).shares_buffer_with(a));
 }
 
 TEST_CASE("DeviceScope nests and restores") {
   CHECK(DeviceScope::Current() == Device::cpu());
+  CHECK_FALSE(DeviceScope::Innermost().has_value());
   {
     DeviceScope outer("/gpu:1");
     CHECK(DeviceScope::Current() == Device::cuda(1));
+    CHECK(DeviceScope::Innermost() == Device::cuda(1));
     {
       DeviceScope inner(Device::cpu());
       CHECK(DeviceScope::Current() == Device::cpu());
@@ -56,6 +68,7 @@ TEST_CASE("DeviceScope nests and restores") {
     CHECK(DeviceScope::Current() == Device::cuda(1));
   }
   CHECK(DeviceScope::Current() == Device::cpu());
+  CHECK_FALSE(DeviceScope::Innermost().has_value());
   testing::ExpectError([] { DeviceScope bad("tpu:0"); }, {"unknown device", "tpu:0"});
 }
 

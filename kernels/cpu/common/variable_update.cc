@@ -1,7 +1,5 @@
 #include "kernels/cpu/common/variable_update.h"
 
-#include <cstring>
-
 #include "absl/strings/str_cat.h"
 
 namespace duet {
@@ -16,7 +14,10 @@ absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, bool copy
   if (value.impl().use_count() == 1 && value.impl()->allocator != nullptr) return value;
   DUET_ASSIGN_OR_RETURN(Tensor fresh,
                         Tensor::TryEmpty(value.dtype(), value.shape(), value.device()));
-  if (copy_value) std::memcpy(fresh.raw_data(), value.raw_data(), fresh.nbytes());
+  if (copy_value) {
+    DUET_RETURN_IF_ERROR(
+        fresh.impl()->allocator->CopyWithin(fresh.raw_data(), value.raw_data(), fresh.nbytes()));
+  }
   return fresh;
 }
 

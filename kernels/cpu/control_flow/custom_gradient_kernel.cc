@@ -10,9 +10,13 @@ absl::Status ValueKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
+// A view relabels no memory, so it serves every device.
 const KernelRegistrar kCustomGradient("DuetCustomGradient", DeviceType::kCpu,
                                       {kFloat32, kFloat64, kFloat16, kBFloat16},
                                       {ValueKernel, /*allocates_outputs=*/true});
+const KernelRegistrar kCustomGradientCuda("DuetCustomGradient", DeviceType::kCuda,
+                                          {kFloat32, kFloat64, kFloat16, kBFloat16},
+                                          {ValueKernel, /*allocates_outputs=*/true});
 
 }  // namespace
 }  // namespace duet

@@ -126,19 +126,22 @@ constexpr char kAddV2[] = "AddV2";
 constexpr char kSub[] = "Sub";
 
 const bool kRegistered = [] {
-  // These kernels move handles, not elements, so one serves every dtype.
-  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool}) {
-    RegisterKernel("VarHandleOp", DeviceType::kCpu, {dtype}, KernelDef{VarHandleKernel, true});
-    RegisterKernel("ReadVariableOp", DeviceType::kCpu, {dtype},
-                   KernelDef{ReadVariableKernel, true});
-    RegisterKernel("AssignVariableOp", DeviceType::kCpu, {dtype}, KernelDef{AssignVariableKernel});
+  // Handles and whole-value swaps are the same on every device, and the updates run the device's
+  // own AddV2/Sub kernel, so these serve CUDA variables too.
+  for (DeviceType device : {DeviceType::kCpu, DeviceType::kCuda}) {
+    // These kernels move handles, not elements, so one serves every dtype.
+    for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool}) {
+      RegisterKernel("VarHandleOp", device, {dtype}, KernelDef{VarHandleKernel, true});
+      RegisterKernel("ReadVariableOp", device, {dtype}, KernelDef{ReadVariableKernel, true});
+      RegisterKernel("AssignVariableOp", device, {dtype}, KernelDef{AssignVariableKernel});
+    }
+    RegisterKernel("AssignAddVariableOp", device,
+                   {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
+                   KernelDef{UpdateVariableKernel<kAddV2>});
+    RegisterKernel("AssignSubVariableOp", device,
+                   {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
+                   KernelDef{UpdateVariableKernel<kSub>});
   }
-  RegisterKernel("AssignAddVariableOp", DeviceType::kCpu,
-                 {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
-                 KernelDef{UpdateVariableKernel<kAddV2>});
-  RegisterKernel("AssignSubVariableOp", DeviceType::kCpu,
-                 {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
-                 KernelDef{UpdateVariableKernel<kSub>});
   RegisterKernel("ResourceApplyGradientDescent", DeviceType::kCpu, {kFloat32},
                  KernelDef{ApplyGradientDescentKernel<float>});
   RegisterKernel("ResourceApplyGradientDescent", DeviceType::kCpu, {kFloat64},

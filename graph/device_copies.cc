@@ -1,0 +1,64 @@
+#include "graph/device_copies.h"
+
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "graph/passes/rewrite.h"
+#include "ops/placement.h"
+
+namespace duet {
+namespace {
+
+// The copy of `value` on `device`, made on first use.
+class CopyCache {
+ public:
+  explicit CopyCache(Graph& graph) : graph_(graph) {}
+
+  absl::StatusOr<NodeOutput> CopyOf(NodeOutput value, Device device, const Node& reader) {
+    const auto key = std::make_tuple(value.node, value.index, device.tf_name());
+    auto it = copies_.find(key);
+    if (it != copies_.end()) return it->second;
+    DUET_ASSIGN_OR_RETURN(NodeSpec spec,
+                          SpecFor("DuetCopyToDevice", {value}, {{"device", device.tf_name()}},
+                                  reader));
+    spec.device = device.is_cpu() ? "" : device.tf_name();
+    DUET_ASSIGN_OR_RETURN(
+        const Node* copy,
+        AddNamed(graph_, std::move(spec),
+                 absl::StrCat(value.node->name(), "/to_", device.is_cpu() ? "cpu" : "gpu")));
+    const NodeOutput out{copy, 0};
+    copies_.emplace(key, out);
+    return out;
+  }
+
+ private:
+  Graph& graph_;
+  absl::flat_hash_map<std::tuple<const Node*, int, std::string>, NodeOutput> copies_;
+};
+
+}  // namespace
+
+absl::StatusOr<int> InsertDeviceCopies(Graph& graph) {
+  CopyCache cache(graph);
+  int inserted = 0;
+  const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+  for (const Node* node : nodes) {
+    if (node->op().placement_attr >= 0) continue;  // a copy reads from elsewhere by design
+    OpCall call(&node->op(), {}, OpSite());
+    call.attrs = node->attrs();
+    const uint64_t host_mask = HostInputMask(call);
+    for (int j = 0; j < static_cast<int>(node->inputs().size()); ++j) {
+      const NodeOutput in = node->inputs()[j];
+      const Device want = InputDevice(host_mask, j, node->placement());
+      if (in.node->placement() == want || in.node->output_dtype(in.index) == kResource) continue;
+      DUET_ASSIGN_OR_RETURN(const NodeOutput copy, cache.CopyOf(in, want, *node));
+      graph.SetInput(node, j, copy);
+      ++inserted;
+    }
+  }
+  if (inserted > 0) DUET_RETURN_IF_ERROR(graph.SortTopologically());
+  return inserted;
+}
+
+}  // namespace duet
