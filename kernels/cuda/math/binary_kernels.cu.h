@@ -35,8 +35,7 @@ __device__ __forceinline__ R ApplyBinary(S x, S y) {
 // scalar operand repeats its element 0.
 template <typename Op, typename S, typename R, int N>
 __global__ void BinaryContiguousKernel(const S* __restrict__ x, const S* __restrict__ y,
-                                       R* __restrict__ z, int64_t n, bool x_scalar,
-                                       bool y_scalar) {
+                                       R* __restrict__ z, int64_t n, bool x_scalar, bool y_scalar) {
   const S x0 = x_scalar ? x[0] : S{};
   const S y0 = y_scalar ? y[0] : S{};
   const int64_t packs = n / N;
@@ -83,11 +82,11 @@ cudaError_t LaunchBinaryTyped(const S* x, const S* y, R* z, const ElementwiseLay
   if (n <= 0) return cudaSuccess;
   if (layout.kind == ElementwiseLayout::kStrided) {
     if (FitsInt32(layout)) {
-      BinaryStridedKernel<Op, S, R, uint32_t><<<BlocksFor(n), kThreads, 0, stream>>>(x, y, z,
-                                                                                       layout);
+      BinaryStridedKernel<Op, S, R, uint32_t>
+          <<<BlocksFor(n), kThreads, 0, stream>>>(x, y, z, layout);
     } else {
-      BinaryStridedKernel<Op, S, R, int64_t><<<BlocksFor(n), kThreads, 0, stream>>>(x, y, z,
-                                                                                      layout);
+      BinaryStridedKernel<Op, S, R, int64_t>
+          <<<BlocksFor(n), kThreads, 0, stream>>>(x, y, z, layout);
     }
     return cudaGetLastError();
   }

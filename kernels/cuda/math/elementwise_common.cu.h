@@ -115,8 +115,8 @@ inline constexpr int kThreads = 256;
 // times over, bounded so huge tensors loop instead of launching millions of blocks.
 inline int BlocksFor(int64_t work) {
   constexpr int64_t kMaxBlocks = 65535;
-  return static_cast<int>(std::max<int64_t>(
-      1, std::min<int64_t>((work + kThreads - 1) / kThreads, kMaxBlocks)));
+  return static_cast<int>(
+      std::max<int64_t>(1, std::min<int64_t>((work + kThreads - 1) / kThreads, kMaxBlocks)));
 }
 
 template <typename Index>

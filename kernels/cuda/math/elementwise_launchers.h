@@ -77,7 +77,8 @@ cudaError_t LaunchBinary(BinaryOp op, ElementType type, const void* x, const voi
 cudaError_t LaunchUnary(UnaryOp op, ElementType type, const void* x, void* z, int64_t n,
                         cudaStream_t stream);
 
-// y[i] = x[i] converted from `from` to `to` with TensorFlow's rules (kernels/cpu/math/cast_value.h).
+// y[i] = x[i] converted from `from` to `to` with TensorFlow's rules
+// (kernels/cpu/math/cast_value.h).
 cudaError_t LaunchCast(ElementType from, ElementType to, const void* x, void* y, int64_t n,
                        cudaStream_t stream);
 
