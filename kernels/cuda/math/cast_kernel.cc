@@ -1,0 +1,26 @@
+// CUDA kernel of Cast between all seven dtypes (kernels/cpu/math/cast_kernel.cc's semantics). It
+// is picked by the source dtype (SrcT, the first type attr); the destination is the output's.
+#include "core/error.h"
+#include "kernels/cuda/cuda_context.h"
+#include "kernels/cuda/math/elementwise_launchers.h"
+#include "kernels/cuda/math/elementwise_layout.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet::cuda {
+namespace {
+
+absl::Status CastKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(DeviceContext * device, CurrentContext(ctx.device()));
+  const Tensor& x = ctx.input(0);
+  Tensor& y = ctx.output(0);
+  return CudaStatus(LaunchCast(ElementTypeOf(x.dtype()), ElementTypeOf(y.dtype()), x.raw_data(),
+                               y.raw_data(), x.num_elements(), device->stream()),
+                    "LaunchCast");
+}
+
+const KernelRegistrar registrar("Cast", DeviceType::kCuda,
+                                {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool},
+                                KernelDef{&CastKernel});
+
+}  // namespace
+}  // namespace duet::cuda

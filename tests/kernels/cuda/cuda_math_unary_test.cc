@@ -1,0 +1,181 @@
+// CUDA unary math kernels, Cast and SelectV2 against the CPU ones: every op and dtype, empty,
+// odd (not a multiple of the 16-byte pack or the block) and > 1M-element sizes; Cast over all 49
+// dtype pairs with NaN, infinities, out-of-range values and fractions; SelectV2 with three-way
+// broadcasting in every dtype.
+//
+// Tolerances: exact (0) for Neg, Abs, Square, Sign, Floor, Ceil, Sqrt, Rsqrt (correctly rounded
+// IEEE operations on both devices), LogicalNot, Cast and SelectV2. Exp, Log, Log1p: 2e-6
+// relative in float32 (CUDA's and SLEEF's functions each err up to a few ulps), 1e-13 in float64,
+// and one unit in the last place of the 16-bit types (1e-3 float16, 8e-3 bfloat16).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "duet.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
+#include "tests/cuda_test_util.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+Tensor Run(const std::string& op, const std::vector<Tensor>& inputs) {
+  OpCall call(OpRegistry::Global().Find(op), TensorList(inputs.begin(), inputs.end()), OpSite());
+  return RunOp1(call);
+}
+
+bool IsFloat(DType t) { return t == kFloat32 || t == kFloat64 || t == kFloat16 || t == kBFloat16; }
+
+// Floats with edge cases (signed zeros, infinities, NaN, halves for Floor/Ceil, tiny and huge
+// magnitudes), integers in [-100, 100] with the extremes, bools.
+std::vector<double> Values(DType dtype, int64_t n, int64_t seed) {
+  static const std::vector<double> kEdges = {0.0,  -0.0,  1,    -1,    0.5,   -0.5, 2.5,   -2.5,
+                                             kInf, -kInf, kNan, 1e-30, -1e-7, 1e20, -1e20, 70000};
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = i * 5 + seed;
+    if (dtype == kBool) {
+      v[i] = (k / 2) % 2;
+    } else if (IsFloat(dtype)) {
+      v[i] = k % 3 == 0 ? kEdges[(k / 3) % kEdges.size()] : std::sin(0.37 * k) * (1 + k % 11);
+    } else if (k % 17 == 0) {
+      v[i] = dtype == kInt32 ? std::numeric_limits<int32_t>::min() : -9.2e18;
+    } else {
+      v[i] = static_cast<double>((k * 37) % 201 - 100);
+    }
+  }
+  return v;
+}
+
+const std::vector<Shape>& Shapes() {
+  static const std::vector<Shape> shapes = {{}, {0}, {3, 0}, {1}, {7}, {17, 33}, {1001}};
+  return shapes;
+}
+const Shape kLarge{(1 << 20) + 5};
+
+double Tolerance(const std::string& op, DType dtype) {
+  if (op != "Exp" && op != "Log" && op != "Log1p") return 0;
+  switch (dtype) {
+    case kFloat32:
+      return 2e-6;
+    case kFloat64:
+      return 1e-13;
+    case kFloat16:
+      return 1e-3;
+    default:
+      return 8e-3;
+  }
+}
+
+void CheckUnary(const std::string& op, DType dtype, const Shape& shape) {
+  INFO(op << " " << DTypeName(dtype) << " " << shape.str());
+  const Tensor x = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 1));
+  testing::ExpectGpuMatchesCpu(
+      [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{Run(op, in)}; }, {x},
+      Tolerance(op, dtype));
+}
+
+const std::vector<DType> kArithmetic = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64};
+const std::vector<DType> kFloats = {kFloat32, kFloat64, kFloat16, kBFloat16};
+const std::vector<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool};
+
+TEST_CASE("CUDA Neg, Abs, Square, Sign match the CPU (integers included)") {
+  if (testing::SkipWithoutGpu()) return;
+  for (const char* op : {"Neg", "Abs", "Square", "Sign"}) {
+    for (DType dtype : kArithmetic) {
+      for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
+    }
+    CheckUnary(op, kFloat32, kLarge);
+    CheckUnary(op, kInt64, kLarge);
+  }
+}
+
+TEST_CASE("CUDA Floor, Ceil, Sqrt, Rsqrt, Exp, Log, Log1p match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  for (const char* op : {"Floor", "Ceil", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p"}) {
+    for (DType dtype : kFloats) {
+      for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
+    }
+    CheckUnary(op, kFloat32, kLarge);
+    CheckUnary(op, kBFloat16, kLarge);
+  }
+}
+
+TEST_CASE("CUDA LogicalNot matches the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  for (const Shape& shape : Shapes()) CheckUnary("LogicalNot", kBool, shape);
+  CheckUnary("LogicalNot", kBool, kLarge);
+}
+
+TEST_CASE("CUDA Cast matches the CPU for every dtype pair") {
+  if (testing::SkipWithoutGpu()) return;
+  for (DType from : kAll) {
+    std::vector<double> values = Values(from, 1001, 2);
+    if (IsFloat(from)) {  // out of int32 and int64 range, and the boundaries
+      for (double v : {3e9, -3e9, 2147483647.0, -2147483648.0, 9.3e18, -9.3e18, 0.99, -0.99}) {
+        values.push_back(v);
+      }
+    }
+    const Shape shape{static_cast<int64_t>(values.size())};
+    const Tensor x = testing::MakeTensor(from, shape, values);
+    for (DType to : kAll) {
+      INFO(DTypeName(from) << " -> " << DTypeName(to));
+      testing::ExpectGpuMatchesCpu(
+          [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{cast(in[0], to)}; }, {x},
+          0);
+      const Tensor empty = testing::MakeTensor(from, {0, 2}, {});
+      testing::ExpectGpuMatchesCpu(
+          [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{cast(in[0], to)}; },
+          {empty}, 0);
+    }
+  }
+  const Tensor large = testing::MakeTensor(kFloat32, kLarge, Values(kFloat32, kLarge[0], 0));
+  for (DType to : {kInt32, kFloat16, kBool}) {
+    testing::ExpectGpuMatchesCpu(
+        [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{cast(in[0], to)}; },
+        {large}, 0);
+  }
+}
+
+struct SelectPattern {
+  Shape cond, t, e;
+};
+
+TEST_CASE("CUDA SelectV2 matches the CPU with three-way broadcasting") {
+  if (testing::SkipWithoutGpu()) return;
+  const std::vector<SelectPattern> patterns = {
+      {{17, 33}, {17, 33}, {17, 33}},  // contiguous
+      {{}, {1001}, {1001}},            // scalar condition
+      {{1001}, {}, {1001}},            // scalar t
+      {{1001}, {1001}, {}},            // scalar e
+      {{5, 1}, {1, 7}, {5, 7}},        // strided
+      {{4, 1, 6}, {5, 1}, {}},
+      {{2, 1, 3}, {1, 4, 1}, {2, 4, 3}},
+      {{0, 3}, {3}, {1}},  // empty
+      {{(1 << 20) + 1}, {(1 << 20) + 1}, {}},
+      {{1025, 1}, {1024}, {1025, 1024}},
+  };
+  for (DType dtype : kAll) {
+    for (const SelectPattern& p : patterns) {
+      INFO(DTypeName(dtype) << " cond " << p.cond.str() << " t " << p.t.str() << " e "
+                            << p.e.str());
+      const Tensor c = testing::MakeTensor(kBool, p.cond, Values(kBool, p.cond.num_elements(), 0));
+      const Tensor t = testing::MakeTensor(dtype, p.t, Values(dtype, p.t.num_elements(), 1));
+      const Tensor e = testing::MakeTensor(dtype, p.e, Values(dtype, p.e.num_elements(), 2));
+      testing::ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{where(in[0], in[1], in[2])};
+          },
+          {c, t, e}, 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace duet
