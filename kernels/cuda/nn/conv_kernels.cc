@@ -1,0 +1,250 @@
+// Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter and _FusedConv2D on cuDNN (conv_cache.h):
+// NHWC activations as the ops define them; the HWIO filter (a [h*w*in_c, out_c] matrix) is
+// transposed to cuDNN's KRSC ([out_c, h*w*in_c]) for each call, and the filter gradient back.
+//
+// Note [cuDNN pads symmetrically]
+// cuDNN's convolution pads both sides of a dim by the same amount. When the op's padding
+// (TensorFlow's SAME with an odd total, or EXPLICIT) differs before and after, the kernel still
+// passes `before` when that yields exactly the op's output size (the windows then never reach the
+// extra padding); otherwise it pads the input into a scratch copy, runs with pad 0, and for the
+// input gradient crops the padded gradient back.
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "kernels/cpu/nn/conv_geometry.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/cuda/cuda_context.h"
+#include "kernels/cuda/nn/activation_launchers.h"
+#include "kernels/cuda/nn/conv_cache.h"
+#include "kernels/cuda/nn/fused_activation.h"
+#include "kernels/cuda/nn/layout_launchers.h"
+#include "kernels/cuda/nn/nn_kernel_util.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+// Attr positions declared in ops/nn/fused_conv2d_op.cc (as the CPU kernel's).
+constexpr ConvAttrPositions kFusedConv2DAttrPositions{
+    .strides = 2, .padding = 3, .explicit_paddings = 4, .dilations = 6};
+enum FusedConv2DAttr { kFusedOps = 8, kLeakyReluAlpha = 10 };
+
+// How cuDNN sees a convolution (Note [cuDNN pads symmetrically]).
+struct CudnnConv {
+  cuda::ConvKey key;
+  bool padded = false;        // the kernel pads the input itself
+  int64_t top = 0, left = 0;  // where the image sits in the padded input
+};
+
+bool SymmetricFits(const ConvGeometry& g, int d) {
+  const WindowPadding p = g.pad[d];
+  if (p.before == p.after) return true;
+  const int64_t span = g.in[d] + 2 * p.before - ((g.window[d] - 1) * g.dilation[d] + 1);
+  return span >= 0 && span / g.stride[d] + 1 == g.out[d];
+}
+
+CudnnConv MakeCudnnConv(const ConvGeometry& g, DType dtype, cuda::ConvDirection direction,
+                        int device) {
+  CudnnConv c;
+  cuda::ConvKey& k = c.key;
+  k.device = device;
+  k.dtype = dtype;
+  k.direction = direction;
+  k.batch = g.batch;
+  k.in_c = g.in_c;
+  k.out_c = g.out_c;
+  k.window_h = g.window[0];
+  k.window_w = g.window[1];
+  k.out_h = g.out[0];
+  k.out_w = g.out[1];
+  k.stride_h = g.stride[0];
+  k.stride_w = g.stride[1];
+  k.dilation_h = g.dilation[0];
+  k.dilation_w = g.dilation[1];
+  c.padded = !SymmetricFits(g, 0) || !SymmetricFits(g, 1);
+  if (c.padded) {
+    c.top = g.pad[0].before;
+    c.left = g.pad[1].before;
+    k.in_h = g.in[0] + g.pad[0].before + g.pad[0].after;
+    k.in_w = g.in[1] + g.pad[1].before + g.pad[1].after;
+  } else {
+    k.in_h = g.in[0];
+    k.in_w = g.in[1];
+    k.pad_h = g.pad[0].before;
+    k.pad_w = g.pad[1].before;
+  }
+  return c;
+}
+
+// What every convolution kernel needs on the device.
+struct ConvRun {
+  cuda::DeviceContext* device;
+  cudnnHandle_t handle;
+  const cuda::ConvPlan* plan;
+  Tensor workspace;  // undefined when the algorithm needs none
+  // 1 and 0 in the convolution's compute type (double for float64, float otherwise).
+  double one_d = 1, zero_d = 0;
+  float one_f = 1, zero_f = 0;
+  const void* one(DType t) const { return t == kFloat64 ? (const void*)&one_d : &one_f; }
+  const void* zero(DType t) const { return t == kFloat64 ? (const void*)&zero_d : &zero_f; }
+};
+
+absl::StatusOr<ConvRun> StartConv(const KernelContext& ctx, const CudnnConv& c) {
+  ConvRun run;
+  DUET_ASSIGN_OR_RETURN(run.device, cuda::CurrentContext(ctx.device()));
+  DUET_ASSIGN_OR_RETURN(run.handle, run.device->cudnn());
+  DUET_ASSIGN_OR_RETURN(run.plan, cuda::GetConvPlan(run.handle, c.key));
+  if (run.plan->workspace_bytes > 0) {
+    DUET_ASSIGN_OR_RETURN(run.workspace,
+                          cuda::DeviceScratch(ctx.device(), run.plan->workspace_bytes));
+  }
+  return run;
+}
+
+void* WorkspaceOf(const ConvRun& run) {
+  return run.workspace.defined() ? run.workspace.raw_data() : nullptr;
+}
+
+absl::Status ZeroFill(Tensor& t, cudaStream_t stream) {
+  return cuda::CudaStatus(cudaMemsetAsync(t.raw_data(), 0, t.nbytes(), stream), "cudaMemsetAsync");
+}
+
+// The HWIO `filter` of `g` as KRSC, in a new device tensor.
+absl::StatusOr<Tensor> FilterToKrsc(const Tensor& filter, const ConvGeometry& g,
+                                    cudaStream_t stream) {
+  DUET_ASSIGN_OR_RETURN(Tensor krsc,
+                        Tensor::TryEmpty(filter.dtype(), filter.shape(), filter.device()));
+  DUET_RETURN_IF_ERROR(cuda::LaunchStatus(
+      cuda::LaunchTranspose2D(DTypeSize(filter.dtype()), filter.raw_data(), krsc.raw_data(),
+                              g.window[0] * g.window[1] * g.in_c, g.out_c, stream),
+      "filter transpose"));
+  return krsc;
+}
+
+// The NHWC `input` as cuDNN reads it: itself, or its zero-padded copy.
+absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g, const CudnnConv& c,
+                                     cudaStream_t stream) {
+  if (!c.padded) return input;
+  DUET_ASSIGN_OR_RETURN(
+      Tensor padded, Tensor::TryEmpty(input.dtype(), Shape{g.batch, c.key.in_h, c.key.in_w, g.in_c},
+                                      input.device()));
+  DUET_RETURN_IF_ERROR(cuda::LaunchStatus(
+      cuda::LaunchPadNhwc(DTypeSize(input.dtype()), input.raw_data(), padded.raw_data(), g.batch,
+                          g.in[0], g.in[1], g.in_c, c.key.in_h, c.key.in_w, c.top, c.left, stream),
+      "convolution input padding"));
+  return padded;
+}
+
+// Inputs: input, filter[, bias]. With an epilogue, adds the bias and applies its activation in
+// place after the convolution.
+absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
+                       const FusedEpilogue* epilogue) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const Tensor& input = ctx.input(0);
+  const DType dtype = out.dtype();
+  const ConvGeometry g =
+      MakeConvGeometry(ctx, input.shape(), ctx.input(1).shape(), out.shape(), positions);
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  const cudaStream_t stream = device->stream();
+  if (g.in_c == 0) {  // empty sums: zeros
+    DUET_RETURN_IF_ERROR(ZeroFill(out, stream));
+  } else {
+    const CudnnConv c = MakeCudnnConv(g, dtype, cuda::ConvDirection::kForward, device->index());
+    DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
+    DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(input, g, c, stream));
+    DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
+    DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionForward(
+        run.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->w, w.raw_data(),
+        run.plan->conv, static_cast<cudnnConvolutionFwdAlgo_t>(run.plan->algorithm),
+        WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->y, out.raw_data()));
+  }
+  if (epilogue == nullptr) return absl::OkStatus();
+  DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(dtype));
+  return cuda::LaunchStatus(
+      cuda::LaunchBiasActivation(cuda::ToNnActivation(epilogue->activation), type, out.raw_data(),
+                                 ctx.input(2).raw_data(), out.raw_data(), out.num_elements(),
+                                 g.out_c, epilogue->leakyrelu_alpha, stream),
+      "fused convolution epilogue");
+}
+
+absl::Status Conv2DKernel(KernelContext& ctx) {
+  return RunConv2D(ctx, kConv2DAttrPositions, nullptr);
+}
+
+absl::Status FusedConv2DKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
+                        ReadFusedEpilogue(ctx.attr<std::vector<std::string>>(kFusedOps),
+                                          ctx.attr<float>(kLeakyReluAlpha)));
+  return RunConv2D(ctx, kFusedConv2DAttrPositions, &epilogue);
+}
+
+// Inputs: input_sizes (host), filter, out_backprop.
+absl::Status BackpropInputKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  const cudaStream_t stream = device->stream();
+  const Tensor& dy = ctx.input(2);
+  if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no output channels: empty sums
+  const DType dtype = out.dtype();
+  const ConvGeometry g = MakeConvGeometry(ctx, out.shape(), ctx.input(1).shape(), dy.shape());
+  const CudnnConv c = MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardData, device->index());
+  DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
+  DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
+  Tensor dx = out;
+  if (c.padded) {
+    DUET_ASSIGN_OR_RETURN(
+        dx, Tensor::TryEmpty(dtype, Shape{g.batch, c.key.in_h, c.key.in_w, g.in_c}, out.device()));
+  }
+  DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardData(
+      run.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
+      run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
+      WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
+  if (!c.padded) return absl::OkStatus();
+  return cuda::LaunchStatus(
+      cuda::LaunchCropNhwc(DTypeSize(dtype), dx.raw_data(), out.raw_data(), g.batch, c.key.in_h,
+                           c.key.in_w, g.in_c, g.in[0], g.in[1], c.top, c.left, stream),
+      "convolution gradient crop");
+}
+
+// Inputs: input, filter_sizes (host), out_backprop.
+absl::Status BackpropFilterKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  const cudaStream_t stream = device->stream();
+  const Tensor& dy = ctx.input(2);
+  if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no batch or positions: empty sums
+  const DType dtype = out.dtype();
+  const ConvGeometry g = MakeConvGeometry(ctx, ctx.input(0).shape(), out.shape(), dy.shape());
+  const CudnnConv c =
+      MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardFilter, device->index());
+  DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
+  DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(ctx.input(0), g, c, stream));
+  DUET_ASSIGN_OR_RETURN(Tensor dw_krsc, Tensor::TryEmpty(dtype, out.shape(), out.device()));
+  DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardFilter(
+      run.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->y, dy.raw_data(),
+      run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
+      WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
+      dw_krsc.raw_data()));
+  return cuda::LaunchStatus(
+      cuda::LaunchTranspose2D(DTypeSize(dtype), dw_krsc.raw_data(), out.raw_data(), g.out_c,
+                              g.window[0] * g.window[1] * g.in_c, stream),
+      "filter gradient transpose");
+}
+
+const bool kRegistered = [] {
+  // float64: cuDNN's double convolutions; bfloat16: tensor cores, float32 accumulation.
+  for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
+    RegisterKernel("Conv2D", DeviceType::kCuda, {dtype}, KernelDef{&Conv2DKernel});
+    RegisterKernel("_FusedConv2D", DeviceType::kCuda, {dtype}, KernelDef{&FusedConv2DKernel});
+    RegisterKernel("Conv2DBackpropInput", DeviceType::kCuda, {dtype},
+                   KernelDef{&BackpropInputKernel});
+    RegisterKernel("Conv2DBackpropFilter", DeviceType::kCuda, {dtype},
+                   KernelDef{&BackpropFilterKernel});
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,278 @@
+// MatMul, BatchMatMulV2, _FusedMatMul and _ResourceApplyMatMulGradientDescent on CUDA: cuBLAS
+// (cuda_gemm.h), then for _FusedMatMul the bias + activation epilogue as one elementwise kernel
+// in place on the product. float32 products are exact float32 unless set_allow_tf32(true).
+//
+// Not cublasLt's fused epilogues: they cover Relu/GELU but not Relu6, Elu, Tanh, Sigmoid or
+// LeakyRelu, and the extra pass over [m, n] is small next to the product; one path serves all.
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "core/resource.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/cuda/cuda_context.h"
+#include "kernels/cuda/nn/activation_launchers.h"
+#include "kernels/cuda/nn/cuda_gemm.h"
+#include "kernels/cuda/nn/fused_activation.h"
+#include "kernels/cuda/nn/nn_kernel_util.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+// Attr positions declared in ops/nn/matmul_ops.cc, fused_matmul_op.cc and
+// matmul_apply_gradient_descent_op.cc (tests/ops/nn/attr_positions_test.cc pins the CPU's).
+enum MatMulAttr { kMatMulTransposeA = 0, kMatMulTransposeB = 1 };
+enum BatchMatMulAttr { kBatchMatMulAdjX = 1, kBatchMatMulAdjY = 2 };
+enum FusedMatMulAttr { kFusedTransposeA = 0, kFusedTransposeB = 1, kFusedOps = 4, kLeakyAlpha = 6 };
+enum ApplyAttr { kApplyTransposeA = 1, kApplyTransposeB = 2 };
+
+using Dims = absl::InlinedVector<int64_t, 6>;
+
+Dims PadTo(const Shape& s, int rank) {
+  Dims d(rank - s.rank(), 1);
+  d.insert(d.end(), s.dims().begin(), s.dims().end());
+  return d;
+}
+
+// Element offset of each output batch's matrix within an operand with (padded) dims `operand`,
+// whose batch dims of size 1 broadcast (as kernels/cpu/nn/matmul_runner.cc).
+std::vector<int64_t> BatchOffsets(const Dims& operand, const Dims& out, int64_t batch) {
+  const int nb = static_cast<int>(out.size()) - 2;
+  Dims stride(nb + 1);
+  stride[nb] = operand[nb] * operand[nb + 1];
+  for (int i = nb - 1; i >= 0; --i) stride[i] = stride[i + 1] * operand[i];
+  std::vector<int64_t> offsets(batch);
+  Dims index(nb, 0);
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t offset = 0;
+    for (int i = 0; i < nb; ++i) offset += operand[i] == 1 ? 0 : index[i] * stride[i + 1];
+    offsets[b] = offset;
+    for (int i = nb - 1; i >= 0 && ++index[i] == out[i]; --i) index[i] = 0;
+  }
+  return offsets;
+}
+
+// The common stride of `offsets` (offsets[b] == b * stride), or -1 when there is none.
+int64_t UniformStride(const std::vector<int64_t>& offsets) {
+  if (offsets.size() < 2) return 0;
+  const int64_t stride = offsets[1] - offsets[0];
+  if (offsets[0] != 0) return -1;
+  for (size_t b = 1; b < offsets.size(); ++b) {
+    if (offsets[b] != static_cast<int64_t>(b) * stride) return -1;
+  }
+  return stride;
+}
+
+// out = op(input 0) x op(input 1) over the last two dims with batch dims broadcast, into the
+// allocated output 0. One strided-batched call when each operand's batches are evenly spaced
+// (full batches or one broadcast matrix); otherwise one call per run of the innermost batch dim,
+// inside which the spacing is always even.
+absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, cuda::DeviceContext* device) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const int rank = out.rank();
+  const Dims out_dims(out.shape().dims().begin(), out.shape().dims().end());
+  const Dims x = PadTo(ctx.input(0).shape(), rank);
+  const Dims y = PadTo(ctx.input(1).shape(), rank);
+  cuda::RowMajorGemm g;
+  g.dtype = out.dtype();
+  g.adj_x = adj_x;
+  g.adj_y = adj_y;
+  g.m = out_dims[rank - 2];
+  g.n = out_dims[rank - 1];
+  g.k = adj_x ? x[rank - 2] : x[rank - 1];
+  if (g.k == 0) {  // an empty sum: zeros (all-zero bits are 0 in every float type)
+    return cuda::CudaStatus(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), device->stream()),
+                            "cudaMemsetAsync");
+  }
+  DUET_ASSIGN_OR_RETURN(cublasHandle_t handle, device->cublas());
+  int64_t batch = 1;
+  for (int i = 0; i < rank - 2; ++i) batch *= out_dims[i];
+  const size_t elem = DTypeSize(g.dtype);
+  const char* x_data = static_cast<const char*>(ctx.input(0).raw_data());
+  const char* y_data = static_cast<const char*>(ctx.input(1).raw_data());
+  char* out_data = static_cast<char*>(out.raw_data());
+  g.stride_out = g.m * g.n;
+  if (batch == 1) {
+    g.x = x_data;
+    g.y = y_data;
+    g.out = out_data;
+    return cuda::RunRowMajorGemm(handle, g);
+  }
+  const std::vector<int64_t> x_offsets = BatchOffsets(x, out_dims, batch);
+  const std::vector<int64_t> y_offsets = BatchOffsets(y, out_dims, batch);
+  const int64_t x_stride = UniformStride(x_offsets), y_stride = UniformStride(y_offsets);
+  if (x_stride >= 0 && y_stride >= 0) {
+    g.x = x_data;
+    g.y = y_data;
+    g.out = out_data;
+    g.stride_x = x_stride;
+    g.stride_y = y_stride;
+    g.batch = batch;
+    return cuda::RunRowMajorGemm(handle, g);
+  }
+  const int64_t inner = out_dims[rank - 3];  // > 1 here: else the spacing would be even
+  g.batch = inner;
+  g.stride_x = x[rank - 3] == 1 ? 0 : x[rank - 2] * x[rank - 1];
+  g.stride_y = y[rank - 3] == 1 ? 0 : y[rank - 2] * y[rank - 1];
+  for (int64_t b = 0; b < batch; b += inner) {
+    g.x = x_data + x_offsets[b] * elem;
+    g.y = y_data + y_offsets[b] * elem;
+    g.out = out_data + b * g.stride_out * elem;
+    DUET_RETURN_IF_ERROR(cuda::RunRowMajorGemm(handle, g));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MatMulKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  return RunMatMul(ctx, ctx.attr<bool>(kMatMulTransposeA), ctx.attr<bool>(kMatMulTransposeB),
+                   device);
+}
+
+absl::Status BatchMatMulKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  return RunMatMul(ctx, ctx.attr<bool>(kBatchMatMulAdjX), ctx.attr<bool>(kBatchMatMulAdjY), device);
+}
+
+// Inputs: a, b, bias (fused_ops {"BiasAdd"} or {"BiasAdd", activation}; the shape function
+// checked the bias).
+absl::Status FusedMatMulKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
+                        ReadFusedEpilogue(ctx.attr<std::vector<std::string>>(kFusedOps),
+                                          ctx.attr<float>(kLeakyAlpha)));
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  DUET_RETURN_IF_ERROR(
+      RunMatMul(ctx, ctx.attr<bool>(kFusedTransposeA), ctx.attr<bool>(kFusedTransposeB), device));
+  Tensor& out = ctx.output(0);
+  DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(out.dtype()));
+  return cuda::LaunchStatus(
+      cuda::LaunchBiasActivation(cuda::ToNnActivation(epilogue.activation), type, out.raw_data(),
+                                 ctx.input(2).raw_data(), out.raw_data(), out.num_elements(),
+                                 out.shape()[out.rank() - 1], epilogue.leakyrelu_alpha,
+                                 device->stream()),
+      "fused matmul epilogue");
+}
+
+// Note [Variables copy on write] (kernels/cpu/state/variable_kernels.cc): the variable's own
+// buffer when it is the value's sole holder, else a device copy of the value.
+absl::StatusOr<Tensor> WritableDeviceValue(const VariableResource& variable,
+                                           cuda::DeviceContext* device) {
+  const Tensor& value = variable.value;
+  if (!value.defined()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("variable '", variable.name, "' is updated before it was assigned a value"));
+  }
+  if (value.impl().use_count() == 1 && value.impl()->allocator != nullptr) return value;
+  DUET_ASSIGN_OR_RETURN(Tensor fresh,
+                        Tensor::TryEmpty(value.dtype(), value.shape(), value.device()));
+  DUET_RETURN_IF_ERROR(
+      cuda::CudaStatus(cudaMemcpyAsync(fresh.raw_data(), value.raw_data(), fresh.nbytes(),
+                                       cudaMemcpyDeviceToDevice, device->stream()),
+                       "cudaMemcpyAsync"));
+  return fresh;
+}
+
+// Restores the host pointer mode however the gemm ends.
+class DevicePointerMode {
+ public:
+  explicit DevicePointerMode(cublasHandle_t handle) : handle_(handle) {}
+  absl::Status Enter() {
+    DUET_CUBLAS_RETURN_IF_ERROR(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_DEVICE));
+    entered_ = true;
+    return absl::OkStatus();
+  }
+  ~DevicePointerMode() {
+    if (entered_) cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_HOST);
+  }
+
+ private:
+  cublasHandle_t handle_;
+  bool entered_ = false;
+};
+
+// Inputs: var (resource), alpha (scalar), a, b: var -= alpha * op(a) x op(b), accumulated by
+// cuBLAS into the variable's buffer (beta = 1), so the gradient is never stored.
+absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
+  VariableResource* variable = VariableOf(ctx.input(0));
+  if (variable == nullptr) return absl::InvalidArgumentError("input 0 is not a variable handle");
+  const Tensor& alpha = ctx.input(1);
+  const Tensor& a = ctx.input(2);
+  const Tensor& b = ctx.input(3);
+  const bool ta = ctx.attr<bool>(kApplyTransposeA), tb = ctx.attr<bool>(kApplyTransposeB);
+  if (a.rank() != 2 || b.rank() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat("a and b must be 2-D matrices, got shapes ",
+                                                   a.shape().str(), " and ", b.shape().str()));
+  }
+  if (a.shape()[ta ? 0 : 1] != b.shape()[tb ? 1 : 0]) {
+    return absl::InvalidArgumentError(absl::StrCat("inner dimensions do not match: shapes ",
+                                                   a.shape().str(), " and ", b.shape().str(),
+                                                   ", transpose_a=", ta, ", transpose_b=", tb));
+  }
+  const Shape product{a.shape()[ta ? 1 : 0], b.shape()[tb ? 0 : 1]};
+  DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  std::lock_guard<std::mutex> lock(variable->mu);
+  if (variable->value.defined() && variable->value.device() != ctx.device()) {
+    return absl::InvalidArgumentError(absl::StrCat("variable '", variable->name, "' lives on ",
+                                                   variable->value.device().str(), ", not on ",
+                                                   ctx.device().str()));
+  }
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableDeviceValue(*variable, device));
+  const int64_t k = a.shape()[ta ? 0 : 1];
+  if (result.num_elements() > 0 && k > 0) {
+    cuda::RowMajorGemm g;
+    g.dtype = a.dtype();
+    g.adj_x = ta;
+    g.adj_y = tb;
+    g.m = product[0];
+    g.n = product[1];
+    g.k = k;
+    g.x = a.raw_data();
+    g.y = b.raw_data();
+    g.out = result.raw_data();
+    DUET_ASSIGN_OR_RETURN(cublasHandle_t handle, device->cublas());
+    const bool f64 = a.dtype() == kFloat64;
+    if (alpha.device().is_cpu()) {
+      const double a_value = f64 ? *alpha.data<double>() : *alpha.data<float>();
+      const double minus_d = -a_value, one_d = 1.0;
+      const float minus_f = static_cast<float>(-a_value), one_f = 1.0f;
+      g.alpha = f64 ? static_cast<const void*>(&minus_d) : &minus_f;
+      g.beta = f64 ? static_cast<const void*>(&one_d) : &one_f;
+      DUET_RETURN_IF_ERROR(cuda::RunRowMajorGemm(handle, g));
+    } else {
+      // alpha stays on the device: -alpha and 1 are written there and read by cuBLAS in device
+      // pointer mode, so the update never waits for the stream.
+      DUET_ASSIGN_OR_RETURN(Tensor scalars, Tensor::TryEmpty(a.dtype(), Shape{2}, ctx.device()));
+      DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(a.dtype()));
+      DUET_RETURN_IF_ERROR(
+          cuda::LaunchStatus(cuda::LaunchNegatedScalarAndOne(type, alpha.raw_data(),
+                                                             scalars.raw_data(), device->stream()),
+                             "gradient descent scalars"));
+      const char* base = static_cast<const char*>(scalars.raw_data());
+      g.alpha = base;
+      g.beta = base + DTypeSize(a.dtype());
+      DevicePointerMode mode(handle);
+      DUET_RETURN_IF_ERROR(mode.Enter());
+      DUET_RETURN_IF_ERROR(cuda::RunRowMajorGemm(handle, g));
+    }
+  }
+  variable->value = std::move(result);
+  return absl::OkStatus();
+}
+
+const bool kRegistered = [] {
+  for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
+    RegisterKernel("MatMul", DeviceType::kCuda, {dtype}, KernelDef{&MatMulKernel});
+    RegisterKernel("BatchMatMulV2", DeviceType::kCuda, {dtype}, KernelDef{&BatchMatMulKernel});
+    RegisterKernel("_FusedMatMul", DeviceType::kCuda, {dtype}, KernelDef{&FusedMatMulKernel});
+  }
+  RegisterKernel("_ResourceApplyMatMulGradientDescent", DeviceType::kCuda, {kFloat32, kFloat64},
+                 KernelDef{&MatMulApplyGradientDescentKernel});
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

@@ -1,0 +1,141 @@
+// MaxPool, AvgPool, MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad on CUDA: .cu kernels
+// (pooling_launchers.h) over the CPU's pool geometry.
+//
+// Not cuDNN's pooling: it pads symmetrically only (TensorFlow's SAME may pad one more row after),
+// its max-pooling backward does not promise the first-maximum tie rule the CPU and the gradient
+// tests rely on, and it has no MaxPoolGradGrad; direct kernels give all five the CPU's semantics.
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "kernels/cpu/nn/pool_geometry.h"
+#include "kernels/cuda/cuda_context.h"
+#include "kernels/cuda/nn/nn_kernel_util.h"
+#include "kernels/cuda/nn/pooling_launchers.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+// Attr positions declared in ops/nn/pooling_ops.cc and pooling_grad_ops.cc (as the CPU's).
+enum MaxPoolAttr { kMaxPoolKsize = 1, kMaxPoolStrides = 2, kMaxPoolPadding = 3, kMaxPoolPads = 4 };
+enum AvgPoolAttr { kAvgPoolKsize = 0, kAvgPoolStrides = 1 };
+enum MaxPoolGradAttr { kGradKsize = 0, kGradStrides = 1, kGradPadding = 2, kGradPads = 3 };
+
+cuda::PoolDims ToDims(const PoolGeometry& g) {
+  cuda::PoolDims d;
+  d.batch = g.batch;
+  d.channels = g.channels;
+  d.in_h = g.in[0];
+  d.in_w = g.in[1];
+  d.out_h = g.out[0];
+  d.out_w = g.out[1];
+  d.window_h = g.window[0];
+  d.window_w = g.window[1];
+  d.stride_h = g.stride[0];
+  d.stride_w = g.stride[1];
+  d.pad_top = g.pad[0].before;
+  d.pad_left = g.pad[1].before;
+  return d;
+}
+
+// The pooling of input shape `in` and output shape `out` with ksize/strides at the given attrs
+// and explicit paddings when the padding attr at `padding_attr` (if any) says EXPLICIT.
+cuda::PoolDims DimsOf(const KernelContext& ctx, const Shape& in, const Shape& out, int ksize,
+                      int strides, int padding_attr = -1, int pads_attr = -1) {
+  const std::vector<int64_t>* pads = nullptr;
+  if (padding_attr >= 0 && ctx.attr<std::string>(padding_attr) == "EXPLICIT") {
+    pads = &ctx.attr<std::vector<int64_t>>(pads_attr);
+  }
+  return ToDims(MakePoolGeometry(ctx, in, out, ksize, strides, pads));
+}
+
+struct Launch {
+  cuda::NnType type;
+  cudaStream_t stream;
+};
+
+absl::StatusOr<Launch> Prepare(const KernelContext& ctx, DType dtype) {
+  DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(dtype));
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
+  return Launch{type, device->stream()};
+}
+
+absl::Status MaxPoolKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const Tensor& x = ctx.input(0);
+  DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, x.dtype()));
+  const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), kMaxPoolKsize, kMaxPoolStrides,
+                                  kMaxPoolPadding, kMaxPoolPads);
+  return cuda::LaunchStatus(cuda::LaunchMaxPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
+                            "MaxPool");
+}
+
+absl::Status AvgPoolKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const Tensor& x = ctx.input(0);
+  DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, x.dtype()));
+  const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), kAvgPoolKsize, kAvgPoolStrides);
+  return cuda::LaunchStatus(cuda::LaunchAvgPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
+                            "AvgPool");
+}
+
+// Inputs: orig_input, orig_output, grad. An empty grad (no output cells) gives zeros.
+absl::Status MaxPoolGradKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const Tensor& grad = ctx.input(2);
+  DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, out.dtype()));
+  if (grad.num_elements() == 0) {
+    return cuda::CudaStatus(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), l.stream),
+                            "cudaMemsetAsync");
+  }
+  const cuda::PoolDims d =
+      DimsOf(ctx, out.shape(), grad.shape(), kGradKsize, kGradStrides, kGradPadding, kGradPads);
+  return cuda::LaunchStatus(cuda::LaunchMaxPoolGrad(l.type, d, ctx.input(0).raw_data(),
+                                                    grad.raw_data(), out.raw_data(), l.stream),
+                            "MaxPoolGrad");
+}
+
+// Inputs: orig_input_shape (host), grad.
+absl::Status AvgPoolGradKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const Tensor& grad = ctx.input(1);
+  DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, out.dtype()));
+  if (grad.num_elements() == 0) {
+    return cuda::CudaStatus(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), l.stream),
+                            "cudaMemsetAsync");
+  }
+  const cuda::PoolDims d = DimsOf(ctx, out.shape(), grad.shape(), kGradKsize, kGradStrides);
+  return cuda::LaunchStatus(
+      cuda::LaunchAvgPoolGrad(l.type, d, grad.raw_data(), out.raw_data(), l.stream), "AvgPoolGrad");
+}
+
+// Inputs: orig_input, orig_output, grad (orig_input's shape); output: orig_output's shape.
+absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, out.dtype()));
+  const cuda::PoolDims d = DimsOf(ctx, ctx.input(0).shape(), out.shape(), kGradKsize, kGradStrides);
+  return cuda::LaunchStatus(
+      cuda::LaunchMaxPoolGradGrad(l.type, d, ctx.input(0).raw_data(), ctx.input(2).raw_data(),
+                                  out.raw_data(), l.stream),
+      "MaxPoolGradGrad");
+}
+
+const bool kRegistered = [] {
+  for (DType t : {kFloat32, kFloat64, kBFloat16}) {
+    RegisterKernel("MaxPool", DeviceType::kCuda, {t}, KernelDef{&MaxPoolKernel});
+    RegisterKernel("AvgPool", DeviceType::kCuda, {t}, KernelDef{&AvgPoolKernel});
+    RegisterKernel("MaxPoolGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradKernel});
+    RegisterKernel("AvgPoolGrad", DeviceType::kCuda, {t}, KernelDef{&AvgPoolGradKernel});
+    RegisterKernel("MaxPoolGradGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradGradKernel});
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

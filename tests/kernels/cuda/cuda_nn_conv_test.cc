@@ -1,0 +1,110 @@
+// CUDA Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter and _FusedConv2D (cuDNN) against the
+// CPU kernels.
+//
+// Tolerances: float32 1e-4 (cuDNN's algorithms, FMA math only, sum in a different order than
+// oneDNN over windows of up to a few hundred terms); float64 1e-10; bfloat16 5e-2.
+#include <catch2/catch.hpp>
+
+#include "duet.h"
+#include "ops/nn/fused_nn_ops.h"
+#include "ops/nn/nn_backprop_ops.h"
+#include "tests/cuda_test_util.h"
+
+namespace duet {
+namespace {
+
+Tensor Random(const Shape& shape, int seed, DType dtype) {
+  const Tensor t = random_uniform(shape, seed, dtype == kFloat64 ? kFloat64 : kFloat32, -1, 1);
+  return dtype == kBFloat16 ? cast(t, kBFloat16) : t;
+}
+
+double Tol(DType dtype) { return dtype == kFloat64 ? 1e-10 : dtype == kBFloat16 ? 5e-2 : 1e-4; }
+
+struct ConvCase {
+  Shape input, filter;
+  std::vector<int64_t> strides, dilations;
+  std::string padding;
+  std::vector<int64_t> explicit_paddings;  // for EXPLICIT
+};
+
+// SAME with symmetric and asymmetric (odd total) padding, VALID, strides, dilations, EXPLICIT
+// with unequal sides, a large case, and an empty batch.
+std::vector<ConvCase> Cases() {
+  return {
+      {{2, 7, 9, 3}, {3, 3, 3, 4}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{2, 8, 8, 3}, {2, 2, 3, 5}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},  // pads 0 before, 1
+                                                                             // after
+      {{1, 10, 11, 2}, {3, 2, 2, 3}, {1, 2, 3, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{3, 9, 9, 4}, {3, 3, 4, 2}, {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", {}},
+      {{1, 12, 12, 2}, {3, 3, 2, 3}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME", {}},
+      {{2, 6, 7, 3},
+       {3, 3, 3, 2},
+       {1, 1, 1, 1},
+       {1, 1, 1, 1},
+       "EXPLICIT",
+       {0, 0, 2, 0, 1, 3, 0, 0}},
+      {{4, 32, 32, 16}, {3, 3, 16, 32}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{0, 5, 5, 2}, {3, 3, 2, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+  };
+}
+
+Tensor Forward(const ConvCase& c, const Tensor& x, const Tensor& w) {
+  if (c.padding == "EXPLICIT")
+    return conv2d_explicit_padding(x, w, c.strides, c.explicit_paddings, c.dilations);
+  return conv2d(x, w, c.strides, c.padding, c.dilations);
+}
+
+TEST_CASE("CUDA Conv2D and its gradients match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  int seed = 1;
+  for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
+    for (const ConvCase& c : Cases()) {
+      INFO(DTypeName(dtype) << " input " << c.input.str() << " filter " << c.filter.str() << " "
+                            << c.padding);
+      const Tensor x = Random(c.input, seed++, dtype);
+      const Tensor w = Random(c.filter, seed++, dtype);
+      testing::ExpectGpuMatchesCpu(
+          [&c](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{Forward(c, in[0], in[1])};
+          },
+          {x, w}, Tol(dtype));
+      const Shape out_shape = Forward(c, x, w).shape();
+      const Tensor dy = Random(out_shape, seed++, dtype);
+      testing::ExpectGpuMatchesCpu(
+          [&c](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{conv2d_backprop_input(
+                c.input, in[0], in[1], c.strides, c.padding, c.dilations, c.explicit_paddings)};
+          },
+          {w, dy}, Tol(dtype));
+      testing::ExpectGpuMatchesCpu(
+          [&c](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{conv2d_backprop_filter(
+                in[0], c.filter, in[1], c.strides, c.padding, c.dilations, c.explicit_paddings)};
+          },
+          {x, dy}, Tol(dtype) * 4);  // filter gradients sum over batch and positions
+    }
+  }
+}
+
+TEST_CASE("CUDA _FusedConv2D matches the CPU for every activation") {
+  if (testing::SkipWithoutGpu()) return;
+  int seed = 500;
+  for (DType dtype : {kFloat32, kFloat64}) {
+    for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
+      INFO(DTypeName(dtype) << " " << activation);
+      std::vector<std::string> ops = {"BiasAdd"};
+      if (*activation != '\0') ops.push_back(activation);
+      testing::ExpectGpuMatchesCpu(
+          [ops](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{
+                fused_conv2d(in[0], in[1], {in[2]}, ops, {1, 2, 2, 1}, "SAME")};
+          },
+          {Random({2, 9, 8, 3}, seed++, dtype), Random({3, 3, 3, 5}, seed++, dtype),
+           Random({5}, seed++, dtype)},
+          Tol(dtype));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace duet
