@@ -1,6 +1,6 @@
 // CUDA kernels of the stateless random ops: the CPU's Philox stream and block layout, so a seed
 // gives the CPU's numbers (uniform bit for bit, normal within a few ulps: see distributions.h).
-// shape and seed are host inputs; the Scaled ops' parameters are device scalars.
+// shape and seed are host inputs; the Scaled ops' parameters may live on either device.
 #include "kernels/cuda/random/stateless_random_kernels.h"
 
 #include "kernels/cpu/random/philox.h"
@@ -45,15 +45,23 @@ absl::Status StatelessKernel(KernelContext& ctx) {
   return Generate<T, kNormal>(ctx, context->stream());
 }
 
+// A scalar parameter input, read by the kernel where it lives (a device scalar) or passed by
+// value (a host constant, as the op functions make them).
+template <typename T>
+cuda::ScalarArg<T> ScalarOf(const Tensor& t) {
+  if (t.device().is_cpu()) return {nullptr, t.data<T>()[0]};
+  return {t.data<T>(), T(0)};
+}
+
 // rnd * stddev + mean.
 template <typename T>
 absl::Status NormalScaledKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
   DUET_RETURN_IF_ERROR((Generate<T, true>(ctx, context->stream())));
   Tensor& out = ctx.output(0);
-  DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchScaleAndShift(
-      out.mutable_data<T>(), out.num_elements(), /*scale_hi=*/ctx.input(3).data<T>(),
-      /*scale_lo=*/nullptr, /*shift=*/ctx.input(2).data<T>(), context->stream()));
+  DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchNormalScale(out.mutable_data<T>(), out.num_elements(),
+                                                    ScalarOf<T>(ctx.input(2)),
+                                                    ScalarOf<T>(ctx.input(3)), context->stream()));
   return absl::OkStatus();
 }
 
@@ -63,9 +71,9 @@ absl::Status UniformScaledKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
   DUET_RETURN_IF_ERROR((Generate<T, false>(ctx, context->stream())));
   Tensor& out = ctx.output(0);
-  DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchScaleAndShift(
-      out.mutable_data<T>(), out.num_elements(), /*scale_hi=*/ctx.input(3).data<T>(),
-      /*scale_lo=*/ctx.input(2).data<T>(), /*shift=*/ctx.input(2).data<T>(), context->stream()));
+  DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchUniformScale(out.mutable_data<T>(), out.num_elements(),
+                                                     ScalarOf<T>(ctx.input(2)),
+                                                     ScalarOf<T>(ctx.input(3)), context->stream()));
   return absl::OkStatus();
 }
 

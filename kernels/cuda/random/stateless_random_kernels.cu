@@ -37,15 +37,20 @@ __device__ double Add(double a, double b) { return __dadd_rn(a, b); }
 __device__ float Sub(float a, float b) { return __fsub_rn(a, b); }
 __device__ double Sub(double a, double b) { return __dsub_rn(a, b); }
 
-// The _rn intrinsics are never contracted into an FMA, so each step rounds like the CPU's.
 template <typename T>
-__global__ void ScaleAndShiftKernel(T* out, int64_t n, const T* scale_hi, const T* scale_lo,
-                                    const T* shift) {
-  const T scale = scale_lo == nullptr ? *scale_hi : Sub(*scale_hi, *scale_lo);
-  const T add = *shift;
+__device__ T Read(ScalarArg<T> v) {
+  return v.device != nullptr ? *v.device : v.host;
+}
+
+// The _rn intrinsics are never contracted into an FMA, so each step rounds like the CPU's.
+// kUniform: p0 = minval, p1 = maxval; else p0 = mean, p1 = stddev.
+template <typename T, bool kUniform>
+__global__ void ScaleKernel(T* out, int64_t n, ScalarArg<T> p0, ScalarArg<T> p1) {
+  const T a = Read(p0), b = Read(p1);
+  const T scale = kUniform ? Sub(b, a) : b;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
-    out[i] = Add(Mul(out[i], scale), add);
+    out[i] = Add(Mul(out[i], scale), a);
   }
 }
 
@@ -59,12 +64,11 @@ cudaError_t Launch(const PhiloxStream& s, T* out, int64_t n, cudaStream_t cuda_s
   return cudaGetLastError();
 }
 
-template <typename T>
-cudaError_t LaunchScale(T* out, int64_t n, const T* scale_hi, const T* scale_lo, const T* shift,
+template <typename T, bool kUniform>
+cudaError_t LaunchScale(T* out, int64_t n, ScalarArg<T> p0, ScalarArg<T> p1,
                         cudaStream_t cuda_stream) {
   if (n <= 0) return cudaSuccess;
-  ScaleAndShiftKernel<T>
-      <<<Blocks(n), kThreads, 0, cuda_stream>>>(out, n, scale_hi, scale_lo, shift);
+  ScaleKernel<T, kUniform><<<Blocks(n), kThreads, 0, cuda_stream>>>(out, n, p0, p1);
   return cudaGetLastError();
 }
 
@@ -87,14 +91,21 @@ cudaError_t LaunchStatelessNormal(const PhiloxStream& s, double* out, int64_t n,
   return Launch<philox::Normal<double>>(s, out, n, cuda_stream);
 }
 
-cudaError_t LaunchScaleAndShift(float* out, int64_t n, const float* scale_hi, const float* scale_lo,
-                                const float* shift, cudaStream_t cuda_stream) {
-  return LaunchScale(out, n, scale_hi, scale_lo, shift, cuda_stream);
+cudaError_t LaunchNormalScale(float* out, int64_t n, ScalarArg<float> mean, ScalarArg<float> stddev,
+                              cudaStream_t cuda_stream) {
+  return LaunchScale<float, false>(out, n, mean, stddev, cuda_stream);
 }
-cudaError_t LaunchScaleAndShift(double* out, int64_t n, const double* scale_hi,
-                                const double* scale_lo, const double* shift,
-                                cudaStream_t cuda_stream) {
-  return LaunchScale(out, n, scale_hi, scale_lo, shift, cuda_stream);
+cudaError_t LaunchNormalScale(double* out, int64_t n, ScalarArg<double> mean,
+                              ScalarArg<double> stddev, cudaStream_t cuda_stream) {
+  return LaunchScale<double, false>(out, n, mean, stddev, cuda_stream);
+}
+cudaError_t LaunchUniformScale(float* out, int64_t n, ScalarArg<float> minval,
+                               ScalarArg<float> maxval, cudaStream_t cuda_stream) {
+  return LaunchScale<float, true>(out, n, minval, maxval, cuda_stream);
+}
+cudaError_t LaunchUniformScale(double* out, int64_t n, ScalarArg<double> minval,
+                               ScalarArg<double> maxval, cudaStream_t cuda_stream) {
+  return LaunchScale<double, true>(out, n, minval, maxval, cuda_stream);
 }
 
 }  // namespace duet::cuda

@@ -25,13 +25,23 @@ cudaError_t LaunchStatelessNormal(const PhiloxStream& stream, float* out, int64_
 cudaError_t LaunchStatelessNormal(const PhiloxStream& stream, double* out, int64_t n,
                                   cudaStream_t cuda_stream);
 
-// out[i] = out[i] * scale + shift, two rounded operations (no FMA), as the CPU does. `scale` is
-// *scale_hi - *scale_lo when `scale_lo` is not null (UniformScaled's maxval - minval), else
-// *scale_hi; `shift` is *shift. All three are device pointers to one element.
-cudaError_t LaunchScaleAndShift(float* out, int64_t n, const float* scale_hi, const float* scale_lo,
-                                const float* shift, cudaStream_t cuda_stream);
-cudaError_t LaunchScaleAndShift(double* out, int64_t n, const double* scale_hi,
-                                const double* scale_lo, const double* shift,
-                                cudaStream_t cuda_stream);
+// A scalar parameter (mean, stddev, minval, maxval) wherever it lives: read by the kernel from
+// `device` when that is set, else `host`.
+template <typename T>
+struct ScalarArg {
+  const T* device = nullptr;
+  T host = T(0);
+};
+
+// The Scaled ops' affine map, two rounded operations (no FMA) as on the CPU:
+// normal: out = out * stddev + mean; uniform: out = out * (maxval - minval) + minval.
+cudaError_t LaunchNormalScale(float* out, int64_t n, ScalarArg<float> mean, ScalarArg<float> stddev,
+                              cudaStream_t cuda_stream);
+cudaError_t LaunchNormalScale(double* out, int64_t n, ScalarArg<double> mean,
+                              ScalarArg<double> stddev, cudaStream_t cuda_stream);
+cudaError_t LaunchUniformScale(float* out, int64_t n, ScalarArg<float> minval,
+                               ScalarArg<float> maxval, cudaStream_t cuda_stream);
+cudaError_t LaunchUniformScale(double* out, int64_t n, ScalarArg<double> minval,
+                               ScalarArg<double> maxval, cudaStream_t cuda_stream);
 
 }  // namespace duet::cuda
