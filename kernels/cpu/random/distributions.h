@@ -1,5 +1,9 @@
 // Turning Philox blocks into uniform and normal floats exactly as TensorFlow's
 // random_distributions.h does, so a seed gives TensorFlow's numbers.
+//
+// The CUDA kernels compile these same functions for the device. Uniform values are bit-identical
+// there; normal values go through CUDA's logf/sincosf (log/sincos), which may differ from glibc's
+// in the last ulp or two, so the GPU's normals match the CPU's within a few ulps, not bitwise.
 #pragma once
 
 #include <cmath>
@@ -13,8 +17,12 @@ namespace duet::philox {
 // A float in [0, 1) from the low 23 bits of `x`: 1.m - 1.
 DUET_PHILOX_FN float Uint32ToFloat(uint32_t x) {
   const uint32_t bits = (127u << 23) | (x & 0x7fffffu);
+#if defined(__CUDA_ARCH__)
+  const float f = __uint_as_float(bits);
+#else
   float f;
   std::memcpy(&f, &bits, sizeof(f));
+#endif
   return f - 1.0f;
 }
 
@@ -22,8 +30,12 @@ DUET_PHILOX_FN float Uint32ToFloat(uint32_t x) {
 DUET_PHILOX_FN double Uint64ToDouble(uint32_t hi, uint32_t lo) {
   const uint64_t mantissa = (static_cast<uint64_t>(hi & 0xfffffu) << 32) | lo;
   const uint64_t bits = (uint64_t{1023} << 52) | mantissa;
+#if defined(__CUDA_ARCH__)
+  const double d = __longlong_as_double(static_cast<long long>(bits));
+#else
   double d;
   std::memcpy(&d, &bits, sizeof(d));
+#endif
   return d - 1.0;
 }
 

@@ -4,7 +4,6 @@
 // the numbers do not depend on how the work is split.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -15,9 +14,25 @@
 
 namespace duet::philox {
 
-using Counter = std::array<uint32_t, 4>;  // 128-bit block counter, least significant word first
-using Key = std::array<uint32_t, 2>;
-using Block = std::array<uint32_t, 4>;  // one output: four 32-bit random words
+// N 32-bit words, brace-initialized like std::array. Not std::array itself: its members are
+// constexpr host functions, which nvcc rejects in device code (the CUDA kernels share this file)
+// unless every .cu is compiled with --expt-relaxed-constexpr.
+template <int N>
+struct Words {
+  uint32_t w[N];
+  DUET_PHILOX_FN uint32_t& operator[](int i) { return w[i]; }
+  DUET_PHILOX_FN const uint32_t& operator[](int i) const { return w[i]; }
+  DUET_PHILOX_FN friend bool operator==(const Words& a, const Words& b) {
+    for (int i = 0; i < N; ++i) {
+      if (a.w[i] != b.w[i]) return false;
+    }
+    return true;
+  }
+};
+
+using Counter = Words<4>;  // 128-bit block counter, least significant word first
+using Key = Words<2>;
+using Block = Words<4>;  // one output: four 32-bit random words
 
 // The round multipliers and the Weyl key increments (the golden ratio and sqrt(3) - 1).
 inline constexpr uint32_t kMultiplier0 = 0xD2511F53;

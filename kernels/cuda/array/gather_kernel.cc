@@ -1,0 +1,44 @@
+// GatherV2 on CUDA: params viewed as (outer, N, inner); output row (o, m) is params[o, idx[m], :].
+// indices are a device input, axis a host one.
+//
+// Out-of-range indices: the CPU kernel reports them as an error; checking here would need a
+// device-to-host copy and a stream synchronization on every gather. Like TensorFlow's GPU kernel,
+// this one instead writes zeros for the rows of such indices (see LaunchGather).
+#include "absl/strings/str_cat.h"
+#include "core/int_values.h"
+#include "kernels/cuda/array/array_kernels.h"
+#include "kernels/cuda/cuda_context.h"
+#include "kernels/kernel_registry.h"
+
+namespace duet {
+namespace {
+
+absl::Status GatherKernel(KernelContext& ctx) {
+  const Tensor& params = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  Tensor& out = ctx.output(0);
+  if (out.num_elements() == 0) return absl::OkStatus();
+  if (indices.device() != ctx.device()) {
+    return absl::InvalidArgumentError(absl::StrCat("GatherV2 on ", ctx.device().str(),
+                                                   " needs its indices there, not on ",
+                                                   indices.device().str()));
+  }
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
+  const int64_t a = IntScalar(ctx.input(2));
+  const int axis = static_cast<int>(a < 0 ? a + params.rank() : a);
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= params.shape().dim(d);
+  for (int d = axis + 1; d < params.rank(); ++d) inner *= params.shape().dim(d);
+  DUET_CUDA_RETURN_IF_ERROR(
+      cuda::LaunchGather(params.raw_data(), indices.raw_data(), indices.dtype() == kInt64,
+                         out.raw_data(), outer, params.shape().dim(axis), inner,
+                         indices.num_elements(), DTypeSize(params.dtype()), context->stream()));
+  return absl::OkStatus();
+}
+
+const KernelRegistrar kGatherV2("GatherV2", DeviceType::kCuda,
+                                {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool},
+                                {GatherKernel});
+
+}  // namespace
+}  // namespace duet

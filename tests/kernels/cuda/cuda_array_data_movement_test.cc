@@ -1,0 +1,191 @@
+// CUDA Fill, ZerosLike, OnesLike, Transpose, ConcatV2, Split, SplitV, Slice, Pad, Tile and
+// BroadcastTo against the CPU, for every dtype. These kernels only move bits, so the tolerance
+// is 0 (exact). Shapes include empty ones, odd sizes and more than 1M elements (many blocks).
+// Every case skips without a GPU.
+#include <catch2/catch.hpp>
+
+#include "duet.h"
+#include "tests/cuda_test_util.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+using testing::ExpectGpuMatchesCpu;
+using testing::SkipWithoutGpu;
+using Fn = testing::TensorFn;
+
+const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                      kInt32,   kInt64,   kBool};
+
+// Small integers (odd ones true as bool): exact in every dtype.
+Tensor Pattern(DType dtype, const Shape& shape) {
+  std::vector<double> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>((i * 7) % 23) - 11;
+  return testing::MakeTensor(dtype, shape, v);
+}
+
+// One op function applied to input 0.
+Fn Unary(std::function<Tensor(const Tensor&)> f) {
+  return [f](const std::vector<Tensor>& in) { return std::vector<Tensor>{f(in[0])}; };
+}
+
+const Shape kLarge = {1025, 1031};  // > 1M elements, neither dim a multiple of 32
+
+TEST_CASE("CUDA Fill, ZerosLike and OnesLike match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    const Tensor value = testing::MakeTensor(dtype, {}, {-3});
+    // The value input goes to the GPU: the kernel reads it from device memory.
+    ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{fill({3, 5}, in[0]), fill({0, 4}, in[0]), fill({}, in[0])};
+        },
+        {value}, 0);
+    for (const Shape& shape : {Shape({2, 3}), Shape({0, 3}), Shape({257}), kLarge}) {
+      INFO("shape " << shape.str());
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{zeros_like(in[0]), ones_like(in[0])};
+          },
+          {Pattern(dtype, shape)}, 0);
+    }
+  }
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{fill({1025, 1031}, in[0])};
+      },
+      {testing::MakeTensor(kFloat32, {}, {2.5})}, 0);
+}
+
+TEST_CASE("CUDA Transpose matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  struct Case {
+    Shape shape;
+    std::vector<int64_t> perm;
+  };
+  const std::vector<Case> cases = {
+      {{37, 65}, {1, 0}},                        // 2-D: tiled
+      {{4, 33, 70}, {0, 2, 1}},                  // batched 2-D: tiled
+      {{2, 3, 5, 7}, {0, 2, 3, 1}},              // NCHW -> NHWC: tiled after merging H, W
+      {{2, 3, 5, 7}, {0, 3, 1, 2}},              // NHWC -> NCHW
+      {{2, 3, 5, 7}, {3, 1, 2, 0}},              // general: strided
+      {{2, 3, 5, 7}, {1, 0, 2, 3}},              // keeps the innermost dims: block copy
+      {{6, 1, 5}, {2, 1, 0}},                    // size-1 dims
+      {{3, 4, 5}, {2, 0, 1}},                    // rotation: one 2-D transpose
+      {{0, 5}, {1, 0}},                          // empty
+      {{7}, {0}},                                // rank 1
+      {{}, {}},                                  // scalar
+      {kLarge, {1, 0}},                          // many tiles
+      {{9, 2, 3, 2, 3, 2}, {5, 3, 1, 4, 2, 0}},  // rank 6, nothing merges
+  };
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    for (const Case& c : cases) {
+      INFO("shape " << c.shape.str() << " perm " << c.perm.size());
+      const std::vector<int64_t> perm = c.perm;
+      ExpectGpuMatchesCpu(Unary([perm](const Tensor& x) { return transpose(x, perm); }),
+                          {Pattern(dtype, c.shape)}, 0);
+    }
+  }
+}
+
+TEST_CASE("CUDA ConcatV2, Split and SplitV match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    for (int64_t axis : {0, 1, -1}) {
+      INFO("axis " << axis);
+      ExpectGpuMatchesCpu(
+          [axis](const std::vector<Tensor>& in) { return std::vector<Tensor>{concat(in, axis)}; },
+          {Pattern(dtype, {3, 4, 5}), Pattern(dtype, {3, 4, 5}), Pattern(dtype, {3, 4, 5})}, 0);
+    }
+    // Different widths, one of them empty.
+    ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) { return std::vector<Tensor>{concat(in, 1)}; },
+        {Pattern(dtype, {3, 2, 5}), Pattern(dtype, {3, 0, 5}), Pattern(dtype, {3, 7, 5})}, 0);
+    ExpectGpuMatchesCpu([](const std::vector<Tensor>& in) { return split(in[0], 3, 1); },
+                        {Pattern(dtype, {4, 9, 5})}, 0);
+    ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) {
+          return split(in[0], std::vector<int64_t>{2, 0, -1}, -1);
+        },
+        {Pattern(dtype, {4, 3, 11})}, 0);
+    ExpectGpuMatchesCpu([](const std::vector<Tensor>& in) { return split(in[0], 2, 0); },
+                        {Pattern(dtype, {0, 3})}, 0);
+  }
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        std::vector<Tensor> out = split(in[0], std::vector<int64_t>{100, 931}, 1);
+        out.push_back(concat({in[0], in[0]}, 0));
+        out.push_back(concat({in[0], in[0]}, 1));
+        return out;
+      },
+      {Pattern(kFloat32, kLarge)}, 0);
+}
+
+TEST_CASE("CUDA Slice and Pad match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return slice(x, {1, 0, 2}, {2, -1, 3});
+                        }),
+                        {Pattern(dtype, {4, 5, 6})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return slice(x, {1, 2}, {0, 3});
+                        }),
+                        {Pattern(dtype, {4, 5})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return pad(x, {{1, 2}, {0, 3}, {2, 0}});
+                        }),
+                        {Pattern(dtype, {3, 4, 5})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return pad(x, {{1, 1}, {2, 0}});
+                        }),
+                        {Pattern(dtype, {0, 3})}, 0);
+  }
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return pad(slice(x, {3, 5}, {1000, 1001}), {{7, 0}, {1, 33}});
+                      }),
+                      {Pattern(kInt32, kLarge)}, 0);
+}
+
+TEST_CASE("CUDA Tile and BroadcastTo match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return tile(x, {2, 1, 3});
+                        }),
+                        {Pattern(dtype, {3, 4, 5})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return tile(x, {0, 2});
+                        }),
+                        {Pattern(dtype, {3, 4})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return broadcast_to(x, {2, 3, 4, 5});
+                        }),
+                        {Pattern(dtype, {3, 1, 5})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return broadcast_to(x, {6, 7});
+                        }),
+                        {Pattern(dtype, {})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return broadcast_to(x, {0, 7});
+                        }),
+                        {Pattern(dtype, {1, 7})}, 0);
+  }
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return broadcast_to(x, {1025, 1031});
+                      }),
+                      {Pattern(kFloat64, {1, 1031})}, 0);
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return tile(x, {41, 1});
+                      }),
+                      {Pattern(kFloat16, {25, 1031})}, 0);
+}
+
+}  // namespace
+}  // namespace duet

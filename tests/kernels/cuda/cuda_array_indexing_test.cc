@@ -1,0 +1,153 @@
+// CUDA GatherV2, OneHot and UnsortedSegmentSum against the CPU. Gather and OneHot move bits
+// (tolerance 0). UnsortedSegmentSum adds with atomics in any order: the inputs are small
+// integers, whose float sums are exact in every order, so it is checked exactly too; one
+// non-integer float32 case uses 1e-5 (absolute + relative). Every case skips without a GPU.
+#include <catch2/catch.hpp>
+
+#include "duet.h"
+#include "tests/cuda_test_util.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+using testing::ExpectGpuMatchesCpu;
+using testing::SkipWithoutGpu;
+
+const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                      kInt32,   kInt64,   kBool};
+
+Tensor Pattern(DType dtype, const Shape& shape) {
+  std::vector<double> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>((i * 7) % 23) - 11;
+  return testing::MakeTensor(dtype, shape, v);
+}
+
+// float32 multiples of 0.1: inexact, so sums depend on their order.
+Tensor Tenths(const Shape& shape) {
+  std::vector<double> v = testing::ToDoubles(Pattern(kFloat64, shape));
+  for (double& x : v) x *= 0.1;
+  return testing::MakeTensor(kFloat32, shape, v);
+}
+
+// Indices in [lo, lo + range), scrambled.
+Tensor Indices(DType dtype, const Shape& shape, int64_t range, int64_t lo = 0) {
+  std::vector<double> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>((i * 13 + 5) % range + lo);
+  return testing::MakeTensor(dtype, shape, v);
+}
+
+TEST_CASE("CUDA GatherV2 matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    for (DType index_type : {kInt32, kInt64}) {
+      INFO("dtype " << DTypeName(dtype) << " indices " << DTypeName(index_type));
+      for (int64_t axis : {0, 1, -1}) {
+        INFO("axis " << axis);
+        ExpectGpuMatchesCpu(
+            [axis](const std::vector<Tensor>& in) {
+              return std::vector<Tensor>{gather(in[0], in[1], axis)};
+            },
+            {Pattern(dtype, {5, 6, 7}), Indices(index_type, {2, 3}, 5)}, 0);
+      }
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{gather(in[0], in[1], 0)};
+          },
+          {Pattern(dtype, {5, 3}), Indices(index_type, {0}, 5)}, 0);
+    }
+  }
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) { return std::vector<Tensor>{gather(in[0], in[1], 0)}; },
+      {Pattern(kFloat32, {1000, 129}), Indices(kInt64, {9001}, 1000)}, 0);
+}
+
+TEST_CASE("CUDA GatherV2 writes zeros for out-of-range indices where the CPU fails") {
+  if (SkipWithoutGpu()) return;
+  const Tensor params = Pattern(kFloat32, {3, 2});
+  const Tensor indices = testing::MakeTensor(kInt32, {3}, {2, 3, -1});
+  testing::ExpectError([&] { gather(params, indices); }, {"not in [0, 3)"});
+  const Tensor out = gather(params.gpu(), indices.gpu());
+  const std::vector<double> p = testing::ToDoubles(params);
+  testing::ExpectTensor(out.cpu(), kFloat32, {3, 2}, {p[4], p[5], 0, 0, 0, 0}, 0);
+}
+
+TEST_CASE("CUDA OneHot matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    for (DType index_type : {kInt32, kInt64}) {
+      INFO("dtype " << DTypeName(dtype) << " indices " << DTypeName(index_type));
+      // Indices in [-2, 7) with depth 5: some out of range on both sides (all off).
+      const Tensor indices = Indices(index_type, {4, 3}, 9, -2);
+      for (int64_t axis : {-1, 0, 1}) {
+        INFO("axis " << axis);
+        ExpectGpuMatchesCpu(
+            [axis, dtype](const std::vector<Tensor>& in) {
+              return std::vector<Tensor>{one_hot(in[0], 5, 1, 0, axis, dtype),
+                                         one_hot(in[0], 5, -2, 3, axis, dtype)};
+            },
+            {indices}, 0);
+      }
+      ExpectGpuMatchesCpu(
+          [dtype](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{one_hot(in[0], 4, 1, 0, -1, dtype)};
+          },
+          {Indices(index_type, {0, 3}, 4)}, 0);
+    }
+  }
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{one_hot(in[0], 1000, 1, 0, -1, kFloat16)};
+      },
+      {Indices(kInt64, {1500}, 1000)}, 0);
+}
+
+TEST_CASE("CUDA UnsortedSegmentSum matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
+    for (DType index_type : {kInt32, kInt64}) {
+      INFO("dtype " << DTypeName(dtype) << " ids " << DTypeName(index_type));
+      // Ids in [-1, 6) over 6 segments: negative ids are dropped.
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 6),
+                                       unsorted_segment_sum(in[0], in[1], 9)};
+          },
+          {Pattern(dtype, {20, 3, 2}), Indices(index_type, {20}, 7, -1)}, 0);
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 4)};
+          },
+          {Pattern(dtype, {2, 3, 5}), Indices(index_type, {2, 3}, 4)}, 0);
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 3)};
+          },
+          {Pattern(dtype, {0, 4}), Indices(index_type, {0}, 3)}, 0);
+    }
+  }
+  // Many rows into few segments: heavy atomic contention, more than 1M elements.
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 17)};
+      },
+      {Pattern(kInt64, {20011, 53}), Indices(kInt32, {20011}, 17)}, 0);
+  // Non-integer float32 values: the order of the adds shows in the last bits.
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 7)};
+      },
+      {Tenths({4099, 33}), Indices(kInt64, {4099}, 7)}, 1e-5);
+}
+
+TEST_CASE("CUDA UnsortedSegmentSum drops ids past the last segment where the CPU fails") {
+  if (SkipWithoutGpu()) return;
+  const Tensor data = testing::MakeTensor(kFloat32, {3}, {1, 2, 4});
+  const Tensor ids = testing::MakeTensor(kInt32, {3}, {0, 2, 1});
+  testing::ExpectError([&] { unsorted_segment_sum(data, ids, 2); }, {"num_segments"});
+  testing::ExpectTensor(unsorted_segment_sum(data.gpu(), ids.gpu(), 2).cpu(), kFloat32, {2}, {1, 4},
+                        0);
+}
+
+}  // namespace
+}  // namespace duet
