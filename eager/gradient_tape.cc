@@ -127,7 +127,7 @@ class TapeState {
     e.input_meta.resize(call.inputs.size());
     for (size_t i = 0; i < call.inputs.size(); ++i) {
       const Tensor& t = call.inputs[i];
-      e.input_meta[i] = {t.dtype(), t.shape()};
+      e.input_meta[i] = {t.dtype(), t.shape(), t.device()};
       if (Keeps(keep_in, op.inputs, call.attrs, call.inputs.size(), i)) e.inputs[i] = t;
     }
     AddOutputs(e, outputs,
@@ -155,7 +155,7 @@ class TapeState {
     e.output_meta.resize(outputs.size());
     for (size_t i = 0; i < outputs.size(); ++i) {
       const Tensor& t = outputs[i];
-      e.output_meta[i] = {t.dtype(), t.shape()};
+      e.output_meta[i] = {t.dtype(), t.shape(), t.device()};
       if (keep(i)) e.outputs[i] = t;
       if (!CarriesGradient(t)) continue;
       e.output_ids[i] = TapeIdOf(t);

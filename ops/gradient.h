@@ -11,11 +11,12 @@
 
 namespace duet {
 
-// The dtype and shape of a recorded input or output: kept for every tensor of a call, because
-// gradients need shapes (to undo broadcasting) far more often than values.
+// The dtype, shape and device of a recorded input or output: kept for every tensor of a call,
+// because gradients need shapes (to undo broadcasting) far more often than values.
 struct TensorMeta {
   DType dtype = kFloat32;
   Shape shape;
+  Device device;
 };
 
 // What a gradient function sees of one recorded op call. Inputs and outputs are flattened (a list
@@ -55,6 +56,7 @@ class GradientContext {
   const Tensor& output(int i) const;
   DType input_dtype(int i) const { return input_meta_[i].dtype; }
   const Shape& input_shape(int i) const { return input_meta_[i].shape; }
+  Device input_device(int i) const { return input_meta_[i].device; }
   DType output_dtype(int i) const { return output_meta_[i].dtype; }
   const Shape& output_shape(int i) const { return output_meta_[i].shape; }
 

@@ -36,6 +36,11 @@ std::vector<int64_t> InversePermutation(const std::vector<int64_t>& perm) {
 
 TensorList IdentityGrad(const GradientContext& ctx) { return {ctx.grad(0)}; }
 
+// A copy's gradient goes back to where its input was.
+TensorList CopyToDeviceGrad(const GradientContext& ctx) {
+  return {copy_to_device(ctx.grad(0), ctx.input_device(0))};
+}
+
 // Reshape, ExpandDims and Squeeze only relabel the dims: the gradient is the upstream gradient
 // with the input's shape. Their int operand (shape, dim) gets none.
 TensorList ReshapeToInputGrad(const GradientContext& ctx) {
@@ -179,6 +184,7 @@ TensorList UnsortedSegmentSumGrad(const GradientContext& ctx) {
 }
 
 const GradientRegistrar kIdentityGrad("Identity", IdentityGrad);
+const GradientRegistrar kCopyToDeviceGrad("DuetCopyToDevice", CopyToDeviceGrad);
 const GradientRegistrar kReshapeGrad("Reshape", ReshapeToInputGrad);
 const GradientRegistrar kExpandDimsGrad("ExpandDims", ReshapeToInputGrad);
 const GradientRegistrar kSqueezeGrad("Squeeze", ReshapeToInputGrad);

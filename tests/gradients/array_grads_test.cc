@@ -16,6 +16,15 @@ DUET_GRADIENT_TEST("Identity", "passes the gradient through") {
                  {RandomInput({2, 3}, 1)});
 }
 
+DUET_GRADIENT_TEST("DuetCopyToDevice", "copies the gradient back to the input's device") {
+  // To the CPU: from the CPU here, and from the GPU in the GPU pass (Note [Gradient checks on the
+  // GPU]), whose gradient must then return to the GPU.
+  CheckGradients(
+      "DuetCopyToDevice",
+      [](const Tensors& x) { return Tensors{copy_to_device(x[0], Device::cpu()) * 2.0}; },
+      {RandomInput({2, 3}, 1)});
+}
+
 DUET_GRADIENT_TEST("Reshape", "to an explicit and an inferred shape") {
   CheckGradients("Reshape",
                  [](const Tensors& x) {

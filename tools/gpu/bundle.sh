@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds duet's GPU tests (and benchmarks) here with --config=cuda and stages everything they need
+# to run on a machine that has a GPU but no Bazel: the binaries, the shared libraries Bazel built
+# them against, and the system libraries that such a machine may lack (Abseil, protobuf, oneDNN,
+# SLEEF, libgomp). CUDA's own libraries (cudart, cuBLAS, cuDNN, NVRTC: gigabytes) are not
+# copied: run.sh finds them on the GPU machine, in its CUDA installation or PyTorch's.
+#
+#   tools/gpu/bundle.sh [bazel targets]   # default: every GPU test and the gradient checks
+#   then, on the GPU machine (the device tool carries .device/gpu_bundle):
+#   .device/gpu_bundle/run.sh [name filter]   # runs each test binary, prints a summary
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BUNDLE=.device/gpu_bundle
+OUTPUT_BASE="$HOME/.cache/bazel-ob-cuda"
+TARGETS=("$@")
+if ((${#TARGETS[@]} == 0)); then
+  mapfile -t TARGETS < <(bazel --output_base="$OUTPUT_BASE" query \
+    'tests(//tests:all) intersect (attr(name, "kernels/cuda/", //tests:all) + attr(name, "_grads_test$", //tests:all))' 2>/dev/null)
+fi
+bazel --output_base="$OUTPUT_BASE" build --config=cuda --disk_cache="$HOME/.cache/duet-bazel-disk" \
+  "${TARGETS[@]}"
+BIN="$(bazel --output_base="$OUTPUT_BASE" info --config=cuda bazel-bin 2>/dev/null)"
+
+rm -rf "$BUNDLE" && mkdir -p "$BUNDLE/bin" "$BUNDLE/lib"
+for target in "${TARGETS[@]}"; do
+  path="${target#//}"
+  path="${path/://}"
+  cp "$BIN/$path" "$BUNDLE/bin/$(basename "$path")"
+done
+# Every library the binaries load, except glibc's and CUDA's (those come from the GPU machine).
+for binary in "$BUNDLE"/bin/*; do
+  LD_LIBRARY_PATH="$BIN/_solib_k8" ldd "$binary" | awk '/=> \//{print $3}'
+done | sort -u | while read -r lib; do
+  case "$(basename "$lib")" in
+    libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | ld-linux*) ;;
+    libcuda.so* | libcudart* | libcublas* | libcudnn* | libnvrtc* | libnvJitLink*) ;;
+    *) cp -L "$lib" "$BUNDLE/lib/" ;;
+  esac
+done
+cp tools/gpu/run.sh "$BUNDLE/run.sh"
+du -sh "$BUNDLE"

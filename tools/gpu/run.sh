@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs the staged GPU test binaries (see tools/gpu/bundle.sh) on a machine with a GPU. Finds the
+# CUDA 13 libraries in /usr/local/cuda*/lib64 or in PyTorch's bundled nvidia packages.
+#   run.sh [substring]   # only the binaries whose names contain it
+set -uo pipefail
+cd "$(dirname "$0")"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+
+cuda_dirs=()
+for dir in /usr/local/cuda/lib64 /usr/local/cuda-13*/lib64 \
+  $(python3 -c "import nvidia, os; print(' '.join(os.path.join(p, d, 'lib') for p in nvidia.__path__ for d in os.listdir(p)))" 2>/dev/null); do
+  [ -d "$dir" ] && cuda_dirs+=("$dir")
+done
+export LD_LIBRARY_PATH="$PWD/lib:$(IFS=:; echo "${cuda_dirs[*]}")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+for lib in libcudart.so.13 libcublas.so.13 libcudnn.so.9 libnvrtc.so.13; do
+  if ! ldconfig -p | grep -q "$lib" && ! ls $(echo "$LD_LIBRARY_PATH" | tr : ' ') 2>/dev/null | grep -q "$lib"; then
+    echo "warning: $lib not found on this machine; binaries that need it will not start" >&2
+  fi
+done
+
+passed=0 failed=0
+for test in bin/*; do
+  case "$(basename "$test")" in *"${1:-}"*) ;; *) continue ;; esac
+  if "$test" --reporter compact --success=false > "$test.log" 2>&1; then
+    passed=$((passed + 1)); echo "PASS $(basename "$test")"
+  else
+    failed=$((failed + 1)); echo "FAIL $(basename "$test")"; tail -40 "$test.log"
+  fi
+  grep -h "skipped" "$test.log" | sort -u | head -3
+done
+echo "$passed passed, $failed failed"
