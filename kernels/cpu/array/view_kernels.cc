@@ -1,6 +1,6 @@
 // Kernels whose output views the input's buffer (no copy): Identity, StopGradient, Reshape,
 // ExpandDims, Squeeze. The shape functions have validated everything; these only rebuild the
-// output shape from the operands.
+// output shape from the operands. They relabel metadata only, so they serve every device.
 #include "core/int_values.h"
 #include "kernels/kernel_registry.h"
 
@@ -27,7 +27,7 @@ absl::Status ReshapeKernel(KernelContext& ctx) {
       known *= d;
     }
   }
-  if (unknown != nullptr) *unknown = x.num_elements() / known;
+  if (unknown != nullptr) *unknown = known == 0 ? 0 : x.num_elements() / known;
   ctx.output(0) = x.reshaped(Shape(dims));
   return absl::OkStatus();
 }
@@ -64,16 +64,19 @@ absl::Status SqueezeKernel(KernelContext& ctx) {
 constexpr std::initializer_list<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16,
                                                kInt32,   kInt64,   kBool};
 
-const KernelRegistrar kIdentity("Identity", DeviceType::kCpu, kAll,
-                                {PassThroughKernel, /*allocates_outputs=*/true});
-const KernelRegistrar kStopGradient("StopGradient", DeviceType::kCpu, kAll,
-                                    {PassThroughKernel, /*allocates_outputs=*/true});
-const KernelRegistrar kReshape("Reshape", DeviceType::kCpu, kAll,
-                               {ReshapeKernel, /*allocates_outputs=*/true});
-const KernelRegistrar kExpandDims("ExpandDims", DeviceType::kCpu, kAll,
-                                  {ExpandDimsKernel, /*allocates_outputs=*/true});
-const KernelRegistrar kSqueeze("Squeeze", DeviceType::kCpu, kAll,
-                               {SqueezeKernel, /*allocates_outputs=*/true});
+const bool kRegistered = [] {
+  for (DeviceType device : {DeviceType::kCpu, DeviceType::kCuda}) {
+    for (DType dtype : kAll) {
+      RegisterKernel("Identity", device, {dtype}, {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("StopGradient", device, {dtype},
+                     {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("Reshape", device, {dtype}, {ReshapeKernel, /*allocates_outputs=*/true});
+      RegisterKernel("ExpandDims", device, {dtype}, {ExpandDimsKernel, /*allocates_outputs=*/true});
+      RegisterKernel("Squeeze", device, {dtype}, {SqueezeKernel, /*allocates_outputs=*/true});
+    }
+  }
+  return true;
+}();
 
 }  // namespace
 }  // namespace duet

@@ -54,26 +54,31 @@ absl::Status AssignVariableKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
-// variable = variable <op> delta, with the elementwise kernel of `op_name` (AddV2 or Sub).
+// Runs op `name`'s kernel for ctx's device on `inputs` into `out` (already allocated).
+absl::Status RunDeviceKernel(const KernelContext& ctx, const char* name, TensorList inputs,
+                             Tensor& out) {
+  const OpDef* op = OpRegistry::Global().Find(name);
+  if (op == nullptr) return absl::InternalError(absl::StrCat(name, " is not linked in"));
+  OpCall call(op, std::move(inputs), OpSite());
+  DUET_RETURN_IF_ERROR(BindAttrs(call));
+  const KernelDef* kernel = FindKernel(*op, ctx.device().type(), DispatchDType(call));
+  if (kernel == nullptr) return NoKernelError(*op, ctx.device().type(), DispatchDType(call));
+  OutputList result = {out};
+  KernelContext run(call, result, ctx.device());
+  return kernel->fn(run);
+}
+
+// variable = variable <op> delta, with the device's elementwise kernel of `kOpName` (AddV2 or
+// Sub). Note [Variables copy on write]: elementwise, so in place is safe.
 template <const char* kOpName>
 absl::Status UpdateVariableKernel(KernelContext& ctx) {
-  static const OpDef* const op = OpRegistry::Global().Find(kOpName);
   DUET_ASSIGN_OR_RETURN(VariableResource * variable, Variable(ctx));
   const Tensor& delta = ctx.input(1);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
-  if (op == nullptr) return absl::InternalError(absl::StrCat(kOpName, " is not linked in"));
-  const KernelDef* kernel = FindKernel(*op, ctx.device().type(), delta.dtype());
-  if (kernel == nullptr) return NoKernelError(*op, ctx.device().type(), delta.dtype());
   std::lock_guard<std::mutex> lock(variable->mu);
-  OutputList result(1);
-  // Note [Variables copy on write]: elementwise, so in place is safe.
-  DUET_ASSIGN_OR_RETURN(result[0], WritableValue(*variable, /*copy_value=*/false));
-  OpCall call(op, {variable->value, delta}, OpSite());
-  DUET_RETURN_IF_ERROR(BindAttrs(call));
-  KernelContext update(call, result, ctx.device());
-  DUET_RETURN_IF_ERROR(kernel->fn(update));
-  call.inputs.clear();  // drop the extra reference before the swap below
-  variable->value = std::move(result[0]);
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/false));
+  DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, kOpName, {variable->value, delta}, result));
+  variable->value = std::move(result);
   return absl::OkStatus();
 }
 
@@ -122,6 +127,21 @@ absl::Status ApplyGradientDescentKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
+// var -= alpha * delta on devices without a dedicated kernel: the device's Mul, then its Sub in
+// place when the variable is the value's only holder (Note [Variables copy on write]).
+absl::Status ApplyGradientDescentByOpsKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(VariableResource * variable, Variable(ctx));
+  const Tensor& delta = ctx.input(2);
+  DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
+  DUET_ASSIGN_OR_RETURN(Tensor step, Tensor::TryEmpty(delta.dtype(), delta.shape(), ctx.device()));
+  DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, "Mul", {ctx.input(1), delta}, step));
+  std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/false));
+  DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, "Sub", {variable->value, step}, result));
+  variable->value = std::move(result);
+  return absl::OkStatus();
+}
+
 constexpr char kAddV2[] = "AddV2";
 constexpr char kSub[] = "Sub";
 
@@ -142,6 +162,8 @@ const bool kRegistered = [] {
                    {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64},
                    KernelDef{UpdateVariableKernel<kSub>});
   }
+  RegisterKernel("ResourceApplyGradientDescent", DeviceType::kCuda, {kFloat32, kFloat64},
+                 KernelDef{ApplyGradientDescentByOpsKernel});
   RegisterKernel("ResourceApplyGradientDescent", DeviceType::kCpu, {kFloat32},
                  KernelDef{ApplyGradientDescentKernel<float>});
   RegisterKernel("ResourceApplyGradientDescent", DeviceType::kCpu, {kFloat64},

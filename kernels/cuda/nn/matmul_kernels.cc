@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "core/resource.h"
+#include "kernels/cpu/common/variable_update.h"
 #include "kernels/cpu/nn/fused_epilogue.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/activation_launchers.h"
@@ -156,25 +157,6 @@ absl::Status FusedMatMulKernel(KernelContext& ctx) {
       "fused matmul epilogue");
 }
 
-// Note [Variables copy on write] (kernels/cpu/state/variable_kernels.cc): the variable's own
-// buffer when it is the value's sole holder, else a device copy of the value.
-absl::StatusOr<Tensor> WritableDeviceValue(const VariableResource& variable,
-                                           cuda::DeviceContext* device) {
-  const Tensor& value = variable.value;
-  if (!value.defined()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("variable '", variable.name, "' is updated before it was assigned a value"));
-  }
-  if (value.impl().use_count() == 1 && value.impl()->allocator != nullptr) return value;
-  DUET_ASSIGN_OR_RETURN(Tensor fresh,
-                        Tensor::TryEmpty(value.dtype(), value.shape(), value.device()));
-  DUET_RETURN_IF_ERROR(
-      cuda::CudaStatus(cudaMemcpyAsync(fresh.raw_data(), value.raw_data(), fresh.nbytes(),
-                                       cudaMemcpyDeviceToDevice, device->stream()),
-                       "cudaMemcpyAsync"));
-  return fresh;
-}
-
 // Restores the host pointer mode however the gemm ends.
 class DevicePointerMode {
  public:
@@ -220,7 +202,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
                                                    variable->value.device().str(), ", not on ",
                                                    ctx.device().str()));
   }
-  DUET_ASSIGN_OR_RETURN(Tensor result, WritableDeviceValue(*variable, device));
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/true));
   const int64_t k = a.shape()[ta ? 0 : 1];
   if (result.num_elements() > 0 && k > 0) {
     cuda::RowMajorGemm g;
