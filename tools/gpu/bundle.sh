@@ -5,9 +5,11 @@
 # SLEEF, libgomp). CUDA's own libraries (cudart, cuBLAS, cuDNN, NVRTC: gigabytes) are not
 # copied: run.sh finds them on the GPU machine, in its CUDA installation or PyTorch's.
 #
-#   tools/gpu/bundle.sh [bazel targets]   # default: every GPU test and the gradient checks
+#   tools/gpu/bundle.sh [bazel targets]   # default: every GPU test, the gradient checks and
+#                                         # tools/bench:gpu_bench
 #   then, on the GPU machine (the device tool carries .device/gpu_bundle):
 #   .device/gpu_bundle/run.sh [name filter]   # runs each test binary, prints a summary
+#   .device/gpu_bundle/bench.sh               # gpu_bench beside tools/bench/torch_gpu_bench.py
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,6 +19,7 @@ TARGETS=("$@")
 if ((${#TARGETS[@]} == 0)); then
   mapfile -t TARGETS < <(bazel --output_base="$OUTPUT_BASE" query \
     'tests(//tests:all) intersect (attr(name, "kernels/cuda/", //tests:all) + attr(name, "_grads_test$", //tests:all))' 2>/dev/null)
+  TARGETS+=(//tools/bench:gpu_bench)
 fi
 bazel --output_base="$OUTPUT_BASE" build --config=cuda --disk_cache="$HOME/.cache/duet-bazel-disk" \
   "${TARGETS[@]}"
@@ -26,10 +29,14 @@ rm -rf "$BUNDLE" && mkdir -p "$BUNDLE/bin" "$BUNDLE/lib"
 for target in "${TARGETS[@]}"; do
   path="${target#//}"
   path="${path/://}"
-  cp "$BIN/$path" "$BUNDLE/bin/$(basename "$path")"
+  case "$path" in
+    tools/bench/*) cp "$BIN/$path" "$BUNDLE/" ;;  # run by bench.sh, not as a test
+    *) cp "$BIN/$path" "$BUNDLE/bin/$(basename "$path")" ;;
+  esac
 done
 # Every library the binaries load, except glibc's and CUDA's (those come from the GPU machine).
-for binary in "$BUNDLE"/bin/*; do
+for binary in "$BUNDLE"/bin/* "$BUNDLE"/gpu_bench; do
+  [ -f "$binary" ] || continue
   LD_LIBRARY_PATH="$BIN/_solib_k8" ldd "$binary" | awk '/=> \//{print $3}'
 done | sort -u | while read -r lib; do
   case "$(basename "$lib")" in
@@ -38,5 +45,5 @@ done | sort -u | while read -r lib; do
     *) cp -L "$lib" "$BUNDLE/lib/" ;;
   esac
 done
-cp tools/gpu/run.sh "$BUNDLE/run.sh"
+cp tools/gpu/run.sh tools/gpu/bench.sh tools/bench/torch_gpu_bench.py "$BUNDLE/"
 du -sh "$BUNDLE"

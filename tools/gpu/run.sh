@@ -2,6 +2,7 @@
 # Runs the staged GPU test binaries (see tools/gpu/bundle.sh) on a machine with a GPU. Finds the
 # CUDA 13 libraries in /usr/local/cuda*/lib64 or in PyTorch's bundled nvidia packages.
 #   run.sh [substring]   # only the binaries whose names contain it
+#   source run.sh --env-only   # only set LD_LIBRARY_PATH (bench.sh)
 set -uo pipefail
 cd "$(dirname "$0")"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
@@ -17,6 +18,8 @@ for lib in libcudart.so.13 libcublas.so.13 libcudnn.so.9 libnvrtc.so.13; do
     echo "warning: $lib not found on this machine; binaries that need it will not start" >&2
   fi
 done
+
+[ "${1:-}" = --env-only ] && return 0
 
 passed=0 failed=0
 for test in bin/*; do
