@@ -7,9 +7,10 @@
 #
 #   tools/gpu/bundle.sh [bazel targets]   # default: every GPU test, the gradient checks and
 #                                         # tools/bench:gpu_bench
-#   then, on the GPU machine (the device tool carries .device/gpu_bundle):
-#   .device/gpu_bundle/run.sh [name filter]   # runs each test binary, prints a summary
-#   .device/gpu_bundle/bench.sh               # gpu_bench beside tools/bench/torch_gpu_bench.py
+#   then, on the GPU machine (the device tool carries .device/gpu_bundle.tar.xz; the unpacked
+#   folder is over its 64 MiB limit):
+#   tar -xJf .device/gpu_bundle.tar.xz -C /tmp && /tmp/gpu_bundle/run.sh [name filter]
+#   /tmp/gpu_bundle/bench.sh                  # gpu_bench beside tools/bench/torch_gpu_bench.py
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -46,4 +47,8 @@ done | sort -u | while read -r lib; do
   esac
 done
 cp tools/gpu/run.sh tools/gpu/bench.sh tools/bench/torch_gpu_bench.py "$BUNDLE/"
-du -sh "$BUNDLE"
+chmod -R u+w "$BUNDLE"
+find "$BUNDLE" -type f \( -name '*.so*' -o -perm -u+x \) ! -name '*.sh' ! -name '*.py' \
+  -exec strip --strip-unneeded {} + 2>/dev/null || true
+tar -cJf "$BUNDLE.tar.xz" -C "$(dirname "$BUNDLE")" "$(basename "$BUNDLE")"
+du -sh "$BUNDLE" "$BUNDLE.tar.xz"
