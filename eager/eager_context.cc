@@ -12,20 +12,26 @@ namespace {
 // Where the call runs (Note [Placement]); inputs not on the device they must be on are copied
 // there first (the copies are ops of their own, so tapes record them).
 absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
+  bool all_on_cpu = true;
   for (const Tensor& t : call.inputs) {
     if (!t.has_value()) {
       return absl::InvalidArgumentError(
           "a symbolic graph tensor was passed to an eager op; use it inside its GraphScope or "
           "fetch its value with Session::run");
     }
+    all_on_cpu &= t.device().is_cpu();
   }
-  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call, DeviceScope::Innermost()));
+  const std::optional<Device> scope = DeviceScope::Innermost();
+  // The common case, decided without the rules: every rule but the copy's picks the CPU when no
+  // scope is open and every input is there.
+  if (all_on_cpu && !scope.has_value() && call.op->placement_attr < 0) return Device::cpu();
+  const uint64_t host_mask = HostInputMask(call);
+  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call, host_mask, scope));
   if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
     return absl::FailedPreconditionError(
         absl::StrCat("device ", device.str(), " is not present on this machine"));
   }
   if (call.op->placement_attr >= 0) return device;  // a copy: its input is elsewhere by design
-  const uint64_t host_mask = HostInputMask(call);
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     Tensor& input = call.inputs[i];
     const Device want = InputDevice(host_mask, i, device);

@@ -140,7 +140,8 @@ absl::Status PlaceNode(const OpCall& call, NodeSpec& spec) {
   OpCall placed(call.op, {}, call.site);
   placed.attrs = call.attrs;
   for (const NodeOutput& in : spec.inputs) placed.inputs.push_back(in.node->output(in.index));
-  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(placed, DeviceScope::Innermost()));
+  DUET_ASSIGN_OR_RETURN(const Device device,
+                        PlaceCall(placed, HostInputMask(placed), DeviceScope::Innermost()));
   if (!device.is_cpu()) spec.device = device.tf_name();
   return absl::OkStatus();
 }

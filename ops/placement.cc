@@ -20,29 +20,33 @@ uint64_t HostInputMask(const OpCall& call) {
   return mask;
 }
 
-absl::StatusOr<Device> PlaceCall(const OpCall& call, std::optional<Device> scope) {
+absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
+                                 std::optional<Device> scope) {
   const OpDef& op = *call.op;
   if (op.runs_on_host) return Device::cpu();
   if (op.placement_attr >= 0) {
     return Device::Parse(std::get<std::string>(call.attrs[op.placement_attr]));
   }
-  for (const Tensor& t : call.inputs) {
-    if (t.defined() && t.dtype() == kResource) return t.device();
-  }
-  if (scope.has_value()) return *scope;
-  const uint64_t host_mask = HostInputMask(call);
-  std::optional<Device> device;  // of the first data input that is not a CPU scalar
+  // One pass over the inputs (this runs for every eager op): a variable handle decides at once;
+  // otherwise the first data input that is not a CPU scalar, and whether another disagrees.
+  std::optional<Device> device;
+  const Tensor* disagrees = nullptr;
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     const Tensor& t = call.inputs[i];
     if (!t.defined() || InputDevice(host_mask, i, Device::cuda()).is_cpu()) continue;
+    if (t.dtype() == kResource) return t.device();
     if (t.device().is_cpu() && t.rank() == 0) continue;
     if (!device.has_value()) {
       device = t.device();
-    } else if (t.device() != *device) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "inputs are on different devices (", device->str(), " and ", t.device().str(),
-          "); copy one explicitly with .to(device), or run the op in a DeviceScope"));
+    } else if (t.device() != *device && disagrees == nullptr) {
+      disagrees = &t;
     }
+  }
+  if (scope.has_value()) return *scope;
+  if (disagrees != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "inputs are on different devices (", device->str(), " and ", disagrees->device().str(),
+        "); copy one explicitly with .to(device), or run the op in a DeviceScope"));
   }
   return device.value_or(Device::cpu());
 }

@@ -24,12 +24,14 @@
 
 namespace duet {
 
-// Where `call` runs (Note [Placement]); `scope` is the innermost DeviceScope's device, if any.
-// InvalidArgument when its data inputs are on different devices and nothing else decides.
-absl::StatusOr<Device> PlaceCall(const OpCall& call, std::optional<Device> scope);
-
 // Bit i set: input i (flattened, as in OpCall::inputs) is a host input of `call`'s op.
 uint64_t HostInputMask(const OpCall& call);
+
+// Where `call` runs (Note [Placement]), given its HostInputMask; `scope` is the innermost
+// DeviceScope's device, if any. InvalidArgument when its data inputs are on different devices
+// and nothing else decides.
+absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
+                                 std::optional<Device> scope);
 
 // The device input i of `call` must be on when the call runs on `device`.
 inline Device InputDevice(uint64_t host_mask, int i, Device device) {

@@ -24,15 +24,19 @@ OpCall Call(absl::string_view op, TensorList inputs,
   return call;
 }
 
+absl::StatusOr<Device> Place(const OpCall& call, std::optional<Device> scope) {
+  return PlaceCall(call, HostInputMask(call), scope);
+}
+
 TEST_CASE("an op runs where its data inputs are") {
   const Tensor x = constant({{1.f, 2.f}});
-  CHECK(*PlaceCall(Call("AddV2", {x, x}), std::nullopt) == Device::cpu());
-  CHECK(*PlaceCall(Call("AddV2", {On(x, kGpu0), On(x, kGpu0)}), std::nullopt) == kGpu0);
+  CHECK(*Place(Call("AddV2", {x, x}), std::nullopt) == Device::cpu());
+  CHECK(*Place(Call("AddV2", {On(x, kGpu0), On(x, kGpu0)}), std::nullopt) == kGpu0);
 }
 
 TEST_CASE("data inputs on two devices are an error naming both") {
   const Tensor x = constant({{1.f, 2.f}});
-  const absl::StatusOr<Device> placed = PlaceCall(Call("AddV2", {On(x, kGpu0), x}), std::nullopt);
+  const absl::StatusOr<Device> placed = Place(Call("AddV2", {On(x, kGpu0), x}), std::nullopt);
   REQUIRE_FALSE(placed.ok());
   const std::string message(placed.status().message());
   CHECK(message.find("cuda:0") != std::string::npos);
@@ -42,16 +46,16 @@ TEST_CASE("data inputs on two devices are an error naming both") {
 
 TEST_CASE("a CPU scalar goes along with tensors on a GPU") {
   const Tensor x = constant({{1.f, 2.f}});
-  CHECK(*PlaceCall(Call("Mul", {constant(2.f), On(x, kGpu0)}), std::nullopt) == kGpu0);
-  CHECK(*PlaceCall(Call("Mul", {constant(2.f), constant(3.f)}), std::nullopt) == Device::cpu());
+  CHECK(*Place(Call("Mul", {constant(2.f), On(x, kGpu0)}), std::nullopt) == kGpu0);
+  CHECK(*Place(Call("Mul", {constant(2.f), constant(3.f)}), std::nullopt) == Device::cpu());
 }
 
 TEST_CASE("a DeviceScope decides over the inputs' device") {
   const Tensor x = constant({{1.f, 2.f}});
-  CHECK(*PlaceCall(Call("AddV2", {x, x}), kGpu0) == kGpu0);
-  CHECK(*PlaceCall(Call("AddV2", {On(x, kGpu0), x}), Device::cpu()) == Device::cpu());
-  CHECK(*PlaceCall(Call("Const", {}, {{"value", x}, {"dtype", kFloat32}}), kGpu0) == kGpu0);
-  CHECK(*PlaceCall(Call("Const", {}, {{"value", x}, {"dtype", kFloat32}}), std::nullopt) ==
+  CHECK(*Place(Call("AddV2", {x, x}), kGpu0) == kGpu0);
+  CHECK(*Place(Call("AddV2", {On(x, kGpu0), x}), Device::cpu()) == Device::cpu());
+  CHECK(*Place(Call("Const", {}, {{"value", x}, {"dtype", kFloat32}}), kGpu0) == kGpu0);
+  CHECK(*Place(Call("Const", {}, {{"value", x}, {"dtype", kFloat32}}), std::nullopt) ==
         Device::cpu());
 }
 
@@ -59,7 +63,7 @@ TEST_CASE("host inputs stay on the CPU and do not decide placement") {
   const Tensor x = On(constant({{1.f, 2.f}, {3.f, 4.f}}), kGpu0);
   const OpCall reshape = Call("Reshape", {x, from_vector(std::vector<int32_t>{4})});
   CHECK(HostInputMask(reshape) == 0b10);
-  CHECK(*PlaceCall(reshape, std::nullopt) == kGpu0);
+  CHECK(*Place(reshape, std::nullopt) == kGpu0);
   CHECK(InputDevice(HostInputMask(reshape), 0, kGpu0) == kGpu0);
   CHECK(InputDevice(HostInputMask(reshape), 1, kGpu0) == Device::cpu());
   // After a list: ConcatV2's axis comes after its N values.
@@ -70,14 +74,13 @@ TEST_CASE("host inputs stay on the CPU and do not decide placement") {
 
 TEST_CASE("host ops run on the CPU, copies where their attr says, variable ops with the variable") {
   const Tensor s = from_vector(std::vector<int32_t>{2, 1});
-  CHECK(*PlaceCall(Call("BroadcastGradientArgs", {s, s}), kGpu0) == Device::cpu());
+  CHECK(*Place(Call("BroadcastGradientArgs", {s, s}), kGpu0) == Device::cpu());
   const Tensor x = constant({1.f});
-  CHECK(*PlaceCall(Call("DuetCopyToDevice", {x}, {{"device", std::string("/device:GPU:1")}}),
-                   std::nullopt) == Device::cuda(1));
+  CHECK(*Place(Call("DuetCopyToDevice", {x}, {{"device", std::string("/device:GPU:1")}}),
+               std::nullopt) == Device::cuda(1));
   Variable v(constant({1.f}), "placement_v");
   const Tensor on_gpu = On(v.handle(), kGpu0);
-  CHECK(*PlaceCall(Call("ReadVariableOp", {on_gpu}, {{"dtype", kFloat32}}), Device::cpu()) ==
-        kGpu0);
+  CHECK(*Place(Call("ReadVariableOp", {on_gpu}, {{"dtype", kFloat32}}), Device::cpu()) == kGpu0);
 }
 
 }  // namespace
