@@ -31,7 +31,8 @@ absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
     return absl::FailedPreconditionError(
         absl::StrCat("device ", device.str(), " is not present on this machine"));
   }
-  if (call.op->placement_attr >= 0) return device;  // a copy: its input is elsewhere by design
+  // A copy's input is elsewhere by design; a shape reader needs no elements.
+  if (call.op->placement_attr >= 0 || call.op->reads_only_input_shapes) return device;
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     Tensor& input = call.inputs[i];
     const Device want = InputDevice(host_mask, i, device);

@@ -19,9 +19,13 @@ class CopyCache {
     const auto key = std::make_tuple(value.node, value.index, device.tf_name());
     auto it = copies_.find(key);
     if (it != copies_.end()) return it->second;
-    DUET_ASSIGN_OR_RETURN(NodeSpec spec,
-                          SpecFor("DuetCopyToDevice", {value}, {{"device", device.tf_name()}},
-                                  reader));
+    // A constant gets a twin on the reader's device instead: the plan copies a constant's value
+    // once, when it compiles, where a copy node would copy it on every run.
+    const bool constant = value.node->op().name == "Const" && value.node->bound_value() != nullptr;
+    DUET_ASSIGN_OR_RETURN(
+        NodeSpec spec,
+        constant ? ConstSpec(*value.node->bound_value(), reader)
+                 : SpecFor("DuetCopyToDevice", {value}, {{"device", device.tf_name()}}, reader));
     spec.device = device.is_cpu() ? "" : device.tf_name();
     DUET_ASSIGN_OR_RETURN(
         const Node* copy,
@@ -44,7 +48,8 @@ absl::StatusOr<int> InsertDeviceCopies(Graph& graph) {
   int inserted = 0;
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
-    if (node->op().placement_attr >= 0) continue;  // a copy reads from elsewhere by design
+    // A copy reads from elsewhere by design; a shape reader needs no elements.
+    if (node->op().placement_attr >= 0 || node->op().reads_only_input_shapes) continue;
     OpCall call(&node->op(), {}, OpSite());
     call.attrs = node->attrs();
     const uint64_t host_mask = HostInputMask(call);

@@ -14,10 +14,7 @@ bool Listed(const OpDef& op, absl::Span<const absl::string_view> names) {
 
 }  // namespace
 
-bool ReadsOnlyShapes(const OpDef& op) {
-  static constexpr absl::string_view kOps[] = {"Shape", "Size", "Rank", "ZerosLike", "OnesLike"};
-  return Listed(op, kOps);
-}
+bool ReadsOnlyShapes(const OpDef& op) { return op.reads_only_input_shapes; }
 
 bool KeepsNoInputs(const OpDef& op) {
   static constexpr absl::string_view kOps[] = {"ResourceApplyGradientDescent",

@@ -185,6 +185,10 @@ OpDefBuilder& OpDefBuilder::RunsOnHost() {
   def_->runs_on_host = true;
   return *this;
 }
+OpDefBuilder& OpDefBuilder::ReadsOnlyInputShapes() {
+  def_->reads_only_input_shapes = true;
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::Stateful() {
   def_->stateful = true;
   return *this;

@@ -73,8 +73,11 @@ struct OpDef {
   // (device copies), or -1: other ops run where their inputs are.
   int placement_attr = -1;
   // The op always runs on the CPU (it computes host values, or calls host code); inputs on
-  // other devices are copied to it.
+  // other devices are copied to it, unless it reads only their shapes.
   bool runs_on_host = false;
+  // The kernel reads only its inputs' dtypes and shapes, never their elements (Shape, ZerosLike):
+  // inputs are never copied for it, wherever they live.
+  bool reads_only_input_shapes = false;
   // True when some input is a list (`N * T` or a list(type)); derived at registration.
   bool has_list_input = false;
   // True when some input is a host input (ArgDef::host_memory).
@@ -137,6 +140,7 @@ class OpDefBuilder {
   // The declared inputs `names` are read on the host (ArgDef::host_memory).
   OpDefBuilder& HostInputs(std::initializer_list<absl::string_view> names);
   OpDefBuilder& RunsOnHost();
+  OpDefBuilder& ReadsOnlyInputShapes();
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();
   OpDefBuilder& Doc(std::string doc);

@@ -1,5 +1,6 @@
 #include "kernels/cuda/cuda_context.h"
 
+#include <atomic>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -11,8 +12,8 @@ namespace duet::cuda {
 absl::Status CudaStatus(cudaError_t error, absl::string_view what) {
   if (error == cudaSuccess) return absl::OkStatus();
   cudaGetLastError();
-  return absl::InternalError(
-      absl::StrCat(what, " failed: ", cudaGetErrorName(error), " (", cudaGetErrorString(error), ")"));
+  return absl::InternalError(absl::StrCat(what, " failed: ", cudaGetErrorName(error), " (",
+                                          cudaGetErrorString(error), ")"));
 }
 
 absl::Status CublasStatus(cublasStatus_t status, absl::string_view what) {
@@ -44,8 +45,8 @@ absl::StatusOr<DeviceContext*> DeviceContext::Get(int index) {
     return all;
   }();
   if (index < 0 || index >= static_cast<int>(contexts->size())) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "device cuda:", index, " is not present (num_gpus() is ", num_gpus(), ")"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("device cuda:", index, " is not present (num_gpus() is ", num_gpus(), ")"));
   }
   if ((*contexts)[index] == nullptr) {
     return absl::InternalError(absl::StrCat("could not create a stream on cuda:", index));
@@ -98,6 +99,12 @@ absl::StatusOr<DeviceContext*> CurrentContext(Device device) {
   return context;
 }
 
+namespace {
+std::atomic<int64_t> copies_to_device{0}, copies_to_host{0};
+}  // namespace
+
+HostTransfers host_transfers() { return {copies_to_device.load(), copies_to_host.load()}; }
+
 absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src_device,
                        size_t bytes) {
   if (bytes == 0) return absl::OkStatus();
@@ -110,10 +117,12 @@ absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src
     DUET_ASSIGN_OR_RETURN(DeviceContext * from, DeviceContext::Get(src_device.index()));
     DUET_RETURN_IF_ERROR(from->Synchronize());
     DUET_ASSIGN_OR_RETURN(DeviceContext * to, CurrentContext(dst_device));
-    return CudaStatus(cudaMemcpyPeerAsync(dst, dst_device.index(), src, src_device.index(), bytes,
-                                          to->stream()),
-                      "cudaMemcpyPeerAsync");
+    return CudaStatus(
+        cudaMemcpyPeerAsync(dst, dst_device.index(), src, src_device.index(), bytes, to->stream()),
+        "cudaMemcpyPeerAsync");
   }
+  if (dst_device.is_cpu()) ++copies_to_host;
+  if (src_device.is_cpu()) ++copies_to_device;
   const Device gpu = dst_device.is_cuda() ? dst_device : src_device;
   DUET_ASSIGN_OR_RETURN(DeviceContext * context, CurrentContext(gpu));
   DUET_RETURN_IF_ERROR(CudaStatus(

@@ -13,6 +13,8 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <cstdint>
+
 #include "absl/base/call_once.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -63,10 +65,19 @@ absl::StatusOr<DeviceContext*> CurrentContext(Device device);
 absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src_device,
                        size_t bytes);
 
+// How many copies between the CPU and CUDA devices CopyBytes has made since the process started:
+// work that stays on a GPU (a traced training step on device tensors) makes none.
+struct HostTransfers {
+  int64_t to_device = 0;
+  int64_t to_host = 0;
+};
+HostTransfers host_transfers();
+
 }  // namespace duet::cuda
 
 // Returns the status of a CUDA runtime call when it failed: DUET_CUDA_RETURN_IF_ERROR(cudaFoo()).
-#define DUET_CUDA_RETURN_IF_ERROR(expr) DUET_RETURN_IF_ERROR(::duet::cuda::CudaStatus((expr), #expr))
+#define DUET_CUDA_RETURN_IF_ERROR(expr) \
+  DUET_RETURN_IF_ERROR(::duet::cuda::CudaStatus((expr), #expr))
 #define DUET_CUBLAS_RETURN_IF_ERROR(expr) \
   DUET_RETURN_IF_ERROR(::duet::cuda::CublasStatus((expr), #expr))
 #define DUET_CUDNN_RETURN_IF_ERROR(expr) \

@@ -48,6 +48,14 @@ TEST_CASE("an op placed on an absent device is a clear error") {
   testing::ExpectError([&] { add(one, one); }, {"AddV2", "cuda:0", "not present"});
 }
 
+TEST_CASE("shape ops read a tensor on another device without copying it") {
+  Tensor a = constant({{1.f, 2.f, 3.f}});
+  Tensor on_gpu = a.ViewAs(kFloat32, a.shape(), Device::cuda(0));  // metadata only
+  CHECK(shape_of(on_gpu).to_vector<int32_t>() == std::vector<int32_t>{1, 3});
+  CHECK(size(on_gpu).item<int32_t>() == 3);
+  CHECK(rank(on_gpu).item<int32_t>() == 2);
+}
+
 TEST_CASE("to() a tensor's own device is the tensor itself") {
   Tensor a = constant({1.f, 2.f});
   CHECK(a.cpu().shares_buffer_with(a));

@@ -74,6 +74,23 @@ TEST_CASE("InsertDeviceCopies copies each crossing value once per device") {
   CHECK(*InsertDeviceCopies(g) == 0);  // nothing left to copy
 }
 
+TEST_CASE("a constant read on another device gets a twin there, not a copy per run") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat32, {2}, "x");
+    DeviceScope on_gpu("/gpu:0");
+    identity(x, "on_gpu") * constant({2.f, 3.f});  // the constant's node is on the CPU
+  }
+  REQUIRE(*InsertDeviceCopies(g) == 2);
+  CHECK(CountOp(g, "DuetCopyToDevice") == 1);  // x's
+  int gpu_constants = 0;
+  for (const Node* node : g.nodes()) {
+    gpu_constants += node->op().name == "Const" && node->device() == "/device:GPU:0";
+  }
+  CHECK(gpu_constants == 1);
+}
+
 TEST_CASE("a graph placed on an absent GPU fails to run with a clear error") {
   if (num_gpus() > 0) return;  // runs on the GPU instead (tests/kernels/cuda/)
   Graph g;

@@ -75,6 +75,7 @@ TEST_CASE("host inputs stay on the CPU and do not decide placement") {
 TEST_CASE("host ops run on the CPU, copies where their attr says, variable ops with the variable") {
   const Tensor s = from_vector(std::vector<int32_t>{2, 1});
   CHECK(*Place(Call("BroadcastGradientArgs", {s, s}), kGpu0) == Device::cpu());
+  CHECK(*Place(Call("Shape", {On(s, kGpu0)}), std::nullopt) == Device::cpu());
   const Tensor x = constant({1.f});
   CHECK(*Place(Call("DuetCopyToDevice", {x}, {{"device", std::string("/device:GPU:1")}}),
                std::nullopt) == Device::cuda(1));

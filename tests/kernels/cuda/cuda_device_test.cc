@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "duet.h"
+#include "kernels/cuda/cuda_context.h"
 #include "tests/cuda_test_util.h"
 #include "tests/test_util.h"
 
@@ -145,11 +146,18 @@ TEST_CASE("a training step traced and run entirely on the GPU equals the CPU's")
   const Tensor x = random_normal({16, 6}, 5, kFloat64);
   const Tensor y = cast(floor(random_uniform({16}, 6, kFloat32, 0, 3)), kInt64);
   const Tensor gx = x.gpu(), gy = y.gpu();
+  std::vector<Tensor> gpu_losses;
+  gpu_losses.push_back(gpu_step(gx, gy));  // traces and plans
+  // The steps, gradients and updates included, never touch the host: no copy either way.
+  const cuda::HostTransfers before = cuda::host_transfers();
+  for (int step = 1; step < 10; ++step) gpu_losses.push_back(gpu_step(gx, gy));
+  const cuda::HostTransfers after = cuda::host_transfers();
+  CHECK(after.to_device == before.to_device);
+  CHECK(after.to_host == before.to_host);
   for (int step = 0; step < 10; ++step) {
     INFO("step " << step);
-    const Tensor gpu_loss = gpu_step(gx, gy);
-    CHECK(gpu_loss.device() == Device::cuda(0));
-    ExpectTensorNear(gpu_loss.cpu(), cpu_step(x, y), 1e-9);
+    CHECK(gpu_losses[step].device() == Device::cuda(0));
+    ExpectTensorNear(gpu_losses[step].cpu(), cpu_step(x, y), 1e-9);
   }
   for (size_t i = 0; i < cpu_vars.size(); ++i) {
     CHECK(gpu_vars[i].value().device() == Device::cuda(0));
