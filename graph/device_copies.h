@@ -6,8 +6,8 @@
 // Before a signature is planned, InsertDeviceCopies gives every edge whose value lives elsewhere
 // a DuetCopyToDevice node on the reader's side (one per value and device, shared by the readers
 // there), so the plan itself only ever runs kernels on their own devices. A Const gets a twin on
-// the reader's device instead, whose value the plan copies once (no copy per run). Variable handles never
-// move: a node reads a variable on the variable's device (placement rule 3).
+// the reader's device instead, whose value the plan copies once (no copy per run). Variable handles
+// never move: a node reads a variable on the variable's device (placement rule 3).
 #pragma once
 
 #include "absl/status/statusor.h"

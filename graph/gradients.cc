@@ -76,8 +76,8 @@ TensorList NodeGradients(const Node& node, absl::Span<const Tensor> upstream, co
   for (size_t j = 0; j < node.inputs().size(); ++j) {
     const NodeOutput& in = node.inputs()[j];
     inputs.push_back(InputTensor(in));
-    input_meta.push_back({in.node->output_dtype(in.index), in.node->output_shape(in.index),
-                          in.node->placement()});
+    input_meta.push_back(
+        {in.node->output_dtype(in.index), in.node->output_shape(in.index), in.node->placement()});
     if (j >= 64 || reach.Contains(in)) needs_grad |= uint64_t{1} << (j & 63);
   }
   for (int i = 0; i < node.num_outputs(); ++i) {
