@@ -1,55 +1,24 @@
-// Device helpers shared by the nn family's .cu files: conversions of the storage types to their
-// compute type (half types compute in float32) and grid-stride launch geometry.
+// Device helpers shared by the nn family's .cu files: short names for the storage/compute type
+// conversions and grid-stride launch geometry.
 #pragma once
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/cuda/device_types.cu.h"
+
 namespace duet::cuda::nn_detail {
 
-// The type arithmetic runs in: float for the 16-bit types, the type itself otherwise.
+// The compute type of storage type T, and the conversions (kernels/cuda/device_types.cu.h).
 template <typename T>
-struct ComputeOf {
-  using type = T;
-};
-template <>
-struct ComputeOf<__half> {
-  using type = float;
-};
-template <>
-struct ComputeOf<__nv_bfloat16> {
-  using type = float;
-};
-template <typename T>
-using Compute = typename ComputeOf<T>::type;
-
+using Compute = ComputeT<T>;
 template <typename T>
 __device__ __forceinline__ Compute<T> Load(const T& v) {
-  return static_cast<Compute<T>>(v);
+  return ToCompute(v);
 }
-template <>
-__device__ __forceinline__ float Load(const __half& v) {
-  return __half2float(v);
-}
-template <>
-__device__ __forceinline__ float Load(const __nv_bfloat16& v) {
-  return __bfloat162float(v);
-}
-
 template <typename T>
 __device__ __forceinline__ T Store(Compute<T> v) {
-  return static_cast<T>(v);
-}
-template <>
-__device__ __forceinline__ __half Store<__half>(float v) {
-  return __float2half_rn(v);
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 Store<__nv_bfloat16>(float v) {
-  return __float2bfloat16_rn(v);
+  return FromCompute<T>(v);
 }
 
 constexpr int kThreads = 256;
