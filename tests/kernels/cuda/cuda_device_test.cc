@@ -61,7 +61,7 @@ TEST_CASE("a DeviceScope runs ops on its device, copying inputs there (API.md's 
   {
     DeviceScope on_gpu("/gpu:0");
     y = matmul(x, x);
-    z = zeros({3});
+    z = zeros_like(x);  // x is on the CPU; the op makes its output on the scope's device
   }
   CHECK(y.device() == Device::cuda(0));
   CHECK(z.device() == Device::cuda(0));
