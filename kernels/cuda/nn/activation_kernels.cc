@@ -21,9 +21,9 @@ absl::Status ActivationKernel(KernelContext& ctx) {
   if (y.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(x.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::LaunchStatus(cuda::LaunchActivation(kAct, type, x.raw_data(), y.raw_data(),
-                                                   y.num_elements(), 0.0f, device->stream()),
-                            ctx.call().op->name);
+  return cuda::CudaStatus(cuda::LaunchActivation(kAct, type, x.raw_data(), y.raw_data(),
+                                                 y.num_elements(), 0.0f, device->stream()),
+                          ctx.call().op->name);
 }
 
 // Inputs: gradients, features (same shape).
@@ -32,7 +32,7 @@ absl::Status ReluGradKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(out.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchReluGrad(type, ctx.input(0).raw_data(), ctx.input(1).raw_data(), out.raw_data(),
                            out.num_elements(), device->stream()),
       "ReluGrad");
@@ -45,7 +45,7 @@ absl::Status BiasAddKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(value.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchBiasActivation(cuda::NnActivation::kNone, type, value.raw_data(),
                                  ctx.input(1).raw_data(), out.raw_data(), out.num_elements(),
                                  value.shape()[value.rank() - 1], 0.0f, device->stream()),

@@ -36,9 +36,9 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
   const cudaStream_t stream = device->stream();
   if (rows == 0 && training) {  // no statistics: NaN, as in TensorFlow
     for (int i = kBatchMean; i <= kReserve3; ++i) {
-      DUET_RETURN_IF_ERROR(cuda::LaunchStatus(
-          cuda::LaunchFillNan(u_type, ctx.output(i).raw_data(), channels, stream),
-          "batch norm NaN statistics"));
+      DUET_RETURN_IF_ERROR(
+          cuda::CudaStatus(cuda::LaunchFillNan(u_type, ctx.output(i).raw_data(), channels, stream),
+                           "batch norm NaN statistics"));
     }
     return absl::OkStatus();
   }
@@ -46,9 +46,9 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
   void* variance = ctx.output(kReserve2).raw_data();
   if (training) {
     DUET_RETURN_IF_ERROR(
-        cuda::LaunchStatus(cuda::LaunchBatchNormStatistics(x_type, x.raw_data(), rows, channels,
-                                                           mean, variance, stream),
-                           "batch norm statistics"));
+        cuda::CudaStatus(cuda::LaunchBatchNormStatistics(x_type, x.raw_data(), rows, channels, mean,
+                                                         variance, stream),
+                         "batch norm statistics"));
   } else {
     const size_t bytes = ctx.output(kReserve1).nbytes();
     DUET_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(mean, ctx.input(kMean).raw_data(), bytes,
@@ -56,14 +56,14 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
     DUET_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(variance, ctx.input(kVariance).raw_data(), bytes,
                                               cudaMemcpyDeviceToDevice, stream));
   }
-  DUET_RETURN_IF_ERROR(cuda::LaunchStatus(
+  DUET_RETURN_IF_ERROR(cuda::CudaStatus(
       cuda::LaunchBatchNormApply(x_type, x.raw_data(), ctx.output(kY).raw_data(), rows, channels,
                                  epsilon, ctx.input(kScale).raw_data(),
                                  ctx.input(kOffset).raw_data(), mean, variance, stream),
       "batch norm apply"));
   // The old running statistics are read only when blending (they may be empty otherwise).
   const bool blend = training && factor != 1.0f;
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchBatchNormFinish(
           u_type, rows, channels, epsilon, factor, training, mean, variance,
           blend ? ctx.input(kMean).raw_data() : nullptr,

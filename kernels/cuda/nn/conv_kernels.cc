@@ -12,11 +12,12 @@
 #include "core/error.h"
 #include "kernels/cpu/nn/conv_geometry.h"
 #include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/cuda/array/array_kernels.h"
+#include "kernels/cuda/array/strided_copy.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/activation_launchers.h"
 #include "kernels/cuda/nn/conv_cache.h"
 #include "kernels/cuda/nn/fused_activation.h"
-#include "kernels/cuda/nn/layout_launchers.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/kernel_registry.h"
 
@@ -108,15 +109,41 @@ absl::Status ZeroFill(Tensor& t, cudaStream_t stream) {
   return cuda::CudaStatus(cudaMemsetAsync(t.raw_data(), 0, t.nbytes(), stream), "cudaMemsetAsync");
 }
 
+// dst [cols, rows] = src [rows, cols] transposed, with the array family's tiled transpose.
+absl::Status Transpose2D(const Tensor& src, void* dst, int64_t rows, int64_t cols,
+                         cudaStream_t stream) {
+  return cuda::CudaStatus(cuda::LaunchBatchTranspose(src.raw_data(), dst, 1, rows, cols,
+                                                     DTypeSize(src.dtype()), stream),
+                          "filter layout transpose");
+}
+
+// The window [top, top + small_h) x [left, left + small_w) of the NHWC image `big` (big_h x
+// big_w) and the NHWC image `small`, copied either way (the array family's strided copy):
+// into `big` pads, out of it crops.
+absl::Status CopyWindow(const Tensor& small, void* big, int64_t big_h, int64_t big_w, int64_t top,
+                        int64_t left, bool into_big, cudaStream_t stream) {
+  const int64_t n = small.shape()[0], h = small.shape()[1], w = small.shape()[2],
+                c = small.shape()[3];
+  const int elem = static_cast<int>(DTypeSize(small.dtype()));
+  char* window = static_cast<char*>(big) + (top * big_w + left) * c * elem;
+  const std::vector<int64_t> dims = {n, h, w, c};
+  const std::vector<int64_t> small_strides = {h * w * c, w * c, c, 1};
+  const std::vector<int64_t> big_strides = {big_h * big_w * c, big_w * c, c, 1};
+  if (into_big) {
+    return cuda::StridedCopy(dims, small.raw_data(), small_strides, window, big_strides, elem,
+                             stream);
+  }
+  return cuda::StridedCopy(dims, window, big_strides, small.raw_data(), small_strides, elem,
+                           stream);
+}
+
 // The HWIO `filter` of `g` as KRSC, in a new device tensor.
 absl::StatusOr<Tensor> FilterToKrsc(const Tensor& filter, const ConvGeometry& g,
                                     cudaStream_t stream) {
   DUET_ASSIGN_OR_RETURN(Tensor krsc,
                         Tensor::TryEmpty(filter.dtype(), filter.shape(), filter.device()));
-  DUET_RETURN_IF_ERROR(cuda::LaunchStatus(
-      cuda::LaunchTranspose2D(DTypeSize(filter.dtype()), filter.raw_data(), krsc.raw_data(),
-                              g.window[0] * g.window[1] * g.in_c, g.out_c, stream),
-      "filter transpose"));
+  DUET_RETURN_IF_ERROR(
+      Transpose2D(filter, krsc.raw_data(), g.window[0] * g.window[1] * g.in_c, g.out_c, stream));
   return krsc;
 }
 
@@ -127,10 +154,9 @@ absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g,
   DUET_ASSIGN_OR_RETURN(
       Tensor padded, Tensor::TryEmpty(input.dtype(), Shape{g.batch, c.key.in_h, c.key.in_w, g.in_c},
                                       input.device()));
-  DUET_RETURN_IF_ERROR(cuda::LaunchStatus(
-      cuda::LaunchPadNhwc(DTypeSize(input.dtype()), input.raw_data(), padded.raw_data(), g.batch,
-                          g.in[0], g.in[1], g.in_c, c.key.in_h, c.key.in_w, c.top, c.left, stream),
-      "convolution input padding"));
+  DUET_RETURN_IF_ERROR(ZeroFill(padded, stream));
+  DUET_RETURN_IF_ERROR(CopyWindow(input, padded.raw_data(), c.key.in_h, c.key.in_w, c.top, c.left,
+                                  /*into_big=*/true, stream));
   return padded;
 }
 
@@ -160,7 +186,7 @@ absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
   }
   if (epilogue == nullptr) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(dtype));
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchBiasActivation(cuda::ToNnActivation(epilogue->activation), type, out.raw_data(),
                                  ctx.input(2).raw_data(), out.raw_data(), out.num_elements(),
                                  g.out_c, epilogue->leakyrelu_alpha, stream),
@@ -201,10 +227,8 @@ absl::Status BackpropInputKernel(KernelContext& ctx) {
       run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
       WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
   if (!c.padded) return absl::OkStatus();
-  return cuda::LaunchStatus(
-      cuda::LaunchCropNhwc(DTypeSize(dtype), dx.raw_data(), out.raw_data(), g.batch, c.key.in_h,
-                           c.key.in_w, g.in_c, g.in[0], g.in[1], c.top, c.left, stream),
-      "convolution gradient crop");
+  return CopyWindow(out, dx.raw_data(), c.key.in_h, c.key.in_w, c.top, c.left,
+                    /*into_big=*/false, stream);
 }
 
 // Inputs: input, filter_sizes (host), out_backprop.
@@ -227,10 +251,7 @@ absl::Status BackpropFilterKernel(KernelContext& ctx) {
       run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
       WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
       dw_krsc.raw_data()));
-  return cuda::LaunchStatus(
-      cuda::LaunchTranspose2D(DTypeSize(dtype), dw_krsc.raw_data(), out.raw_data(), g.out_c,
-                              g.window[0] * g.window[1] * g.in_c, stream),
-      "filter gradient transpose");
+  return Transpose2D(dw_krsc, out.raw_data(), g.out_c, g.window[0] * g.window[1] * g.in_c, stream);
 }
 
 const bool kRegistered = [] {

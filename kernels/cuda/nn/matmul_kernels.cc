@@ -149,7 +149,7 @@ absl::Status FusedMatMulKernel(KernelContext& ctx) {
       RunMatMul(ctx, ctx.attr<bool>(kFusedTransposeA), ctx.attr<bool>(kFusedTransposeB), device));
   Tensor& out = ctx.output(0);
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(out.dtype()));
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchBiasActivation(cuda::ToNnActivation(epilogue.activation), type, out.raw_data(),
                                  ctx.input(2).raw_data(), out.raw_data(), out.num_elements(),
                                  out.shape()[out.rank() - 1], epilogue.leakyrelu_alpha,
@@ -230,9 +230,9 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
       DUET_ASSIGN_OR_RETURN(Tensor scalars, Tensor::TryEmpty(a.dtype(), Shape{2}, ctx.device()));
       DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(a.dtype()));
       DUET_RETURN_IF_ERROR(
-          cuda::LaunchStatus(cuda::LaunchNegatedScalarAndOne(type, alpha.raw_data(),
-                                                             scalars.raw_data(), device->stream()),
-                             "gradient descent scalars"));
+          cuda::CudaStatus(cuda::LaunchNegatedScalarAndOne(type, alpha.raw_data(),
+                                                           scalars.raw_data(), device->stream()),
+                           "gradient descent scalars"));
       const char* base = static_cast<const char*>(scalars.raw_data());
       g.alpha = base;
       g.beta = base + DTypeSize(a.dtype());

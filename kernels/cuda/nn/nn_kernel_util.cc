@@ -26,10 +26,6 @@ absl::StatusOr<NnType> ToNnType(DType dtype) {
   }
 }
 
-absl::Status LaunchStatus(cudaError_t error, absl::string_view what) {
-  return CudaStatus(error, what);
-}
-
 absl::StatusOr<Tensor> DeviceScratch(Device device, size_t bytes) {
   const int64_t words = static_cast<int64_t>((bytes + sizeof(float) - 1) / sizeof(float));
   return Tensor::TryEmpty(kFloat32, Shape{words}, device);

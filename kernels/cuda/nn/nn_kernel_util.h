@@ -15,9 +15,6 @@ namespace duet::cuda {
 // The launcher type of `dtype`; InvalidArgument for dtypes the nn launchers lack (bool, ...).
 absl::StatusOr<NnType> ToNnType(DType dtype);
 
-// OK, or Internal naming `what` and CUDA's error (a launcher's return value).
-absl::Status LaunchStatus(cudaError_t error, absl::string_view what);
-
 // An uninitialized device tensor of at least `bytes` bytes on `device` (float32 elements), for
 // workspaces and padded copies; its memory returns to the caching allocator when dropped.
 // Stream order makes reuse safe (Note [One stream per device]).

@@ -68,8 +68,8 @@ absl::Status MaxPoolKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, x.dtype()));
   const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), kMaxPoolKsize, kMaxPoolStrides,
                                   kMaxPoolPadding, kMaxPoolPads);
-  return cuda::LaunchStatus(cuda::LaunchMaxPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
-                            "MaxPool");
+  return cuda::CudaStatus(cuda::LaunchMaxPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
+                          "MaxPool");
 }
 
 absl::Status AvgPoolKernel(KernelContext& ctx) {
@@ -78,8 +78,8 @@ absl::Status AvgPoolKernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, x.dtype()));
   const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), kAvgPoolKsize, kAvgPoolStrides);
-  return cuda::LaunchStatus(cuda::LaunchAvgPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
-                            "AvgPool");
+  return cuda::CudaStatus(cuda::LaunchAvgPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
+                          "AvgPool");
 }
 
 // Inputs: orig_input, orig_output, grad. An empty grad (no output cells) gives zeros.
@@ -94,9 +94,9 @@ absl::Status MaxPoolGradKernel(KernelContext& ctx) {
   }
   const cuda::PoolDims d =
       DimsOf(ctx, out.shape(), grad.shape(), kGradKsize, kGradStrides, kGradPadding, kGradPads);
-  return cuda::LaunchStatus(cuda::LaunchMaxPoolGrad(l.type, d, ctx.input(0).raw_data(),
-                                                    grad.raw_data(), out.raw_data(), l.stream),
-                            "MaxPoolGrad");
+  return cuda::CudaStatus(cuda::LaunchMaxPoolGrad(l.type, d, ctx.input(0).raw_data(),
+                                                  grad.raw_data(), out.raw_data(), l.stream),
+                          "MaxPoolGrad");
 }
 
 // Inputs: orig_input_shape (host), grad.
@@ -110,7 +110,7 @@ absl::Status AvgPoolGradKernel(KernelContext& ctx) {
                             "cudaMemsetAsync");
   }
   const cuda::PoolDims d = DimsOf(ctx, out.shape(), grad.shape(), kGradKsize, kGradStrides);
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchAvgPoolGrad(l.type, d, grad.raw_data(), out.raw_data(), l.stream), "AvgPoolGrad");
 }
 
@@ -120,7 +120,7 @@ absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, out.dtype()));
   const cuda::PoolDims d = DimsOf(ctx, ctx.input(0).shape(), out.shape(), kGradKsize, kGradStrides);
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchMaxPoolGradGrad(l.type, d, ctx.input(0).raw_data(), ctx.input(2).raw_data(),
                                   out.raw_data(), l.stream),
       "MaxPoolGradGrad");

@@ -20,9 +20,9 @@ absl::Status SoftmaxKernel(KernelContext& ctx) {
   const int64_t cols = x.shape()[x.rank() - 1];
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(x.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::LaunchStatus(cuda::LaunchSoftmax(type, kLog, x.raw_data(), y.raw_data(),
-                                                y.num_elements() / cols, cols, device->stream()),
-                            kLog ? "LogSoftmax" : "Softmax");
+  return cuda::CudaStatus(cuda::LaunchSoftmax(type, kLog, x.raw_data(), y.raw_data(),
+                                              y.num_elements() / cols, cols, device->stream()),
+                          kLog ? "LogSoftmax" : "Softmax");
 }
 
 // Inputs: features [rows, cols], labels [rows, cols]; outputs: loss [rows], backprop.
@@ -30,7 +30,7 @@ absl::Status CrossEntropyKernel(KernelContext& ctx) {
   const Tensor& features = ctx.input(0);
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(features.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchSoftmaxCrossEntropy(type, features.raw_data(), ctx.input(1).raw_data(),
                                       ctx.output(0).raw_data(), ctx.output(1).raw_data(),
                                       features.shape()[0], features.shape()[1], device->stream()),
@@ -43,7 +43,7 @@ absl::Status SparseCrossEntropyKernel(KernelContext& ctx) {
   const Tensor& features = ctx.input(0);
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(features.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::LaunchStatus(
+  return cuda::CudaStatus(
       cuda::LaunchSparseSoftmaxCrossEntropy(
           type, ctx.input(1).dtype() == kInt64, features.raw_data(), ctx.input(1).raw_data(),
           ctx.output(0).raw_data(), ctx.output(1).raw_data(), features.shape()[0],
