@@ -134,14 +134,11 @@ absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite si
 namespace {
 
 // Records where the node runs (Note [Placement]); CPU nodes keep the empty device string, so
-// CPU-only GraphDefs stay as they were. The inputs' devices are those of their nodes (symbolic
-// tensors carry them); the session copies values across device boundaries.
+// CPU-only GraphDefs stay as they were. A symbolic input carries its node's device, an eager one
+// its own, which its capture node gets; the session copies values across device boundaries.
 absl::Status PlaceNode(const OpCall& call, NodeSpec& spec) {
-  OpCall placed(call.op, {}, call.site);
-  placed.attrs = call.attrs;
-  for (const NodeOutput& in : spec.inputs) placed.inputs.push_back(in.node->output(in.index));
   DUET_ASSIGN_OR_RETURN(const Device device,
-                        PlaceCall(placed, HostInputMask(placed), DeviceScope::Innermost()));
+                        PlaceCall(call, HostInputMask(call), DeviceScope::Innermost()));
   if (!device.is_cpu()) spec.device = device.tf_name();
   return absl::OkStatus();
 }

@@ -186,15 +186,12 @@ absl::Status StepError(const PlanStep& step, const OpCall& call, const absl::Sta
 absl::StatusOr<Tensor> OnDevice(const Tensor& value, Device device) {
   if (value.device() == device || value.dtype() == kResource) return value;
   static const OpDef* const copy = OpRegistry::Global().Find("DuetCopyToDevice");
-  const KernelDef* kernel = FindKernel(*copy, device.type(), value.dtype());
-  if (kernel == nullptr) return NoKernelError(*copy, device.type(), value.dtype());
   OpCall call(copy, {value}, OpSite());
   call.attrs[copy->attr_index("device")] = device.tf_name();
   DUET_RETURN_IF_ERROR(BindAttrs(call));
   OutputList outputs(1);
   DUET_ASSIGN_OR_RETURN(outputs[0], Tensor::TryEmpty(value.dtype(), value.shape(), device));
-  KernelContext ctx(call, outputs, device);
-  DUET_RETURN_IF_ERROR(kernel->fn(ctx));
+  DUET_RETURN_IF_ERROR(RunKernel(call, device, outputs));
   return outputs[0];
 }
 

@@ -73,4 +73,12 @@ absl::Status NoKernelError(const OpDef& op, DeviceType device, DType dtype) {
                    : absl::StrCat(" (kernels exist for: ", absl::StrJoin(have, ", "), ")")));
 }
 
+absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs) {
+  const DType dtype = DispatchDType(call);
+  const KernelDef* kernel = FindKernel(*call.op, device.type(), dtype);
+  if (kernel == nullptr) return NoKernelError(*call.op, device.type(), dtype);
+  KernelContext ctx(call, outputs, device);
+  return kernel->fn(ctx);
+}
+
 }  // namespace duet

@@ -69,4 +69,9 @@ const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype);
 // NotFound naming the op, device and dtype, and listing the dtypes that do have kernels.
 absl::Status NoKernelError(const OpDef& op, DeviceType device, DType dtype);
 
+// Runs the kernel of `call` (attrs bound) on `device` into `outputs`, allocated already unless
+// the kernel allocates its own: for code that runs one kernel outside the dispatchers (plan-time
+// copies, variable updates). NoKernelError when there is none.
+absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs);
+
 }  // namespace duet

@@ -33,7 +33,7 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
   const Tensor* disagrees = nullptr;
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     const Tensor& t = call.inputs[i];
-    if (!t.defined() || InputDevice(host_mask, i, Device::cuda()).is_cpu()) continue;
+    if (!t.defined() || IsHostInput(host_mask, i)) continue;
     if (t.dtype() == kResource) return t.device();
     if (t.device().is_cpu() && t.rank() == 0) continue;
     if (!device.has_value()) {

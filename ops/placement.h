@@ -33,9 +33,12 @@ uint64_t HostInputMask(const OpCall& call);
 absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
                                  std::optional<Device> scope);
 
+// Whether input i is a host input, by the call's HostInputMask.
+inline bool IsHostInput(uint64_t host_mask, int i) { return i < 64 && (host_mask >> i & 1); }
+
 // The device input i of `call` must be on when the call runs on `device`.
 inline Device InputDevice(uint64_t host_mask, int i, Device device) {
-  return i < 64 && (host_mask >> i & 1) ? Device::cpu() : device;
+  return IsHostInput(host_mask, i) ? Device::cpu() : device;
 }
 
 }  // namespace duet

@@ -61,11 +61,8 @@ absl::Status RunDeviceKernel(const KernelContext& ctx, const char* name, TensorL
   if (op == nullptr) return absl::InternalError(absl::StrCat(name, " is not linked in"));
   OpCall call(op, std::move(inputs), OpSite());
   DUET_RETURN_IF_ERROR(BindAttrs(call));
-  const KernelDef* kernel = FindKernel(*op, ctx.device().type(), DispatchDType(call));
-  if (kernel == nullptr) return NoKernelError(*op, ctx.device().type(), DispatchDType(call));
   OutputList result = {out};
-  KernelContext run(call, result, ctx.device());
-  return kernel->fn(run);
+  return RunKernel(call, ctx.device(), result);
 }
 
 // variable = variable <op> delta, with the device's elementwise kernel of `kOpName` (AddV2 or
