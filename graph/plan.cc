@@ -22,6 +22,7 @@ struct Plan::Layout {
     int step = 0;
     std::vector<int> dynamic_inputs;  // input positions
     std::vector<int> release;         // slots
+    uint32_t scratch_inputs = 0;      // bit j: input j may be overwritten (Note [Scratch inputs])
   };
   std::vector<Shape> feed_shapes;
   bool is_static = false;
@@ -451,8 +452,32 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
   }
 }
 
+// Note [Scratch inputs]: an arena value that a step reads last, through one input, is dead once
+// the step has read it, so the step's kernel may overwrite it (KernelContext::may_overwrite_input)
+// instead of allocating a scratch buffer of its own: the fused gradient update scales its smaller
+// operand in place this way. Nothing else can see the buffer: arena values are never fed, fetched,
+// kept or viewed (PlaceArena), steps run one after another, the slots sharing its offset live at
+// other times, and the next run recomputes it. Dynamic runs do not say so (their values may be
+// fed or shared), nor eager execution (callers keep their tensors).
+namespace {
+
+uint32_t ScratchInputs(const std::vector<int>& input_slots, int at,
+                       const std::vector<int>& last_read, const std::vector<int64_t>& arena_offset) {
+  uint32_t mask = 0;
+  for (size_t j = 0; j < input_slots.size() && j < 32; ++j) {
+    const int slot = input_slots[j];
+    const bool read_once_here =
+        std::count(input_slots.begin(), input_slots.end(), slot) == 1 && last_read[slot] == at;
+    if (read_once_here && arena_offset[slot] >= 0) mask |= uint32_t{1} << j;
+  }
+  return mask;
+}
+
+}  // namespace
+
 // Which slots keep the frame's own tensor (constants, folded values, the arena), and for each
-// step that runs, the inputs refilled each run and the slots freed after it.
+// step that runs, the inputs refilled each run, those it may overwrite and the slots freed after
+// it.
 void Plan::ScheduleStatic(const Liveness& live, Layout& layout) const {
   layout.persistent.assign(num_slots_, 0);
   for (int slot = 0; slot < num_slots_; ++slot) {
@@ -466,6 +491,7 @@ void Plan::ScheduleStatic(const Liveness& live, Layout& layout) const {
     for (size_t j = 0; j < inputs.size(); ++j) {
       if (!layout.persistent[inputs[j]]) run.dynamic_inputs.push_back(static_cast<int>(j));
     }
+    run.scratch_inputs = ScratchInputs(inputs, static_cast<int>(at), live.last_read, layout.arena_offset);
   }
   for (int slot = 0; slot < num_slots_; ++slot) {
     if (layout.persistent[slot] || fetched_[slot]) continue;
@@ -557,7 +583,7 @@ absl::Status Plan::RunStatic(Frame& frame) {
             outputs[k], Tensor::TryEmpty(slot_dtypes_[slot], layout.shapes[slot], step.device));
       }
     }
-    KernelContext ctx(call, outputs, step.device);
+    KernelContext ctx(call, outputs, step.device, run.scratch_inputs);
     const absl::Status status = step.kernel->fn(ctx);
     if (!status.ok()) return StepError(step, call, status);
     for (size_t k = 0; k < outputs.size(); ++k) {

@@ -1,6 +1,7 @@
 // Kernels: the code that runs an op on one device for one dtype, and their registry.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 
 #include "absl/status/status.h"
@@ -14,8 +15,10 @@ namespace duet {
 // shapes the shape function inferred (unless the kernel allocates its own, see KernelDef).
 class KernelContext {
  public:
-  KernelContext(const OpCall& call, OutputList& outputs, Device device)
-      : call_(call), outputs_(outputs), device_(device) {}
+  // Bit i of `scratch_inputs`: input i is the caller's to lose (see may_overwrite_input).
+  KernelContext(const OpCall& call, OutputList& outputs, Device device,
+                uint32_t scratch_inputs = 0)
+      : call_(call), outputs_(outputs), device_(device), scratch_inputs_(scratch_inputs) {}
 
   const OpCall& call() const { return call_; }
   int num_inputs() const { return static_cast<int>(call_.inputs.size()); }
@@ -28,11 +31,16 @@ class KernelContext {
   Tensor& output(int i) { return outputs_[i]; }
   Device device() const { return device_; }
   ThreadPool& pool() const { return ThreadPool::Intra(); }
+  // Whether nothing reads input i after this kernel, so the kernel may use its buffer as scratch.
+  // Only a static plan says so, for arena values this step reads last (Note [Scratch inputs] in
+  // graph/plan.cc); eager callers keep their tensors, so eagerly it is always false.
+  bool may_overwrite_input(int i) const { return i < 32 && (scratch_inputs_ >> i & 1) != 0; }
 
  private:
   const OpCall& call_;
   OutputList& outputs_;
   Device device_;
+  uint32_t scratch_inputs_;
 };
 
 using KernelFn = absl::Status (*)(KernelContext& ctx);

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "duet.h"
+#include "kernels/kernel_registry.h"
 #include "ops/nn/fused_nn_ops.h"
+#include "ops/op_registry.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -62,6 +64,38 @@ TEST_CASE("a value read before the update keeps its value (copy on write)") {
                                            random_normal({2, 3}, 5, dtype));
     testing::ExpectTensorNear(held, start, 0);
     CHECK(v.value().raw_data() != held_data);
+  }
+}
+
+// Runs the CPU kernel directly, as a plan does, telling it which inputs it may overwrite.
+void RunWithScratchInputs(const Variable& v, const Tensor& alpha, const Tensor& a, const Tensor& b,
+                          uint32_t scratch_inputs) {
+  const OpDef* op = OpRegistry::Global().Find("_ResourceApplyMatMulGradientDescent");
+  OpCall call(op, {v.handle(), alpha, a, b}, OpSite());
+  OutputList outputs;
+  KernelContext ctx(call, outputs, Device::cpu(), scratch_inputs);
+  const KernelDef* kernel = FindKernel(*op, DeviceType::kCpu, kFloat32);
+  REQUIRE(kernel != nullptr);
+  REQUIRE(kernel->fn(ctx).ok());
+}
+
+TEST_CASE("an operand the caller gives up is scaled in place; the others are left alone") {
+  const Tensor a0 = random_normal({4, 5}, 1), b0 = random_normal({5, 3}, 2);  // b is smaller
+  const Tensor alpha = constant(0.5f);
+  struct Case {
+    uint32_t scratch_inputs;
+    bool a_scaled, b_scaled;
+  };
+  // Inputs: 0 the variable, 1 alpha, 2 a, 3 b.
+  for (const Case& c : {Case{0, false, false}, Case{1u << 3, false, true},
+                        Case{1u << 2, true, false}, Case{(1u << 2) | (1u << 3), false, true}}) {
+    INFO("scratch inputs mask " << c.scratch_inputs);
+    const Tensor a = a0 + 0.f, b = b0 + 0.f;  // buffers of their own
+    Variable v(zeros({4, 3}), "w");
+    RunWithScratchInputs(v, alpha, a, b, c.scratch_inputs);
+    testing::ExpectTensorNear(v.value(), -alpha * matmul(a0, b0), 1e-5);
+    testing::ExpectTensorNear(a, c.a_scaled ? -alpha * a0 : a0, 1e-6);
+    testing::ExpectTensorNear(b, c.b_scaled ? -alpha * b0 : b0, 1e-6);
   }
 }
 

@@ -7,8 +7,8 @@
 //     64x64.
 //   - {eager,session}.mlp_train_step_peak_rss: how far the peak resident memory (MiB, getrusage)
 //     of a process rises above its resident memory at the start while it runs 50 SGD steps of a
-//     784-256-10 MLP (batch 64) eagerly with a GradientTape, or as one Session::run of a graph with
-//     gradients() and ResourceApplyGradientDescent nodes. Each is measured in a child process of
+//     784-256-256-10 MLP of the forward case (batch 64) eagerly with a GradientTape, or as one
+//     Session::run of a graph with gradients() and ResourceApplyGradientDescent nodes. Each is measured in a child process of
 //     its own (`graph_bench --peak_rss eager|session`). The *_code_resident variants first fault
 //     in the pages of the code both modes share (`--peak_rss MODE --code_resident`), so their
 //     growth counts the memory training allocates, not which code pages each mode touched.
@@ -105,17 +105,21 @@ void EagerVsSession(const std::string& name, const std::function<Tensor(const Te
   Print("session." + name, seconds[1] * kUsPerSecond, "us");
 }
 
-// 50 SGD steps of a 784-256-10 MLP; returns the final loss.
+// 50 SGD steps of case (b)'s 784-256-256-10 MLP (batch 64, mean sparse softmax cross-entropy);
+// returns the final loss.
 float TrainSteps(bool as_session) {
   constexpr int kSteps = 50;
   Variable w1(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"), b1(zeros({256}), "b1");
-  Variable w2(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"), b2(zeros({10}), "b2");
-  const std::vector<Variable> variables = {w1, b1, w2, b2};
-  const Tensor batch = random_normal({64, 784}, 3);
-  const Tensor labels = cast(floor(random_uniform({64}, 4, kFloat32, 0, 10)), kInt64);
+  Variable w2(random_normal({256, 256}, 2, kFloat32, 0, 0.05), "w2"), b2(zeros({256}), "b2");
+  Variable w3(random_normal({256, 10}, 3, kFloat32, 0, 0.05), "w3"), b3(zeros({10}), "b3");
+  const std::vector<Variable> variables = {w1, b1, w2, b2, w3, b3};
+  const Tensor batch = random_normal({64, 784}, 4);
+  const Tensor labels = cast(floor(random_uniform({64}, 5, kFloat32, 0, 10)), kInt64);
   const Tensor rate = constant(0.01f);
   auto loss_of = [&](const Tensor& x, const Tensor& y) {
-    const Tensor logits = bias_add(matmul(relu(bias_add(matmul(x, w1), b1)), w2), b2);
+    const Tensor h1 = relu(bias_add(matmul(x, w1), b1));
+    const Tensor h2 = relu(bias_add(matmul(h1, w2), b2));
+    const Tensor logits = bias_add(matmul(h2, w3), b3);
     return reduce_mean(sparse_softmax_cross_entropy_with_logits(y, logits));
   };
   Tensor loss;
@@ -146,9 +150,10 @@ float TrainSteps(bool as_session) {
     }
   }
   Session session(g);
+  std::vector<GraphTensor> updates;
+  for (size_t i = 0; i < variables.size(); ++i) updates.push_back("update_" + std::to_string(i));
   for (int step = 0; step < kSteps; ++step) {
-    loss = session.run({{x, batch}, {y, labels}}, {l},
-                       {"update_0", "update_1", "update_2", "update_3"})[0];
+    loss = session.run({{x, batch}, {y, labels}}, {l}, updates)[0];
   }
   return loss.item<float>();
 }

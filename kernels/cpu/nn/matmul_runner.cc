@@ -200,10 +200,10 @@ MatMulGeometry Geometry2D(const Tensor& a, const Tensor& b, const Shape& out, bo
 // value -= alpha x y: the matmul plan with a sum post-op (dst += x y, reading dst's old value).
 // No output scale: oneDNN 2.6 serves a runtime one only with its packing sgemm (gemm:jit), whose
 // per-call packing buffers (megabytes) raise peak memory more than the gradient this saves, and a
-// constant one would need a plan per learning rate. MatMulSubtractScaled therefore folds -alpha
-// into the smaller operand; this plan (brgemm) is cached per shape alone.
+// constant one would need a plan per learning rate. -alpha is folded into an operand instead (see
+// MatMulSubtractScaled); this plan (brgemm) is cached per shape alone.
 absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGeometry& g,
-                                float alpha, Tensor& value) {
+                                float alpha, Tensor& value, bool a_is_scratch, bool b_is_scratch) {
   DnnlKey key = {static_cast<int64_t>(a.dtype()), g.adj_x, g.adj_y};
   key.insert(key.end(), g.x.begin(), g.x.end());
   key.insert(key.end(), g.y.begin(), g.y.end());
@@ -211,16 +211,26 @@ absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGe
                           BuildMatMulPlan(p, g, *ToDnnlType(a.dtype()), nullptr,
                                           /*accumulate=*/true);
                         }));
-  // -alpha * (smaller operand), in a per-thread buffer that only grows (for a 784x256 weight
-  // gradient from a batch of 64: 64 KB instead of the 784 KB gradient), reused every step.
-  thread_local std::vector<float> scaled;
-  const bool scale_a = a.num_elements() <= b.num_elements();
-  const Tensor& small = scale_a ? a : b;
-  const int64_t n = small.num_elements();
-  scaled.resize(std::max<size_t>(scaled.size(), n));
-  MapSV(-alpha, small.data<float>(), scaled.data(), n, MulFn{});  // vectorized
-  plan->Bind(DNNL_ARG_SRC, scale_a ? scaled.data() : a.raw_data());
-  plan->Bind(DNNL_ARG_WEIGHTS, scale_a ? b.raw_data() : scaled.data());
+  // The operand to scale: the smaller of those the caller gives up, scaled where it lies; else the
+  // smaller, copied into a per-thread buffer that only grows (for a 784x256 weight gradient from a
+  // batch of 64: 64 KB instead of the 784 KB gradient), reused every step.
+  const bool a_smaller = a.num_elements() <= b.num_elements();
+  const bool scale_a = a_is_scratch == b_is_scratch ? a_smaller : a_is_scratch;
+  const Tensor& operand = scale_a ? a : b;
+  const int64_t n = operand.num_elements();
+  float* scaled = nullptr;
+  if (scale_a ? a_is_scratch : b_is_scratch) {
+    scaled = static_cast<float*>(const_cast<void*>(operand.raw_data()));
+    const simd::VecT<float> factor = simd::Set1<simd::VecT<float>>(-alpha);
+    simd::Map(scaled, scaled, n, [&](auto v) { return v * factor; });  // loads before it stores
+  } else {
+    thread_local std::vector<float> copy;
+    copy.resize(std::max<size_t>(copy.size(), n));
+    MapSV(-alpha, operand.data<float>(), copy.data(), n, MulFn{});  // vectorized
+    scaled = copy.data();
+  }
+  plan->Bind(DNNL_ARG_SRC, scale_a ? scaled : a.raw_data());
+  plan->Bind(DNNL_ARG_WEIGHTS, scale_a ? b.raw_data() : scaled);
   plan->Bind(DNNL_ARG_DST, value.raw_data());
   return plan->Run(absl::StrCat("matmul gradient update ", DTypeName(a.dtype())));
 }
@@ -244,14 +254,16 @@ void EigenSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGeometry&
 }  // namespace
 
 absl::Status MatMulSubtractScaled(const Tensor& a, const Tensor& b, bool adj_a, bool adj_b,
-                                  double alpha, Tensor& value) {
+                                  double alpha, Tensor& value, bool a_is_scratch,
+                                  bool b_is_scratch) {
   const MatMulGeometry g = Geometry2D(a, b, value.shape(), adj_a, adj_b);
   if (value.num_elements() == 0 || g.k == 0) return absl::OkStatus();  // subtracts zeros
   if (value.dtype() == kFloat64) {
     EigenSubtractScaled(a, b, g, alpha, value);
     return absl::OkStatus();
   }
-  return DnnlSubtractScaled(a, b, g, static_cast<float>(alpha), value);
+  return DnnlSubtractScaled(a, b, g, static_cast<float>(alpha), value, a_is_scratch,
+                            b_is_scratch);
 }
 
 absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, const FusedEpilogue* epilogue) {

@@ -18,10 +18,12 @@ absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y,
 
 // value -= alpha * op(a) x op(b) for 2-D a and b, value of the product's shape [m, n] and all
 // three of one dtype (float32 or float64). In place: value is oneDNN's destination with a sum
-// post-op adding what it held, -alpha folded into a per-thread copy of the smaller operand, so the
-// product is never stored on its own; the plan is cached per shape, not per alpha. Eigen for
-// float64. The caller owns copy-on-write.
+// post-op adding what it held, so the product is never stored on its own; -alpha is folded into
+// one operand: scaled in place when the caller lets it be overwritten (`a_is_scratch`,
+// `b_is_scratch`; the smaller such), else the smaller one copied into a per-thread buffer. The plan
+// is cached per shape, not per alpha. Eigen for float64. The caller owns copy-on-write.
 absl::Status MatMulSubtractScaled(const Tensor& a, const Tensor& b, bool adj_a, bool adj_b,
-                                  double alpha, Tensor& value);
+                                  double alpha, Tensor& value, bool a_is_scratch = false,
+                                  bool b_is_scratch = false);
 
 }  // namespace duet

@@ -189,6 +189,40 @@ TEST_CASE("a gradient read elsewhere, fetched, or followed by a control edge doe
   }
 }
 
+// Note [Scratch inputs] (graph/plan.cc): the fused update scales its smaller operand in place when
+// it reads that arena value last; a reader made after the update (the plan keeps that order) must
+// still see the value unscaled.
+TEST_CASE("a fused update's operand read after the update keeps its value") {
+  const Tensor a_value = random_normal({4, 3}, 1), b_value = random_normal({4, 2}, 2);
+  for (const bool read_after : {false, true}) {
+    INFO("read after the update: " << read_after);
+    Variable w(zeros({3, 2}), "w");
+    Graph g;
+    Tensor a, b, total;
+    {
+      GraphScope scope(g);
+      a = placeholder(kFloat32, {4, 3}, "a");
+      b = placeholder(kFloat32, {4, 2}, "b");
+      const Tensor doubled = b * 2.f;  // an arena value, smaller than a
+      resource_apply_gradient_descent(w.handle(), constant(0.25f),
+                                      matmul(a, doubled, /*transpose_a=*/true, false), "update");
+      total = reduce_sum(doubled * 1.f);
+    }
+    Session session(g);
+    const std::vector<GraphTensor> fetches =
+        read_after ? std::vector<GraphTensor>{total} : std::vector<GraphTensor>{};
+    for (int step = 1; step <= 2; ++step) {  // the second run is the static plan's
+      const std::vector<Tensor> out = session.run({{a, a_value}, {b, b_value}}, fetches, {"update"});
+      if (read_after) testing::ExpectTensorNear(out[0], reduce_sum(b_value * 2.f), 1e-5);
+      testing::ExpectTensorNear(
+          w.value(), -0.25f * static_cast<float>(step) * matmul(a_value, b_value * 2.f, true, false),
+          1e-5);
+    }
+    CHECK(session.plan_info({a, b}, fetches, {"update"}).passes.counter(
+              "fusion.matmul_apply_gradient_descent") == 1);
+  }
+}
+
 TEST_CASE("the fusion shrinks a training step's arena by the weight gradients") {
   const std::vector<Variable> v = MlpVariables(kFloat32);
   const Graph g = TrainingGraph(v, kFloat32);
