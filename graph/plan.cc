@@ -462,7 +462,8 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
 namespace {
 
 uint32_t ScratchInputs(const std::vector<int>& input_slots, int at,
-                       const std::vector<int>& last_read, const std::vector<int64_t>& arena_offset) {
+                       const std::vector<int>& last_read,
+                       const std::vector<int64_t>& arena_offset) {
   uint32_t mask = 0;
   for (size_t j = 0; j < input_slots.size() && j < 32; ++j) {
     const int slot = input_slots[j];
@@ -491,7 +492,8 @@ void Plan::ScheduleStatic(const Liveness& live, Layout& layout) const {
     for (size_t j = 0; j < inputs.size(); ++j) {
       if (!layout.persistent[inputs[j]]) run.dynamic_inputs.push_back(static_cast<int>(j));
     }
-    run.scratch_inputs = ScratchInputs(inputs, static_cast<int>(at), live.last_read, layout.arena_offset);
+    run.scratch_inputs =
+        ScratchInputs(inputs, static_cast<int>(at), live.last_read, layout.arena_offset);
   }
   for (int slot = 0; slot < num_slots_; ++slot) {
     if (layout.persistent[slot] || fetched_[slot]) continue;

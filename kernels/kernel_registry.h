@@ -16,8 +16,7 @@ namespace duet {
 class KernelContext {
  public:
   // Bit i of `scratch_inputs`: input i is the caller's to lose (see may_overwrite_input).
-  KernelContext(const OpCall& call, OutputList& outputs, Device device,
-                uint32_t scratch_inputs = 0)
+  KernelContext(const OpCall& call, OutputList& outputs, Device device, uint32_t scratch_inputs = 0)
       : call_(call), outputs_(outputs), device_(device), scratch_inputs_(scratch_inputs) {}
 
   const OpCall& call() const { return call_; }

@@ -8,10 +8,11 @@
 //   - {eager,session}.mlp_train_step_peak_rss: how far the peak resident memory (MiB, getrusage)
 //     of a process rises above its resident memory at the start while it runs 50 SGD steps of a
 //     784-256-256-10 MLP of the forward case (batch 64) eagerly with a GradientTape, or as one
-//     Session::run of a graph with gradients() and ResourceApplyGradientDescent nodes. Each is measured in a child process of
-//     its own (`graph_bench --peak_rss eager|session`). The *_code_resident variants first fault
-//     in the pages of the code both modes share (`--peak_rss MODE --code_resident`), so their
-//     growth counts the memory training allocates, not which code pages each mode touched.
+//     Session::run of a graph with gradients() and ResourceApplyGradientDescent nodes. Each is
+//     measured in a child process of its own (`graph_bench --peak_rss eager|session`). The
+//     *_code_resident variants first fault in the pages of the code both modes share (`--peak_rss
+//     MODE --code_resident`), so their growth counts the memory training allocates, not which code
+//     pages each mode touched.
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>

@@ -44,8 +44,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   std::lock_guard<std::mutex> lock(variable->mu);
   DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/true));
   const T alpha = *ctx.input(1).data<T>();
-  DUET_RETURN_IF_ERROR(MatMulSubtractScaled(a, b, ta, tb, alpha, result,
-                                            ctx.may_overwrite_input(2),
+  DUET_RETURN_IF_ERROR(MatMulSubtractScaled(a, b, ta, tb, alpha, result, ctx.may_overwrite_input(2),
                                             ctx.may_overwrite_input(3)));
   variable->value = std::move(result);
   return absl::OkStatus();

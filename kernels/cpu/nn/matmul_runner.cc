@@ -262,8 +262,7 @@ absl::Status MatMulSubtractScaled(const Tensor& a, const Tensor& b, bool adj_a, 
     EigenSubtractScaled(a, b, g, alpha, value);
     return absl::OkStatus();
   }
-  return DnnlSubtractScaled(a, b, g, static_cast<float>(alpha), value, a_is_scratch,
-                            b_is_scratch);
+  return DnnlSubtractScaled(a, b, g, static_cast<float>(alpha), value, a_is_scratch, b_is_scratch);
 }
 
 absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, const FusedEpilogue* epilogue) {

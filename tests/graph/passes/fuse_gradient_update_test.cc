@@ -212,14 +212,15 @@ TEST_CASE("a fused update's operand read after the update keeps its value") {
     const std::vector<GraphTensor> fetches =
         read_after ? std::vector<GraphTensor>{total} : std::vector<GraphTensor>{};
     for (int step = 1; step <= 2; ++step) {  // the second run is the static plan's
-      const std::vector<Tensor> out = session.run({{a, a_value}, {b, b_value}}, fetches, {"update"});
+      const std::vector<Tensor> out =
+          session.run({{a, a_value}, {b, b_value}}, fetches, {"update"});
       if (read_after) testing::ExpectTensorNear(out[0], reduce_sum(b_value * 2.f), 1e-5);
       testing::ExpectTensorNear(
-          w.value(), -0.25f * static_cast<float>(step) * matmul(a_value, b_value * 2.f, true, false),
-          1e-5);
+          w.value(),
+          -0.25f * static_cast<float>(step) * matmul(a_value, b_value * 2.f, true, false), 1e-5);
     }
-    CHECK(session.plan_info({a, b}, fetches, {"update"}).passes.counter(
-              "fusion.matmul_apply_gradient_descent") == 1);
+    CHECK(session.plan_info({a, b}, fetches, {"update"})
+              .passes.counter("fusion.matmul_apply_gradient_descent") == 1);
   }
 }
 
