@@ -12,6 +12,7 @@
 #include "graph/function.h"
 #include "graph/gradients.h"
 #include "ops/array/array_ops.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/gradient.h"
 
@@ -25,7 +26,7 @@ struct CallGradient {
 };
 
 const Function& CalledFunction(const GradientContext& ctx) {
-  const FuncAttr& f = ctx.attr<FuncAttr>("f");
+  const FuncAttr& f = ctx.attr(CallAttrs::kF);
   const auto* function = dynamic_cast<const Function*>(f.body.get());
   if (function == nullptr) {
     throw Error(absl::UnimplementedError(

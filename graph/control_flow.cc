@@ -1,8 +1,11 @@
 #include "graph/control_flow.h"
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "graph/function.h"
+#include "graph/graph_ops.h"
 #include "ops/attr_value.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/op_registry.h"
 
 namespace duet {
@@ -42,16 +45,14 @@ std::vector<DType> ResultDTypes(const FunctionTrace& trace) {
   return dtypes;
 }
 
-// Calls `op_name` (or its Stateless form) with `inputs` followed by the captured outer values.
-OutputList CallFunctional(absl::string_view op_name, bool stateful, std::vector<Tensor> inputs,
+// Calls `op` with `inputs` followed by the captured outer values, its attrs set by `set_attrs`.
+OutputList CallFunctional(const OpRef& op, std::vector<Tensor> inputs,
                           const std::vector<NodeOutput>& captures,
-                          std::vector<std::pair<absl::string_view, AttrValue>> attrs, OpSite site) {
-  const OpDef* op = OpRegistry::Global().Find(stateful ? std::string(op_name)
-                                                       : absl::StrCat("Stateless", op_name));
+                          absl::FunctionRef<void(OpCall&)> set_attrs, OpSite site) {
   TensorList all(inputs.begin(), inputs.end());
   for (const NodeOutput& capture : captures) all.push_back(capture.node->output(capture.index));
-  OpCall call(op, std::move(all), site);
-  for (auto& [name, value] : attrs) call.attrs[op->attr_index(name)] = std::move(value);
+  OpCall call(&op.def(), std::move(all), site);
+  set_attrs(call);
   return RunOp(call);
 }
 
@@ -75,11 +76,14 @@ std::vector<Tensor> GraphCond(GraphContext& outer, const Tensor& pred,
   FuncAttr else_branch{UniqueFunctionName("cond_else"), nullptr};
   then_branch.body = WithCaptures(std::move(then_trace), then_branch.name, captures);
   else_branch.body = WithCaptures(std::move(else_trace), else_branch.name, captures);
-  OutputList outputs = CallFunctional("If", stateful, {pred}, captures,
-                                      {{"Tout", tout},
-                                       {"then_branch", std::move(then_branch)},
-                                       {"else_branch", std::move(else_branch)}},
-                                      site);
+  OutputList outputs = CallFunctional(
+      stateful ? kIfOp : kStatelessIfOp, {pred}, captures,
+      [&](OpCall& call) {
+        call.set(IfAttrs::kTout, tout);
+        call.set(IfAttrs::kThenBranch, std::move(then_branch));
+        call.set(IfAttrs::kElseBranch, std::move(else_branch));
+      },
+      site);
   return std::vector<Tensor>(outputs.begin(), outputs.end());
 }
 
@@ -128,9 +132,13 @@ std::vector<Tensor> GraphWhileLoop(
   FuncAttr body_attr{UniqueFunctionName("while_body"), nullptr};
   cond_attr.body = WithCaptures(std::move(cond), cond_attr.name, captures);
   body_attr.body = WithCaptures(std::move(body), body_attr.name, captures, /*pass_captures=*/true);
-  OutputList outputs =
-      CallFunctional("While", stateful, loop_vars, captures,
-                     {{"cond", std::move(cond_attr)}, {"body", std::move(body_attr)}}, site);
+  OutputList outputs = CallFunctional(
+      stateful ? kWhileOp : kStatelessWhileOp, loop_vars, captures,
+      [&](OpCall& call) {
+        call.set(WhileAttrs::kCond, std::move(cond_attr));
+        call.set(WhileAttrs::kBody, std::move(body_attr));
+      },
+      site);
   return std::vector<Tensor>(outputs.begin(), outputs.begin() + loop_vars.size());
 }
 

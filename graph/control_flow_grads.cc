@@ -12,6 +12,7 @@
 #include "graph/function.h"
 #include "graph/gradients.h"
 #include "ops/array/array_ops.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/gradient.h"
 #include "ops/op_registry.h"
 #include "ops/state/variable_ops.h"
@@ -19,8 +20,8 @@
 namespace duet {
 namespace {
 
-const Function& GraphFunction(const GradientContext& ctx, absl::string_view attr) {
-  const FuncAttr& func = ctx.attr<FuncAttr>(attr);
+const Function& GraphFunction(const GradientContext& ctx, const AttrKey<FuncAttr>& key) {
+  const FuncAttr& func = ctx.attr(key);
   const auto* function = dynamic_cast<const Function*>(func.body.get());
   if (function == nullptr) {
     throw Error(absl::InternalError(
@@ -111,8 +112,8 @@ void CheckNoLaterUpdates(const GradientContext& ctx) {
 }
 
 TensorList IfGrad(const GradientContext& ctx) {
-  const Function& then_branch = GraphFunction(ctx, "then_branch");
-  const Function& else_branch = GraphFunction(ctx, "else_branch");
+  const Function& then_branch = GraphFunction(ctx, IfAttrs::kThenBranch);
+  const Function& else_branch = GraphFunction(ctx, IfAttrs::kElseBranch);
   const size_t n = then_branch.arg_dtypes().size();
   std::vector<char> wanted(n);
   bool any_wanted = false;
@@ -158,9 +159,9 @@ TensorList IfGrad(const GradientContext& ctx) {
   for (const NodeOutput& c : captures) inputs.push_back(c.node->output(c.index));
   const OpDef* op = &ctx.op();
   OpCall call(op, std::move(inputs), OpSite("If_grad"));
-  call.attrs[op->attr_index("Tout")] = then_attr.body->result_dtypes();
-  call.attrs[op->attr_index("then_branch")] = std::move(then_attr);
-  call.attrs[op->attr_index("else_branch")] = std::move(else_attr);
+  call.set(IfAttrs::kTout, then_attr.body->result_dtypes());
+  call.set(IfAttrs::kThenBranch, std::move(then_attr));
+  call.set(IfAttrs::kElseBranch, std::move(else_attr));
   const OutputList grads = RunOp(call);
 
   TensorList result(ctx.num_inputs());

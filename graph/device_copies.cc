@@ -4,7 +4,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "graph/graph_ops.h"
 #include "graph/passes/rewrite.h"
+#include "ops/array/array_attrs.h"
 #include "ops/placement.h"
 
 namespace duet {
@@ -21,11 +23,12 @@ class CopyCache {
     if (it != copies_.end()) return it->second;
     // A constant gets a twin on the reader's device instead: the plan copies a constant's value
     // once, when it compiles, where a copy node would copy it on every run.
-    const bool constant = value.node->op().name == "Const" && value.node->bound_value() != nullptr;
-    DUET_ASSIGN_OR_RETURN(
-        NodeSpec spec,
-        constant ? ConstSpec(*value.node->bound_value(), reader)
-                 : SpecFor("DuetCopyToDevice", {value}, {{"device", device.tf_name()}}, reader));
+    const bool constant = kConstOp.is(value.node->op()) && value.node->bound_value() != nullptr;
+    DUET_ASSIGN_OR_RETURN(NodeSpec spec,
+                          constant ? ConstSpec(*value.node->bound_value(), reader)
+                                   : SpecFor(kCopyToDeviceOp, {value}, reader, [&](OpCall& call) {
+                                       call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
+                                     }));
     spec.device = device.is_cpu() ? "" : device.tf_name();
     DUET_ASSIGN_OR_RETURN(
         const Node* copy,

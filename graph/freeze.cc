@@ -2,13 +2,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
+#include "graph/graph_ops.h"
+#include "ops/array/array_attrs.h"
 #include "ops/op_registry.h"
 
 namespace duet {
 namespace {
 
 bool IsCapturedVariable(const Node& node) {
-  return node.op().name == "VarHandleOp" && node.bound_value() != nullptr;
+  return kVarHandleOp.is(node.op()) && node.bound_value() != nullptr;
 }
 
 // The Const standing for a read of `variable`.
@@ -23,16 +25,9 @@ absl::StatusOr<NodeSpec> FrozenRead(const Node& read, const Node& handle) {
     return absl::FailedPreconditionError(
         absl::StrCat("variable '", variable->name, "' has no value to freeze"));
   }
-  const OpDef* op = OpRegistry::Global().Find("Const");
-  NodeSpec spec;
-  spec.op = op;
+  NodeSpec spec = NodeSpec::Const(value);
   spec.name = read.name();
-  spec.attrs = op->default_attrs;
-  spec.attrs[op->attr_index("value")] = value;
-  spec.attrs[op->attr_index("dtype")] = value.dtype();
   spec.location = read.location();
-  spec.output_dtypes = {value.dtype()};
-  spec.output_shapes = {value.shape()};
   return spec;
 }
 
@@ -45,7 +40,7 @@ absl::StatusOr<Graph> FreezeVariables(const Graph& graph) {
     if (IsCapturedVariable(*node)) continue;
     NodeSpec spec;
     const bool reads_variable =
-        node->op().name == "ReadVariableOp" && IsCapturedVariable(*node->inputs()[0].node);
+        kReadVariableOp.is(node->op()) && IsCapturedVariable(*node->inputs()[0].node);
     if (reads_variable) {
       DUET_ASSIGN_OR_RETURN(spec, FrozenRead(*node, *node->inputs()[0].node));
     } else {

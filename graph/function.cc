@@ -3,6 +3,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "eager/device_scope.h"
+#include "graph/graph_ops.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/op_registry.h"
 
@@ -11,13 +13,7 @@ namespace {
 
 // A Placeholder for an argument, added to a body after tracing (an unused capture).
 const Node* AddArgument(Graph& body, DType dtype, const Shape& shape) {
-  NodeSpec spec;
-  spec.op = OpRegistry::Global().Find("Placeholder");
-  spec.attrs = spec.op->default_attrs;
-  spec.attrs[spec.op->attr_index("dtype")] = dtype;
-  spec.attrs[spec.op->attr_index("shape")] = shape;
-  spec.output_dtypes = {dtype};
-  spec.output_shapes = {shape};
+  NodeSpec spec = NodeSpec::Placeholder(dtype, shape);
   spec.name = body.UniqueName("capture");
   absl::StatusOr<const Node*> node = body.AddNode(std::move(spec));
   if (!node.ok()) throw Error(node.status());
@@ -46,14 +42,14 @@ absl::StatusOr<std::shared_ptr<const Function>> Function::Create(std::string nam
                                                                  std::vector<const Node*> args,
                                                                  std::vector<NodeOutput> results) {
   for (const Node* node : body.nodes()) {
-    if (node->op().name == "VarHandleOp" && node->bound_value() == nullptr) {
+    if (kVarHandleOp.is(node->op()) && node->bound_value() == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("function '", name, "': node '", node->name(),
                        "' makes a variable inside the function; pass variables as arguments"));
     }
   }
   for (const Node* arg : args) {
-    if (arg->op().name != "Placeholder") {
+    if (!kPlaceholderOp.is(arg->op())) {
       return absl::InvalidArgumentError(
           absl::StrCat("function '", name, "': argument '", arg->name(), "' is not a Placeholder"));
     }
@@ -227,8 +223,8 @@ bool HasStatefulNodes(const Function& function) {
 }
 
 bool Repeatable(const Node& node) {
-  if (!node.op().stateful || node.op().name == "ReadVariableOp") return true;
-  if (node.op().name != "If" && node.op().name != "StatefulPartitionedCall") return false;
+  if (!node.op().stateful || kReadVariableOp.is(node.op())) return true;
+  if (!kIfOp.is(node.op()) && !kStatefulPartitionedCallOp.is(node.op())) return false;
   for (const AttrValue& value : node.attrs()) {
     const auto* func = std::get_if<FuncAttr>(&value);
     const auto* function = func ? dynamic_cast<const Function*>(func->body.get()) : nullptr;
@@ -296,7 +292,7 @@ std::vector<Tensor> InlineFunction(const Function& function, const std::vector<T
       values[node->id()] = {*bound};
       continue;
     }
-    if (node->op().name == "Placeholder") NotRepeatable(function, *node, "is not an argument");
+    if (kPlaceholderOp.is(node->op())) NotRepeatable(function, *node, "is not an argument");
     if (!Repeatable(*node)) NotRepeatable(function, *node, "is stateful");
     TensorList inputs;
     for (const NodeOutput& in : node->inputs()) inputs.push_back(values[in.node->id()][in.index]);

@@ -3,6 +3,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graph/graph_context.h"
+#include "graph/graph_ops.h"
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
@@ -58,7 +59,7 @@ void Accumulate(GradientMap& grads, const NodeOutput& at, const Tensor& g) {
 // read small integer operands, such as a transpose's perm, work as they do eagerly), else the
 // symbolic output.
 Tensor InputTensor(const NodeOutput& in) {
-  if (in.node->op().name == "Const") return *in.node->bound_value();
+  if (kConstOp.is(in.node->op())) return *in.node->bound_value();
   return in.node->output(in.index);
 }
 

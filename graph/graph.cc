@@ -8,6 +8,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "graph/graph_ops.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 
@@ -146,8 +148,9 @@ void Graph::Install(Node& node, NodeSpec spec) {
   node.output_dtypes_ = std::move(spec.output_dtypes);
   node.output_shapes_ = std::move(spec.output_shapes);
   node.bound_value_ = std::move(spec.bound_value);
-  if (node.op_->name == "Const") {  // its value attr, checked by the shape function
-    if (const auto* value = std::get_if<Tensor>(&node.attrs_[node.op_->attr_index("value")])) {
+  if (kConstOp.is(*node.op_)) {  // its value attr, checked by the shape function
+    if (const auto* value =
+            std::get_if<Tensor>(&node.attrs_[AttrIndex(*node.op_, ConstAttrs::kValue)])) {
       node.bound_value_ = *value;
     }
   }
@@ -346,6 +349,35 @@ absl::StatusOr<NodeOutput> Graph::OutputOf(const Tensor& tensor) const {
 bool Graph::Owns(const Tensor& tensor) const {
   const SymbolicRef* ref = RefOf(tensor);
   return ref != nullptr && ref->graph == state_ && !ref->output.node->removed();
+}
+
+NodeSpec NodeSpec::Const(const Tensor& value) {
+  NodeSpec spec;
+  spec.op = &kConstOp.def();
+  spec.attrs = spec.op->default_attrs;
+  spec.set(ConstAttrs::kValue, value);
+  spec.set(ConstAttrs::kDtype, value.dtype());
+  spec.output_dtypes = {value.dtype()};
+  spec.output_shapes = {value.shape()};
+  return spec;
+}
+
+NodeSpec NodeSpec::Placeholder(DType dtype, const Shape& shape) {
+  NodeSpec spec;
+  spec.op = &kPlaceholderOp.def();
+  spec.attrs = spec.op->default_attrs;
+  spec.set(PlaceholderAttrs::kDtype, dtype);
+  spec.set(PlaceholderAttrs::kShape, shape);
+  spec.output_dtypes = {dtype};
+  spec.output_shapes = {shape};
+  return spec;
+}
+
+Tensor ShapeOnly(DType dtype, const Shape& shape) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = dtype;
+  impl->shape = shape;
+  return Tensor(std::move(impl));
 }
 
 }  // namespace duet

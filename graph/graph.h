@@ -50,8 +50,8 @@ class Node {
   // Positional, as OpDef::attrs; type attrs are filled in.
   const AttrList& attrs() const { return attrs_; }
   template <typename T>
-  const T& attr(int i) const {
-    return std::get<T>(attrs_[i]);
+  const T& attr(const AttrKey<T>& key) const {
+    return GetAttr(*op_, attrs_, key);
   }
   absl::Span<const NodeOutput> inputs() const { return inputs_; }
   absl::Span<const Node* const> control_inputs() const { return control_inputs_; }
@@ -112,6 +112,17 @@ struct NodeSpec {
   std::vector<DType> output_dtypes;
   std::vector<Shape> output_shapes;
   Tensor bound_value;  // a captured variable handle; a Const's value attr is bound by AddNode
+
+  // A Const holding `value` (name, device and location left empty).
+  static NodeSpec Const(const Tensor& value);
+  // A Placeholder of `dtype` and `shape` (name, device and location left empty).
+  static NodeSpec Placeholder(DType dtype, const Shape& shape);
+
+  // Sets the attr `key` names (Note [Attribute keys] in ops/attr_key.h).
+  template <typename T, typename V>
+  void set(const AttrKey<T>& key, V&& value) {
+    SetAttr(*op, attrs, key, std::forward<V>(value));
+  }
 
   // The output dtypes and shapes a shape function inferred.
   void SetOutputs(absl::Span<const ShapeContext::Output> outputs) {
@@ -196,6 +207,10 @@ class Graph {
 
   std::shared_ptr<GraphState> state_;
 };
+
+// A tensor with only a dtype and shape (no value), for kernels that read only their inputs' shapes
+// (OpDef::reads_only_input_shapes) and for inferring shapes ahead of a run.
+Tensor ShapeOnly(DType dtype, const Shape& shape);
 
 // The node output a symbolic tensor names, or nullptr for eager (or undefined) tensors.
 const NodeOutput* SymbolicOutput(const Tensor& tensor);

@@ -4,9 +4,12 @@
 #include "core/resource.h"
 #include "eager/device_scope.h"
 #include "graph/gradients.h"
+#include "graph/graph_ops.h"
+#include "ops/array/array_attrs.h"
 #include "ops/op_registry.h"
 #include "ops/placement.h"
 #include "ops/shape_context.h"
+#include "ops/state/state_attrs.h"
 
 namespace duet {
 namespace {
@@ -15,36 +18,30 @@ namespace {
 const bool kConstantValues = [] {
   ShapeContext::SetConstantValueFn([](const Tensor& symbolic) -> const Tensor* {
     const NodeOutput* output = SymbolicOutput(symbolic);
-    if (output == nullptr || output->node->op().name != "Const") return nullptr;
+    if (output == nullptr || !kConstOp.is(output->node->op())) return nullptr;
     return output->node->bound_value();
   });
   return true;
 }();
 
-const OpDef& FindOp(absl::string_view name) { return *OpRegistry::Global().Find(name); }
-
 // The node spec of a captured eager tensor: a Const holding a value, or a VarHandleOp bound to a
 // variable's state (TensorFlow's ops, so an exported graph names the variable).
 NodeSpec CaptureSpec(const Tensor& tensor) {
   NodeSpec spec;
-  spec.output_dtypes = {tensor.dtype()};
-  if (!tensor.device().is_cpu()) spec.device = tensor.device().tf_name();  // where it lives
   if (tensor.dtype() == kResource) {
     spec.bound_value = tensor;
     const VariableResource* variable = VariableOf(tensor);
-    spec.op = &FindOp("VarHandleOp");
+    spec.op = &kVarHandleOp.def();
     spec.attrs = spec.op->default_attrs;
-    spec.attrs[spec.op->attr_index("shared_name")] = variable->name;
-    spec.attrs[spec.op->attr_index("dtype")] = variable->dtype;
-    spec.attrs[spec.op->attr_index("shape")] = variable->shape;
+    spec.set(VarHandleAttrs::kSharedName, variable->name);
+    spec.set(VarHandleAttrs::kDtype, variable->dtype);
+    spec.set(VarHandleAttrs::kShape, variable->shape);
+    spec.output_dtypes = {tensor.dtype()};
     spec.output_shapes = {tensor.shape()};
   } else {
-    spec.op = &FindOp("Const");
-    spec.attrs = spec.op->default_attrs;
-    spec.attrs[spec.op->attr_index("value")] = tensor;
-    spec.attrs[spec.op->attr_index("dtype")] = tensor.dtype();
-    spec.output_shapes = {tensor.shape()};
+    spec = NodeSpec::Const(tensor);
   }
+  if (!tensor.device().is_cpu()) spec.device = tensor.device().tf_name();  // where it lives
   return spec;
 }
 
@@ -89,15 +86,8 @@ absl::StatusOr<NodeOutput> GraphContext::CaptureArgument(const Tensor& tensor, O
   for (const Capture& capture : captures_) {
     if (capture.outer == outer) return NodeOutput{capture.inner, 0};
   }
-  NodeSpec spec;
-  spec.op = &FindOp("Placeholder");
-  spec.attrs = spec.op->default_attrs;
-  const DType dtype = outer.node->output_dtype(outer.index);
-  const Shape& shape = outer.node->output_shape(outer.index);
-  spec.attrs[spec.op->attr_index("dtype")] = dtype;
-  spec.attrs[spec.op->attr_index("shape")] = shape;
-  spec.output_dtypes = {dtype};
-  spec.output_shapes = {shape};
+  NodeSpec spec = NodeSpec::Placeholder(outer.node->output_dtype(outer.index),
+                                        outer.node->output_shape(outer.index));
   spec.device = outer.node->device();
   spec.name = graph_.UniqueName("capture");
   spec.location = site.location;

@@ -13,6 +13,7 @@
 #include "absl/strings/strip.h"
 #include "google/protobuf/text_format.h"
 #include "graph/function.h"
+#include "graph/graph_ops.h"
 #include "ops/op_call.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_registry.h"
@@ -433,7 +434,7 @@ absl::Status ExportFunction(const Function& function, tensorflow::FunctionDefLib
     in->set_type(static_cast<tensorflow::DataType>(ToProtoDataType(arg->output_dtype(0))));
   }
   auto edge = [](const NodeOutput& out) {
-    return out.node->op().name == "Placeholder" ? out.node->name() : FunctionEdgeName(out);
+    return kPlaceholderOp.is(out.node->op()) ? out.node->name() : FunctionEdgeName(out);
   };
   for (size_t k = 0; k < function.results().size(); ++k) {
     const NodeOutput& result = function.results()[k];

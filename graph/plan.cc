@@ -7,7 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/resource.h"
-#include "graph/op_traits.h"
+#include "graph/graph_ops.h"
+#include "ops/array/array_attrs.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "ops/shape_context.h"
@@ -186,9 +187,8 @@ absl::Status StepError(const PlanStep& step, const OpCall& call, const absl::Sta
 // nodes to whatever graph is being built.
 absl::StatusOr<Tensor> OnDevice(const Tensor& value, Device device) {
   if (value.device() == device || value.dtype() == kResource) return value;
-  static const OpDef* const copy = OpRegistry::Global().Find("DuetCopyToDevice");
-  OpCall call(copy, {value}, OpSite());
-  call.attrs[copy->attr_index("device")] = device.tf_name();
+  OpCall call(&kCopyToDeviceOp.def(), {value}, OpSite());
+  call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
   DUET_RETURN_IF_ERROR(BindAttrs(call));
   OutputList outputs(1);
   DUET_ASSIGN_OR_RETURN(outputs[0], Tensor::TryEmpty(value.dtype(), value.shape(), device));
@@ -238,7 +238,7 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
   for (const Node* node : order) {
     const int step_index = static_cast<int>(plan->steps_.size());
     const Tensor* bound = node->bound_value();
-    const bool variable = bound == nullptr && node->op().name == "VarHandleOp";
+    const bool variable = bound == nullptr && kVarHandleOp.is(node->op());
     const bool constant = bound != nullptr || variable;
     PlanStep step;
     step.node = node;
@@ -254,7 +254,7 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
       plan->constants_.emplace_back(step.output_slot, std::move(value));
       continue;
     }
-    if (node->op().name == "Placeholder") {
+    if (kPlaceholderOp.is(node->op())) {
       return absl::InvalidArgumentError(
           absl::StrCat(Describe(*node), " must be fed: give it a value in Session::run's feeds"));
     }
@@ -269,8 +269,8 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
       return absl::Status(missing.code(), absl::StrCat(Describe(*node), ": ", missing.message()));
     }
     step.keeps_inputs =
-        (node->op().stateful && !KeepsNoInputs(node->op())) || step.kernel->allocates_outputs;
-    step.reads_only_shapes = ReadsOnlyShapes(node->op());
+        (node->op().stateful && !node->op().keeps_no_inputs) || step.kernel->allocates_outputs;
+    step.reads_only_shapes = node->op().reads_only_input_shapes;
     plan->steps_.push_back(std::move(step));
     plan->calls_.push_back(std::move(call));
   }

@@ -6,7 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
 #include "graph/device_copies.h"
+#include "graph/graph_ops.h"
 #include "graph/passes/rewrite.h"
+#include "ops/state/state_attrs.h"
 
 namespace duet {
 
@@ -70,15 +72,14 @@ int Session::num_plans() const {
 }
 
 Tensor Session::SessionVariable(const Node& node) {
-  const OpDef& op = node.op();
-  std::string name = node.attr<std::string>(op.attr_index("shared_name"));
+  std::string name = node.attr(VarHandleAttrs::kSharedName);
   if (name.empty()) name = node.name();
   Tensor& handle = variables_[name];
   if (!handle.defined()) {
     auto variable = std::make_shared<VariableResource>();
     variable->name = name;
-    variable->dtype = node.attr<DType>(op.attr_index("dtype"));
-    variable->shape = node.attr<Shape>(op.attr_index("shape"));
+    variable->dtype = node.attr(VarHandleAttrs::kDtype);
+    variable->shape = node.attr(VarHandleAttrs::kShape);
     handle = MakeResourceTensor(std::move(variable), node.placement());
   }
   return handle;
@@ -115,11 +116,11 @@ absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
   for (const NodeOutput& feed : feeds) {
     const NodeOutput original = map(feed);
     NodeOutput fed = original;
-    if (feed.node->op().name != "Placeholder") {
-      DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor("Placeholder", {},
-                                                   {{"dtype", feed.node->output_dtype(feed.index)},
-                                                    {"shape", feed.node->output_shape(feed.index)}},
-                                                   *original.node));
+    if (!kPlaceholderOp.is(feed.node->op())) {
+      NodeSpec spec = NodeSpec::Placeholder(feed.node->output_dtype(feed.index),
+                                            feed.node->output_shape(feed.index));
+      spec.device = original.node->device();
+      spec.location = original.node->location();
       DUET_ASSIGN_OR_RETURN(const Node* placeholder,
                             AddNamed(graph, std::move(spec), Node::EdgeName(feed) + "/fed"));
       fed = {placeholder, 0};

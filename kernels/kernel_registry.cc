@@ -38,6 +38,14 @@ void RegisterKernel(absl::string_view op_name, DeviceType device,
   for (DType d : dtypes) p.by_op[op_name].push_back(Registration{device, d, kernel});
 }
 
+std::vector<std::string> OpsWithKernels() {
+  PendingKernels& p = Pending();
+  absl::MutexLock lock(&p.mu);
+  std::vector<std::string> names;
+  for (const auto& [name, registrations] : p.by_op) names.push_back(name);
+  return names;
+}
+
 const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype) {
   const KernelTable* table = op.kernels.load(std::memory_order_acquire);
   if (table == nullptr) {

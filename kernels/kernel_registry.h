@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "core/thread_pool.h"
@@ -23,8 +25,8 @@ class KernelContext {
   int num_inputs() const { return static_cast<int>(call_.inputs.size()); }
   const Tensor& input(int i) const { return call_.inputs[i]; }
   template <typename T>
-  const T& attr(int i) const {
-    return std::get<T>(call_.attrs[i]);
+  const T& attr(const AttrKey<T>& key) const {
+    return call_.attr(key);
   }
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   Tensor& output(int i) { return outputs_[i]; }
@@ -69,6 +71,9 @@ struct KernelRegistrar {
     RegisterKernel(op_name, device, dtypes, kernel);
   }
 };
+
+// The names kernels were registered for (Note [Checked op references] in ops/op_ref.h).
+std::vector<std::string> OpsWithKernels();
 
 // The kernel for (op, device, dtype), or nullptr. Lock-free after the op's first lookup.
 const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype);

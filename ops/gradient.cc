@@ -63,15 +63,6 @@ Tensor GradientContext::grad_or_zeros(int i) const {
   return zeros(output_meta_[i].shape, output_meta_[i].dtype);
 }
 
-int GradientContext::AttrPosition(absl::string_view name) const {
-  const int i = op_.attr_index(name);
-  if (i < 0) {
-    throw Error(absl::InternalError(
-        absl::StrCat("the gradient of ", op_.name, " reads attr '", name, "', which it lacks")));
-  }
-  return i;
-}
-
 GradientRegistrar::GradientRegistrar(absl::string_view op, GradientFn fn,
                                      std::initializer_list<int> keep_inputs,
                                      std::initializer_list<int> keep_outputs) {

@@ -40,14 +40,10 @@ class GradientContext {
   int num_inputs() const { return static_cast<int>(input_meta_.size()); }
   int num_outputs() const { return static_cast<int>(output_meta_.size()); }
 
-  // Attr by position (as the op declared it) or by name.
+  // The attr `key` names (Note [Attribute keys]).
   template <typename T>
-  const T& attr(int i) const {
-    return std::get<T>(attrs_[i]);
-  }
-  template <typename T>
-  const T& attr(absl::string_view name) const {
-    return std::get<T>(attrs_[AttrPosition(name)]);
+  const T& attr(const AttrKey<T>& key) const {
+    return GetAttr(op_, attrs_, key);
   }
 
   // Input/output i; only those the GradientDef keeps are defined (throws Error otherwise, which
@@ -70,8 +66,6 @@ class GradientContext {
   bool needs_grad(int i) const { return i >= 64 || ((needs_grad_ >> i) & 1); }
 
  private:
-  int AttrPosition(absl::string_view name) const;
-
   const OpDef& op_;
   const AttrList& attrs_;
   absl::Span<const Tensor> inputs_, outputs_;

@@ -26,6 +26,17 @@ struct OpCall {
   // A call of `op` with its default attrs.
   OpCall(const OpDef* op, TensorList inputs, OpSite site)
       : op(op), inputs(std::move(inputs)), attrs(op->default_attrs), site(site) {}
+
+  // The attr `key` names (Note [Attribute keys]).
+  template <typename T>
+  const T& attr(const AttrKey<T>& key) const {
+    return GetAttr(*op, attrs, key);
+  }
+  // Sets the attr `key` names to `value`, as a T.
+  template <typename T, typename V>
+  void set(const AttrKey<T>& key, V&& value) {
+    SetAttr(*op, attrs, key, std::forward<V>(value));
+  }
 };
 
 // Checks the inputs against the op's signature (count, dtypes, allowed types), fills the type

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
+#include "core/error.h"
 #include "ops/op_registry.h"
 
 namespace duet {
@@ -36,6 +37,17 @@ DType ArgDType(const ArgDef& arg, const AttrList& attrs, int64_t k) {
     return std::get<std::vector<DType>>(attrs[arg.type_list_attr_index])[k];
   }
   return arg.type_attr_index < 0 ? arg.fixed_type : std::get<DType>(attrs[arg.type_attr_index]);
+}
+
+void ThrowWrongAttrKey(const OpDef& op, int index, const char* name) {
+  const std::string declared =
+      index >= 0 && index < static_cast<int>(op.attrs.size())
+          ? absl::StrCat("its attr ", index, " is '", op.attrs[index].name, "', declared by ",
+                         op.attrs[index].key == nullptr ? "name" : "another key")
+          : absl::StrCat("it has ", op.attrs.size(), " attrs");
+  throw Error(absl::InternalError(absl::StrCat("op ", op.name, " read through the key of attr '",
+                                               name, "' (position ", index, "), which ", op.name,
+                                               " was not declared with: ", declared)));
 }
 
 int OpDef::attr_index(absl::string_view attr_name) const {
@@ -138,12 +150,6 @@ OpDefBuilder& OpDefBuilder::IntListAttr(std::string name,
   if (default_value) a.default_value = *default_value;
   return Attr(std::move(a));
 }
-OpDefBuilder& OpDefBuilder::FloatListAttr(std::string name,
-                                          std::optional<std::vector<float>> default_value) {
-  AttrDef a{.name = std::move(name), .type = AttrType::kListFloat};
-  if (default_value) a.default_value = *default_value;
-  return Attr(std::move(a));
-}
 OpDefBuilder& OpDefBuilder::StringListAttr(std::string name,
                                            std::optional<std::vector<std::string>> default_value) {
   AttrDef a{.name = std::move(name), .type = AttrType::kListString};
@@ -165,6 +171,65 @@ OpDefBuilder& OpDefBuilder::FuncAttr(std::string name) {
   return Attr(AttrDef{.name = std::move(name), .type = AttrType::kFunc});
 }
 
+template <typename T>
+OpDefBuilder& OpDefBuilder::FromKey(const AttrKey<T>& key) {
+  const int position = static_cast<int>(def_->attrs.size()) - 1;
+  if (key.index != position) {
+    DieBadDeclaration(*def_, absl::StrCat("the key of attr ", key.name, " says position ",
+                                          key.index, ", but it is declared at ", position));
+  }
+  def_->attrs.back().key = &key;
+  return *this;
+}
+
+OpDefBuilder& OpDefBuilder::TypeAttr(const AttrKey<DType>& key, std::vector<DType> allowed,
+                                     std::optional<DType> default_value) {
+  return TypeAttr(key.name, std::move(allowed), default_value).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::IntAttr(const AttrKey<int64_t>& key,
+                                    std::optional<int64_t> default_value,
+                                    std::optional<int64_t> minimum) {
+  return IntAttr(key.name, default_value, minimum).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::FloatAttr(const AttrKey<float>& key,
+                                      std::optional<float> default_value) {
+  return FloatAttr(key.name, default_value).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::BoolAttr(const AttrKey<bool>& key, std::optional<bool> default_value) {
+  return BoolAttr(key.name, default_value).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::StringAttr(const AttrKey<std::string>& key,
+                                       std::optional<std::string> default_value,
+                                       std::vector<std::string> allowed) {
+  return StringAttr(key.name, std::move(default_value), std::move(allowed)).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::ShapeAttr(const AttrKey<Shape>& key,
+                                      std::optional<Shape> default_value) {
+  return ShapeAttr(key.name, std::move(default_value)).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::TensorAttr(const AttrKey<Tensor>& key) {
+  return TensorAttr(key.name).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::IntListAttr(const AttrKey<std::vector<int64_t>>& key,
+                                        std::optional<std::vector<int64_t>> default_value) {
+  return IntListAttr(key.name, std::move(default_value)).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::StringListAttr(const AttrKey<std::vector<std::string>>& key,
+                                           std::optional<std::vector<std::string>> default_value) {
+  return StringListAttr(key.name, std::move(default_value)).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::TypeListAttr(const AttrKey<std::vector<DType>>& key,
+                                         std::vector<DType> allowed) {
+  return TypeListAttr(key.name, std::move(allowed)).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::ShapeListAttr(const AttrKey<std::vector<Shape>>& key,
+                                          std::optional<std::vector<Shape>> default_value) {
+  return ShapeListAttr(key.name, std::move(default_value)).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::FuncAttr(const AttrKey<duet::FuncAttr>& key) {
+  return FuncAttr(std::string(key.name)).FromKey(key);
+}
+
 OpDefBuilder& OpDefBuilder::PlacedByAttr(std::string attr) {
   placement_attr_name_ = std::move(attr);
   return *this;
@@ -183,6 +248,10 @@ OpDefBuilder& OpDefBuilder::HostInputs(std::initializer_list<absl::string_view> 
 }
 OpDefBuilder& OpDefBuilder::RunsOnHost() {
   def_->runs_on_host = true;
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::KeepsNoInputs() {
+  def_->keeps_no_inputs = true;
   return *this;
 }
 OpDefBuilder& OpDefBuilder::ReadsOnlyInputShapes() {

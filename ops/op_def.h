@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "core/dtype.h"
+#include "ops/attr_key.h"
 #include "ops/attr_value.h"
 
 namespace duet {
@@ -54,6 +56,7 @@ struct AttrDef {
   std::vector<std::string> allowed_values;  // string attrs: empty = any
   std::optional<int64_t> minimum;           // int attrs
   uint32_t allowed_type_mask = 0;           // bit d set: DType d allowed; derived at registration
+  const void* key = nullptr;  // the AttrKey that declared it (Note [Attribute keys] in attr_key.h)
 };
 
 // An op. Registered once; `id` indexes per-op tables (kernels, gradients) on the hot path.
@@ -78,6 +81,11 @@ struct OpDef {
   // The kernel reads only its inputs' dtypes and shapes, never their elements (Shape, ZerosLike):
   // inputs are never copied for it, wherever they live.
   bool reads_only_input_shapes = false;
+  // A stateful op whose kernel reads its value inputs during the call and keeps none of them
+  // (variable updates that apply a delta; Note [Variables copy on write] in
+  // kernels/cpu/state/variable_kernels.cc): a plan may keep those inputs in its arena like any
+  // intermediate. AssignVariableOp keeps its value, so it is not one of them.
+  bool keeps_no_inputs = false;
   // True when some input is a list (`N * T` or a list(type)); derived at registration.
   bool has_list_input = false;
   // True when some input is a host input (ArgDef::host_memory).
@@ -126,8 +134,6 @@ class OpDefBuilder {
   OpDefBuilder& TensorAttr(std::string name);
   OpDefBuilder& IntListAttr(std::string name,
                             std::optional<std::vector<int64_t>> default_value = {});
-  OpDefBuilder& FloatListAttr(std::string name,
-                              std::optional<std::vector<float>> default_value = {});
   OpDefBuilder& StringListAttr(std::string name,
                                std::optional<std::vector<std::string>> default_value = {});
   OpDefBuilder& TypeListAttr(std::string name, std::vector<DType> allowed = {});
@@ -135,12 +141,36 @@ class OpDefBuilder {
                               std::optional<std::vector<Shape>> default_value = {});
   OpDefBuilder& FuncAttr(std::string name);
 
+  // The same, declared from the op's typed keys (Note [Attribute keys]): the attr takes the key's
+  // name, and Register() aborts unless the key's index is the attr's position.
+  OpDefBuilder& TypeAttr(const AttrKey<DType>& key, std::vector<DType> allowed = {},
+                         std::optional<DType> default_value = {});
+  OpDefBuilder& IntAttr(const AttrKey<int64_t>& key, std::optional<int64_t> default_value = {},
+                        std::optional<int64_t> minimum = {});
+  OpDefBuilder& FloatAttr(const AttrKey<float>& key, std::optional<float> default_value = {});
+  OpDefBuilder& BoolAttr(const AttrKey<bool>& key, std::optional<bool> default_value = {});
+  OpDefBuilder& StringAttr(const AttrKey<std::string>& key,
+                           std::optional<std::string> default_value = {},
+                           std::vector<std::string> allowed = {});
+  OpDefBuilder& ShapeAttr(const AttrKey<Shape>& key, std::optional<Shape> default_value = {});
+  OpDefBuilder& TensorAttr(const AttrKey<Tensor>& key);
+  OpDefBuilder& IntListAttr(const AttrKey<std::vector<int64_t>>& key,
+                            std::optional<std::vector<int64_t>> default_value = {});
+  OpDefBuilder& StringListAttr(const AttrKey<std::vector<std::string>>& key,
+                               std::optional<std::vector<std::string>> default_value = {});
+  OpDefBuilder& TypeListAttr(const AttrKey<std::vector<DType>>& key,
+                             std::vector<DType> allowed = {});
+  OpDefBuilder& ShapeListAttr(const AttrKey<std::vector<Shape>>& key,
+                              std::optional<std::vector<Shape>> default_value = {});
+  OpDefBuilder& FuncAttr(const AttrKey<duet::FuncAttr>& key);
+
   // The op runs on the device its string attr `attr` names (see OpDef::placement_attr).
   OpDefBuilder& PlacedByAttr(std::string attr);
   // The declared inputs `names` are read on the host (ArgDef::host_memory).
   OpDefBuilder& HostInputs(std::initializer_list<absl::string_view> names);
   OpDefBuilder& RunsOnHost();
   OpDefBuilder& ReadsOnlyInputShapes();
+  OpDefBuilder& KeepsNoInputs();
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();
   OpDefBuilder& Doc(std::string doc);
@@ -152,9 +182,38 @@ class OpDefBuilder {
 
  private:
   OpDefBuilder& Attr(AttrDef attr);
+  // Marks the attr just declared as declared by `key`, whose index must be its position.
+  template <typename T>
+  OpDefBuilder& FromKey(const AttrKey<T>& key);
   std::unique_ptr<OpDef> def_;
   std::string placement_attr_name_;
 };
+
+// Throws Error (Internal) for an attr key used on an op it does not belong to (Note [Attribute
+// keys]): a programming error, reported with both names.
+[[noreturn]] void ThrowWrongAttrKey(const OpDef& op, int index, const char* name);
+
+// The position of `key`'s attr in `op`, after checking the key is one `op` was declared with.
+template <typename T>
+int AttrIndex(const OpDef& op, const AttrKey<T>& key) {
+  if (ABSL_PREDICT_FALSE(key.index < 0 || key.index >= static_cast<int>(op.attrs.size()) ||
+                         op.attrs[key.index].key != &key)) {
+    ThrowWrongAttrKey(op, key.index, key.name);
+  }
+  return key.index;
+}
+
+// The value of `key`'s attr in `attrs`, a bound AttrList of `op`.
+template <typename T>
+const T& GetAttr(const OpDef& op, const AttrList& attrs, const AttrKey<T>& key) {
+  return std::get<T>(attrs[AttrIndex(op, key)]);
+}
+
+// Sets `key`'s attr in `attrs`, an AttrList of `op`, to `value` as a T.
+template <typename T, typename V>
+void SetAttr(const OpDef& op, AttrList& attrs, const AttrKey<T>& key, V&& value) {
+  attrs[AttrIndex(op, key)] = T(std::forward<V>(value));
+}
 
 // Dtype sets for TypeAttr.
 inline const std::vector<DType> kFloatTypes = {kFloat32, kFloat64, kFloat16, kBFloat16};

@@ -31,10 +31,10 @@ class ShapeContext {
   // The integer values of a known int32/int64 input (axes, shapes, perms); nullopt when unknown.
   std::optional<std::vector<int64_t>> input_ints(int i) const;
 
-  // Attr i as T; the dispatcher has already checked its kind.
+  // The attr `key` names; the dispatcher has already checked its kind.
   template <typename T>
-  const T& attr(int i) const {
-    return std::get<T>(call_.attrs[i]);
+  const T& attr(const AttrKey<T>& key) const {
+    return call_.attr(key);
   }
 
   int num_outputs() const { return static_cast<int>(outputs_.size()); }

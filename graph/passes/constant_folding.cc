@@ -8,7 +8,7 @@
 // A kernel error leaves the node alone: running the graph reports it where the user expects.
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "graph/op_traits.h"
+#include "graph/graph_ops.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
 #include "kernels/kernel_registry.h"
@@ -18,7 +18,7 @@ namespace {
 
 bool NeverFolded(const Node& node) {
   const OpDef& op = node.op();
-  if (op.stateful || op.name == "Const" || op.name == "Placeholder" ||
+  if (op.stateful || kConstOp.is(op) || kPlaceholderOp.is(op) ||
       absl::StrContains(op.name, "Random") || node.num_outputs() == 0) {
     return true;
   }
@@ -33,7 +33,7 @@ bool NeverFolded(const Node& node) {
 
 // The input values the kernel needs, or nullopt when some input is not known.
 std::optional<TensorList> KnownInputs(const Node& node) {
-  const bool shapes_only = ReadsOnlyShapes(node.op());
+  const bool shapes_only = node.op().reads_only_input_shapes;
   TensorList inputs;
   for (const NodeOutput& in : node.inputs()) {
     if (const Tensor* value = ConstValue(in); value != nullptr && value->has_value()) {
@@ -113,8 +113,8 @@ absl::StatusOr<bool> FoldConstants(Graph& graph, PassContext& context) {
       }
       continue;
     }
-    context.Count(ReadsOnlyShapes(node->op()) ? "constant_folding.shapes"
-                                              : "constant_folding.folded");
+    context.Count(node->op().reads_only_input_shapes ? "constant_folding.shapes"
+                                                     : "constant_folding.folded");
     DUET_RETURN_IF_ERROR(Replace(graph, *node, *values));
     changed = true;
   }

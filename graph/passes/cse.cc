@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
+#include "graph/graph_ops.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
 
@@ -69,8 +70,8 @@ struct NodeKey {
 };
 
 bool Mergeable(const Node& node) {
-  return !node.op().stateful && node.op().name != "Placeholder" &&
-         (node.op().name != "Const" || ConstValue({&node, 0}) != nullptr);
+  return !node.op().stateful && !kPlaceholderOp.is(node.op()) &&
+         (!kConstOp.is(node.op()) || ConstValue({&node, 0}) != nullptr);
 }
 
 }  // namespace

@@ -18,25 +18,27 @@
 #include "core/constant.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
+#include "ops/nn/nn_attrs.h"
+#include "ops/op_ref.h"
 
 namespace duet {
 namespace {
 
+const OpRef kAddV2Op("AddV2");
+const OpRef kBiasAddOp("BiasAdd");
+const OpRef kConv2DOp("Conv2D");
+const OpRef kFusedBatchNormV3Op("FusedBatchNormV3");
+
 constexpr absl::string_view kFusion = "fusion.conv2d_batch_norm";
 
 bool IsBatchNorm(const Node& node) {
-  const std::string& op = node.op().name;
-  return op == "FusedBatchNormV3" || op == "FusedBatchNormV2" || op == "FusedBatchNorm";
+  const OpDef& op = node.op();
+  return kFusedBatchNormV3Op.is(op);
 }
 
 bool IsAdd(const Node& node) {
-  const std::string& op = node.op().name;
-  return op == "BiasAdd" || op == "AddV2" || op == "Add";
-}
-
-template <typename T>
-const T& AttrOf(const Node& node, absl::string_view name) {
-  return node.attr<T>(node.op().attr_index(name));
+  const OpDef& op = node.op();
+  return kBiasAddOp.is(op) || kAddV2Op.is(op);
 }
 
 // What folds: the convolution, the bias added to its result (if any), and the constants.
@@ -52,7 +54,7 @@ struct Match {
 // The Conv2D (and add) that `bn` normalizes the output of, or nullopt when x comes from
 // something else (not a candidate, nothing to report).
 std::optional<Match> Candidate(const Node& bn) {
-  auto is_conv = [](NodeOutput out) { return out.node->op().name == "Conv2D"; };
+  auto is_conv = [](NodeOutput out) { return kConv2DOp.is(out.node->op()); };
   Match match;
   const NodeOutput x = bn.inputs()[0];
   if (is_conv(x)) {
@@ -62,7 +64,7 @@ std::optional<Match> Candidate(const Node& bn) {
   if (!IsAdd(*x.node)) return std::nullopt;
   match.add = x.node;
   // BiasAdd(value, bias); an AddV2 may have the convolution on either side.
-  const int conv_input = is_conv(x.node->inputs()[0]) || x.node->op().name == "BiasAdd" ? 0 : 1;
+  const int conv_input = is_conv(x.node->inputs()[0]) || kBiasAddOp.is(x.node->op()) ? 0 : 1;
   if (!is_conv(x.node->inputs()[conv_input])) return std::nullopt;
   match.conv = x.node->inputs()[conv_input].node;
   match.bias_input = 1 - conv_input;
@@ -75,10 +77,10 @@ std::string BatchNormObstacle(const Node& bn, const PassContext& context, const 
   if (dtype != kFloat32 && dtype != kFloat64) {
     return absl::StrCat("dtype ", DTypeName(dtype), ": only float32 and float64 fold");
   }
-  if (AttrOf<bool>(bn, "is_training")) {
+  if (bn.attr(FusedBatchNormAttrs::kIsTraining)) {
     return "is_training: the statistics come from the batch, not from constants";
   }
-  if (const std::string& format = AttrOf<std::string>(bn, "data_format"); format != "NHWC") {
+  if (const std::string& format = bn.attr(FusedBatchNormAttrs::kDataFormat); format != "NHWC") {
     return absl::StrCat("data_format ", format, ": only NHWC folds");
   }
   for (int i = 1; i < bn.num_outputs(); ++i) {
@@ -175,14 +177,13 @@ std::pair<Tensor, Tensor> Fold(const Match& match, double epsilon, DType dtype) 
 // Rewrites `bn` into BiasAdd(Conv2D(x, folded filter), folded bias).
 absl::Status FoldInto(Graph& graph, PassContext& context, const Node& bn, const Match& match) {
   const auto [filter, bias] =
-      Fold(match, static_cast<double>(AttrOf<float>(bn, "epsilon")), bn.output_dtype(0));
+      Fold(match, static_cast<double>(bn.attr(FusedBatchNormAttrs::kEpsilon)), bn.output_dtype(0));
   DUET_ASSIGN_OR_RETURN(const Node* filter_node,
                         AddNamed(graph, ConstSpec(filter, *match.conv),
                                  absl::StrCat(match.conv->name(), "/folded_filter")));
   DUET_ASSIGN_OR_RETURN(const Node* bias_node, AddNamed(graph, ConstSpec(bias, bn),
                                                         absl::StrCat(bn.name(), "/folded_bias")));
-  DUET_ASSIGN_OR_RETURN(NodeSpec spec,
-                        SpecFor("BiasAdd", {{match.conv, 0}, {bias_node, 0}}, {}, bn));
+  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor(kBiasAddOp, {{match.conv, 0}, {bias_node, 0}}, bn));
   std::vector<ReplacedNode> replaced;
   for (const Node* node : {match.add, &bn}) {
     if (node == nullptr) continue;

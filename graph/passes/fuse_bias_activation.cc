@@ -11,33 +11,63 @@
 #include "absl/strings/str_cat.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
+#include "ops/nn/nn_attrs.h"
+#include "ops/op_ref.h"
 
 namespace duet {
 namespace {
 
+const OpRef kMatMulOp("MatMul");
+const OpRef kFusedMatMulOp("_FusedMatMul");
+const OpRef kConv2DOp("Conv2D");
+const OpRef kFusedConv2DOp("_FusedConv2D");
+const OpRef kBiasAddOp("BiasAdd");
+const OpRef kAddV2Op("AddV2");
+const OpRef kActivations[] = {OpRef("Relu"), OpRef("Relu6"), OpRef("Elu"), OpRef("Tanh"),
+                              OpRef("Sigmoid")};
+
+// The fused op's attrs: the product's own (which the fused op declares at the same positions,
+// through the same keys), the fusion and its one arg, the bias.
+void SetFusedMatMulAttrs(const Node& product, std::vector<std::string> fused_ops, OpCall& call) {
+  call.set(MatMulAttrs::kTransposeA, product.attr(MatMulAttrs::kTransposeA));
+  call.set(MatMulAttrs::kTransposeB, product.attr(MatMulAttrs::kTransposeB));
+  call.set(FusedMatMulAttrs::kNumArgs, 1);
+  call.set(FusedMatMulAttrs::kFusedOps, std::move(fused_ops));
+}
+
+void SetFusedConv2DAttrs(const Node& product, std::vector<std::string> fused_ops, OpCall& call) {
+  call.set(ConvAttrs::kStrides, product.attr(ConvAttrs::kStrides));
+  call.set(ConvAttrs::kUseCudnnOnGpu, product.attr(ConvAttrs::kUseCudnnOnGpu));
+  call.set(ConvAttrs::kPadding, product.attr(ConvAttrs::kPadding));
+  call.set(ConvAttrs::kExplicitPaddings, product.attr(ConvAttrs::kExplicitPaddings));
+  call.set(ConvAttrs::kDataFormat, product.attr(ConvAttrs::kDataFormat));
+  call.set(ConvAttrs::kDilations, product.attr(ConvAttrs::kDilations));
+  call.set(FusedConv2DAttrs::kNumArgs, 1);
+  call.set(FusedConv2DAttrs::kFusedOps, std::move(fused_ops));
+}
+
 struct Contraction {
-  absl::string_view op, fused_op, counter;
-  std::vector<std::string> copied_attrs;  // attrs the fused op takes over
+  const OpRef& op;
+  const OpRef& fused_op;
+  absl::string_view counter;
+  void (*set_attrs)(const Node& product, std::vector<std::string> fused_ops, OpCall& call);
+};
+
+const Contraction kContractions[] = {
+    {kMatMulOp, kFusedMatMulOp, "fusion.matmul", SetFusedMatMulAttrs},
+    {kConv2DOp, kFusedConv2DOp, "fusion.conv2d", SetFusedConv2DAttrs},
 };
 
 const Contraction* ContractionOf(const Node& node) {
-  static const auto* kContractions = new std::vector<Contraction>{
-      {"MatMul", "_FusedMatMul", "fusion.matmul", {"transpose_a", "transpose_b"}},
-      {"Conv2D",
-       "_FusedConv2D",
-       "fusion.conv2d",
-       {"strides", "use_cudnn_on_gpu", "padding", "explicit_paddings", "data_format", "dilations"}},
-  };
-  for (const Contraction& c : *kContractions) {
-    if (node.op().name == c.op) return &c;
+  for (const Contraction& c : kContractions) {
+    if (c.op.is(node.op())) return &c;
   }
   return nullptr;
 }
 
 bool IsActivation(const Node& node) {
-  static constexpr absl::string_view kActivations[] = {"Relu", "Relu6", "Elu", "Tanh", "Sigmoid"};
-  return std::find(std::begin(kActivations), std::end(kActivations), node.op().name) !=
-         std::end(kActivations);
+  return std::any_of(std::begin(kActivations), std::end(kActivations),
+                     [&](const OpRef& a) { return a.is(node.op()); });
 }
 
 // The node reading `node`'s only output, when it is its only reader.
@@ -50,11 +80,11 @@ const Node* SoleReader(const UseIndex& uses, const Node& node, int* input = null
 
 // The bias that `add` adds to `product` (its input `input`), or why it is not a bias.
 absl::StatusOr<NodeOutput> BiasOf(const Node& add, int input, const Node& product) {
-  const absl::string_view op = add.op().name;
+  const OpDef& op = add.op();
   NodeOutput bias;
-  if (op == "BiasAdd" && input == 0) {
+  if (kBiasAddOp.is(op) && input == 0) {
     bias = add.inputs()[1];
-  } else if (op == "AddV2" || op == "Add") {
+  } else if (kAddV2Op.is(op)) {
     bias = add.inputs()[1 - input];
   } else {
     return absl::NotFoundError("not a bias add");
@@ -90,8 +120,8 @@ absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& prod
   if (add == nullptr) {
     const auto readers = uses.uses({&product, 0});
     const bool adds = std::any_of(readers.begin(), readers.end(), [](const UseIndex::Use& use) {
-      const std::string& op = use.node->op().name;
-      return op == "BiasAdd" || op == "AddV2" || op == "Add";
+      const OpDef& op = use.node->op();
+      return kBiasAddOp.is(op) || kAddV2Op.is(op);
     });
     if (adds && readers.size() > 1) {
       context.Missed(
@@ -120,12 +150,9 @@ absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& prod
   const Node* root = chain.back();
   std::vector<std::string> fused_ops = {"BiasAdd"};
   if (chain.size() == 3) fused_ops.push_back(root->op().name);
-  NamedAttrs attrs = {{"num_args", int64_t{1}}, {"fused_ops", fused_ops}};
-  for (const std::string& name : c.copied_attrs) {
-    attrs.emplace_back(name, product.attrs()[product.op().attr_index(name)]);
-  }
   absl::StatusOr<NodeSpec> made =
-      SpecFor(c.fused_op, {product.inputs()[0], product.inputs()[1], *bias}, attrs, product);
+      SpecFor(c.fused_op, {product.inputs()[0], product.inputs()[1], *bias}, product,
+              [&](OpCall& call) { c.set_attrs(product, fused_ops, call); });
   if (!made.ok()) {  // the fused op's own checks: report, and leave the graph as it is
     context.Missed(c.counter, product, std::string(made.status().message()));
     return false;

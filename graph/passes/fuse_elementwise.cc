@@ -17,9 +17,13 @@
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
 #include "ops/math/elementwise_program.h"
+#include "ops/math/math_attrs.h"
+#include "ops/op_ref.h"
 
 namespace duet {
 namespace {
+
+const OpRef kFusedElementwiseOp("_FusedElementwise");
 
 constexpr absl::string_view kFusion = "fusion.elementwise";
 
@@ -151,9 +155,7 @@ class RegionFinder {
   // Whether `node` would have joined a region but for its obstacle. Fused nodes count: the
   // report of a later round (which is the one kept) must still say why a node stayed out.
   bool HasElementwiseNeighbour(const Node& node) const {
-    auto fusible = [](const Node& n) {
-      return IsElementwise(n) || n.op().name == "_FusedElementwise";
-    };
+    auto fusible = [](const Node& n) { return IsElementwise(n) || kFusedElementwiseOp.is(n.op()); };
     for (const NodeOutput& in : node.inputs()) {
       if (fusible(*in.node)) return true;
     }
@@ -211,8 +213,10 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
   Encoded encoded = Encode(region);
   const Node& root = *region.root;
   absl::StatusOr<NodeSpec> made =
-      SpecFor("_FusedElementwise", encoded.inputs,
-              {{"ops", std::move(encoded.ops)}, {"operands", std::move(encoded.operands)}}, root);
+      SpecFor(kFusedElementwiseOp, encoded.inputs, root, [&](OpCall& call) {
+        call.set(FusedElementwiseAttrs::kOps, std::move(encoded.ops));
+        call.set(FusedElementwiseAttrs::kOperands, std::move(encoded.operands));
+      });
   if (!made.ok()) {  // the op's own checks: report, and leave the graph as it is
     context.Missed(kFusion, root, std::string(made.status().message()));
     return false;

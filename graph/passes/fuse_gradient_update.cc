@@ -11,9 +11,16 @@
 #include "absl/strings/str_cat.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
+#include "ops/nn/nn_attrs.h"
+#include "ops/op_ref.h"
+#include "ops/state/state_attrs.h"
 
 namespace duet {
 namespace {
+
+const OpRef kMatMulOp("MatMul");
+const OpRef kMatMulApplyGradientDescentOp("_ResourceApplyMatMulGradientDescent");
+const OpRef kResourceApplyGradientDescentOp("ResourceApplyGradientDescent");
 
 constexpr absl::string_view kFusion = "fusion.matmul_apply_gradient_descent";
 
@@ -35,21 +42,21 @@ std::string Obstacle(const Node& product, const PassContext& context, const UseI
 absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& update) {
   const NodeOutput delta = update.inputs()[2];
   const Node& product = *delta.node;
-  if (product.op().name != "MatMul") return false;
+  if (!kMatMulOp.is(product.op())) return false;
   const UseIndex uses(graph);
   if (std::string why = Obstacle(product, context, uses); !why.empty()) {
     context.Missed(kFusion, product, std::move(why));
     return false;
   }
-  const AttrList& attrs = product.attrs();
-  const OpDef& matmul = product.op();
   absl::StatusOr<NodeSpec> made =
-      SpecFor("_ResourceApplyMatMulGradientDescent",
+      SpecFor(kMatMulApplyGradientDescentOp,
               {update.inputs()[0], update.inputs()[1], product.inputs()[0], product.inputs()[1]},
-              {{"transpose_a", attrs[matmul.attr_index("transpose_a")]},
-               {"transpose_b", attrs[matmul.attr_index("transpose_b")]},
-               {"use_locking", update.attrs()[update.op().attr_index("use_locking")]}},
-              update);
+              update, [&](OpCall& call) {
+                call.set(MatMulAttrs::kTransposeA, product.attr(MatMulAttrs::kTransposeA));
+                call.set(MatMulAttrs::kTransposeB, product.attr(MatMulAttrs::kTransposeB));
+                call.set(MatMulApplyGradientDescentAttrs::kUseLocking,
+                         update.attr(ApplyGradientDescentAttrs::kUseLocking));
+              });
   if (!made.ok()) {  // the fused op's own checks: report, and leave the graph as it is
     context.Missed(kFusion, product, std::string(made.status().message()));
     return false;
@@ -73,7 +80,7 @@ absl::StatusOr<bool> FuseGradientUpdate(Graph& graph, PassContext& context) {
   bool changed = false;
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
-    if (node->removed() || node->op().name != "ResourceApplyGradientDescent") continue;
+    if (node->removed() || !kResourceApplyGradientDescentOp.is(node->op())) continue;
     DUET_ASSIGN_OR_RETURN(const bool fused, FuseAt(graph, context, *node));
     changed |= fused;
   }

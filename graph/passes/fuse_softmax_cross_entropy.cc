@@ -20,9 +20,19 @@
 #include "core/int_values.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
+#include "ops/op_ref.h"
+#include "ops/reduction/reduction_attrs.h"
 
 namespace duet {
 namespace {
+
+const OpRef kLogOp("Log");
+const OpRef kLogSoftmaxOp("LogSoftmax");
+const OpRef kMulOp("Mul");
+const OpRef kNegOp("Neg");
+const OpRef kSoftmaxOp("Softmax");
+const OpRef kSoftmaxCrossEntropyWithLogitsOp("SoftmaxCrossEntropyWithLogits");
+const OpRef kSumOp("Sum");
 
 constexpr absl::string_view kFusion = "fusion.softmax_cross_entropy";
 
@@ -45,8 +55,8 @@ struct Match {
   }
 };
 
-bool Is(NodeOutput output, absl::string_view op) {
-  return output.node->op().name == op && output.index == 0;
+bool Is(NodeOutput output, const OpRef& op) {
+  return op.is(output.node->op()) && output.index == 0;
 }
 
 // The cross-entropy `neg` negates, or nullopt when it negates something else (not a candidate,
@@ -54,15 +64,15 @@ bool Is(NodeOutput output, absl::string_view op) {
 std::optional<Match> Candidate(const Node& neg) {
   Match match;
   match.neg = &neg;
-  if (!Is(neg.inputs()[0], "Sum")) return std::nullopt;
+  if (!Is(neg.inputs()[0], kSumOp)) return std::nullopt;
   match.sum = neg.inputs()[0].node;
-  if (!Is(match.sum->inputs()[0], "Mul")) return std::nullopt;
+  if (!Is(match.sum->inputs()[0], kMulOp)) return std::nullopt;
   match.mul = match.sum->inputs()[0].node;
   for (int i = 0; i < 2; ++i) {
     const NodeOutput l = match.mul->inputs()[i];
-    if (Is(l, "LogSoftmax")) {
+    if (Is(l, kLogSoftmaxOp)) {
       match.softmax = l.node;
-    } else if (Is(l, "Log") && Is(l.node->inputs()[0], "Softmax")) {
+    } else if (Is(l, kLogOp) && Is(l.node->inputs()[0], kSoftmaxOp)) {
       match.log = l.node;
       match.softmax = l.node->inputs()[0].node;
     } else {
@@ -84,7 +94,7 @@ std::string SumObstacle(const Node& sum) {
     return absl::StrCat("the sum reduces axes (", absl::StrJoin(values, ", "),
                         "), not the last axis alone");
   }
-  if (sum.attr<bool>(sum.op().attr_index("keep_dims"))) {
+  if (sum.attr(ReductionAttrs::kKeepDims)) {
     return "the sum keeps the reduced axis (keep_dims = true)";
   }
   return "";
@@ -136,7 +146,7 @@ absl::StatusOr<bool> Fuse(Graph& graph, PassContext& context, const UseIndex& us
     return false;
   }
   absl::StatusOr<NodeSpec> made =
-      SpecFor("SoftmaxCrossEntropyWithLogits", {match.logits, match.labels}, {}, neg);
+      SpecFor(kSoftmaxCrossEntropyWithLogitsOp, {match.logits, match.labels}, neg);
   if (!made.ok()) {  // the fused op's own checks: report, and leave the graph as it is
     context.Missed(kFusion, neg, std::string(made.status().message()));
     return false;
@@ -165,7 +175,7 @@ absl::StatusOr<bool> FuseSoftmaxCrossEntropy(Graph& graph, PassContext& context)
   std::optional<UseIndex> uses;
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
-    if (node->removed() || node->op().name != "Neg") continue;
+    if (node->removed() || !kNegOp.is(node->op())) continue;
     const std::optional<Match> match = Candidate(*node);
     if (!match) continue;
     if (!uses) uses.emplace(graph);  // built when first needed, rebuilt after each fusion

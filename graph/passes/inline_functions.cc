@@ -9,17 +9,19 @@
 // functions without a graph.
 #include "absl/strings/str_cat.h"
 #include "graph/function.h"
+#include "graph/graph_ops.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/op_registry.h"
 
 namespace duet {
 namespace {
 
 const Function* CalledGraphFunction(const Node& node) {
-  const std::string& op = node.op().name;
-  if (op != "PartitionedCall" && op != "StatefulPartitionedCall") return nullptr;
-  const auto& f = node.attr<FuncAttr>(node.op().attr_index("f"));
+  const OpDef& op = node.op();
+  if (!kPartitionedCallOp.is(op) && !kStatefulPartitionedCallOp.is(op)) return nullptr;
+  const auto& f = node.attr(CallAttrs::kF);
   return dynamic_cast<const Function*>(f.body.get());
 }
 
@@ -35,7 +37,7 @@ absl::Status InlineCall(Graph& graph, const Node& call, const Function& function
   std::vector<const Node*> inlined;
   for (const Node* node : body.nodes()) {  // ids are a topological order
     if (!outputs[node->id()].empty()) continue;
-    if (node->op().name == "Placeholder") {
+    if (kPlaceholderOp.is(node->op())) {
       return absl::InternalError(absl::StrCat("function '", function.name(), "': placeholder '",
                                               node->name(), "' is not an argument"));
     }
@@ -67,7 +69,7 @@ absl::Status InlineCall(Graph& graph, const Node& call, const Function& function
   }
   UseIndex uses(graph);
   if (!uses.control_dependents(&call).empty()) {
-    DUET_ASSIGN_OR_RETURN(NodeSpec done, SpecFor("NoOp", {}, {}, call));
+    DUET_ASSIGN_OR_RETURN(NodeSpec done, SpecFor(kNoOpOp, {}, call));
     done.control_inputs = inlined;
     DUET_ASSIGN_OR_RETURN(const Node* noop,
                           AddNamed(graph, std::move(done), call.name() + "/done"));

@@ -1,6 +1,7 @@
 // Dead-code elimination: a node stays when a kept node needs it, through data or control edges,
 // when it is stateful (its effect is the point, whether or not anything reads it), or when it is
 // a Placeholder (the graph's inputs stay what callers feed, even when folding made one unused).
+#include "graph/graph_ops.h"
 #include "graph/passes/passes.h"
 
 namespace duet {
@@ -9,7 +10,7 @@ absl::StatusOr<bool> Prune(Graph& graph, PassContext& context) {
   std::vector<char> live(graph.num_nodes(), 0);
   std::vector<const Node*> stack;
   for (const Node* node : graph.nodes()) {
-    if (context.Keeps(node) || node->op().stateful || node->op().name == "Placeholder") {
+    if (context.Keeps(node) || node->op().stateful || kPlaceholderOp.is(node->op())) {
       live[node->id()] = 1;
       stack.push_back(node);
     }

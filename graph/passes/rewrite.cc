@@ -2,6 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "graph/graph_ops.h"
+#include "ops/array/array_attrs.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "ops/shape_context.h"
@@ -36,18 +38,13 @@ absl::Span<const Node* const> UseIndex::control_dependents(const Node* node) con
   return it->second;
 }
 
-absl::StatusOr<NodeSpec> SpecFor(absl::string_view op_name, std::vector<NodeOutput> inputs,
-                                 const NamedAttrs& attrs, const Node& site) {
-  const OpDef* op = OpRegistry::Global().Find(op_name);
-  if (op == nullptr) return absl::InternalError(absl::StrCat("no op '", op_name, "'"));
+absl::StatusOr<NodeSpec> SpecFor(const OpRef& op_ref, std::vector<NodeOutput> inputs,
+                                 const Node& site, AttrSetter set_attrs) {
+  const OpDef* op = &op_ref.def();
   TensorList symbolic;
   for (const NodeOutput& in : inputs) symbolic.push_back(in.node->output(in.index));
   OpCall call(op, std::move(symbolic), OpSite(site.name(), site.location()));
-  for (const auto& [name, value] : attrs) {
-    const int index = op->attr_index(name);
-    if (index < 0) return absl::InternalError(absl::StrCat(op_name, " has no attr '", name, "'"));
-    call.attrs[index] = value;
-  }
+  set_attrs(call);
   DUET_RETURN_IF_ERROR(BindAttrs(call));
   ShapeContext shapes(call);
   DUET_RETURN_IF_ERROR(InferShapes(shapes));
@@ -62,16 +59,9 @@ absl::StatusOr<NodeSpec> SpecFor(absl::string_view op_name, std::vector<NodeOutp
 }
 
 NodeSpec ConstSpec(const Tensor& value, const Node& site) {
-  const OpDef* op = OpRegistry::Global().Find("Const");
-  NodeSpec spec;
-  spec.op = op;
-  spec.attrs = op->default_attrs;
-  spec.attrs[op->attr_index("value")] = value;
-  spec.attrs[op->attr_index("dtype")] = value.dtype();
+  NodeSpec spec = NodeSpec::Const(value);
   spec.device = site.device();
   spec.location = site.location();
-  spec.output_dtypes = {value.dtype()};
-  spec.output_shapes = {value.shape()};
   return spec;
 }
 
@@ -81,7 +71,7 @@ absl::StatusOr<const Node*> AddNamed(Graph& graph, NodeSpec spec, absl::string_v
 }
 
 const Tensor* ConstValue(NodeOutput output) {
-  if (output.node->op().name != "Const") return nullptr;
+  if (!kConstOp.is(output.node->op())) return nullptr;
   return output.node->bound_value();
 }
 

@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graph/graph.h"
+#include "ops/op_ref.h"
 
 namespace duet {
 
@@ -33,14 +35,16 @@ class UseIndex {
   absl::flat_hash_map<const Node*, std::vector<const Node*>> control_;
 };
 
-// An attr given by name, for SpecFor.
-using NamedAttrs = std::vector<std::pair<std::string, AttrValue>>;
+// Sets the attrs of a new node's call through the op's keys (Note [Attribute keys] in
+// ops/attr_key.h); the call starts with the op's defaults.
+using AttrSetter = absl::FunctionRef<void(OpCall&)>;
 
-// The spec of a call of op `op_name` on `inputs`: attrs are the op's defaults overridden by
-// `attrs`, type attrs bound from the inputs, outputs inferred by the shape function. The device
-// and source location are `site`'s (the node the new one replaces); the name is left empty.
-absl::StatusOr<NodeSpec> SpecFor(absl::string_view op_name, std::vector<NodeOutput> inputs,
-                                 const NamedAttrs& attrs, const Node& site);
+// The spec of a call of `op` on `inputs`: attrs are the op's defaults, then what `set_attrs`
+// sets, then type attrs bound from the inputs; outputs are inferred by the shape function. The
+// device and source location are `site`'s (the node the new one replaces); the name is left empty.
+absl::StatusOr<NodeSpec> SpecFor(
+    const OpRef& op, std::vector<NodeOutput> inputs, const Node& site,
+    AttrSetter set_attrs = [](OpCall&) {});
 // A Const holding `value`, placed like `site`.
 NodeSpec ConstSpec(const Tensor& value, const Node& site);
 // Adds `spec` under a fresh name made from `base`.

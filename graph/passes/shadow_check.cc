@@ -4,6 +4,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "graph/graph_ops.h"
 #include "graph/session.h"
 
 namespace duet {
@@ -12,8 +13,8 @@ namespace {
 // Reading variables is fine; anything else stateful would change state the user owns.
 bool UpdatesState(const Graph& graph) {
   for (const Node* node : graph.nodes()) {
-    const std::string& op = node->op().name;
-    if (node->op().stateful && op != "ReadVariableOp" && op != "VarHandleOp") return true;
+    const OpDef& op = node->op();
+    if (node->op().stateful && !kReadVariableOp.is(op) && !kVarHandleOp.is(op)) return true;
   }
   return false;
 }
@@ -56,7 +57,7 @@ absl::StatusOr<Run> RunGraph(const Graph& graph, const std::vector<std::string>&
     const Node* node = graph.FindNode(name);
     if (node == nullptr) continue;
     for (int i = 0; i < node->num_outputs(); ++i) {
-      if (node->output_dtype(i) == kResource || node->op().name == "Placeholder") continue;
+      if (node->output_dtype(i) == kResource || kPlaceholderOp.is(node->op())) continue;
       run.fetched.push_back(Node::EdgeName({node, i}));
       fetches.emplace_back(run.fetched.back());
     }
@@ -108,7 +109,7 @@ absl::StatusOr<std::string> ShadowCheck(const Graph& original, const Graph& opti
   std::mt19937 rng(20261122);
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const Node* node : original.nodes()) {
-    if (node->op().name != "Placeholder" || node->output_dtype(0) == kResource) continue;
+    if (!kPlaceholderOp.is(node->op()) || node->output_dtype(0) == kResource) continue;
     feeds.emplace_back(node->name(),
                        RandomValue(node->output_dtype(0), node->output_shape(0), rng));
   }

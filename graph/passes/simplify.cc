@@ -19,18 +19,32 @@
 #include "absl/strings/str_cat.h"
 #include "core/constant.h"
 #include "core/int_values.h"
+#include "graph/graph_ops.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
+#include "ops/op_ref.h"
 
 namespace duet {
 namespace {
+
+const OpRef kAddV2Op("AddV2");
+const OpRef kBroadcastToOp("BroadcastTo");
+const OpRef kCastOp("Cast");
+const OpRef kDivOp("Div");
+const OpRef kDuetCustomGradientOp("DuetCustomGradient");
+const OpRef kMulOp("Mul");
+const OpRef kNegOp("Neg");
+const OpRef kRealDivOp("RealDiv");
+const OpRef kReshapeOp("Reshape");
+const OpRef kSubOp("Sub");
+const OpRef kTransposeOp("Transpose");
 
 struct Rewritten {
   absl::string_view rule;  // the counter: "simplify.<rule>"
   NodeOutput value;        // what the node's output is replaced by
 };
 
-bool IsOp(NodeOutput out, absl::string_view op) { return out.node->op().name == op; }
+bool IsOp(NodeOutput out, const OpRef& op) { return op.is(out.node->op()); }
 
 // True when `x` can stand for output 0 of `node`.
 bool SameAs(const Node& node, NodeOutput x) {
@@ -48,26 +62,26 @@ std::optional<NodeOutput> NeutralOperand(const Node& node, double identity, bool
 
 // Rules whose result is an existing output.
 std::optional<Rewritten> Bypass(const Node& node) {
-  const absl::string_view op = node.op().name;
+  const OpDef& op = node.op();
   auto take = [&](absl::string_view rule, std::optional<NodeOutput> x) -> std::optional<Rewritten> {
     if (!x) return std::nullopt;
     return Rewritten{rule, *x};
   };
-  if (op == "Mul") return take("mul_one", NeutralOperand(node, 1, true));
-  if (op == "AddV2" || op == "Add") return take("add_zero", NeutralOperand(node, 0, true));
-  if (op == "Sub") return take("sub_zero", NeutralOperand(node, 0, false));
-  if (op == "RealDiv" || op == "Div") return take("div_one", NeutralOperand(node, 1, false));
+  if (kMulOp.is(op)) return take("mul_one", NeutralOperand(node, 1, true));
+  if (kAddV2Op.is(op)) return take("add_zero", NeutralOperand(node, 0, true));
+  if (kSubOp.is(op)) return take("sub_zero", NeutralOperand(node, 0, false));
+  if (kRealDivOp.is(op) || kDivOp.is(op)) return take("div_one", NeutralOperand(node, 1, false));
   if (node.inputs().empty()) return std::nullopt;
   const NodeOutput x = node.inputs()[0];
-  if (op == "Identity") return take("identity", x);
+  if (kIdentityOp.is(op)) return take("identity", x);
   // custom_gradient's node has served once gradients are built (docs/passes.md).
-  if (op == "DuetCustomGradient") return take("custom_gradient", x);
-  if (op == "Cast" && SameAs(node, x)) return take("cast_same_type", x);
-  if ((op == "Reshape" || op == "BroadcastTo") && node.output_shape(0).is_fully_defined() &&
+  if (kDuetCustomGradientOp.is(op)) return take("custom_gradient", x);
+  if (kCastOp.is(op) && SameAs(node, x)) return take("cast_same_type", x);
+  if ((kReshapeOp.is(op) || kBroadcastToOp.is(op)) && node.output_shape(0).is_fully_defined() &&
       SameAs(node, x)) {
-    return take(op == "Reshape" ? "reshape_same_shape" : "broadcast_same_shape", x);
+    return take(kReshapeOp.is(op) ? "reshape_same_shape" : "broadcast_same_shape", x);
   }
-  if (op == "Neg" && IsOp(x, "Neg") && SameAs(node, x.node->inputs()[0])) {
+  if (kNegOp.is(op) && IsOp(x, kNegOp) && SameAs(node, x.node->inputs()[0])) {
     return take("double_neg", x.node->inputs()[0]);
   }
   return std::nullopt;
@@ -79,22 +93,22 @@ absl::StatusOr<bool> Replace(Graph& graph, PassContext& context, const Node& nod
     graph.ReplaceUses({&node, 0}, x);
     return true;
   }
-  if (node.op().name == "Identity") return false;
-  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor("Identity", {x}, {}, node));
+  if (kIdentityOp.is(node.op())) return false;
+  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor(kIdentityOp, {x}, node));
   DUET_RETURN_IF_ERROR(graph.Rewrite(&node, std::move(spec)));
   return true;
 }
 
 // Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
 bool FoldReshapes(Graph& graph, const Node& node) {
-  if (node.op().name != "Reshape" || !IsOp(node.inputs()[0], "Reshape")) return false;
+  if (!kReshapeOp.is(node.op()) || !IsOp(node.inputs()[0], kReshapeOp)) return false;
   graph.SetInput(&node, 0, node.inputs()[0].node->inputs()[0]);
   return true;
 }
 
 // Transpose(Transpose(x, p1), p2): element i of the result is element p1[p2[i]] of x.
 absl::StatusOr<std::optional<Rewritten>> ComposeTransposes(Graph& graph, const Node& node) {
-  if (node.op().name != "Transpose" || !IsOp(node.inputs()[0], "Transpose")) return std::nullopt;
+  if (!kTransposeOp.is(node.op()) || !IsOp(node.inputs()[0], kTransposeOp)) return std::nullopt;
   const Node& inner = *node.inputs()[0].node;
   const Tensor* p2 = ConstValue(node.inputs()[1]);
   const Tensor* p1 = ConstValue(inner.inputs()[1]);
@@ -108,7 +122,7 @@ absl::StatusOr<std::optional<Rewritten>> ComposeTransposes(Graph& graph, const N
   if (composed == identity) return Rewritten{"transpose_cancelled", x};
   DUET_ASSIGN_OR_RETURN(const Node* perm, AddNamed(graph, ConstSpec(from_vector(composed), node),
                                                    absl::StrCat(node.name(), "/perm")));
-  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor("Transpose", {x, {perm, 0}}, {}, node));
+  DUET_ASSIGN_OR_RETURN(NodeSpec spec, SpecFor(kTransposeOp, {x, {perm, 0}}, node));
   spec.control_inputs.assign(node.control_inputs().begin(), node.control_inputs().end());
   DUET_RETURN_IF_ERROR(graph.Rewrite(&node, std::move(spec)));
   return Rewritten{"transpose_composed", {&node, 0}};

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "core/int_values.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/segment_ops.h"
 #include "ops/gradient.h"
@@ -136,7 +137,7 @@ TensorList BroadcastToGrad(const GradientContext& ctx) {
 // the first dims, so for axis > 0 the indices' dims move to the front first and the scattered
 // axis moves back afterwards (TensorFlow's layout).
 TensorList GatherV2Grad(const GradientContext& ctx) {
-  const int64_t batch_dims = ctx.attr<int64_t>("batch_dims");
+  const int64_t batch_dims = ctx.attr(GatherAttrs::kBatchDims);
   if (batch_dims != 0) {
     throw Error(absl::UnimplementedError(absl::StrCat(
         "the gradient of GatherV2 with batch_dims = ", batch_dims, " is not implemented")));

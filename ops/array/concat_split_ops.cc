@@ -1,5 +1,6 @@
 // Joining and splitting along an axis: ConcatV2, Split, SplitV.
 #include "absl/strings/str_cat.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/index_tensor.h"
 #include "ops/array/shape_fn_util.h"
@@ -7,10 +8,6 @@
 
 namespace duet {
 namespace {
-
-enum ConcatAttr { kConcatN, kConcatT, kConcatTidx };
-enum SplitAttr { kSplitNum, kSplitT };
-enum SplitVAttr { kSplitVNum, kSplitVT, kSplitVTlen };
 
 // Checks that values[i] agrees with values[0] on everything but the concat axis.
 absl::Status CheckConcatOperand(const ShapeContext& ctx, int i, int axis, Shape& out) {
@@ -112,7 +109,7 @@ absl::Status SplitShape(ShapeContext& ctx) {
   }
   if (in.rank() == 0) return absl::InvalidArgumentError("cannot split a scalar");
   DUET_ASSIGN_OR_RETURN(const int axis, NormalizeAxis((*axis_value)[0], in.rank()));
-  const int64_t num = ctx.attr<int64_t>(kSplitNum);
+  const int64_t num = ctx.attr(SplitAttrs::kNumSplit);
   const int64_t dim = in.dim(axis);
   if (dim >= 0 && dim % num != 0) {
     return absl::InvalidArgumentError(absl::StrCat("dimension ", axis, " of shape ", in.str(),
@@ -152,9 +149,9 @@ const OpDef* const kConcatV2 = OpDefBuilder("ConcatV2")
                                    .Input("axis", "Tidx")
                                    .HostInputs({"axis"})
                                    .Output("output", "T")
-                                   .IntAttr("N", {}, 1)
-                                   .TypeAttr("T", kAllDTypes)
-                                   .TypeAttr("Tidx", kIndexTypes, kInt32)
+                                   .IntAttr(ConcatAttrs::kN, {}, 1)
+                                   .TypeAttr(ConcatAttrs::kT, kAllDTypes)
+                                   .TypeAttr(ConcatAttrs::kTidx, kIndexTypes, kInt32)
                                    .Doc("Joins tensors along an axis.")
                                    .SetShapeFn(ConcatShape)
                                    .Register();
@@ -164,8 +161,8 @@ const OpDef* const kSplit = OpDefBuilder("Split")
                                 .HostInputs({"split_dim"})
                                 .Input("value", "T")
                                 .OutputList("output", "T", "num_split")
-                                .IntAttr("num_split", {}, 1)
-                                .TypeAttr("T", kAllDTypes)
+                                .IntAttr(SplitAttrs::kNumSplit, {}, 1)
+                                .TypeAttr(SplitAttrs::kT, kAllDTypes)
                                 .Doc("Splits a tensor into num_split equal pieces along an axis.")
                                 .SetShapeFn(SplitShape)
                                 .Register();
@@ -176,9 +173,9 @@ const OpDef* const kSplitV = OpDefBuilder("SplitV")
                                  .Input("split_dim", kInt32)
                                  .HostInputs({"size_splits", "split_dim"})
                                  .OutputList("output", "T", "num_split")
-                                 .IntAttr("num_split", {}, 1)
-                                 .TypeAttr("T", kAllDTypes)
-                                 .TypeAttr("Tlen", kIndexTypes, kInt64)
+                                 .IntAttr(SplitAttrs::kNumSplit, {}, 1)
+                                 .TypeAttr(SplitAttrs::kT, kAllDTypes)
+                                 .TypeAttr(SplitVAttrs::kTlen, kIndexTypes, kInt64)
                                  .Doc("Splits a tensor into pieces of given sizes along an axis.")
                                  .SetShapeFn(SplitVShape)
                                  .Register();
@@ -192,13 +189,13 @@ Tensor concat(const std::vector<Tensor>& values, int64_t axis, OpSite site) {
   TensorList inputs(values.begin(), values.end());
   inputs.push_back(IndexScalar(axis));
   OpCall call(kConcatV2, std::move(inputs), site);
-  call.attrs[kConcatN] = static_cast<int64_t>(values.size());
+  call.set(ConcatAttrs::kN, static_cast<int64_t>(values.size()));
   return RunOp1(call);
 }
 
 std::vector<Tensor> split(const Tensor& x, int64_t num_splits, int64_t axis, OpSite site) {
   OpCall call(kSplit, {SplitDim(axis), x}, site);
-  call.attrs[kSplitNum] = num_splits;
+  call.set(SplitAttrs::kNumSplit, num_splits);
   OutputList out = RunOp(call);
   return std::vector<Tensor>(out.begin(), out.end());
 }
@@ -206,7 +203,7 @@ std::vector<Tensor> split(const Tensor& x, int64_t num_splits, int64_t axis, OpS
 std::vector<Tensor> split(const Tensor& x, std::vector<int64_t> sizes, int64_t axis, OpSite site) {
   const int64_t num = static_cast<int64_t>(sizes.size());
   OpCall call(kSplitV, {x, from_vector(sizes), SplitDim(axis)}, site);
-  call.attrs[kSplitVNum] = num;
+  call.set(SplitAttrs::kNumSplit, num);
   OutputList out = RunOp(call);
   return std::vector<Tensor>(out.begin(), out.end());
 }

@@ -2,6 +2,7 @@
 // Being an op makes copies differentiable (the gradient copies back) and lets graph mode record
 // them as nodes; the session inserts the same op at device boundaries of a graph.
 #include "absl/strings/str_cat.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/shape_fn_util.h"
 #include "ops/common_shape_fns.h"
@@ -10,11 +11,9 @@
 namespace duet {
 namespace {
 
-enum CopyAttr { kCopyT, kCopyDevice };
-
 // Rejects a malformed device name when the call is built, in either mode.
 absl::Status CopyShape(ShapeContext& ctx) {
-  const auto& device = ctx.attr<std::string>(kCopyDevice);
+  const auto& device = ctx.attr(CopyToDeviceAttrs::kDevice);
   if (!Device::Parse(device).ok()) {
     return absl::InvalidArgumentError(absl::StrCat("'", device, "' is not a device name"));
   }
@@ -25,8 +24,8 @@ const OpDef* const kCopyToDevice =
     OpDefBuilder("DuetCopyToDevice")
         .Input("input", "T")
         .Output("output", "T")
-        .TypeAttr("T", kAllDTypes)
-        .StringAttr("device")
+        .TypeAttr(CopyToDeviceAttrs::kT, kAllDTypes)
+        .StringAttr(CopyToDeviceAttrs::kDevice)
         .PlacedByAttr("device")
         .Doc("The input copied to `device` (TensorFlow's form, /device:GPU:0).")
         .SetShapeFn(CopyShape)
@@ -42,7 +41,7 @@ const bool installed = [] {
 
 Tensor copy_to_device(const Tensor& x, Device device, OpSite site) {
   OpCall call(kCopyToDevice, {x}, site);
-  call.attrs[kCopyDevice] = device.tf_name();
+  call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
   return RunOp1(call);
 }
 

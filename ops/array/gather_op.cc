@@ -1,5 +1,6 @@
 // GatherV2: picks slices of params along an axis by integer indices.
 #include "absl/strings/str_cat.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/index_tensor.h"
 #include "ops/array/shape_fn_util.h"
@@ -8,11 +9,9 @@
 namespace duet {
 namespace {
 
-enum GatherAttr { kGatherBatchDims, kGatherTparams, kGatherTindices, kGatherTaxis };
-
 absl::Status GatherShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckScalarInput(ctx, 2, "axis"));
-  if (ctx.attr<int64_t>(kGatherBatchDims) != 0) {
+  if (ctx.attr(GatherAttrs::kBatchDims) != 0) {
     return absl::UnimplementedError("GatherV2 with batch_dims != 0 is not supported");
   }
   const Shape& params = ctx.input_shape(0);
@@ -41,10 +40,10 @@ const OpDef* const kGatherV2 = OpDefBuilder("GatherV2")
                                    .Input("axis", "Taxis")
                                    .HostInputs({"axis"})
                                    .Output("output", "Tparams")
-                                   .IntAttr("batch_dims", 0)
-                                   .TypeAttr("Tparams", kAllDTypes)
-                                   .TypeAttr("Tindices", kIndexTypes)
-                                   .TypeAttr("Taxis", kIndexTypes, kInt32)
+                                   .IntAttr(GatherAttrs::kBatchDims, 0)
+                                   .TypeAttr(GatherAttrs::kTparams, kAllDTypes)
+                                   .TypeAttr(GatherAttrs::kTindices, kIndexTypes)
+                                   .TypeAttr(GatherAttrs::kTaxis, kIndexTypes, kInt32)
                                    .Doc("Slices of params along an axis picked by indices.")
                                    .SetShapeFn(GatherShape)
                                    .Register();

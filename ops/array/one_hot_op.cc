@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/shape_fn_util.h"
 #include "ops/op_call.h"
@@ -10,15 +11,13 @@
 namespace duet {
 namespace {
 
-enum OneHotAttr { kOneHotAxis, kOneHotT, kOneHotTI };
-
 absl::Status OneHotShape(ShapeContext& ctx) {
   const Shape& indices = ctx.input_shape(0);
   DUET_RETURN_IF_ERROR(CheckScalarInput(ctx, 1, "depth"));
   DUET_RETURN_IF_ERROR(CheckScalarInput(ctx, 2, "on_value"));
   DUET_RETURN_IF_ERROR(CheckScalarInput(ctx, 3, "off_value"));
   const DType dtype = ctx.output(0).dtype;
-  const int64_t axis = ctx.attr<int64_t>(kOneHotAxis);
+  const int64_t axis = ctx.attr(OneHotAttrs::kAxis);
   if (indices.unknown_rank()) {
     ctx.set_output(0, dtype, Shape::UnknownRank());
     return absl::OkStatus();
@@ -50,9 +49,9 @@ const OpDef* const kOneHot = OpDefBuilder("OneHot")
                                  .Input("on_value", "T")
                                  .Input("off_value", "T")
                                  .Output("output", "T")
-                                 .IntAttr("axis", -1)
-                                 .TypeAttr("T", kAllDTypes)
-                                 .TypeAttr("TI", kIndexTypes, kInt64)
+                                 .IntAttr(OneHotAttrs::kAxis, -1)
+                                 .TypeAttr(OneHotAttrs::kT, kAllDTypes)
+                                 .TypeAttr(OneHotAttrs::kTI, kIndexTypes, kInt64)
                                  .Doc("One-hot vectors of depth `depth` along a new axis.")
                                  .SetShapeFn(OneHotShape)
                                  .Register();
@@ -68,7 +67,7 @@ Tensor one_hot(const Tensor& indices, int64_t depth, double on_value, double off
               {indices, constant(static_cast<int32_t>(clamped)), scalar(on_value, dtype),
                scalar(off_value, dtype)},
               site);
-  call.attrs[kOneHotAxis] = axis;
+  call.set(OneHotAttrs::kAxis, axis);
   return RunOp1(call);
 }
 

@@ -1,5 +1,6 @@
 // Shape queries and constant-filled tensors: Shape, Size, Rank, ZerosLike, OnesLike, Fill.
 #include "absl/strings/str_cat.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/index_tensor.h"
 #include "ops/array/shape_fn_util.h"
@@ -9,21 +10,18 @@
 namespace duet {
 namespace {
 
-enum ShapeAttr { kShapeT, kShapeOutType };
-enum SizeAttr { kSizeT, kSizeOutType };
-
 // Named rather than a Shape{} temporary, which trips GCC 12's -Wmaybe-uninitialized in Abseil.
 const Shape kScalarShape;
 
 absl::Status ShapeShape(ShapeContext& ctx) {
   const Shape& in = ctx.input_shape(0);
-  ctx.set_output(0, ctx.attr<DType>(kShapeOutType),
+  ctx.set_output(0, ctx.attr(ShapeAttrs::kOutType),
                  in.unknown_rank() ? Shape{Shape::kUnknownDim} : Shape{in.rank()});
   return absl::OkStatus();
 }
 
 absl::Status SizeShape(ShapeContext& ctx) {
-  ctx.set_output(0, ctx.attr<DType>(kSizeOutType), kScalarShape);
+  ctx.set_output(0, ctx.attr(ShapeAttrs::kOutType), kScalarShape);
   return absl::OkStatus();
 }
 
@@ -62,10 +60,10 @@ absl::Status FillShape(ShapeContext& ctx) {
 const OpDef* const kShape = OpDefBuilder("Shape")
                                 .Input("input", "T")
                                 .Output("output", "out_type")
-                                .TypeAttr("T", kAllDTypes)
+                                .TypeAttr(ShapeAttrs::kT, kAllDTypes)
                                 .ReadsOnlyInputShapes()
                                 .RunsOnHost()
-                                .TypeAttr("out_type", kIndexTypes, kInt32)
+                                .TypeAttr(ShapeAttrs::kOutType, kIndexTypes, kInt32)
                                 .Doc("The shape of the input as a 1-D integer tensor.")
                                 .SetShapeFn(ShapeShape)
                                 .Register();
@@ -73,10 +71,10 @@ const OpDef* const kShape = OpDefBuilder("Shape")
 const OpDef* const kSize = OpDefBuilder("Size")
                                .Input("input", "T")
                                .Output("output", "out_type")
-                               .TypeAttr("T", kAllDTypes)
+                               .TypeAttr(ShapeAttrs::kT, kAllDTypes)
                                .ReadsOnlyInputShapes()
                                .RunsOnHost()
-                               .TypeAttr("out_type", kIndexTypes, kInt32)
+                               .TypeAttr(ShapeAttrs::kOutType, kIndexTypes, kInt32)
                                .Doc("The number of elements of the input as an integer scalar.")
                                .SetShapeFn(SizeShape)
                                .Register();
@@ -124,13 +122,13 @@ const OpDef* const kFill = OpDefBuilder("Fill")
 
 Tensor shape_of(const Tensor& x, DType out_type, OpSite site) {
   OpCall call(kShape, {x}, site);
-  call.attrs[kShapeOutType] = out_type;
+  call.set(ShapeAttrs::kOutType, out_type);
   return RunOp1(call);
 }
 
 Tensor size(const Tensor& x, DType out_type, OpSite site) {
   OpCall call(kSize, {x}, site);
-  call.attrs[kSizeOutType] = out_type;
+  call.set(ShapeAttrs::kOutType, out_type);
   return RunOp1(call);
 }
 

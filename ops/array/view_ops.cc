@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/index_tensor.h"
 #include "ops/array/shape_fn_util.h"
@@ -11,8 +12,6 @@
 
 namespace duet {
 namespace {
-
-enum SqueezeAttr { kSqueezeT, kSqueezeDims };
 
 // The output shape of Reshape: `dims` with its -1 resolved against `in`'s element count.
 absl::StatusOr<Shape> ReshapeTarget(const Shape& in, const std::vector<int64_t>& dims) {
@@ -90,7 +89,7 @@ absl::Status ExpandDimsShape(ShapeContext& ctx) {
 absl::Status SqueezeShape(ShapeContext& ctx) {
   const Shape& in = ctx.input_shape(0);
   const DType dtype = ctx.output(0).dtype;
-  const auto& axes = ctx.attr<std::vector<int64_t>>(kSqueezeDims);
+  const auto& axes = ctx.attr(SqueezeAttrs::kSqueezeDims);
   if (in.unknown_rank()) {
     ctx.set_output(0, dtype, Shape::UnknownRank());
     return absl::OkStatus();
@@ -157,8 +156,8 @@ const OpDef* const kExpandDims = OpDefBuilder("ExpandDims")
 const OpDef* const kSqueeze = OpDefBuilder("Squeeze")
                                   .Input("input", "T")
                                   .Output("output", "T")
-                                  .TypeAttr("T", kAllDTypes)
-                                  .IntListAttr("squeeze_dims", std::vector<int64_t>{})
+                                  .TypeAttr(SqueezeAttrs::kT, kAllDTypes)
+                                  .IntListAttr(SqueezeAttrs::kSqueezeDims, std::vector<int64_t>{})
                                   .Doc("The input without the given (or all) size-1 dims.")
                                   .SetShapeFn(SqueezeShape)
                                   .Register();
@@ -195,7 +194,7 @@ Tensor expand_dims(const Tensor& x, int64_t axis, OpSite site) {
 
 Tensor squeeze(const Tensor& x, std::vector<int64_t> axes, OpSite site) {
   OpCall call(kSqueeze, {x}, site);
-  call.attrs[kSqueezeDims] = std::move(axes);
+  call.set(SqueezeAttrs::kSqueezeDims, std::move(axes));
   return RunOp1(call);
 }
 

@@ -3,6 +3,7 @@
 // GradientTape records one call), and graphs imported from TensorFlow 2 use them. The stateless
 // form promises `f` has no side effects, so passes may fold, merge or prune it like a pure op.
 #include "absl/strings/str_cat.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/function_body.h"
 #include "ops/op_call.h"
@@ -11,16 +12,14 @@
 namespace duet {
 namespace {
 
-enum CallAttr { kTin, kTout, kF, kConfig, kConfigProto, kExecutorType };
-
 absl::Status CallShape(ShapeContext& ctx) {
-  const FuncAttr& f = ctx.attr<FuncAttr>(kF);
+  const FuncAttr& f = ctx.attr(CallAttrs::kF);
   if (f.body == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("function '", f.name, "' is not defined in the graph's library"));
   }
-  const auto& tin = ctx.attr<std::vector<DType>>(kTin);
-  const auto& tout = ctx.attr<std::vector<DType>>(kTout);
+  const auto& tin = ctx.attr(CallAttrs::kTin);
+  const auto& tout = ctx.attr(CallAttrs::kTout);
   if (f.body->arg_dtypes() != tin || f.body->result_dtypes() != tout) {
     return absl::InvalidArgumentError(
         absl::StrCat("function '", f.name, "' maps ", AttrValueString(f.body->arg_dtypes()), " to ",
@@ -44,12 +43,12 @@ const OpDef* RegisterCall(const char* name, bool stateful) {
   OpDefBuilder builder(name);
   builder.InputTypeList("args", "Tin")
       .OutputTypeList("output", "Tout")
-      .TypeListAttr("Tin")
-      .TypeListAttr("Tout")
-      .FuncAttr("f")
-      .StringAttr("config", "")
-      .StringAttr("config_proto", "")
-      .StringAttr("executor_type", "")
+      .TypeListAttr(CallAttrs::kTin)
+      .TypeListAttr(CallAttrs::kTout)
+      .FuncAttr(CallAttrs::kF)
+      .StringAttr(CallAttrs::kConfig, "")
+      .StringAttr(CallAttrs::kConfigProto, "")
+      .StringAttr(CallAttrs::kExecutorType, "")
       .Doc("Calls the function f with args and returns its results.")
       .SetShapeFn(CallShape);
   if (stateful) builder.Stateful();
@@ -66,9 +65,9 @@ std::vector<Tensor> call_function(std::shared_ptr<const FunctionBody> f,
                                   const std::vector<Tensor>& args, bool stateful, OpSite site) {
   const OpDef* op = stateful ? kStatefulPartitionedCall : kPartitionedCall;
   OpCall call(op, TensorList(args.begin(), args.end()), site);
-  call.attrs[kTin] = f->arg_dtypes();
-  call.attrs[kTout] = f->result_dtypes();
-  call.attrs[kF] = FuncAttr{f->name(), std::move(f)};
+  call.set(CallAttrs::kTin, f->arg_dtypes());
+  call.set(CallAttrs::kTout, f->result_dtypes());
+  call.set(CallAttrs::kF, FuncAttr{f->name(), std::move(f)});
   OutputList outputs = RunOp(call);
   return std::vector<Tensor>(outputs.begin(), outputs.end());
 }

@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "absl/strings/str_cat.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/function_body.h"
 #include "ops/op_call.h"
@@ -14,8 +15,6 @@
 
 namespace duet {
 namespace {
-
-enum CustomGradientAttr { kT, kTin, kGrad };
 
 // The backward function as a FunctionBody: the upstream gradient in, one gradient per input out.
 class BackwardBody final : public CallableBody {
@@ -42,7 +41,7 @@ class BackwardBody final : public CallableBody {
 };
 
 absl::Status ValueShape(ShapeContext& ctx) {
-  const FuncAttr& grad = ctx.attr<FuncAttr>(kGrad);
+  const FuncAttr& grad = ctx.attr(CustomGradientAttrs::kGrad);
   if (grad.body == nullptr) {  // read from a file: the closure is not serializable
     return absl::InvalidArgumentError(
         absl::StrCat("custom gradient '", grad.name,
@@ -58,9 +57,9 @@ const OpDef* const kCustomGradient =
         .Input("value", "T")
         .InputTypeList("inputs", "Tin")
         .Output("output", "T")
-        .TypeAttr("T", {kFloat32, kFloat64, kFloat16, kBFloat16})
-        .TypeListAttr("Tin")
-        .FuncAttr("grad")
+        .TypeAttr(CustomGradientAttrs::kT, {kFloat32, kFloat64, kFloat16, kBFloat16})
+        .TypeListAttr(CustomGradientAttrs::kTin)
+        .FuncAttr(CustomGradientAttrs::kGrad)
         .Doc(
             "duet's own: `value` itself, whose gradient with respect to `inputs` is the C++ "
             "backward function `grad` (custom_gradient in a graph); not exportable.")
@@ -82,9 +81,9 @@ Tensor custom_gradient_op(const Tensor& value, const std::vector<Tensor>& inputs
   TensorList call_inputs = {value};
   call_inputs.insert(call_inputs.end(), inputs.begin(), inputs.end());
   OpCall call(kCustomGradient, std::move(call_inputs), site);
-  call.attrs[kT] = value.dtype();
-  call.attrs[kTin] = std::move(input_dtypes);
-  call.attrs[kGrad] = FuncAttr{std::move(name), std::move(body)};
+  call.set(CustomGradientAttrs::kT, value.dtype());
+  call.set(CustomGradientAttrs::kTin, std::move(input_dtypes));
+  call.set(CustomGradientAttrs::kGrad, FuncAttr{std::move(name), std::move(body)});
   return RunOp(call)[0];
 }
 

@@ -7,6 +7,7 @@
 // outputs of If are what both branches' results have in common, those of While the loop
 // variables' shapes that hold in every iteration (the body's argument shapes).
 #include "absl/strings/str_cat.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/function_body.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -14,13 +15,10 @@
 namespace duet {
 namespace {
 
-enum IfAttr { kIfTcond, kIfTin, kIfTout, kIfThen, kIfElse, kIfOutputShapes };
-enum WhileAttr { kWhileT, kWhileCond, kWhileBody, kWhileOutputShapes, kWhileParallelIterations };
-
 std::string TypesString(const std::vector<DType>& types) { return AttrValueString(types); }
 
-absl::StatusOr<const FunctionBody*> Body(const ShapeContext& ctx, int attr) {
-  const FuncAttr& func = ctx.attr<FuncAttr>(attr);
+absl::StatusOr<const FunctionBody*> Body(const ShapeContext& ctx, const AttrKey<FuncAttr>& key) {
+  const FuncAttr& func = ctx.attr(key);
   if (func.body == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("function '", func.name, "' is not defined in the graph's library"));
@@ -45,8 +43,8 @@ absl::Status CheckSignature(const FunctionBody& body, const std::vector<DType>& 
 }
 
 // Narrows output k's shape by the node's output_shapes attr (empty: no claim).
-absl::Status ApplyOutputShapes(ShapeContext& ctx, int attr) {
-  const auto& claimed = ctx.attr<std::vector<Shape>>(attr);
+absl::Status ApplyOutputShapes(ShapeContext& ctx, const AttrKey<std::vector<Shape>>& key) {
+  const auto& claimed = ctx.attr(key);
   if (claimed.empty()) return absl::OkStatus();
   if (static_cast<int>(claimed.size()) != ctx.num_outputs()) {
     return absl::InvalidArgumentError(absl::StrCat("output_shapes has ", claimed.size(),
@@ -64,10 +62,10 @@ absl::Status ApplyOutputShapes(ShapeContext& ctx, int attr) {
 }
 
 absl::Status IfShape(ShapeContext& ctx) {
-  DUET_ASSIGN_OR_RETURN(const FunctionBody* then_body, Body(ctx, kIfThen));
-  DUET_ASSIGN_OR_RETURN(const FunctionBody* else_body, Body(ctx, kIfElse));
-  const auto& tin = ctx.attr<std::vector<DType>>(kIfTin);
-  const auto& tout = ctx.attr<std::vector<DType>>(kIfTout);
+  DUET_ASSIGN_OR_RETURN(const FunctionBody* then_body, Body(ctx, IfAttrs::kThenBranch));
+  DUET_ASSIGN_OR_RETURN(const FunctionBody* else_body, Body(ctx, IfAttrs::kElseBranch));
+  const auto& tin = ctx.attr(IfAttrs::kTin);
+  const auto& tout = ctx.attr(IfAttrs::kTout);
   DUET_RETURN_IF_ERROR(CheckSignature(*then_body, tin, &tout));
   DUET_RETURN_IF_ERROR(CheckSignature(*else_body, tin, &tout));
   for (size_t k = 0; k < tout.size(); ++k) {
@@ -75,13 +73,13 @@ absl::Status IfShape(ShapeContext& ctx) {
         static_cast<int>(k), tout[k],
         then_body->result_shapes()[k].MostSpecificCompatible(else_body->result_shapes()[k]));
   }
-  return ApplyOutputShapes(ctx, kIfOutputShapes);
+  return ApplyOutputShapes(ctx, IfAttrs::kOutputShapes);
 }
 
 absl::Status WhileShape(ShapeContext& ctx) {
-  DUET_ASSIGN_OR_RETURN(const FunctionBody* cond, Body(ctx, kWhileCond));
-  DUET_ASSIGN_OR_RETURN(const FunctionBody* body, Body(ctx, kWhileBody));
-  const auto& types = ctx.attr<std::vector<DType>>(kWhileT);
+  DUET_ASSIGN_OR_RETURN(const FunctionBody* cond, Body(ctx, WhileAttrs::kCond));
+  DUET_ASSIGN_OR_RETURN(const FunctionBody* body, Body(ctx, WhileAttrs::kBody));
+  const auto& types = ctx.attr(WhileAttrs::kT);
   DUET_RETURN_IF_ERROR(CheckSignature(*cond, types, nullptr));
   DUET_RETURN_IF_ERROR(CheckSignature(*body, types, &types));
   if (cond->result_dtypes().size() != 1) {
@@ -98,7 +96,7 @@ absl::Status WhileShape(ShapeContext& ctx) {
     }
     ctx.set_output(static_cast<int>(k), types[k], invariant);
   }
-  return ApplyOutputShapes(ctx, kWhileOutputShapes);
+  return ApplyOutputShapes(ctx, WhileAttrs::kOutputShapes);
 }
 
 const OpDef* RegisterIf(const char* name, bool stateful) {
@@ -107,12 +105,12 @@ const OpDef* RegisterIf(const char* name, bool stateful) {
       .HostInputs({"cond"})
       .InputTypeList("input", "Tin")
       .OutputTypeList("output", "Tout")
-      .TypeAttr("Tcond")
-      .TypeListAttr("Tin")
-      .TypeListAttr("Tout")
-      .FuncAttr("then_branch")
-      .FuncAttr("else_branch")
-      .ShapeListAttr("output_shapes", std::vector<Shape>{})
+      .TypeAttr(IfAttrs::kTcond)
+      .TypeListAttr(IfAttrs::kTin)
+      .TypeListAttr(IfAttrs::kTout)
+      .FuncAttr(IfAttrs::kThenBranch)
+      .FuncAttr(IfAttrs::kElseBranch)
+      .ShapeListAttr(IfAttrs::kOutputShapes, std::vector<Shape>{})
       .Doc(
           "Calls then_branch(input) when cond is true (nonzero, or a non-empty tensor), else "
           "else_branch(input).")
@@ -125,11 +123,11 @@ const OpDef* RegisterWhile(const char* name, bool stateful) {
   OpDefBuilder builder(name);
   builder.InputTypeList("input", "T")
       .OutputTypeList("output", "T")
-      .TypeListAttr("T")
-      .FuncAttr("cond")
-      .FuncAttr("body")
-      .ShapeListAttr("output_shapes", std::vector<Shape>{})
-      .IntAttr("parallel_iterations", 10)
+      .TypeListAttr(WhileAttrs::kT)
+      .FuncAttr(WhileAttrs::kCond)
+      .FuncAttr(WhileAttrs::kBody)
+      .ShapeListAttr(WhileAttrs::kOutputShapes, std::vector<Shape>{})
+      .IntAttr(WhileAttrs::kParallelIterations, 10)
       .Doc("Loop variables start as input; while cond(vars) is true, vars = body(vars).")
       .SetShapeFn(WhileShape);
   if (stateful) builder.Stateful();

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/function_body.h"
 #include "ops/op_call.h"
@@ -11,8 +12,6 @@
 
 namespace duet {
 namespace {
-
-enum HostFunctionAttr { kTin, kTout, kF };
 
 // A host callable with a fixed signature; results are checked against it.
 class HostFunctionBody final : public CallableBody {
@@ -54,14 +53,14 @@ class HostFunctionBody final : public CallableBody {
 };
 
 absl::Status HostFunctionShape(ShapeContext& ctx) {
-  const FuncAttr& f = ctx.attr<FuncAttr>(kF);
+  const FuncAttr& f = ctx.attr(CallAttrs::kF);
   if (f.body == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
         "host function '", f.name,
         "' is not known to this process (a host_function's callable is not serializable)"));
   }
-  if (f.body->arg_dtypes() != ctx.attr<std::vector<DType>>(kTin) ||
-      f.body->result_dtypes() != ctx.attr<std::vector<DType>>(kTout)) {
+  if (f.body->arg_dtypes() != ctx.attr(CallAttrs::kTin) ||
+      f.body->result_dtypes() != ctx.attr(CallAttrs::kTout)) {
     return absl::InvalidArgumentError(
         absl::StrCat("host function '", f.name, "' has another signature than Tin/Tout"));
   }
@@ -75,10 +74,10 @@ const OpDef* const kHostFunction =
     OpDefBuilder("DuetHostFunction")
         .InputTypeList("input", "Tin")
         .OutputTypeList("output", "Tout")
-        .TypeListAttr("Tin")
-        .TypeListAttr("Tout")
+        .TypeListAttr(CallAttrs::kTin)
+        .TypeListAttr(CallAttrs::kTout)
         .RunsOnHost()
-        .FuncAttr("f")
+        .FuncAttr(CallAttrs::kF)
         .Stateful()
         .Doc(
             "duet's own: calls a C++ callable of this process (host_function); not exportable "
@@ -99,9 +98,9 @@ std::vector<Tensor> host_function(HostFn fn, const std::vector<Tensor>& inputs,
   auto body =
       std::make_shared<const HostFunctionBody>(name, std::move(fn), input_dtypes, output_dtypes);
   OpCall call(kHostFunction, TensorList(inputs.begin(), inputs.end()), site);
-  call.attrs[kTin] = std::move(input_dtypes);
-  call.attrs[kTout] = output_dtypes;
-  call.attrs[kF] = FuncAttr{std::move(name), std::move(body)};
+  call.set(CallAttrs::kTin, std::move(input_dtypes));
+  call.set(CallAttrs::kTout, output_dtypes);
+  call.set(CallAttrs::kF, FuncAttr{std::move(name), std::move(body)});
   OutputList outputs = RunOp(call);
   return std::vector<Tensor>(outputs.begin(), outputs.end());
 }

@@ -1,4 +1,5 @@
 // Cast: converts a tensor to another dtype (TensorFlow's attrs SrcT, DstT, Truncate).
+#include "ops/math/math_attrs.h"
 #include "ops/math/math_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -6,14 +7,11 @@
 namespace duet {
 namespace {
 
-// Attr positions of Cast, in declaration order. SrcT comes first, so it picks the kernel.
-enum CastAttr { kCastSrcT, kCastDstT, kCastTruncate };
-
 const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
                                       kInt32,   kInt64,   kBool};
 
 absl::Status CastShape(ShapeContext& ctx) {
-  ctx.set_output(0, ctx.attr<DType>(kCastDstT), ctx.input_shape(0));
+  ctx.set_output(0, ctx.attr(CastAttrs::kDstT), ctx.input_shape(0));
   return absl::OkStatus();
 }
 
@@ -22,9 +20,9 @@ const OpDef* const kCast =
     OpDefBuilder("Cast")
         .Input("x", "SrcT")
         .Output("y", "DstT")
-        .TypeAttr("SrcT", kAllTypes)
-        .TypeAttr("DstT", kAllTypes)
-        .BoolAttr("Truncate", false)
+        .TypeAttr(CastAttrs::kSrcT, kAllTypes)
+        .TypeAttr(CastAttrs::kDstT, kAllTypes)
+        .BoolAttr(CastAttrs::kTruncate, false)
         .Doc("x converted to DstT: floats to ints truncate toward zero, x to bool is x != 0.")
         .SetShapeFn(CastShape)
         .Register();
@@ -35,7 +33,7 @@ Tensor cast(const Tensor& x, DType dtype, OpSite site) {
   // Like tf.cast, a no-op cast returns its input instead of adding an op.
   if (x.defined() && x.dtype() == dtype) return x;
   OpCall call(kCast, {x}, site);
-  call.attrs[kCastDstT] = dtype;
+  call.set(CastAttrs::kDstT, dtype);
   return RunOp1(call);
 }
 

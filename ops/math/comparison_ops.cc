@@ -2,14 +2,12 @@
 // logical ops on bool tensors: LogicalAnd, LogicalOr, LogicalNot.
 #include "ops/common_shape_fns.h"
 #include "ops/math/elementwise_op_def.h"
+#include "ops/math/math_attrs.h"
 #include "ops/math/math_ops.h"
 #include "ops/op_call.h"
 
 namespace duet {
 namespace {
-
-// Attr positions of Equal and NotEqual.
-enum EqualityAttr { kEqualityT, kEqualityIncompatibleShapeError };
 
 // Like BroadcastBinaryShape, except that with incompatible_shape_error=false shapes that do not
 // broadcast give a scalar (TensorFlow: x == y is then simply false).
@@ -21,7 +19,7 @@ absl::Status EqualityShape(ShapeContext& ctx) {
   absl::StatusOr<Shape> shape = BroadcastShapes(ctx.input_shape(0), ctx.input_shape(1));
   if (shape.ok()) {
     ctx.set_output(0, kBool, *std::move(shape));
-  } else if (ctx.attr<bool>(kEqualityIncompatibleShapeError)) {
+  } else if (ctx.attr(EqualityAttrs::kIncompatibleShapeError)) {
     return shape.status();
   } else {
     static const Shape kScalar;
@@ -35,8 +33,8 @@ const OpDef* RegisterEqualityOp(const char* name, const char* doc) {
       .Input("x", "T")
       .Input("y", "T")
       .Output("z", kBool)
-      .TypeAttr("T", {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool})
-      .BoolAttr("incompatible_shape_error", true)
+      .TypeAttr(EqualityAttrs::kT, {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool})
+      .BoolAttr(EqualityAttrs::kIncompatibleShapeError, true)
       .Commutative()
       .Doc(doc)
       .SetShapeFn(EqualityShape)

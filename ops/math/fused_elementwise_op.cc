@@ -4,20 +4,12 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "ops/math/elementwise_program.h"
+#include "ops/math/math_attrs.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-// Attr positions (the kernel reads them by position; tests/ops/nn/attr_positions_test.cc pins
-// them).
-enum FusedElementwiseAttr {
-  kFusedElementwiseT,
-  kFusedElementwiseN,
-  kFusedElementwiseOps,
-  kFusedElementwiseOperands,
-};
 
 // True when `shape` is known to hold exactly one element: such inputs broadcast as scalars.
 bool IsSingleElement(const Shape& shape) {
@@ -44,11 +36,10 @@ absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx) {
 }
 
 absl::Status FusedElementwiseShape(ShapeContext& ctx) {
-  DUET_RETURN_IF_ERROR(
-      DecodeElementwiseProgram(ctx.attr<std::vector<std::string>>(kFusedElementwiseOps),
-                               ctx.attr<std::vector<int64_t>>(kFusedElementwiseOperands),
-                               ctx.num_inputs())
-          .status());
+  DUET_RETURN_IF_ERROR(DecodeElementwiseProgram(ctx.attr(FusedElementwiseAttrs::kOps),
+                                                ctx.attr(FusedElementwiseAttrs::kOperands),
+                                                ctx.num_inputs())
+                           .status());
   DUET_ASSIGN_OR_RETURN(Shape out, OutputShape(ctx));
   ctx.set_output(0, ctx.output(0).dtype, std::move(out));
   return absl::OkStatus();
@@ -58,10 +49,10 @@ const OpDef* const kFusedElementwise =
     OpDefBuilder("_FusedElementwise")
         .InputList("inputs", "T", "N")
         .Output("output", "T")
-        .TypeAttr("T", {kFloat32, kFloat64})
-        .IntAttr("N", {}, 1)
-        .StringListAttr("ops")
-        .IntListAttr("operands")
+        .TypeAttr(FusedElementwiseAttrs::kT, {kFloat32, kFloat64})
+        .IntAttr(FusedElementwiseAttrs::kN, {}, 1)
+        .StringListAttr(FusedElementwiseAttrs::kOps)
+        .IntListAttr(FusedElementwiseAttrs::kOperands)
         .Doc(
             "Made by the fuse_elementwise pass from a region of elementwise ops: evaluates the "
             "program ops/operands (instruction k applies ops[k] to the next 1 or 2 operands, value "
@@ -75,8 +66,8 @@ const OpDef* const kFusedElementwise =
 Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                          std::vector<int64_t> operands, OpSite site) {
   OpCall call(kFusedElementwise, TensorList(inputs.begin(), inputs.end()), site);
-  call.attrs[kFusedElementwiseOps] = std::move(ops);
-  call.attrs[kFusedElementwiseOperands] = std::move(operands);
+  call.set(FusedElementwiseAttrs::kOps, std::move(ops));
+  call.set(FusedElementwiseAttrs::kOperands, std::move(operands));
   return RunOp1(call);
 }
 

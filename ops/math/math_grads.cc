@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
+#include "ops/math/math_attrs.h"
 #include "ops/math/math_ops.h"
 #include "ops/reduction/reduction_ops.h"
 
@@ -190,8 +191,8 @@ TensorList SelectV2Grad(const GradientContext& ctx) {
 // Only conversions between floating types pass a gradient: through an integer or bool the value
 // is piecewise constant (and such tensors carry no gradient anyway).
 TensorList CastGrad(const GradientContext& ctx) {
-  const DType src = ctx.attr<DType>("SrcT");
-  const DType dst = ctx.attr<DType>("DstT");
+  const DType src = ctx.attr(CastAttrs::kSrcT);
+  const DType dst = ctx.attr(CastAttrs::kDstT);
   if (!IsFloating(src) || !IsFloating(dst)) return {Tensor()};
   return {cast(ctx.grad(0), src)};
 }

@@ -7,22 +7,13 @@
 // reserve_space_3 = 1 / sqrt(reserve_space_2 + epsilon). The gradient (FusedBatchNormGradV3)
 // needs x, scale and the reserve spaces.
 #include "absl/strings/str_cat.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-// Attr positions, in TensorFlow's declaration order.
-enum FusedBatchNormAttr {
-  kBatchNormT,
-  kBatchNormU,
-  kBatchNormEpsilon,
-  kBatchNormExponentialAvgFactor,
-  kBatchNormDataFormat,
-  kBatchNormIsTraining
-};
 
 // float32 statistics for float32/bfloat16 x, float64 for float64 x.
 absl::Status CheckStatDType(DType t, DType u) {
@@ -49,16 +40,17 @@ absl::Status CheckChannelVector(const ShapeContext& ctx, int i, absl::string_vie
 
 absl::Status FusedBatchNormShape(ShapeContext& ctx) {
   const Shape& x = ctx.input_shape(0);
-  DUET_RETURN_IF_ERROR(CheckStatDType(ctx.attr<DType>(kBatchNormT), ctx.attr<DType>(kBatchNormU)));
+  DUET_RETURN_IF_ERROR(
+      CheckStatDType(ctx.attr(FusedBatchNormAttrs::kT), ctx.attr(FusedBatchNormAttrs::kU)));
   if (!x.unknown_rank() && x.rank() != 4) {
     return absl::InvalidArgumentError(
         absl::StrCat("x must be 4-D (batch, height, width, channels), got shape ", x.str()));
   }
-  const float factor = ctx.attr<float>(kBatchNormExponentialAvgFactor);
-  const bool training = ctx.attr<bool>(kBatchNormIsTraining);
-  if (ctx.attr<float>(kBatchNormEpsilon) < 0) {
+  const float factor = ctx.attr(FusedBatchNormAttrs::kExponentialAvgFactor);
+  const bool training = ctx.attr(FusedBatchNormAttrs::kIsTraining);
+  if (ctx.attr(FusedBatchNormAttrs::kEpsilon) < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("epsilon must be >= 0, got ", ctx.attr<float>(kBatchNormEpsilon)));
+        absl::StrCat("epsilon must be >= 0, got ", ctx.attr(FusedBatchNormAttrs::kEpsilon)));
   }
   const int64_t channels = x.unknown_rank() ? -1 : x[3];
   const bool stats_optional = training && factor == 1.0f;
@@ -66,7 +58,7 @@ absl::Status FusedBatchNormShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 2, "offset", channels, false));
   DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 3, "mean", channels, stats_optional));
   DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 4, "variance", channels, stats_optional));
-  const DType u = ctx.attr<DType>(kBatchNormU);
+  const DType u = ctx.attr(FusedBatchNormAttrs::kU);
   ctx.set_output(0, ctx.output(0).dtype, x);
   for (int i = 1; i < 6; ++i) ctx.set_output(i, u, Shape{channels});
   return absl::OkStatus();
@@ -85,12 +77,12 @@ const OpDef* const kFusedBatchNormV3 =
         .Output("reserve_space_1", "U")
         .Output("reserve_space_2", "U")
         .Output("reserve_space_3", "U")
-        .TypeAttr("T", {kFloat32, kFloat64, kBFloat16})
-        .TypeAttr("U", {kFloat32, kFloat64})
-        .FloatAttr("epsilon", 0.0001f)
-        .FloatAttr("exponential_avg_factor", 1.0f)
-        .StringAttr("data_format", "NHWC", {"NHWC"})
-        .BoolAttr("is_training", true)
+        .TypeAttr(FusedBatchNormAttrs::kT, {kFloat32, kFloat64, kBFloat16})
+        .TypeAttr(FusedBatchNormAttrs::kU, {kFloat32, kFloat64})
+        .FloatAttr(FusedBatchNormAttrs::kEpsilon, 0.0001f)
+        .FloatAttr(FusedBatchNormAttrs::kExponentialAvgFactor, 1.0f)
+        .StringAttr(FusedBatchNormAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .BoolAttr(FusedBatchNormAttrs::kIsTraining, true)
         .Doc("Batch normalization of NHWC x per channel, with given or batch statistics.")
         .SetShapeFn(FusedBatchNormShape)
         .Register();
@@ -101,8 +93,8 @@ FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, cons
                                       const Tensor& mean, const Tensor& variance, float epsilon,
                                       bool is_training, OpSite site) {
   OpCall call(kFusedBatchNormV3, {x, scale, offset, mean, variance}, site);
-  call.attrs[kBatchNormEpsilon] = epsilon;
-  call.attrs[kBatchNormIsTraining] = is_training;
+  call.set(FusedBatchNormAttrs::kEpsilon, epsilon);
+  call.set(FusedBatchNormAttrs::kIsTraining, is_training);
   OutputList out = RunOp(call);
   return {out[0], out[1], out[2], out[3], out[4], out[5]};
 }

@@ -1,13 +1,12 @@
 // BiasAdd: adds a per-channel bias along the last dim (NHWC).
 #include "absl/strings/str_cat.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-enum BiasAddAttr { kBiasAddT, kBiasAddDataFormat };
 
 absl::Status BiasAddShape(ShapeContext& ctx) {
   const Shape& value = ctx.input_shape(0);
@@ -35,8 +34,8 @@ const OpDef* const kBiasAdd = OpDefBuilder("BiasAdd")
                                   .Input("value", "T")
                                   .Input("bias", "T")
                                   .Output("output", "T")
-                                  .TypeAttr("T", kRealNumberTypes)
-                                  .StringAttr("data_format", "NHWC", {"NHWC"})
+                                  .TypeAttr(BiasAddAttrs::kT, kRealNumberTypes)
+                                  .StringAttr(BiasAddAttrs::kDataFormat, "NHWC", {"NHWC"})
                                   .Doc("value + bias, bias 1-D along the last (channel) dim.")
                                   .SetShapeFn(BiasAddShape)
                                   .Register();

@@ -3,6 +3,8 @@
 #include "core/constant.h"
 #include "core/error.h"
 #include "ops/attr_value.h"
+#include "ops/nn/conv_shape.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/window_shape.h"
 #include "ops/op_call.h"
@@ -11,17 +13,6 @@
 
 namespace duet {
 namespace {
-
-// Attr positions, in TensorFlow's declaration order (the same as Conv2D's).
-enum ConvBackpropAttr {
-  kConvT,
-  kConvStrides,
-  kConvUseCudnnOnGpu,
-  kConvPadding,
-  kConvExplicitPaddings,
-  kConvDataFormat,
-  kConvDilations
-};
 
 // The shape a 1-D int32 size operand (input_sizes, filter_sizes) describes: rank 4, dims unknown
 // where its value is unknown (graph mode).
@@ -57,8 +48,8 @@ bool Known(const Shape& s, int d) { return !s.unknown_rank() && s[d] >= 0; }
 absl::Status CheckConvShapes(const ShapeContext& ctx, const Shape& input,
                              absl::string_view input_name, const Shape& filter,
                              absl::string_view filter_name, const Shape& out_backprop) {
-  const auto& strides = ctx.attr<std::vector<int64_t>>(kConvStrides);
-  const auto& dilations = ctx.attr<std::vector<int64_t>>(kConvDilations);
+  const auto& strides = ctx.attr(ConvAttrs::kStrides);
+  const auto& dilations = ctx.attr(ConvAttrs::kDilations);
   DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
   DUET_RETURN_IF_ERROR(CheckNhwcAttr("dilations", dilations));
   DUET_RETURN_IF_ERROR(
@@ -73,9 +64,8 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, const Shape& input,
                                                    " expects ", filter[2]));
   }
   WindowSpec spec;
-  spec.padding = ctx.attr<std::string>(kConvPadding);
-  DUET_RETURN_IF_ERROR(
-      SetExplicitPaddings(ctx.attr<std::vector<int64_t>>(kConvExplicitPaddings), spec));
+  spec.padding = ctx.attr(ConvAttrs::kPadding);
+  DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(ConvAttrs::kExplicitPaddings), spec));
   for (int d = 0; d < 2; ++d) {
     spec.window[d] = Known(filter, d) ? filter[d] : 1;
     spec.stride[d] = strides[1 + d];
@@ -126,26 +116,13 @@ absl::Status Conv2DBackpropFilterShape(ShapeContext& ctx) {
   return absl::OkStatus();
 }
 
-const std::vector<DType> kConvTypes = {kFloat32, kFloat64, kBFloat16};
-
-// The attrs both ops share with Conv2D, in Conv2D's order.
-OpDefBuilder& ConvBackpropAttrs(OpDefBuilder& builder) {
-  return builder.TypeAttr("T", kConvTypes)
-      .IntListAttr("strides")
-      .BoolAttr("use_cudnn_on_gpu", true)
-      .StringAttr("padding", {}, {"SAME", "VALID", "EXPLICIT"})
-      .IntListAttr("explicit_paddings", std::vector<int64_t>{})
-      .StringAttr("data_format", "NHWC", {"NHWC"})
-      .IntListAttr("dilations", std::vector<int64_t>{1, 1, 1, 1});
-}
-
 const OpDef* const kConv2DBackpropInput =
-    ConvBackpropAttrs(OpDefBuilder("Conv2DBackpropInput")
-                          .Input("input_sizes", kInt32)
-                          .HostInputs({"input_sizes"})
-                          .Input("filter", "T")
-                          .Input("out_backprop", "T")
-                          .Output("output", "T"))
+    DeclareConvAttrs(OpDefBuilder("Conv2DBackpropInput")
+                         .Input("input_sizes", kInt32)
+                         .HostInputs({"input_sizes"})
+                         .Input("filter", "T")
+                         .Input("out_backprop", "T")
+                         .Output("output", "T"))
         .Doc(
             "The gradient of Conv2D's NHWC input (of shape input_sizes) from its filter and the "
             "gradient of its output.")
@@ -153,12 +130,12 @@ const OpDef* const kConv2DBackpropInput =
         .Register();
 
 const OpDef* const kConv2DBackpropFilter =
-    ConvBackpropAttrs(OpDefBuilder("Conv2DBackpropFilter")
-                          .Input("input", "T")
-                          .Input("filter_sizes", kInt32)
-                          .HostInputs({"filter_sizes"})
-                          .Input("out_backprop", "T")
-                          .Output("output", "T"))
+    DeclareConvAttrs(OpDefBuilder("Conv2DBackpropFilter")
+                         .Input("input", "T")
+                         .Input("filter_sizes", kInt32)
+                         .HostInputs({"filter_sizes"})
+                         .Input("out_backprop", "T")
+                         .Output("output", "T"))
         .Doc(
             "The gradient of Conv2D's HWIO filter (of shape filter_sizes) from its input and the "
             "gradient of its output.")
@@ -177,10 +154,10 @@ Tensor SizesTensor(const Shape& shape, absl::string_view name) {
 
 void SetConvAttrs(OpCall& call, std::vector<int64_t> strides, std::string padding,
                   std::vector<int64_t> dilations, std::vector<int64_t> explicit_paddings) {
-  call.attrs[kConvStrides] = ExpandNhwcAttr(std::move(strides));
-  call.attrs[kConvPadding] = std::move(padding);
-  call.attrs[kConvExplicitPaddings] = std::move(explicit_paddings);
-  call.attrs[kConvDilations] = ExpandNhwcAttr(std::move(dilations));
+  call.set(ConvAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
+  call.set(ConvAttrs::kPadding, std::move(padding));
+  call.set(ConvAttrs::kExplicitPaddings, std::move(explicit_paddings));
+  call.set(ConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
 }
 
 }  // namespace
@@ -227,8 +204,7 @@ Tensor conv2d_explicit_padding(const Tensor& input, const Tensor& filter,
   // Conv2D is defined in conv_ops.cc; looked up once (after static initialization registered it).
   static const OpDef* const conv2d_op = OpRegistry::Global().Find("Conv2D");
   OpCall call(conv2d_op, {input, filter}, site);
-  // Conv2D declares its attrs in the same order as the backprop ops
-  // (tests/ops/nn/attr_positions_test.cc pins both).
+  // Conv2D declares the same ConvAttrs.
   SetConvAttrs(call, std::move(strides), "EXPLICIT", std::move(dilations),
                std::move(explicit_paddings));
   return RunOp1(call);

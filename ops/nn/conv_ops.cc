@@ -1,5 +1,6 @@
 // Conv2D: 2-D convolution of NHWC input with an HWIO filter.
 #include "ops/nn/conv_shape.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/nn/window_shape.h"
 #include "ops/op_call.h"
@@ -8,41 +9,15 @@
 namespace duet {
 namespace {
 
-// Attr positions, in TensorFlow's declaration order.
-enum Conv2DAttr {
-  kConv2DT,
-  kConv2DStrides,
-  kConv2DUseCudnnOnGpu,
-  kConv2DPadding,
-  kConv2DExplicitPaddings,
-  kConv2DDataFormat,
-  kConv2DDilations
-};
-
 absl::Status Conv2DShape(ShapeContext& ctx) {
-  const Conv2DAttrs attrs{
-      .strides = ctx.attr<std::vector<int64_t>>(kConv2DStrides),
-      .padding = ctx.attr<std::string>(kConv2DPadding),
-      .explicit_paddings = ctx.attr<std::vector<int64_t>>(kConv2DExplicitPaddings),
-      .dilations = ctx.attr<std::vector<int64_t>>(kConv2DDilations)};
-  DUET_ASSIGN_OR_RETURN(Shape out,
-                        Conv2DOutputShape(ctx.input_shape(0), ctx.input_shape(1), attrs));
+  DUET_ASSIGN_OR_RETURN(Shape out, Conv2DOutputShape(ctx));
   ctx.set_output(0, ctx.output(0).dtype, std::move(out));
   return absl::OkStatus();
 }
 
 const OpDef* const kConv2D =
-    OpDefBuilder("Conv2D")
-        .Input("input", "T")
-        .Input("filter", "T")
-        .Output("output", "T")
-        .TypeAttr("T", {kFloat32, kFloat64, kBFloat16})
-        .IntListAttr("strides")
-        .BoolAttr("use_cudnn_on_gpu", true)
-        .StringAttr("padding", {}, {"SAME", "VALID", "EXPLICIT"})
-        .IntListAttr("explicit_paddings", std::vector<int64_t>{})
-        .StringAttr("data_format", "NHWC", {"NHWC"})
-        .IntListAttr("dilations", std::vector<int64_t>{1, 1, 1, 1})
+    DeclareConvAttrs(
+        OpDefBuilder("Conv2D").Input("input", "T").Input("filter", "T").Output("output", "T"))
         .Doc("2-D convolution: NHWC input, HWIO filter, TensorFlow's SAME/VALID padding.")
         .SetShapeFn(Conv2DShape)
         .Register();
@@ -52,9 +27,9 @@ const OpDef* const kConv2D =
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kConv2D, {input, filter}, site);
-  call.attrs[kConv2DStrides] = ExpandNhwcAttr(std::move(strides));
-  call.attrs[kConv2DPadding] = std::move(padding);
-  call.attrs[kConv2DDilations] = ExpandNhwcAttr(std::move(dilations));
+  call.set(ConvAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
+  call.set(ConvAttrs::kPadding, std::move(padding));
+  call.set(ConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
   return RunOp1(call);
 }
 

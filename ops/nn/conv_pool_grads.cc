@@ -17,59 +17,42 @@
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/nn_ops.h"
 
 namespace duet {
 namespace {
 
-// Attr positions as the ops declare them (pinned by tests/ops/nn/attr_positions_test.cc); read
-// by position because these gradients run on the training hot path. Conv2D and both backprop ops
-// share one order.
-enum ConvAttr { kConvStrides = 1, kConvPadding = 3, kConvExplicitPaddings = 4, kConvDilations = 6 };
-enum MaxPoolAttr {
-  kMaxPoolKsize = 1,
-  kMaxPoolStrides = 2,
-  kMaxPoolPadding = 3,
-  kMaxPoolExplicitPaddings = 4
-};
-enum MaxPoolGradAttr {
-  kMaxPoolGradKsize = 0,
-  kMaxPoolGradStrides = 1,
-  kMaxPoolGradPadding = 2,
-  kMaxPoolGradExplicitPaddings = 3
-};
-// AvgPool, AvgPoolGrad and MaxPoolGradGrad.
-enum PoolAttr { kPoolKsize = 0, kPoolStrides = 1, kPoolPadding = 2 };
-
 using Ints = std::vector<int64_t>;
 
-struct ConvAttrs {
+// The attrs a convolution gradient passes on to the ops it calls.
+struct ConvParams {
   const Ints& strides;
   const std::string& padding;
   const Ints& explicit_paddings;
   const Ints& dilations;
 };
 
-ConvAttrs ReadConvAttrs(const GradientContext& ctx) {
-  return {ctx.attr<Ints>(kConvStrides), ctx.attr<std::string>(kConvPadding),
-          ctx.attr<Ints>(kConvExplicitPaddings), ctx.attr<Ints>(kConvDilations)};
+ConvParams ReadConvParams(const GradientContext& ctx) {
+  return {ctx.attr(ConvAttrs::kStrides), ctx.attr(ConvAttrs::kPadding),
+          ctx.attr(ConvAttrs::kExplicitPaddings), ctx.attr(ConvAttrs::kDilations)};
 }
 
-Tensor Conv(const ConvAttrs& a, const Tensor& input, const Tensor& filter) {
+Tensor Conv(const ConvParams& a, const Tensor& input, const Tensor& filter) {
   if (a.padding == "EXPLICIT") {
     return conv2d_explicit_padding(input, filter, a.strides, a.explicit_paddings, a.dilations);
   }
   return conv2d(input, filter, a.strides, a.padding, a.dilations);
 }
 
-Tensor BackpropInput(const ConvAttrs& a, const Shape& input_sizes, const Tensor& filter,
+Tensor BackpropInput(const ConvParams& a, const Shape& input_sizes, const Tensor& filter,
                      const Tensor& out_backprop) {
   return conv2d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding, a.dilations,
                                a.explicit_paddings);
 }
 
-Tensor BackpropFilter(const ConvAttrs& a, const Tensor& input, const Shape& filter_sizes,
+Tensor BackpropFilter(const ConvParams& a, const Tensor& input, const Shape& filter_sizes,
                       const Tensor& out_backprop) {
   return conv2d_backprop_filter(input, filter_sizes, out_backprop, a.strides, a.padding,
                                 a.dilations, a.explicit_paddings);
@@ -77,7 +60,7 @@ Tensor BackpropFilter(const ConvAttrs& a, const Tensor& input, const Shape& filt
 
 // Conv2D(input, filter).
 TensorList Conv2DGrad(const GradientContext& ctx) {
-  const ConvAttrs a = ReadConvAttrs(ctx);
+  const ConvParams a = ReadConvParams(ctx);
   const Tensor& g = ctx.grad(0);
   // The first layer's input gradient is rarely wanted and costs a whole convolution.
   return {ctx.needs_grad(0) ? BackpropInput(a, ctx.input_shape(0), ctx.input(1), g) : Tensor(),
@@ -86,7 +69,7 @@ TensorList Conv2DGrad(const GradientContext& ctx) {
 
 // Conv2DBackpropInput(input_sizes, filter, out_backprop); g has the input's shape.
 TensorList Conv2DBackpropInputGrad(const GradientContext& ctx) {
-  const ConvAttrs a = ReadConvAttrs(ctx);
+  const ConvParams a = ReadConvParams(ctx);
   const Tensor& g = ctx.grad(0);
   return {Tensor(), BackpropFilter(a, g, ctx.input_shape(1), ctx.input(2)),
           Conv(a, g, ctx.input(1))};
@@ -94,7 +77,7 @@ TensorList Conv2DBackpropInputGrad(const GradientContext& ctx) {
 
 // Conv2DBackpropFilter(input, filter_sizes, out_backprop); g has the filter's shape.
 TensorList Conv2DBackpropFilterGrad(const GradientContext& ctx) {
-  const ConvAttrs a = ReadConvAttrs(ctx);
+  const ConvParams a = ReadConvParams(ctx);
   const Tensor& g = ctx.grad(0);
   return {BackpropInput(a, ctx.input_shape(0), g, ctx.input(2)), Tensor(),
           Conv(a, ctx.input(0), g)};
@@ -102,18 +85,18 @@ TensorList Conv2DBackpropFilterGrad(const GradientContext& ctx) {
 
 // MaxPool(input) -> output.
 TensorList MaxPoolGrad(const GradientContext& ctx) {
-  return {max_pool_grad(ctx.input(0), ctx.output(0), ctx.grad(0), ctx.attr<Ints>(kMaxPoolKsize),
-                        ctx.attr<Ints>(kMaxPoolStrides), ctx.attr<std::string>(kMaxPoolPadding),
-                        ctx.attr<Ints>(kMaxPoolExplicitPaddings))};
+  return {max_pool_grad(ctx.input(0), ctx.output(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                        ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding),
+                        ctx.attr(MaxPoolAttrs::kExplicitPaddings))};
 }
 
 // MaxPoolGrad(orig_input, orig_output, grad). Its output is piecewise constant in orig_input and
 // orig_output (they only choose where grad goes), so they get no gradient (undefined rather than
 // zeros, which spares the tape a backward pass through the forward MaxPool).
 TensorList MaxPoolGradGrad(const GradientContext& ctx) {
-  const Ints& ksize = ctx.attr<Ints>(kMaxPoolGradKsize);
-  const Ints& strides = ctx.attr<Ints>(kMaxPoolGradStrides);
-  const std::string& padding = ctx.attr<std::string>(kMaxPoolGradPadding);
+  const Ints& ksize = ctx.attr(PoolAttrs::kKsize);
+  const Ints& strides = ctx.attr(PoolAttrs::kStrides);
+  const std::string& padding = ctx.attr(PoolAttrs::kPadding);
   const Tensor& x = ctx.input(0);
   const Tensor& g = ctx.grad(0);
   if (padding != "EXPLICIT") {
@@ -121,7 +104,7 @@ TensorList MaxPoolGradGrad(const GradientContext& ctx) {
   }
   // MaxPoolGradGrad has no EXPLICIT padding (as in TensorFlow). Padding the input with -inf,
   // which never wins a window, and g with zeros, makes VALID pooling pick the same maxima.
-  const Ints& p = ctx.attr<Ints>(kMaxPoolGradExplicitPaddings);
+  const Ints& p = ctx.attr(MaxPoolAttrs::kExplicitPaddings);
   const std::vector<std::pair<int64_t, int64_t>> pads = {
       {0, 0}, {p[2], p[3]}, {p[4], p[5]}, {0, 0}};
   const Tensor inside = cast(pad(ones_like(x), pads), kBool);
@@ -134,20 +117,20 @@ TensorList MaxPoolGradGrad(const GradientContext& ctx) {
 // MaxPoolGradGrad(orig_input, orig_output, grad): linear in grad, with MaxPoolGrad as adjoint.
 TensorList MaxPoolGradGradGrad(const GradientContext& ctx) {
   return {Tensor(), Tensor(),
-          max_pool_grad(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr<Ints>(kPoolKsize),
-                        ctx.attr<Ints>(kPoolStrides), ctx.attr<std::string>(kPoolPadding))};
+          max_pool_grad(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                        ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
 // AvgPool(value).
 TensorList AvgPoolGrad(const GradientContext& ctx) {
-  return {avg_pool_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr<Ints>(kPoolKsize),
-                        ctx.attr<Ints>(kPoolStrides), ctx.attr<std::string>(kPoolPadding))};
+  return {avg_pool_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                        ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
 // AvgPoolGrad(orig_input_shape, grad): linear in grad, with AvgPool as adjoint.
 TensorList AvgPoolGradGrad(const GradientContext& ctx) {
-  return {Tensor(), avg_pool(ctx.grad(0), ctx.attr<Ints>(kPoolKsize), ctx.attr<Ints>(kPoolStrides),
-                             ctx.attr<std::string>(kPoolPadding))};
+  return {Tensor(), avg_pool(ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                             ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
 const GradientRegistrar kConv2DGrad("Conv2D", Conv2DGrad, {0, 1});

@@ -1,14 +1,13 @@
 // SoftmaxCrossEntropyWithLogits and SparseSoftmaxCrossEntropyWithLogits: per-example softmax
 // cross-entropy losses, with the gradient wrt the logits (softmax - labels) as second output.
 #include "absl/strings/str_cat.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-enum SparseCrossEntropyAttr { kSparseCrossEntropyT, kSparseCrossEntropyTlabels };
 
 const std::vector<DType> kCrossEntropyTypes = {kFloat32, kFloat64};
 
@@ -72,8 +71,8 @@ const OpDef* const kSparseSoftmaxCrossEntropy =
         .Input("labels", "Tlabels")
         .Output("loss", "T")
         .Output("backprop", "T")
-        .TypeAttr("T", kCrossEntropyTypes)
-        .TypeAttr("Tlabels", kIndexTypes, kInt64)
+        .TypeAttr(SparseCrossEntropyAttrs::kT, kCrossEntropyTypes)
+        .TypeAttr(SparseCrossEntropyAttrs::kTlabels, kIndexTypes, kInt64)
         .Doc("Per-row softmax cross-entropy of 2-D logits with class-index labels.")
         .SetShapeFn(SparseCrossEntropyShape)
         .Register();

@@ -5,14 +5,12 @@
 #include "core/resource.h"
 #include "ops/nn/fused_nn_ops.h"
 #include "ops/nn/matmul_shape.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-// Attr positions, in declaration order (the kernel reads them by position too).
-enum MatMulApplyGradientDescentAttr { kT, kTransposeA, kTransposeB, kUseLocking };
 
 absl::Status MatMulApplyGradientDescentShape(ShapeContext& ctx) {
   if (ctx.input_shape(1).rank() != 0) {
@@ -21,8 +19,8 @@ absl::Status MatMulApplyGradientDescentShape(ShapeContext& ctx) {
   }
   DUET_ASSIGN_OR_RETURN(
       const Shape product,
-      MatMulOutputShape(ctx.input_shape(2), ctx.input_shape(3), ctx.attr<bool>(kTransposeA),
-                        ctx.attr<bool>(kTransposeB)));
+      MatMulOutputShape(ctx.input_shape(2), ctx.input_shape(3), ctx.attr(MatMulAttrs::kTransposeA),
+                        ctx.attr(MatMulAttrs::kTransposeB)));
   // The handle's variable is known eagerly (and for captured variables): check the update fits.
   const Tensor* handle = ctx.input_value(0);
   const VariableResource* variable = handle == nullptr ? nullptr : VariableOf(*handle);
@@ -36,11 +34,12 @@ const OpDef* const kMatMulApplyGradientDescent =
         .Input("alpha", "T")
         .Input("a", "T")
         .Input("b", "T")
-        .TypeAttr("T", {kFloat32, kFloat64})
-        .BoolAttr("transpose_a", false)
-        .BoolAttr("transpose_b", false)
-        .BoolAttr("use_locking", false)
+        .BoolAttr(MatMulAttrs::kTransposeA, false)
+        .BoolAttr(MatMulAttrs::kTransposeB, false)
+        .TypeAttr(MatMulAttrs::kT, {kFloat32, kFloat64})
+        .BoolAttr(MatMulApplyGradientDescentAttrs::kUseLocking, false)
         .Stateful()
+        .KeepsNoInputs()
         .Doc(
             "Made by the fuse_gradient_update pass from ResourceApplyGradientDescent of a MatMul: "
             "var -= alpha * op(a) x op(b), the product accumulated into the variable.")
@@ -53,8 +52,8 @@ void resource_apply_matmul_gradient_descent(const Tensor& resource, const Tensor
                                             const Tensor& a, const Tensor& b, bool transpose_a,
                                             bool transpose_b, OpSite site) {
   OpCall call(kMatMulApplyGradientDescent, {resource, alpha, a, b}, site);
-  call.attrs[kTransposeA] = transpose_a;
-  call.attrs[kTransposeB] = transpose_b;
+  call.set(MatMulAttrs::kTransposeA, transpose_a);
+  call.set(MatMulAttrs::kTransposeB, transpose_b);
   RunOp(call);
 }
 

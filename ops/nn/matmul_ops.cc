@@ -1,6 +1,7 @@
 // MatMul and BatchMatMulV2, and the matmul() op function that picks between them.
 #include "absl/strings/str_cat.h"
 #include "ops/nn/matmul_shape.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
@@ -8,16 +9,12 @@
 namespace duet {
 namespace {
 
-// Attr positions, in declaration order (TensorFlow's).
-enum MatMulAttr { kMatMulTransposeA, kMatMulTransposeB, kMatMulT };
-enum BatchMatMulAttr { kBatchMatMulT, kBatchMatMulAdjX, kBatchMatMulAdjY };
-
 const std::vector<DType> kMatMulTypes = {kFloat32, kFloat64, kBFloat16};
 
 absl::Status MatMulShape(ShapeContext& ctx) {
   DUET_ASSIGN_OR_RETURN(Shape out, MatMulOutputShape(ctx.input_shape(0), ctx.input_shape(1),
-                                                     ctx.attr<bool>(kMatMulTransposeA),
-                                                     ctx.attr<bool>(kMatMulTransposeB)));
+                                                     ctx.attr(MatMulAttrs::kTransposeA),
+                                                     ctx.attr(MatMulAttrs::kTransposeB)));
   ctx.set_output(0, ctx.output(0).dtype, std::move(out));
   return absl::OkStatus();
 }
@@ -33,8 +30,8 @@ absl::Status BatchMatMulShape(ShapeContext& ctx) {
     return absl::InvalidArgumentError(absl::StrCat(
         "batch matmul needs inputs of rank >= 2, got shapes ", x.str(), " and ", y.str()));
   }
-  const bool adj_x = ctx.attr<bool>(kBatchMatMulAdjX);
-  const bool adj_y = ctx.attr<bool>(kBatchMatMulAdjY);
+  const bool adj_x = ctx.attr(BatchMatMulAttrs::kAdjX);
+  const bool adj_y = ctx.attr(BatchMatMulAttrs::kAdjY);
   DUET_RETURN_IF_ERROR(CheckInnerDims(x, y, adj_x, adj_y, "adj_x", "adj_y"));
   const Shape x_batch(x.dims().subspan(0, x.rank() - 2));
   const Shape y_batch(y.dims().subspan(0, y.rank() - 2));
@@ -55,12 +52,11 @@ const OpDef* const kMatMul = OpDefBuilder("MatMul")
                                  .Input("a", "T")
                                  .Input("b", "T")
                                  .Output("product", "T")
-                                 .BoolAttr("transpose_a", false)
-                                 .BoolAttr("transpose_b", false)
-                                 .TypeAttr("T", kMatMulTypes)
-                                 // TensorFlow's gradient hints; no effect on the result.
-                                 .BoolAttr("grad_a", false)
-                                 .BoolAttr("grad_b", false)
+                                 .BoolAttr(MatMulAttrs::kTransposeA, false)
+                                 .BoolAttr(MatMulAttrs::kTransposeB, false)
+                                 .TypeAttr(MatMulAttrs::kT, kMatMulTypes)
+                                 .BoolAttr(MatMulAttrs::kGradA, false)
+                                 .BoolAttr(MatMulAttrs::kGradB, false)
                                  .Doc("Matrix product of 2-D a and b, optionally transposed.")
                                  .SetShapeFn(MatMulShape)
                                  .Register();
@@ -70,11 +66,11 @@ const OpDef* const kBatchMatMulV2 =
         .Input("x", "T")
         .Input("y", "T")
         .Output("output", "T")
-        .TypeAttr("T", kMatMulTypes)
-        .BoolAttr("adj_x", false)
-        .BoolAttr("adj_y", false)
-        .BoolAttr("grad_x", false)  // TensorFlow's gradient hints; no effect on the result
-        .BoolAttr("grad_y", false)
+        .TypeAttr(BatchMatMulAttrs::kT, kMatMulTypes)
+        .BoolAttr(BatchMatMulAttrs::kAdjX, false)
+        .BoolAttr(BatchMatMulAttrs::kAdjY, false)
+        .BoolAttr(BatchMatMulAttrs::kGradX, false)
+        .BoolAttr(BatchMatMulAttrs::kGradY, false)
         .Doc("Matrix products over the last two dims; batch dims broadcast NumPy-style.")
         .SetShapeFn(BatchMatMulShape)
         .Register();
@@ -86,13 +82,13 @@ Tensor matmul(const Tensor& x, const Tensor& y, bool transpose_a, bool transpose
                      !y.shape().unknown_rank() && x.rank() == 2 && y.rank() == 2;
   if (two_d) {
     OpCall call(kMatMul, {x, y}, site);
-    call.attrs[kMatMulTransposeA] = transpose_a;
-    call.attrs[kMatMulTransposeB] = transpose_b;
+    call.set(MatMulAttrs::kTransposeA, transpose_a);
+    call.set(MatMulAttrs::kTransposeB, transpose_b);
     return RunOp1(call);
   }
   OpCall call(kBatchMatMulV2, {x, y}, site);
-  call.attrs[kBatchMatMulAdjX] = transpose_a;
-  call.attrs[kBatchMatMulAdjY] = transpose_b;
+  call.set(BatchMatMulAttrs::kAdjX, transpose_a);
+  call.set(BatchMatMulAttrs::kAdjY, transpose_b);
   return RunOp1(call);
 }
 

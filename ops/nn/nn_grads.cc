@@ -10,17 +10,12 @@
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
 #include "ops/math/operators.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/reduction/reduction_ops.h"
 
 namespace duet {
 namespace {
-
-// Attr positions as the ops declare them (pinned by tests/ops/nn/attr_positions_test.cc); read
-// by position because these gradients run on the training hot path.
-enum MatMulAttr { kMatMulTransposeA = 0, kMatMulTransposeB = 1 };
-enum BatchMatMulAttr { kBatchMatMulAdjX = 1, kBatchMatMulAdjY = 2 };
-enum FusedBatchNormAttr { kBatchNormExponentialAvgFactor = 3, kBatchNormIsTraining = 5 };
 
 // reduce_sum for every floating dtype: Sum has no 16-bit kernels (and float32 accumulation is the
 // more accurate choice for them anyway).
@@ -52,7 +47,7 @@ TensorList MatMulGrads(const GradientContext& ctx, bool ta, bool tb) {
 }
 
 TensorList MatMulGrad(const GradientContext& ctx) {
-  return MatMulGrads(ctx, ctx.attr<bool>(kMatMulTransposeA), ctx.attr<bool>(kMatMulTransposeB));
+  return MatMulGrads(ctx, ctx.attr(MatMulAttrs::kTransposeA), ctx.attr(MatMulAttrs::kTransposeB));
 }
 
 // Sums `grad`, computed at the broadcast batch shape, over the batch dims along which the input
@@ -71,7 +66,7 @@ Tensor SumToBatchShape(const Tensor& grad, const Shape& shape) {
 
 TensorList BatchMatMulV2Grad(const GradientContext& ctx) {
   TensorList grads =
-      MatMulGrads(ctx, ctx.attr<bool>(kBatchMatMulAdjX), ctx.attr<bool>(kBatchMatMulAdjY));
+      MatMulGrads(ctx, ctx.attr(BatchMatMulAttrs::kAdjX), ctx.attr(BatchMatMulAttrs::kAdjY));
   for (int i = 0; i < 2; ++i) {
     if (grads[i].defined()) grads[i] = SumToBatchShape(grads[i], ctx.input_shape(i));
   }
@@ -157,7 +152,7 @@ TensorList FusedBatchNormV3Grad(const GradientContext& ctx) {
   const Tensor& mean = ctx.output(3);
   const Tensor& inv_std = ctx.output(5);
   const Axes channel_sum{0, 1, 2};
-  const bool training = ctx.attr<bool>(kBatchNormIsTraining);
+  const bool training = ctx.attr(FusedBatchNormAttrs::kIsTraining);
   const Shape& x_shape = ctx.input_shape(0);
   const int64_t n = x_shape[0] * x_shape[1] * x_shape[2];
   const Tensor centered = x - mean;
@@ -186,7 +181,7 @@ TensorList FusedBatchNormV3Grad(const GradientContext& ctx) {
     }
   }
   if (training) {
-    const double f = ctx.attr<float>(kBatchNormExponentialAvgFactor);
+    const double f = ctx.attr(FusedBatchNormAttrs::kExponentialAvgFactor);
     const double bessel = n > 1 ? static_cast<double>(n) / static_cast<double>(n - 1) : 1.0;
     if (ctx.grad(1).defined()) {
       Accumulate(g_mean, f == 1 ? ctx.grad(1) : ctx.grad(1) * scalar(f, u));

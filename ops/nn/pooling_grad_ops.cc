@@ -4,6 +4,7 @@
 #include "core/constant.h"
 #include "core/error.h"
 #include "ops/attr_value.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/window_shape.h"
 #include "ops/op_call.h"
@@ -12,28 +13,13 @@
 namespace duet {
 namespace {
 
-// Attr positions, in TensorFlow's declaration order.
-enum MaxPoolGradAttr {
-  kMaxPoolGradKsize,
-  kMaxPoolGradStrides,
-  kMaxPoolGradPadding,
-  kMaxPoolGradExplicitPaddings,
-  kMaxPoolGradDataFormat,
-  kMaxPoolGradT
-};
-// AvgPoolGrad and MaxPoolGradGrad.
-enum PoolGradAttr { kPoolGradKsize, kPoolGradStrides, kPoolGradPadding, kPoolGradDataFormat };
-
 const std::vector<DType> kPoolTypes = {kFloat32, kFloat64, kBFloat16};
 
-// The MaxPool/AvgPool output shape of `input` under the call's ksize, strides and padding
-// (`spec` holds the padding), with the checks the forward shape functions make.
+// The MaxPool/AvgPool output shape of `input` under the call's PoolAttrs (`spec` holds any
+// explicit paddings), with the checks the forward shape functions make.
 absl::StatusOr<Shape> PoolOutputShape(const ShapeContext& ctx, const Shape& input,
-                                      absl::string_view input_name, int ksize_attr,
-                                      int strides_attr, WindowSpec& spec) {
-  const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
-  const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
-  DUET_RETURN_IF_ERROR(SetPoolWindow(ksize, strides, spec));
+                                      absl::string_view input_name, WindowSpec& spec) {
+  DUET_RETURN_IF_ERROR(SetPoolWindow(ctx, spec));
   if (!input.unknown_rank() && input.rank() != 4) {
     return absl::InvalidArgumentError(absl::StrCat(
         input_name, " must be 4-D (batch, height, width, channels), got shape ", input.str()));
@@ -58,13 +44,10 @@ absl::Status CheckPooledShape(const Shape& shape, absl::string_view name, const 
 
 absl::Status MaxPoolGradShape(ShapeContext& ctx) {
   WindowSpec spec;
-  spec.padding = ctx.attr<std::string>(kMaxPoolGradPadding);
-  DUET_RETURN_IF_ERROR(
-      SetExplicitPaddings(ctx.attr<std::vector<int64_t>>(kMaxPoolGradExplicitPaddings), spec));
+  spec.padding = ctx.attr(PoolAttrs::kPadding);  // SetExplicitPaddings checks it
+  DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(MaxPoolAttrs::kExplicitPaddings), spec));
   const Shape& input = ctx.input_shape(0);
-  DUET_ASSIGN_OR_RETURN(
-      const Shape pooled,
-      PoolOutputShape(ctx, input, "orig_input", kMaxPoolGradKsize, kMaxPoolGradStrides, spec));
+  DUET_ASSIGN_OR_RETURN(const Shape pooled, PoolOutputShape(ctx, input, "orig_input", spec));
   DUET_RETURN_IF_ERROR(
       CheckPooledShape(ctx.input_shape(1), "orig_output", pooled, "orig_input", input));
   DUET_RETURN_IF_ERROR(CheckPooledShape(ctx.input_shape(2), "grad", pooled, "orig_input", input));
@@ -91,10 +74,7 @@ absl::Status AvgPoolGradShape(ShapeContext& ctx) {
     input = Shape(absl::MakeConstSpan(*values));
   }
   WindowSpec spec;
-  spec.padding = ctx.attr<std::string>(kPoolGradPadding);
-  DUET_ASSIGN_OR_RETURN(
-      const Shape pooled,
-      PoolOutputShape(ctx, input, "orig_input_shape", kPoolGradKsize, kPoolGradStrides, spec));
+  DUET_ASSIGN_OR_RETURN(const Shape pooled, PoolOutputShape(ctx, input, "orig_input_shape", spec));
   DUET_RETURN_IF_ERROR(
       CheckPooledShape(ctx.input_shape(1), "grad", pooled, "orig_input_shape", input));
   ctx.set_output(0, ctx.output(0).dtype, std::move(input));
@@ -103,11 +83,8 @@ absl::Status AvgPoolGradShape(ShapeContext& ctx) {
 
 absl::Status MaxPoolGradGradShape(ShapeContext& ctx) {
   WindowSpec spec;
-  spec.padding = ctx.attr<std::string>(kPoolGradPadding);
   const Shape& input = ctx.input_shape(0);
-  DUET_ASSIGN_OR_RETURN(
-      const Shape pooled,
-      PoolOutputShape(ctx, input, "orig_input", kPoolGradKsize, kPoolGradStrides, spec));
+  DUET_ASSIGN_OR_RETURN(const Shape pooled, PoolOutputShape(ctx, input, "orig_input", spec));
   DUET_RETURN_IF_ERROR(
       CheckPooledShape(ctx.input_shape(1), "orig_output", pooled, "orig_input", input));
   if (!ctx.input_shape(2).IsCompatibleWith(input)) {
@@ -124,12 +101,12 @@ const OpDef* const kMaxPoolGrad =
         .Input("orig_output", "T")
         .Input("grad", "T")
         .Output("output", "T")
-        .IntListAttr("ksize")
-        .IntListAttr("strides")
-        .StringAttr("padding", {}, {"SAME", "VALID", "EXPLICIT"})
-        .IntListAttr("explicit_paddings", std::vector<int64_t>{})
-        .StringAttr("data_format", "NHWC", {"NHWC"})
-        .TypeAttr("T", kPoolTypes, kFloat32)
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID", "EXPLICIT"})
+        .IntListAttr(MaxPoolAttrs::kExplicitPaddings, std::vector<int64_t>{})
+        .StringAttr(MaxPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .TypeAttr(MaxPoolAttrs::kT, kPoolTypes, kFloat32)
         .Doc(
             "The gradient of MaxPool's NHWC input: each window's grad goes to the window's first "
             "maximum (row-major) in orig_input.")
@@ -142,11 +119,11 @@ const OpDef* const kAvgPoolGrad =
         .HostInputs({"orig_input_shape"})
         .Input("grad", "T")
         .Output("output", "T")
-        .IntListAttr("ksize")
-        .IntListAttr("strides")
-        .StringAttr("padding", {}, {"SAME", "VALID"})
-        .StringAttr("data_format", "NHWC", {"NHWC"})
-        .TypeAttr("T", kPoolTypes)
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
         .Doc(
             "The gradient of AvgPool's NHWC input (of shape orig_input_shape): each window's grad "
             "is spread evenly over the window's input cells (padding left out).")
@@ -159,11 +136,11 @@ const OpDef* const kMaxPoolGradGrad =
         .Input("orig_output", "T")
         .Input("grad", "T")
         .Output("output", "T")
-        .IntListAttr("ksize")
-        .IntListAttr("strides")
-        .StringAttr("padding", {}, {"SAME", "VALID"})
-        .StringAttr("data_format", "NHWC", {"NHWC"})
-        .TypeAttr("T", kPoolTypes)
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
         .Doc(
             "The gradient of MaxPoolGrad's grad input: for each window, grad (orig_input's shape) "
             "at the window's first maximum (row-major) in orig_input.")
@@ -176,10 +153,8 @@ Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const 
                      std::vector<int64_t> ksize, std::vector<int64_t> strides, std::string padding,
                      std::vector<int64_t> explicit_paddings, OpSite site) {
   OpCall call(kMaxPoolGrad, {orig_input, orig_output, grad}, site);
-  call.attrs[kMaxPoolGradKsize] = ExpandNhwcAttr(std::move(ksize));
-  call.attrs[kMaxPoolGradStrides] = ExpandNhwcAttr(std::move(strides));
-  call.attrs[kMaxPoolGradPadding] = std::move(padding);
-  call.attrs[kMaxPoolGradExplicitPaddings] = std::move(explicit_paddings);
+  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
+  call.set(MaxPoolAttrs::kExplicitPaddings, std::move(explicit_paddings));
   return RunOp1(call);
 }
 
@@ -199,9 +174,7 @@ Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vec
   const std::vector<int32_t> dims(orig_input_shape.dims().begin(), orig_input_shape.dims().end());
   OpCall call(kAvgPoolGrad, {from_vector(dims, Shape{static_cast<int64_t>(dims.size())}), grad},
               site);
-  call.attrs[kPoolGradKsize] = ExpandNhwcAttr(std::move(ksize));
-  call.attrs[kPoolGradStrides] = ExpandNhwcAttr(std::move(strides));
-  call.attrs[kPoolGradPadding] = std::move(padding);
+  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
   return RunOp1(call);
 }
 
@@ -209,9 +182,7 @@ Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, c
                           std::vector<int64_t> ksize, std::vector<int64_t> strides,
                           std::string padding, OpSite site) {
   OpCall call(kMaxPoolGradGrad, {orig_input, orig_output, grad}, site);
-  call.attrs[kPoolGradKsize] = ExpandNhwcAttr(std::move(ksize));
-  call.attrs[kPoolGradStrides] = ExpandNhwcAttr(std::move(strides));
-  call.attrs[kPoolGradPadding] = std::move(padding);
+  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
   return RunOp1(call);
 }
 

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ops/attr_value.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 
@@ -71,8 +72,17 @@ absl::StatusOr<Shape> NhwcWindowOutputShape(const Shape& input, const WindowSpec
   return Shape{input[0], height, width, out_channels};
 }
 
-absl::Status SetPoolWindow(const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
-                           WindowSpec& spec) {
+void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                        std::string padding) {
+  call.set(PoolAttrs::kKsize, ExpandNhwcAttr(std::move(ksize)));
+  call.set(PoolAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
+  call.set(PoolAttrs::kPadding, std::move(padding));
+}
+
+absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec) {
+  const std::vector<int64_t>& ksize = ctx.attr(PoolAttrs::kKsize);
+  const std::vector<int64_t>& strides = ctx.attr(PoolAttrs::kStrides);
+  spec.padding = ctx.attr(PoolAttrs::kPadding);
   DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize));
   DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
   for (int d = 0; d < 2; ++d) {

@@ -8,6 +8,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/shape.h"
+#include "ops/op_call.h"
+#include "ops/shape_context.h"
 
 namespace duet {
 
@@ -33,10 +35,13 @@ struct WindowSpec {
 // `explicit_paddings` must be empty. Errors name the attr value.
 absl::Status SetExplicitPaddings(const std::vector<int64_t>& explicit_paddings, WindowSpec& spec);
 
-// Checks a pooling's ksize and strides attrs and sets spec's window and stride from them; an
-// EXPLICIT padding (already in `spec`) must be smaller than the window.
-absl::Status SetPoolWindow(const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
-                           WindowSpec& spec);
+// Checks the PoolAttrs of a pooling op's call and sets spec's window, stride and padding from
+// them; EXPLICIT paddings (already in `spec`) must be smaller than the window.
+absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec);
+
+// Sets the PoolAttrs of a pooling op's call, expanding ksize and strides as ExpandNhwcAttr does.
+void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                        std::string padding);
 
 // Output size of one spatial dim: VALID ceil((in - effective_window + 1) / stride), SAME
 // ceil(in / stride), EXPLICIT (in + pads - effective_window) / stride + 1, where effective_window =

@@ -8,13 +8,11 @@
 #include "absl/strings/str_join.h"
 #include "core/constant.h"
 #include "ops/op_call.h"
+#include "ops/random/random_attrs.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-// Attr positions, shared by the four ops (declared in this order by each).
-enum StatelessAttr { kDType, kShapeType, kSeedType };
 
 // Input positions.
 enum StatelessInput { kShapeInput, kSeedInput, kParam0Input, kParam1Input };
@@ -74,7 +72,7 @@ absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx, DType dtype) {
 absl::Status StatelessRandomShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckSeed(ctx));
   DUET_RETURN_IF_ERROR(CheckParams(ctx));
-  const DType dtype = ctx.attr<DType>(kDType);
+  const DType dtype = ctx.attr(StatelessRandomAttrs::kDtype);
   DUET_ASSIGN_OR_RETURN(Shape shape, OutputShape(ctx, dtype));
   ctx.set_output(0, dtype, std::move(shape));
   return absl::OkStatus();
@@ -86,9 +84,9 @@ OpDefBuilder StatelessOp(std::string name, const char* param0, const char* param
   b.Input("shape", "T").Input("seed", "Tseed").HostInputs({"shape", "seed"});
   if (param0 != nullptr) b.Input(param0, "dtype").Input(param1, "dtype");
   b.Output("output", "dtype")
-      .TypeAttr("dtype", kOutputTypes, kFloat32)
-      .TypeAttr("T", kIndexTypes, kInt32)
-      .TypeAttr("Tseed", kIndexTypes, kInt64)
+      .TypeAttr(StatelessRandomAttrs::kDtype, kOutputTypes, kFloat32)
+      .TypeAttr(StatelessRandomAttrs::kT, kIndexTypes, kInt32)
+      .TypeAttr(StatelessRandomAttrs::kTseed, kIndexTypes, kInt64)
       .SetShapeFn(StatelessRandomShape);
   return b;
 }
@@ -124,7 +122,7 @@ Tensor SeedTensor(int64_t seed) { return from_vector(std::vector<int64_t>{seed, 
 
 Tensor RunStateless(const OpDef* op, TensorList inputs, DType dtype, OpSite site) {
   OpCall call(op, std::move(inputs), site);
-  call.attrs[kDType] = dtype;
+  call.set(StatelessRandomAttrs::kDtype, dtype);
   return RunOp1(call);
 }
 

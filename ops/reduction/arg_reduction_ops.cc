@@ -5,13 +5,12 @@
 #include "absl/strings/str_cat.h"
 #include "core/constant.h"
 #include "ops/op_call.h"
+#include "ops/reduction/reduction_attrs.h"
 #include "ops/reduction/reduction_ops.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-enum ArgReductionAttr { kArgT, kArgTidx, kArgOutputType };
 
 absl::Status ArgReductionShape(ShapeContext& ctx) {
   const Shape& in = ctx.input_shape(0);
@@ -20,7 +19,7 @@ absl::Status ArgReductionShape(ShapeContext& ctx) {
     return absl::InvalidArgumentError(
         absl::StrCat("dimension must be a scalar, got shape ", dim_shape.str()));
   }
-  const DType out_type = ctx.attr<DType>(kArgOutputType);
+  const DType out_type = ctx.attr(ArgReductionAttrs::kOutputType);
   const auto axis = ctx.input_ints(1);
   if (in.unknown_rank() || !axis) {
     ctx.set_output(0, out_type,
@@ -55,9 +54,9 @@ const OpDef* RegisterArgReduction(const char* name, const char* doc) {
       .Input("dimension", "Tidx")
       .HostInputs({"dimension"})
       .Output("output", "output_type")
-      .TypeAttr("T", {kFloat32, kFloat64, kInt32, kInt64})
-      .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
-      .TypeAttr("output_type", {kInt32, kInt64}, kInt64)
+      .TypeAttr(ArgReductionAttrs::kT, {kFloat32, kFloat64, kInt32, kInt64})
+      .TypeAttr(ArgReductionAttrs::kTidx, {kInt32, kInt64}, kInt32)
+      .TypeAttr(ArgReductionAttrs::kOutputType, {kInt32, kInt64}, kInt64)
       .Doc(doc)
       .SetShapeFn(ArgReductionShape)
       .Register();
@@ -72,7 +71,7 @@ Tensor ArgReduce(const OpDef* op, const Tensor& x, int64_t axis, DType output_ty
   const bool fits =
       axis >= std::numeric_limits<int32_t>::min() && axis <= std::numeric_limits<int32_t>::max();
   OpCall call(op, {x, fits ? constant(static_cast<int32_t>(axis)) : constant(axis)}, site);
-  call.attrs[kArgOutputType] = output_type;
+  call.set(ArgReductionAttrs::kOutputType, output_type);
   return RunOp1(call);
 }
 

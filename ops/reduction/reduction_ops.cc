@@ -6,13 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ops/op_call.h"
+#include "ops/reduction/reduction_attrs.h"
 #include "ops/shape_context.h"
 
 namespace duet {
 namespace {
-
-// Attr positions shared by all five ops (TensorFlow's order).
-enum ReductionAttr { kKeepDims, kReductionT, kReductionTidx };
 
 const std::vector<DType> kReductionTypes = {kFloat32, kFloat64, kInt32, kInt64};
 
@@ -43,7 +41,7 @@ absl::Status ReductionShape(ShapeContext& ctx) {
         "reduction_indices must be a scalar or 1-D tensor, got shape ", axes_shape.str()));
   }
   const DType dtype = ctx.output(0).dtype;
-  const bool keep_dims = ctx.attr<bool>(kKeepDims);
+  const bool keep_dims = ctx.attr(ReductionAttrs::kKeepDims);
   const auto axes = ctx.input_ints(1);
   if (in.unknown_rank() || !axes) {
     // With keep_dims the rank is kept, though which dims become 1 is not known.
@@ -71,9 +69,9 @@ const OpDef* RegisterReduction(const char* name, const char* doc) {
       .Input("reduction_indices", "Tidx")
       .HostInputs({"reduction_indices"})
       .Output("output", "T")
-      .BoolAttr("keep_dims", false)
-      .TypeAttr("T", kReductionTypes)
-      .TypeAttr("Tidx", {kInt32, kInt64}, kInt32)
+      .BoolAttr(ReductionAttrs::kKeepDims, false)
+      .TypeAttr(ReductionAttrs::kT, kReductionTypes)
+      .TypeAttr(ReductionAttrs::kTidx, {kInt32, kInt64}, kInt32)
       .Doc(doc)
       .SetShapeFn(ReductionShape)
       .Register();
@@ -88,7 +86,7 @@ const OpDef* const kProd = RegisterReduction("Prod", "Product over the given axe
 Tensor Reduce(const OpDef* op, const Tensor& x, const Axes& axes, bool keep_dims, OpSite site) {
   const int rank = x.defined() && !x.shape().unknown_rank() ? x.rank() : 0;
   OpCall call(op, {x, axes.ToTensor(rank)}, site);
-  call.attrs[kKeepDims] = keep_dims;
+  call.set(ReductionAttrs::kKeepDims, keep_dims);
   return RunOp1(call);
 }
 

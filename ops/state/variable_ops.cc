@@ -5,12 +5,10 @@
 #include "core/resource.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
+#include "ops/state/state_attrs.h"
 
 namespace duet {
 namespace {
-
-enum VarHandleAttr { kVarHandleContainer, kVarHandleSharedName, kVarHandleDType, kVarHandleShape };
-enum ReadVariableAttr { kReadVariableDType };
 
 // The variable behind input 0 when its handle is known (always in eager mode).
 const VariableResource* KnownVariable(const ShapeContext& ctx) {
@@ -26,7 +24,7 @@ absl::Status VarHandleShape(ShapeContext& ctx) {
 }
 
 absl::Status ReadVariableShape(ShapeContext& ctx) {
-  const DType dtype = ctx.attr<DType>(kReadVariableDType);
+  const DType dtype = ctx.attr(VariableAttrs::kDtype);
   const VariableResource* variable = KnownVariable(ctx);
   if (variable == nullptr) {
     ctx.set_output(0, dtype, Shape::UnknownRank());
@@ -50,11 +48,11 @@ absl::Status AssignShape(ShapeContext& ctx) {
 const OpDef* const kVarHandleOp =
     OpDefBuilder("VarHandleOp")
         .Output("resource", kResource)
-        .StringAttr("container", "")
-        .StringAttr("shared_name", "")
-        .TypeAttr("dtype")
-        .ShapeAttr("shape")
-        .StringAttr("debug_name", "")
+        .StringAttr(VarHandleAttrs::kContainer, "")
+        .StringAttr(VarHandleAttrs::kSharedName, "")
+        .TypeAttr(VarHandleAttrs::kDtype)
+        .ShapeAttr(VarHandleAttrs::kShape)
+        .StringAttr(VarHandleAttrs::kDebugName, "")
         .Stateful()
         .Doc("A handle to a new, uninitialized variable of the given dtype and shape.")
         .SetShapeFn(VarHandleShape)
@@ -64,7 +62,7 @@ const OpDef* const kReadVariableOp =
     OpDefBuilder("ReadVariableOp")
         .Input("resource", kResource)
         .Output("value", "dtype")
-        .TypeAttr("dtype")
+        .TypeAttr(VariableAttrs::kDtype)
         .Stateful()  // its result depends on assignments: never folded or merged
         .Doc("The current value of a variable.")
         .SetShapeFn(ReadVariableShape)
@@ -74,7 +72,7 @@ OpDefBuilder AssignOp(const char* name, const char* doc) {
   OpDefBuilder b(name);
   b.Input("resource", kResource)
       .Input("value", "dtype")
-      .TypeAttr("dtype")
+      .TypeAttr(VariableAttrs::kDtype)
       .Stateful()
       .Doc(doc)
       .SetShapeFn(AssignShape);
@@ -84,13 +82,15 @@ OpDefBuilder AssignOp(const char* name, const char* doc) {
 // validate_shape: TensorFlow's; duet always checks the shape.
 const OpDef* const kAssignVariableOp =
     AssignOp("AssignVariableOp", "Sets a variable to a value of its dtype and shape.")
-        .BoolAttr("validate_shape", false)
+        .BoolAttr(AssignVariableAttrs::kValidateShape, false)
         .Register();
 const OpDef* const kAssignAddVariableOp =
     AssignOp("AssignAddVariableOp", "Adds a value of the variable's dtype and shape to it.")
+        .KeepsNoInputs()
         .Register();
 const OpDef* const kAssignSubVariableOp =
     AssignOp("AssignSubVariableOp", "Subtracts a value of the variable's dtype and shape from it.")
+        .KeepsNoInputs()
         .Register();
 
 absl::Status ApplyGradientDescentShape(ShapeContext& ctx) {
@@ -108,9 +108,10 @@ const OpDef* const kResourceApplyGradientDescent =
         .Input("var", kResource)
         .Input("alpha", "T")
         .Input("delta", "T")
-        .TypeAttr("T", {kFloat32, kFloat64})
-        .BoolAttr("use_locking", false)
+        .TypeAttr(ApplyGradientDescentAttrs::kT, {kFloat32, kFloat64})
+        .BoolAttr(ApplyGradientDescentAttrs::kUseLocking, false)
         .Stateful()
+        .KeepsNoInputs()
         .Doc("var -= alpha * delta, in one pass over the variable (the SGD update).")
         .SetShapeFn(ApplyGradientDescentShape)
         .Register();
@@ -124,15 +125,15 @@ void RunAssign(const OpDef* op, const Tensor& resource, const Tensor& value, OpS
 
 Tensor var_handle_op(DType dtype, const Shape& shape, const std::string& shared_name, OpSite site) {
   OpCall call(kVarHandleOp, {}, site);
-  call.attrs[kVarHandleSharedName] = shared_name;
-  call.attrs[kVarHandleDType] = dtype;
-  call.attrs[kVarHandleShape] = shape;
+  call.set(VarHandleAttrs::kSharedName, shared_name);
+  call.set(VarHandleAttrs::kDtype, dtype);
+  call.set(VarHandleAttrs::kShape, shape);
   return RunOp1(call);
 }
 
 Tensor read_variable_op(const Tensor& resource, DType dtype, OpSite site) {
   OpCall call(kReadVariableOp, {resource}, site);
-  call.attrs[kReadVariableDType] = dtype;
+  call.set(VariableAttrs::kDtype, dtype);
   return RunOp1(call);
 }
 

@@ -4,8 +4,10 @@
 
 #include "duet.h"
 #include "kernels/kernel_registry.h"
+#include "ops/gradient.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_docs.h"
+#include "ops/op_ref.h"
 #include "ops/op_registry.h"
 #include "tests/test_util.h"
 
@@ -87,6 +89,26 @@ TEST_CASE("attr values round-trip through TensorFlow's AttrValue") {
   CHECK(!AttrValueFromProto(wrong, AttrType::kString).ok());
   wrong.set_type(static_cast<tensorflow::DataType>(7));  // DT_STRING: not supported
   CHECK(!AttrValueFromProto(wrong, AttrType::kType).ok());
+}
+
+// Note [Checked op references]: a kernel, gradient or OpRef naming no op would bind to nothing.
+TEST_CASE("every kernel, gradient and op reference names a registered op") {
+  auto check = [](const std::string& name, const char* what) {
+    INFO(what << " registered for '" << name << "', which no op has");
+    CHECK(OpRegistry::Global().Find(name) != nullptr);
+  };
+  const std::vector<std::string> kernels = OpsWithKernels();
+  CHECK(kernels.size() > 50);
+  for (const std::string& name : kernels) check(name, "a kernel");
+  for (const std::string& name : OpsWithGradientDeclarations()) check(name, "a gradient");
+  const std::vector<const OpRef*> refs = OpRef::All();
+  CHECK(refs.size() > 20);  // graph mode's and the passes' references are linked in
+  for (const OpRef* ref : refs) check(ref->name(), "an OpRef");
+}
+
+TEST_CASE("an OpRef to no op is an Internal error naming it") {
+  const OpRef misspelled("MatMull");
+  testing::ExpectError([&] { misspelled.def(); }, {"MatMull"});
 }
 
 }  // namespace

@@ -54,6 +54,7 @@
 #include "kernels/cpu/math/elementwise_program_runner.h"
 #include "kernels/cpu/math/simd.h"
 #include "ops/math/elementwise_program.h"
+#include "ops/math/math_attrs.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/elementwise_chain.h"
 
@@ -129,10 +130,9 @@ FusedChain FuseChain(const ChainGraph& chain,
   const Node* fused = copy.FindNode(result);
   const OpDef& op = fused->op();
   if (op.name != "_FusedElementwise") Fail("the chain did not fuse");
-  FusedChain out{
-      *DecodeElementwiseProgram(fused->attr<std::vector<std::string>>(op.attr_index("ops")),
-                                fused->attr<std::vector<int64_t>>(op.attr_index("operands")),
-                                static_cast<int>(fused->inputs().size()))};
+  FusedChain out{*DecodeElementwiseProgram(fused->attr(FusedElementwiseAttrs::kOps),
+                                           fused->attr(FusedElementwiseAttrs::kOperands),
+                                           static_cast<int>(fused->inputs().size()))};
   out.single.reset(new bool[fused->inputs().size()]);
   out.constants.reserve(fused->inputs().size());
   for (size_t i = 0; i < fused->inputs().size(); ++i) {

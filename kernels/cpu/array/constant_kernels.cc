@@ -1,11 +1,12 @@
 // Const returns its value attr (no copy); Placeholder has no value to return: a session feeds it.
 #include "kernels/cpu/array/register_all_dtypes.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
 
 absl::Status ConstKernel(KernelContext& ctx) {
-  ctx.output(0) = ctx.attr<Tensor>(0);
+  ctx.output(0) = ctx.attr(ConstAttrs::kValue);
   return absl::OkStatus();
 }
 

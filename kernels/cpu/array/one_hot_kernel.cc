@@ -3,11 +3,10 @@
 
 #include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
-
-constexpr int kAxisAttr = 0;  // OneHot's attrs: axis, T, TI
 
 template <typename T, typename Index>
 void OneHot(KernelContext& ctx) {
@@ -15,7 +14,7 @@ void OneHot(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   const int64_t depth = IntScalar(ctx.input(1));
   const T on = *ctx.input(2).data<T>(), off = *ctx.input(3).data<T>();
-  const int64_t axis = ctx.attr<int64_t>(kAxisAttr);
+  const int64_t axis = ctx.attr(OneHotAttrs::kAxis);
   const int at = axis == -1 ? indices.rank() : static_cast<int>(axis);
   int64_t inner = 1;
   for (int d = at; d < indices.rank(); ++d) inner *= indices.shape().dim(d);

@@ -3,11 +3,10 @@
 // output shape from the operands. They relabel metadata only, so they serve every device.
 #include "core/int_values.h"
 #include "kernels/kernel_registry.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
-
-constexpr int kSqueezeDimsAttr = 1;  // Squeeze's attrs: T, squeeze_dims
 
 absl::Status PassThroughKernel(KernelContext& ctx) {
   // A new handle onto the same memory: a tape must tell the output from the input.
@@ -48,7 +47,7 @@ absl::Status ExpandDimsKernel(KernelContext& ctx) {
 
 absl::Status SqueezeKernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  const auto& axes = ctx.attr<std::vector<int64_t>>(kSqueezeDimsAttr);
+  const auto& axes = ctx.attr(SqueezeAttrs::kSqueezeDims);
   std::vector<bool> drop(x.rank(), axes.empty());
   if (!axes.empty()) {
     for (int64_t a : axes) drop[a < 0 ? a + x.rank() : a] = true;

@@ -3,6 +3,7 @@
 // They run on the host whatever the device: the functions' own nodes pick their kernels.
 #include "absl/strings/str_cat.h"
 #include "kernels/kernel_registry.h"
+#include "ops/control_flow/control_flow_attrs.h"
 #include "ops/function_body.h"
 
 namespace duet {
@@ -33,16 +34,10 @@ absl::StatusOr<bool> Truth(const Tensor& value) {
   }
 }
 
-// Attr `name` of the call. By name, so these kernels need not repeat the ops' attr positions; the
-// lookup is negligible next to running a function.
-template <typename T>
-const T& Attr(const KernelContext& ctx, absl::string_view name) {
-  return ctx.attr<T>(ctx.call().op->attr_index(name));
-}
-
 // Checks results against the node's output_shapes claim (empty: none) and sets the outputs.
-absl::Status SetOutputs(KernelContext& ctx, std::vector<Tensor> results) {
-  const auto& claimed = Attr<std::vector<Shape>>(ctx, "output_shapes");
+absl::Status SetOutputs(KernelContext& ctx, const AttrKey<std::vector<Shape>>& output_shapes,
+                        std::vector<Tensor> results) {
+  const auto& claimed = ctx.attr(output_shapes);
   for (size_t k = 0; k < results.size(); ++k) {
     if (!claimed.empty() && !results[k].shape().IsCompatibleWith(claimed[k])) {
       return absl::InvalidArgumentError(absl::StrCat("output ", k, " has shape ",
@@ -56,16 +51,16 @@ absl::Status SetOutputs(KernelContext& ctx, std::vector<Tensor> results) {
 
 absl::Status IfKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const bool truth, Truth(ctx.input(0)));
-  const FuncAttr& branch = Attr<FuncAttr>(ctx, truth ? "then_branch" : "else_branch");
+  const FuncAttr& branch = ctx.attr(truth ? IfAttrs::kThenBranch : IfAttrs::kElseBranch);
   const auto& inputs = ctx.call().inputs;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results,
                         branch.body->Call(absl::MakeConstSpan(inputs).subspan(1)));
-  return SetOutputs(ctx, std::move(results));
+  return SetOutputs(ctx, IfAttrs::kOutputShapes, std::move(results));
 }
 
 absl::Status WhileKernel(KernelContext& ctx) {
-  const FunctionBody& cond = *Attr<FuncAttr>(ctx, "cond").body;
-  const FunctionBody& body = *Attr<FuncAttr>(ctx, "body").body;
+  const FunctionBody& cond = *ctx.attr(WhileAttrs::kCond).body;
+  const FunctionBody& body = *ctx.attr(WhileAttrs::kBody).body;
   std::vector<Tensor> vars(ctx.call().inputs.begin(), ctx.call().inputs.end());
   for (;;) {
     DUET_ASSIGN_OR_RETURN(std::vector<Tensor> keep_going, cond.Call(vars));
@@ -81,12 +76,12 @@ absl::Status WhileKernel(KernelContext& ctx) {
                                                      body.arg_shapes()[k].str()));
     }
   }
-  return SetOutputs(ctx, std::move(vars));
+  return SetOutputs(ctx, WhileAttrs::kOutputShapes, std::move(vars));
 }
 
 // Calls `f` (PartitionedCall, StatefulPartitionedCall, DuetHostFunction).
 absl::Status CallKernel(KernelContext& ctx) {
-  const FunctionBody& f = *Attr<FuncAttr>(ctx, "f").body;
+  const FunctionBody& f = *ctx.attr(CallAttrs::kF).body;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results, f.Call(ctx.call().inputs));
   for (size_t k = 0; k < results.size(); ++k)
     ctx.output(static_cast<int>(k)) = std::move(results[k]);

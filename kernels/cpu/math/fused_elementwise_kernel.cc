@@ -14,16 +14,10 @@
 #include "kernels/cpu/math/elementwise_program_runner.h"
 #include "kernels/kernel_registry.h"
 #include "ops/math/elementwise_program.h"
+#include "ops/math/math_attrs.h"
 
 namespace duet {
 namespace {
-
-// Attr positions declared in ops/math/fused_elementwise_op.cc (tests/ops/nn/attr_positions_test.cc
-// checks).
-enum FusedElementwiseAttr {
-  kOps = 2,
-  kOperands = 3,
-};
 
 // The shape function checked the inputs as far as graph shapes were known; a graph with unknown
 // dims may still bring a mismatch here.
@@ -97,8 +91,8 @@ absl::Status FusedElementwiseKernel(KernelContext& ctx) {
   }
   DUET_ASSIGN_OR_RETURN(
       const ElementwiseProgramRunner<T>* runner,
-      RunnerCache<T>::ForThread().Get(ctx.attr<std::vector<std::string>>(kOps),
-                                      ctx.attr<std::vector<int64_t>>(kOperands), single));
+      RunnerCache<T>::ForThread().Get(ctx.attr(FusedElementwiseAttrs::kOps),
+                                      ctx.attr(FusedElementwiseAttrs::kOperands), single));
   const typename ElementwiseProgramRunner<T>::Binding binding = runner->Bind(inputs);
   T* z = out.mutable_data<T>();
   ParallelElements(ctx, ElementCount(out.shape()), runner->cost(),

@@ -9,12 +9,11 @@
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/batch_norm_ops.cc (tests/ops/nn/attr_positions_test.cc).
-enum FusedBatchNormAttr { kEpsilon = 2, kExponentialAvgFactor = 3, kIsTraining = 5 };
 // Input and output positions, in the op's signature order.
 enum Input { kX, kScale, kOffset, kMean, kVariance };
 enum Output { kY, kBatchMean, kBatchVariance, kReserve1, kReserve2, kReserve3 };
@@ -143,9 +142,9 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
   BatchNormParams bn;
   bn.rows = x[0] * x[1] * x[2];
   bn.channels = x[3];
-  bn.epsilon = ctx.attr<float>(kEpsilon);
-  bn.factor = ctx.attr<float>(kExponentialAvgFactor);
-  bn.training = ctx.attr<bool>(kIsTraining);
+  bn.epsilon = ctx.attr(FusedBatchNormAttrs::kEpsilon);
+  bn.factor = ctx.attr(FusedBatchNormAttrs::kExponentialAvgFactor);
+  bn.training = ctx.attr(FusedBatchNormAttrs::kIsTraining);
   const bool f64 = ctx.input(kX).dtype() == kFloat64;
   if (bn.channels == 0) return absl::OkStatus();
   if (bn.rows == 0 && bn.training) {

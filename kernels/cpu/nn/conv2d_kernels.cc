@@ -5,7 +5,7 @@
 namespace duet {
 namespace {
 
-absl::Status Conv2DKernel(KernelContext& ctx) { return RunConv2D(ctx, kConv2DAttrPositions); }
+absl::Status Conv2DKernel(KernelContext& ctx) { return RunConv2D(ctx); }
 
 const KernelRegistrar kConv2D("Conv2D", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
                               {Conv2DKernel});

@@ -78,12 +78,11 @@ absl::Status EigenConv2D(KernelContext& ctx, const ConvGeometry& g) {
 
 }  // namespace
 
-absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
-                       const FusedEpilogue* epilogue) {
+absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   const ConvGeometry g =
-      MakeConvGeometry(ctx, ctx.input(0).shape(), ctx.input(1).shape(), out.shape(), positions);
+      MakeConvGeometry(ctx, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
   if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv2D(ctx, g, epilogue);
   if (g.in_c == 0) {  // empty sums: zeros
     std::memset(out.raw_data(), 0, out.nbytes());

@@ -11,10 +11,9 @@
 namespace duet {
 
 // Sets ctx's output 0 (allocated with the output's shape) to the convolution of NHWC input 0 with
-// HWIO filter input 1, with strides, padding and dilations from the attrs at `positions`. With an
+// HWIO filter input 1, with strides, padding and dilations from the call's ConvAttrs. With an
 // `epilogue`, then adds input 2 (the bias, per output channel) and applies its activation: inside
 // the oneDNN primitive, or as a loop after the float64 GEMM.
-absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
-                       const FusedEpilogue* epilogue = nullptr);
+absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue = nullptr);
 
 }  // namespace duet

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "kernels/cpu/common/dnnl_engine.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
@@ -36,11 +37,11 @@ void ForEachPatchPixel(const ConvGeometry& g, Fn&& fn) {
 }  // namespace
 
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,
-                              const Shape& out, const ConvAttrPositions& positions) {
-  const auto& strides = ctx.attr<std::vector<int64_t>>(positions.strides);
-  const auto& dilations = ctx.attr<std::vector<int64_t>>(positions.dilations);
-  const auto& explicit_pads = ctx.attr<std::vector<int64_t>>(positions.explicit_paddings);
-  const bool is_explicit = ctx.attr<std::string>(positions.padding) == "EXPLICIT";
+                              const Shape& out) {
+  const auto& strides = ctx.attr(ConvAttrs::kStrides);
+  const auto& dilations = ctx.attr(ConvAttrs::kDilations);
+  const auto& explicit_pads = ctx.attr(ConvAttrs::kExplicitPaddings);
+  const bool is_explicit = ctx.attr(ConvAttrs::kPadding) == "EXPLICIT";
   ConvGeometry g;
   g.batch = in[0];
   g.in_c = in[3];

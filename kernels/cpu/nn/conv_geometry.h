@@ -3,9 +3,8 @@
 // memory descriptors and plan runner built on them, and the float64 im2col/col2im (oneDNN 2.6 has
 // no f64, so float64 convolutions are GEMMs over im2col matrices).
 //
-// Conv2D and its gradient ops declare their attrs at the same positions (kConv2DAttrPositions),
-// _FusedConv2D at its own; each kernel passes the shapes of the forward convolution, which sit at
-// different inputs and outputs.
+// All of them declare ConvAttrs (ops/nn/nn_attrs.h); each kernel passes the shapes of the forward
+// convolution, which sit at different inputs and outputs.
 #pragma once
 
 #include <Eigen/Dense>
@@ -33,21 +32,11 @@ struct ConvGeometry {
   WindowPadding pad[2];
 };
 
-// Where a convolution op declares the attrs MakeConvGeometry reads (kernels cannot include
-// ops/nn/; tests/ops/nn/attr_positions_test.cc pins them to the declarations).
-struct ConvAttrPositions {
-  int strides, padding, explicit_paddings, dilations;
-};
-// Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter (ops/nn/conv_ops.cc, conv_backprop_ops.cc).
-inline constexpr ConvAttrPositions kConv2DAttrPositions{
-    .strides = 1, .padding = 3, .explicit_paddings = 4, .dilations = 6};
-
 // The geometry of the Conv2D with input shape `in`, filter shape `filter` and output shape `out`
 // (the op's shape function checked that they fit together), with strides, dilations and padding
-// from the attrs of `ctx` at `positions`.
+// from the ConvAttrs of `ctx`.
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,
-                              const Shape& out,
-                              const ConvAttrPositions& positions = kConv2DAttrPositions);
+                              const Shape& out);
 
 // Everything a oneDNN convolution plan of `dtype` over `g` depends on.
 DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g);

@@ -3,21 +3,16 @@
 #include "kernels/cpu/nn/conv2d_runner.h"
 #include "kernels/cpu/nn/fused_epilogue.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/fused_conv2d_op.cc (tests/ops/nn/attr_positions_test.cc
-// checks).
-constexpr ConvAttrPositions kFusedConv2DAttrPositions{
-    .strides = 2, .padding = 3, .explicit_paddings = 4, .dilations = 6};
-enum FusedConv2DAttr { kFusedOps = 8, kLeakyReluAlpha = 10 };
-
 absl::Status FusedConv2DKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
-                        ReadFusedEpilogue(ctx.attr<std::vector<std::string>>(kFusedOps),
-                                          ctx.attr<float>(kLeakyReluAlpha)));
-  return RunConv2D(ctx, kFusedConv2DAttrPositions, &epilogue);
+                        ReadFusedEpilogue(ctx.attr(FusedConv2DAttrs::kFusedOps),
+                                          ctx.attr(FusedConv2DAttrs::kLeakyReluAlpha)));
+  return RunConv2D(ctx, &epilogue);
 }
 
 const KernelRegistrar kFusedConv2D("_FusedConv2D", DeviceType::kCpu,

@@ -3,24 +3,17 @@
 #include "kernels/cpu/nn/fused_epilogue.h"
 #include "kernels/cpu/nn/matmul_runner.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/fused_matmul_op.cc (tests/ops/nn/attr_positions_test.cc
-// checks).
-enum FusedMatMulAttr {
-  kTransposeA = 0,
-  kTransposeB = 1,
-  kFusedOps = 4,
-  kLeakyReluAlpha = 6,
-};
-
 absl::Status FusedMatMulKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
-                        ReadFusedEpilogue(ctx.attr<std::vector<std::string>>(kFusedOps),
-                                          ctx.attr<float>(kLeakyReluAlpha)));
-  return RunMatMul(ctx, ctx.attr<bool>(kTransposeA), ctx.attr<bool>(kTransposeB), &epilogue);
+                        ReadFusedEpilogue(ctx.attr(FusedMatMulAttrs::kFusedOps),
+                                          ctx.attr(FusedMatMulAttrs::kLeakyReluAlpha)));
+  return RunMatMul(ctx, ctx.attr(MatMulAttrs::kTransposeA), ctx.attr(MatMulAttrs::kTransposeB),
+                   &epilogue);
 }
 
 const KernelRegistrar kFusedMatMul("_FusedMatMul", DeviceType::kCpu,

@@ -8,12 +8,10 @@
 #include "kernels/cpu/common/variable_update.h"
 #include "kernels/cpu/nn/matmul_runner.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-// Attr positions declared in ops/nn/matmul_apply_gradient_descent_op.cc.
-enum MatMulApplyGradientDescentAttr { kTransposeA = 1, kTransposeB = 2 };
 
 // The shape of op(a) x op(b), or why there is none.
 absl::StatusOr<Shape> ProductShape(const Shape& a, const Shape& b, bool ta, bool tb) {
@@ -38,7 +36,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   if (variable == nullptr) return absl::InvalidArgumentError("input 0 is not a variable handle");
   const Tensor& a = ctx.input(2);
   const Tensor& b = ctx.input(3);
-  const bool ta = ctx.attr<bool>(kTransposeA), tb = ctx.attr<bool>(kTransposeB);
+  const bool ta = ctx.attr(MatMulAttrs::kTransposeA), tb = ctx.attr(MatMulAttrs::kTransposeB);
   DUET_ASSIGN_OR_RETURN(const Shape product, ProductShape(a.shape(), b.shape(), ta, tb));
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
   std::lock_guard<std::mutex> lock(variable->mu);

@@ -1,20 +1,17 @@
 // The MatMul and BatchMatMulV2 kernels on the CPU (the matmul itself is in matmul_runner.h).
 #include "kernels/cpu/nn/matmul_runner.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/matmul_ops.cc (tests/ops/nn/attr_positions_test.cc checks).
-enum MatMulAttr { kMatMulTransposeA = 0, kMatMulTransposeB = 1 };
-enum BatchMatMulAttr { kBatchMatMulAdjX = 1, kBatchMatMulAdjY = 2 };
-
 absl::Status MatMulKernel(KernelContext& ctx) {
-  return RunMatMul(ctx, ctx.attr<bool>(kMatMulTransposeA), ctx.attr<bool>(kMatMulTransposeB));
+  return RunMatMul(ctx, ctx.attr(MatMulAttrs::kTransposeA), ctx.attr(MatMulAttrs::kTransposeB));
 }
 
 absl::Status BatchMatMulKernel(KernelContext& ctx) {
-  return RunMatMul(ctx, ctx.attr<bool>(kBatchMatMulAdjX), ctx.attr<bool>(kBatchMatMulAdjY));
+  return RunMatMul(ctx, ctx.attr(BatchMatMulAttrs::kAdjX), ctx.attr(BatchMatMulAttrs::kAdjY));
 }
 
 const KernelRegistrar kMatMul("MatMul", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},

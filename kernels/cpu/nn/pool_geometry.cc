@@ -1,12 +1,13 @@
 #include "kernels/cpu/nn/pool_geometry.h"
 
+#include "ops/nn/nn_attrs.h"
+
 namespace duet {
 
 PoolGeometry MakePoolGeometry(const KernelContext& ctx, const Shape& in, const Shape& out,
-                              int ksize_attr, int strides_attr,
                               const std::vector<int64_t>* explicit_pads) {
-  const auto& ksize = ctx.attr<std::vector<int64_t>>(ksize_attr);
-  const auto& strides = ctx.attr<std::vector<int64_t>>(strides_attr);
+  const auto& ksize = ctx.attr(PoolAttrs::kKsize);
+  const auto& strides = ctx.attr(PoolAttrs::kStrides);
   PoolGeometry g;
   g.batch = in[0];
   g.channels = in[3];
@@ -20,6 +21,11 @@ PoolGeometry MakePoolGeometry(const KernelContext& ctx, const Shape& in, const S
                    : SameOrValidPadding(g.in[d], g.out[d], g.window[d], g.stride[d]);
   }
   return g;
+}
+
+const std::vector<int64_t>* MaxPoolExplicitPads(const KernelContext& ctx) {
+  if (ctx.attr(PoolAttrs::kPadding) != "EXPLICIT") return nullptr;
+  return &ctx.attr(MaxPoolAttrs::kExplicitPaddings);
 }
 
 }  // namespace duet

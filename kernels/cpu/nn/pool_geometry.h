@@ -30,9 +30,12 @@ struct PoolGeometry {
 };
 
 // The geometry of a pooling from its input and output shapes (checked by the shape functions)
-// and the call's ksize/strides attrs; `explicit_pads` is null for SAME/VALID padding.
+// and the call's PoolAttrs (ops/nn/nn_attrs.h); `explicit_pads` is null for SAME/VALID padding.
 PoolGeometry MakePoolGeometry(const KernelContext& ctx, const Shape& in, const Shape& out,
-                              int ksize_attr, int strides_attr,
                               const std::vector<int64_t>* explicit_pads);
+
+// The explicit paddings of a MaxPool or MaxPoolGrad call (MaxPoolAttrs), or null when its padding
+// is SAME or VALID.
+const std::vector<int64_t>* MaxPoolExplicitPads(const KernelContext& ctx);
 
 }  // namespace duet

@@ -15,20 +15,10 @@
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/pool_geometry.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-// Attr positions declared in ops/nn/pooling_grad_ops.cc (tests/ops/nn/attr_positions_test.cc
-// checks them).
-enum MaxPoolGradAttr {
-  kMaxPoolGradKsize = 0,
-  kMaxPoolGradStrides = 1,
-  kMaxPoolGradPadding = 2,
-  kMaxPoolGradExplicitPaddings = 3
-};
-// AvgPoolGrad and MaxPoolGradGrad (no explicit paddings).
-enum PoolGradAttr { kPoolGradKsize = 0, kPoolGradStrides = 1 };
 
 enum class PoolKind { kMax, kAvg };
 
@@ -156,10 +146,7 @@ absl::Status MaxPoolGradKernel(KernelContext& ctx) {
     std::memset(out.raw_data(), 0, out.nbytes());
     return absl::OkStatus();
   }
-  const bool is_explicit = ctx.attr<std::string>(kMaxPoolGradPadding) == "EXPLICIT";
-  const auto& pads = ctx.attr<std::vector<int64_t>>(kMaxPoolGradExplicitPaddings);
-  const PoolGeometry g = MakePoolGeometry(ctx, out.shape(), grad.shape(), kMaxPoolGradKsize,
-                                          kMaxPoolGradStrides, is_explicit ? &pads : nullptr);
+  const PoolGeometry g = MakePoolGeometry(ctx, out.shape(), grad.shape(), MaxPoolExplicitPads(ctx));
   if (out.dtype() != kFloat64) return DnnlPoolGrad(ctx, g, PoolKind::kMax, &ctx.input(0), grad);
   const double* dy = grad.data<double>();
   double* dx = out.mutable_data<double>();
@@ -178,8 +165,7 @@ absl::Status AvgPoolGradKernel(KernelContext& ctx) {
     std::memset(out.raw_data(), 0, out.nbytes());
     return absl::OkStatus();
   }
-  const PoolGeometry g =
-      MakePoolGeometry(ctx, out.shape(), grad.shape(), kPoolGradKsize, kPoolGradStrides, nullptr);
+  const PoolGeometry g = MakePoolGeometry(ctx, out.shape(), grad.shape(), nullptr);
   if (out.dtype() != kFloat64) return DnnlPoolGrad(ctx, g, PoolKind::kAvg, nullptr, grad);
   const int64_t c = g.channels;
   const double* dy = grad.data<double>();
@@ -209,8 +195,7 @@ template <typename T>
 absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
-  const PoolGeometry g = MakePoolGeometry(ctx, ctx.input(0).shape(), out.shape(), kPoolGradKsize,
-                                          kPoolGradStrides, nullptr);
+  const PoolGeometry g = MakePoolGeometry(ctx, ctx.input(0).shape(), out.shape(), nullptr);
   const T* input = ctx.input(0).data<T>();
   const T* grad = ctx.input(2).data<T>();
   T* result = out.mutable_data<T>();

@@ -9,18 +9,10 @@
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/pool_geometry.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-// Attr positions declared in ops/nn/pooling_ops.cc (tests/ops/nn/attr_positions_test.cc checks).
-enum MaxPoolAttr {
-  kMaxPoolKsize = 1,
-  kMaxPoolStrides = 2,
-  kMaxPoolPadding = 3,
-  kMaxPoolExplicitPaddings = 4
-};
-enum AvgPoolAttr { kAvgPoolKsize = 0, kAvgPoolStrides = 1 };
 
 enum class PoolKind { kMax, kAvg };
 
@@ -113,18 +105,14 @@ absl::Status RunPool(KernelContext& ctx, const PoolGeometry& g, PoolKind kind) {
 }
 
 absl::Status MaxPoolKernel(KernelContext& ctx) {
-  const bool is_explicit = ctx.attr<std::string>(kMaxPoolPadding) == "EXPLICIT";
-  const auto& pads = ctx.attr<std::vector<int64_t>>(kMaxPoolExplicitPaddings);
-  return RunPool(ctx,
-                 MakePoolGeometry(ctx, ctx.input(0).shape(), ctx.output(0).shape(), kMaxPoolKsize,
-                                  kMaxPoolStrides, is_explicit ? &pads : nullptr),
-                 PoolKind::kMax);
+  return RunPool(
+      ctx,
+      MakePoolGeometry(ctx, ctx.input(0).shape(), ctx.output(0).shape(), MaxPoolExplicitPads(ctx)),
+      PoolKind::kMax);
 }
 
 absl::Status AvgPoolKernel(KernelContext& ctx) {
-  return RunPool(ctx,
-                 MakePoolGeometry(ctx, ctx.input(0).shape(), ctx.output(0).shape(), kAvgPoolKsize,
-                                  kAvgPoolStrides, nullptr),
+  return RunPool(ctx, MakePoolGeometry(ctx, ctx.input(0).shape(), ctx.output(0).shape(), nullptr),
                  PoolKind::kAvg);
 }
 

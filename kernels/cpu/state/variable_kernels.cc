@@ -12,18 +12,17 @@
 #include "kernels/cpu/common/variable_update.h"
 #include "kernels/kernel_registry.h"
 #include "ops/op_registry.h"
+#include "ops/state/state_attrs.h"
 
 namespace duet {
 namespace {
 
-enum VarHandleAttr { kVarHandleContainer, kVarHandleSharedName, kVarHandleDType, kVarHandleShape };
-
 absl::Status VarHandleKernel(KernelContext& ctx) {
   auto variable = std::make_shared<VariableResource>();
-  variable->name = ctx.attr<std::string>(kVarHandleSharedName);
+  variable->name = ctx.attr(VarHandleAttrs::kSharedName);
   if (variable->name.empty()) variable->name = "Variable";
-  variable->dtype = ctx.attr<DType>(kVarHandleDType);
-  variable->shape = ctx.attr<Shape>(kVarHandleShape);
+  variable->dtype = ctx.attr(VarHandleAttrs::kDtype);
+  variable->shape = ctx.attr(VarHandleAttrs::kShape);
   ctx.output(0) = MakeResourceTensor(std::move(variable), ctx.device());
   return absl::OkStatus();
 }

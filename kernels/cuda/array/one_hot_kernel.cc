@@ -7,11 +7,10 @@
 #include "kernels/cuda/array/scalar_operand.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
-
-constexpr int kAxisAttr = 0;  // OneHot's attrs: axis, T, TI
 
 absl::Status OneHotKernel(KernelContext& ctx) {
   const Tensor& indices = ctx.input(0);
@@ -24,7 +23,7 @@ absl::Status OneHotKernel(KernelContext& ctx) {
   }
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
   const int64_t depth = IntScalar(ctx.input(1));
-  const int64_t axis = ctx.attr<int64_t>(kAxisAttr);
+  const int64_t axis = ctx.attr(OneHotAttrs::kAxis);
   const int at = axis == -1 ? indices.rank() : static_cast<int>(axis);
   int64_t inner = 1;
   for (int d = at; d < indices.rank(); ++d) inner *= indices.shape().dim(d);

@@ -31,16 +31,10 @@
 #include "kernels/cuda/math/nvrtc_compiler.h"
 #include "kernels/kernel_registry.h"
 #include "ops/math/elementwise_program.h"
+#include "ops/math/math_attrs.h"
 
 namespace duet::cuda {
 namespace {
-
-// Attr positions declared in ops/math/fused_elementwise_op.cc (tests/ops/nn/attr_positions_test.cc
-// checks them).
-enum FusedElementwiseAttr {
-  kOps = 2,
-  kOperands = 3,
-};
 
 // The few driver API functions used here, looked up from the runtime (see the file comment).
 struct DriverApi {
@@ -150,8 +144,8 @@ absl::Status FusedElementwiseKernel(KernelContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckInputShapes(ctx, out.shape()));
   DUET_ASSIGN_OR_RETURN(
       const ElementwiseProgram program,
-      DecodeElementwiseProgram(ctx.attr<std::vector<std::string>>(kOps),
-                               ctx.attr<std::vector<int64_t>>(kOperands), ctx.num_inputs()));
+      DecodeElementwiseProgram(ctx.attr(FusedElementwiseAttrs::kOps),
+                               ctx.attr(FusedElementwiseAttrs::kOperands), ctx.num_inputs()));
   long long n = out.num_elements();
   if (n == 0) return absl::OkStatus();
   absl::InlinedVector<bool, 8> single;

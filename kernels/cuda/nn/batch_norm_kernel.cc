@@ -11,12 +11,11 @@
 #include "kernels/cuda/nn/batch_norm_launchers.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/batch_norm_ops.cc (as the CPU kernel's).
-enum FusedBatchNormAttr { kEpsilon = 2, kExponentialAvgFactor = 3, kIsTraining = 5 };
 enum Input { kX, kScale, kOffset, kMean, kVariance };
 enum Output { kY, kBatchMean, kBatchVariance, kReserve1, kReserve2, kReserve3 };
 
@@ -25,9 +24,9 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
   const Shape& shape = x.shape();
   const int64_t rows = shape[0] * shape[1] * shape[2];
   const int64_t channels = shape[3];
-  const float epsilon = ctx.attr<float>(kEpsilon);
-  const float factor = ctx.attr<float>(kExponentialAvgFactor);
-  const bool training = ctx.attr<bool>(kIsTraining);
+  const float epsilon = ctx.attr(FusedBatchNormAttrs::kEpsilon);
+  const float factor = ctx.attr(FusedBatchNormAttrs::kExponentialAvgFactor);
+  const bool training = ctx.attr(FusedBatchNormAttrs::kIsTraining);
   if (channels == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType x_type, cuda::ToNnType(x.dtype()));
   const cuda::NnType u_type =

@@ -20,14 +20,10 @@
 #include "kernels/cuda/nn/fused_activation.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-// Attr positions declared in ops/nn/fused_conv2d_op.cc (as the CPU kernel's).
-constexpr ConvAttrPositions kFusedConv2DAttrPositions{
-    .strides = 2, .padding = 3, .explicit_paddings = 4, .dilations = 6};
-enum FusedConv2DAttr { kFusedOps = 8, kLeakyReluAlpha = 10 };
 
 // How cuDNN sees a convolution (Note [cuDNN pads symmetrically]).
 struct CudnnConv {
@@ -162,14 +158,12 @@ absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g,
 
 // Inputs: input, filter[, bias]. With an epilogue, adds the bias and applies its activation in
 // place after the convolution.
-absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
-                       const FusedEpilogue* epilogue) {
+absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   const Tensor& input = ctx.input(0);
   const DType dtype = out.dtype();
-  const ConvGeometry g =
-      MakeConvGeometry(ctx, input.shape(), ctx.input(1).shape(), out.shape(), positions);
+  const ConvGeometry g = MakeConvGeometry(ctx, input.shape(), ctx.input(1).shape(), out.shape());
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   const cudaStream_t stream = device->stream();
   if (g.in_c == 0) {  // empty sums: zeros
@@ -193,15 +187,13 @@ absl::Status RunConv2D(KernelContext& ctx, const ConvAttrPositions& positions,
       "fused convolution epilogue");
 }
 
-absl::Status Conv2DKernel(KernelContext& ctx) {
-  return RunConv2D(ctx, kConv2DAttrPositions, nullptr);
-}
+absl::Status Conv2DKernel(KernelContext& ctx) { return RunConv2D(ctx, nullptr); }
 
 absl::Status FusedConv2DKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
-                        ReadFusedEpilogue(ctx.attr<std::vector<std::string>>(kFusedOps),
-                                          ctx.attr<float>(kLeakyReluAlpha)));
-  return RunConv2D(ctx, kFusedConv2DAttrPositions, &epilogue);
+                        ReadFusedEpilogue(ctx.attr(FusedConv2DAttrs::kFusedOps),
+                                          ctx.attr(FusedConv2DAttrs::kLeakyReluAlpha)));
+  return RunConv2D(ctx, &epilogue);
 }
 
 // Inputs: input_sizes (host), filter, out_backprop.

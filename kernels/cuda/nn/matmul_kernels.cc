@@ -18,16 +18,10 @@
 #include "kernels/cuda/nn/fused_activation.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/kernel_registry.h"
+#include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-// Attr positions declared in ops/nn/matmul_ops.cc, fused_matmul_op.cc and
-// matmul_apply_gradient_descent_op.cc (tests/ops/nn/attr_positions_test.cc pins the CPU's).
-enum MatMulAttr { kMatMulTransposeA = 0, kMatMulTransposeB = 1 };
-enum BatchMatMulAttr { kBatchMatMulAdjX = 1, kBatchMatMulAdjY = 2 };
-enum FusedMatMulAttr { kFusedTransposeA = 0, kFusedTransposeB = 1, kFusedOps = 4, kLeakyAlpha = 6 };
-enum ApplyAttr { kApplyTransposeA = 1, kApplyTransposeB = 2 };
 
 using Dims = absl::InlinedVector<int64_t, 6>;
 
@@ -129,24 +123,25 @@ absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, cuda::DeviceC
 
 absl::Status MatMulKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return RunMatMul(ctx, ctx.attr<bool>(kMatMulTransposeA), ctx.attr<bool>(kMatMulTransposeB),
+  return RunMatMul(ctx, ctx.attr(MatMulAttrs::kTransposeA), ctx.attr(MatMulAttrs::kTransposeB),
                    device);
 }
 
 absl::Status BatchMatMulKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return RunMatMul(ctx, ctx.attr<bool>(kBatchMatMulAdjX), ctx.attr<bool>(kBatchMatMulAdjY), device);
+  return RunMatMul(ctx, ctx.attr(BatchMatMulAttrs::kAdjX), ctx.attr(BatchMatMulAttrs::kAdjY),
+                   device);
 }
 
 // Inputs: a, b, bias (fused_ops {"BiasAdd"} or {"BiasAdd", activation}; the shape function
 // checked the bias).
 absl::Status FusedMatMulKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
-                        ReadFusedEpilogue(ctx.attr<std::vector<std::string>>(kFusedOps),
-                                          ctx.attr<float>(kLeakyAlpha)));
+                        ReadFusedEpilogue(ctx.attr(FusedMatMulAttrs::kFusedOps),
+                                          ctx.attr(FusedMatMulAttrs::kLeakyReluAlpha)));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  DUET_RETURN_IF_ERROR(
-      RunMatMul(ctx, ctx.attr<bool>(kFusedTransposeA), ctx.attr<bool>(kFusedTransposeB), device));
+  DUET_RETURN_IF_ERROR(RunMatMul(ctx, ctx.attr(MatMulAttrs::kTransposeA),
+                                 ctx.attr(MatMulAttrs::kTransposeB), device));
   Tensor& out = ctx.output(0);
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(out.dtype()));
   return cuda::CudaStatus(
@@ -183,7 +178,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   const Tensor& alpha = ctx.input(1);
   const Tensor& a = ctx.input(2);
   const Tensor& b = ctx.input(3);
-  const bool ta = ctx.attr<bool>(kApplyTransposeA), tb = ctx.attr<bool>(kApplyTransposeB);
+  const bool ta = ctx.attr(MatMulAttrs::kTransposeA), tb = ctx.attr(MatMulAttrs::kTransposeB);
   if (a.rank() != 2 || b.rank() != 2) {
     return absl::InvalidArgumentError(absl::StrCat("a and b must be 2-D matrices, got shapes ",
                                                    a.shape().str(), " and ", b.shape().str()));

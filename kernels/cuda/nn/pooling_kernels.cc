@@ -17,11 +17,6 @@
 namespace duet {
 namespace {
 
-// Attr positions declared in ops/nn/pooling_ops.cc and pooling_grad_ops.cc (as the CPU's).
-enum MaxPoolAttr { kMaxPoolKsize = 1, kMaxPoolStrides = 2, kMaxPoolPadding = 3, kMaxPoolPads = 4 };
-enum AvgPoolAttr { kAvgPoolKsize = 0, kAvgPoolStrides = 1 };
-enum MaxPoolGradAttr { kGradKsize = 0, kGradStrides = 1, kGradPadding = 2, kGradPads = 3 };
-
 cuda::PoolDims ToDims(const PoolGeometry& g) {
   cuda::PoolDims d;
   d.batch = g.batch;
@@ -39,15 +34,11 @@ cuda::PoolDims ToDims(const PoolGeometry& g) {
   return d;
 }
 
-// The pooling of input shape `in` and output shape `out` with ksize/strides at the given attrs
-// and explicit paddings when the padding attr at `padding_attr` (if any) says EXPLICIT.
-cuda::PoolDims DimsOf(const KernelContext& ctx, const Shape& in, const Shape& out, int ksize,
-                      int strides, int padding_attr = -1, int pads_attr = -1) {
-  const std::vector<int64_t>* pads = nullptr;
-  if (padding_attr >= 0 && ctx.attr<std::string>(padding_attr) == "EXPLICIT") {
-    pads = &ctx.attr<std::vector<int64_t>>(pads_attr);
-  }
-  return ToDims(MakePoolGeometry(ctx, in, out, ksize, strides, pads));
+// The pooling of input shape `in` and output shape `out` under the call's PoolAttrs, with
+// `explicit_pads` (MaxPoolExplicitPads) or SAME/VALID padding.
+cuda::PoolDims DimsOf(const KernelContext& ctx, const Shape& in, const Shape& out,
+                      const std::vector<int64_t>* explicit_pads = nullptr) {
+  return ToDims(MakePoolGeometry(ctx, in, out, explicit_pads));
 }
 
 struct Launch {
@@ -66,8 +57,7 @@ absl::Status MaxPoolKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   const Tensor& x = ctx.input(0);
   DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, x.dtype()));
-  const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), kMaxPoolKsize, kMaxPoolStrides,
-                                  kMaxPoolPadding, kMaxPoolPads);
+  const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), MaxPoolExplicitPads(ctx));
   return cuda::CudaStatus(cuda::LaunchMaxPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
                           "MaxPool");
 }
@@ -77,7 +67,7 @@ absl::Status AvgPoolKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   const Tensor& x = ctx.input(0);
   DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, x.dtype()));
-  const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape(), kAvgPoolKsize, kAvgPoolStrides);
+  const cuda::PoolDims d = DimsOf(ctx, x.shape(), out.shape());
   return cuda::CudaStatus(cuda::LaunchAvgPool(l.type, d, x.raw_data(), out.raw_data(), l.stream),
                           "AvgPool");
 }
@@ -92,8 +82,7 @@ absl::Status MaxPoolGradKernel(KernelContext& ctx) {
     return cuda::CudaStatus(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), l.stream),
                             "cudaMemsetAsync");
   }
-  const cuda::PoolDims d =
-      DimsOf(ctx, out.shape(), grad.shape(), kGradKsize, kGradStrides, kGradPadding, kGradPads);
+  const cuda::PoolDims d = DimsOf(ctx, out.shape(), grad.shape(), MaxPoolExplicitPads(ctx));
   return cuda::CudaStatus(cuda::LaunchMaxPoolGrad(l.type, d, ctx.input(0).raw_data(),
                                                   grad.raw_data(), out.raw_data(), l.stream),
                           "MaxPoolGrad");
@@ -109,7 +98,7 @@ absl::Status AvgPoolGradKernel(KernelContext& ctx) {
     return cuda::CudaStatus(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), l.stream),
                             "cudaMemsetAsync");
   }
-  const cuda::PoolDims d = DimsOf(ctx, out.shape(), grad.shape(), kGradKsize, kGradStrides);
+  const cuda::PoolDims d = DimsOf(ctx, out.shape(), grad.shape());
   return cuda::CudaStatus(
       cuda::LaunchAvgPoolGrad(l.type, d, grad.raw_data(), out.raw_data(), l.stream), "AvgPoolGrad");
 }
@@ -119,7 +108,7 @@ absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const Launch l, Prepare(ctx, out.dtype()));
-  const cuda::PoolDims d = DimsOf(ctx, ctx.input(0).shape(), out.shape(), kGradKsize, kGradStrides);
+  const cuda::PoolDims d = DimsOf(ctx, ctx.input(0).shape(), out.shape());
   return cuda::CudaStatus(
       cuda::LaunchMaxPoolGradGrad(l.type, d, ctx.input(0).raw_data(), ctx.input(2).raw_data(),
                                   out.raw_data(), l.stream),

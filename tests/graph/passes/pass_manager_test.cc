@@ -104,14 +104,17 @@ TEST_CASE("verify runs both graphs and reports that they agree; optimize renames
   CHECK(v.value().item<float>() == 1.f);
 }
 
+const OpRef kAddV2("AddV2");
+const OpRef kSub("Sub");
+
 // A deliberately wrong pass: every AddV2 becomes a Sub.
 absl::StatusOr<bool> AddBecomesSub(Graph& graph, PassContext& context) {
   bool changed = false;
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
-    if (node->op().name != "AddV2") continue;
+    if (!kAddV2.is(node->op())) continue;
     DUET_ASSIGN_OR_RETURN(NodeSpec spec,
-                          SpecFor("Sub", {node->inputs()[0], node->inputs()[1]}, {}, *node));
+                          SpecFor(kSub, {node->inputs()[0], node->inputs()[1]}, *node));
     DUET_RETURN_IF_ERROR(graph.Rewrite(node, std::move(spec)));
     context.Count("add_to_sub.rewritten");
     changed = true;

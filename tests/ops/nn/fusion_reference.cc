@@ -4,7 +4,7 @@
 
 #include "ops/math/math_ops.h"
 #include "ops/math/operators.h"
-#include "ops/nn/fusion_attrs.h"
+#include "ops/nn/bias_activation_fusion.h"
 #include "ops/nn/nn_ops.h"
 
 namespace duet::testing {

@@ -1,4 +1,4 @@
-#include "ops/nn/fusion_attrs.h"
+#include "ops/nn/bias_activation_fusion.h"
 
 #include <algorithm>
 

@@ -1,0 +1,76 @@
+// The attrs of the array ops, as typed keys (Note [Attribute keys] in ops/attr_key.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/attr_key.h"
+#include "ops/attr_value.h"
+
+namespace duet {
+
+// Const.
+struct ConstAttrs {
+  static constexpr AttrKey<Tensor> kValue{0, "value"};
+  static constexpr AttrKey<DType> kDtype{1, "dtype"};
+};
+
+// Placeholder.
+struct PlaceholderAttrs {
+  static constexpr AttrKey<DType> kDtype{0, "dtype"};
+  static constexpr AttrKey<Shape> kShape{1, "shape"};
+};
+
+// ConcatV2.
+struct ConcatAttrs {
+  static constexpr AttrKey<int64_t> kN{0, "N"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+  static constexpr AttrKey<DType> kTidx{2, "Tidx"};
+};
+
+// Split and SplitV.
+struct SplitAttrs {
+  static constexpr AttrKey<int64_t> kNumSplit{0, "num_split"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+};
+
+// SplitV's own attr, after SplitAttrs.
+struct SplitVAttrs {
+  static constexpr AttrKey<DType> kTlen{2, "Tlen"};
+};
+
+// DuetCopyToDevice.
+struct CopyToDeviceAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::string> kDevice{1, "device"};
+};
+
+// GatherV2.
+struct GatherAttrs {
+  static constexpr AttrKey<int64_t> kBatchDims{0, "batch_dims"};
+  static constexpr AttrKey<DType> kTparams{1, "Tparams"};
+  static constexpr AttrKey<DType> kTindices{2, "Tindices"};
+  static constexpr AttrKey<DType> kTaxis{3, "Taxis"};
+};
+
+// OneHot.
+struct OneHotAttrs {
+  static constexpr AttrKey<int64_t> kAxis{0, "axis"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+  static constexpr AttrKey<DType> kTI{2, "TI"};
+};
+
+// Shape and Size.
+struct ShapeAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<DType> kOutType{1, "out_type"};
+};
+
+// Squeeze.
+struct SqueezeAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::vector<int64_t>> kSqueezeDims{1, "squeeze_dims"};
+};
+
+}  // namespace duet

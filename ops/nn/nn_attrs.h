@@ -1,0 +1,109 @@
+// The attrs of the nn ops, as typed keys (Note [Attribute keys] in ops/attr_key.h). Ops that share
+// attrs declare them at the same positions and share the keys.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/attr_key.h"
+#include "ops/attr_value.h"
+
+namespace duet {
+
+// MatMul, _FusedMatMul and _ResourceApplyMatMulGradientDescent.
+struct MatMulAttrs {
+  static constexpr AttrKey<bool> kTransposeA{0, "transpose_a"};
+  static constexpr AttrKey<bool> kTransposeB{1, "transpose_b"};
+  static constexpr AttrKey<DType> kT{2, "T"};
+  // MatMul's gradient hints (TensorFlow's); no effect on the result.
+  static constexpr AttrKey<bool> kGradA{3, "grad_a"};
+  static constexpr AttrKey<bool> kGradB{4, "grad_b"};
+};
+
+// BatchMatMulV2.
+struct BatchMatMulAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<bool> kAdjX{1, "adj_x"};
+  static constexpr AttrKey<bool> kAdjY{2, "adj_y"};
+  // Gradient hints (TensorFlow's); no effect on the result.
+  static constexpr AttrKey<bool> kGradX{3, "grad_x"};
+  static constexpr AttrKey<bool> kGradY{4, "grad_y"};
+};
+
+// _FusedMatMul's own attrs, after MatMulAttrs' first three.
+struct FusedMatMulAttrs {
+  static constexpr AttrKey<int64_t> kNumArgs{3, "num_args"};
+  static constexpr AttrKey<std::vector<std::string>> kFusedOps{4, "fused_ops"};
+  static constexpr AttrKey<float> kEpsilon{5, "epsilon"};
+  static constexpr AttrKey<float> kLeakyReluAlpha{6, "leakyrelu_alpha"};
+};
+
+// _ResourceApplyMatMulGradientDescent's own attr, after MatMulAttrs' first three.
+struct MatMulApplyGradientDescentAttrs {
+  static constexpr AttrKey<bool> kUseLocking{3, "use_locking"};
+};
+
+// Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter and _FusedConv2D.
+struct ConvAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::vector<int64_t>> kStrides{1, "strides"};
+  static constexpr AttrKey<bool> kUseCudnnOnGpu{2, "use_cudnn_on_gpu"};
+  static constexpr AttrKey<std::string> kPadding{3, "padding"};
+  static constexpr AttrKey<std::vector<int64_t>> kExplicitPaddings{4, "explicit_paddings"};
+  static constexpr AttrKey<std::string> kDataFormat{5, "data_format"};
+  static constexpr AttrKey<std::vector<int64_t>> kDilations{6, "dilations"};
+};
+
+// _FusedConv2D's own attrs, after ConvAttrs.
+struct FusedConv2DAttrs {
+  static constexpr AttrKey<int64_t> kNumArgs{7, "num_args"};
+  static constexpr AttrKey<std::vector<std::string>> kFusedOps{8, "fused_ops"};
+  static constexpr AttrKey<float> kEpsilon{9, "epsilon"};
+  static constexpr AttrKey<float> kLeakyReluAlpha{10, "leakyrelu_alpha"};
+};
+
+// Every pooling op and pooling gradient: the window.
+struct PoolAttrs {
+  static constexpr AttrKey<std::vector<int64_t>> kKsize{0, "ksize"};
+  static constexpr AttrKey<std::vector<int64_t>> kStrides{1, "strides"};
+  static constexpr AttrKey<std::string> kPadding{2, "padding"};
+};
+
+// MaxPool and MaxPoolGrad, after PoolAttrs.
+struct MaxPoolAttrs {
+  static constexpr AttrKey<std::vector<int64_t>> kExplicitPaddings{3, "explicit_paddings"};
+  static constexpr AttrKey<std::string> kDataFormat{4, "data_format"};
+  static constexpr AttrKey<DType> kT{5, "T"};
+};
+
+// The pooling ops without explicit paddings (AvgPool, AvgPoolGrad, MaxPoolGradGrad), after
+// PoolAttrs.
+struct UnpaddedPoolAttrs {
+  static constexpr AttrKey<std::string> kDataFormat{3, "data_format"};
+  static constexpr AttrKey<DType> kT{4, "T"};
+};
+
+// FusedBatchNormV3.
+struct FusedBatchNormAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<DType> kU{1, "U"};
+  static constexpr AttrKey<float> kEpsilon{2, "epsilon"};
+  static constexpr AttrKey<float> kExponentialAvgFactor{3, "exponential_avg_factor"};
+  static constexpr AttrKey<std::string> kDataFormat{4, "data_format"};
+  static constexpr AttrKey<bool> kIsTraining{5, "is_training"};
+};
+
+// BiasAdd.
+struct BiasAddAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::string> kDataFormat{1, "data_format"};
+};
+
+// SparseSoftmaxCrossEntropyWithLogits.
+struct SparseCrossEntropyAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<DType> kTlabels{1, "Tlabels"};
+};
+
+}  // namespace duet
