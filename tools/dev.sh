@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # duet's set-up and everyday entry point. Installs missing Debian packages first (idempotent).
 #   tools/dev.sh demo           build and run the eager tour (examples/eager_tour.cc)
-#   tools/dev.sh test [ARGS]    build and run the test suite; ends with "N passed, N failed"
+#   tools/dev.sh test [ARGS]    build and run the test suite, then the nn kernel tests again as on
+#                               an AVX2-only CPU; ends with "N passed, N failed" over both runs
 #   tools/dev.sh deps           only install the packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,9 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
           libdnnl-dev libsleef-dev libeigen3-dev catch2)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
+# The CPU nn and kernel tests (those running oneDNN), rerun by `test` with ONEDNN_MAX_CPU_ISA=AVX2.
+NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!cuda))",
+                        tests(//tests:all))'
 # TensorFlow for the interop tests, in a virtual environment of its own (PyPI's tensorflow-cpu);
 # the tests skip, saying so, when it cannot be installed.
 TF_VENV="$HOME/.venvs/tf"
@@ -51,8 +55,23 @@ case "$cmd" in
     bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$TF_VENV/bin/python" \
       --test_summary=short "$@" //... 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
+    summary=$(python3 tools/test_summary.py "$log" bazel-testlogs)  # before the rerun's logs
+    # The nn kernel tests once more with oneDNN limited to AVX2, so that CI machines with AVX-512
+    # run what AVX2-only CPUs run: the float32 fallback of 16-bit kernels (Note [Reduced precision
+    # without oneDNN support] in kernels/cpu/common/dnnl_plan.cc). Cached like the first run.
+    mapfile -t nn_tests < <(bazel query "$NN_KERNEL_TESTS" 2>/dev/null)
+    if ((${#nn_tests[@]})); then
+      bazel test "${BAZEL_FLAGS[@]}" --test_env=ONEDNN_MAX_CPU_ISA=AVX2 --test_summary=short \
+        "$@" -- "${nn_tests[@]}" 2>&1 | tee "$log"
+      rerun_status=${PIPESTATUS[0]}
+      ((status)) || status=$rerun_status
+    else
+      echo "error: bazel query found no nn kernel tests to rerun with ONEDNN_MAX_CPU_ISA=AVX2" >&2
+      : >"$log"
+      ((status)) || status=1
+    fi
     set -e
-    python3 tools/test_summary.py "$log" bazel-testlogs
+    python3 tools/test_summary.py --plus "$summary" "$log" bazel-testlogs
     rm -f "$log"
     exit "$status"
     ;;

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Totals Catch2 test cases over a `bazel test` run and prints "N passed, N failed".
 
-Usage: test_summary.py BAZEL_OUTPUT_LOG TESTLOGS_DIR. A target whose log has no Catch2 summary
-counts as one case: passed if Bazel says it passed (a script test), else failed (it crashed,
-timed out or failed to build).
+Usage: test_summary.py [--plus "N passed, N failed"] BAZEL_OUTPUT_LOG TESTLOGS_DIR. A target whose
+log has no Catch2 summary counts as one case: passed if Bazel says it passed (a script test), else
+failed (it crashed, timed out or failed to build). --plus adds an earlier run's summary line to the
+totals: a second `bazel test` run of the same targets (tools/dev.sh reruns the nn kernel tests)
+replaces their logs under TESTLOGS_DIR, so each run is totalled before the next one starts.
 """
+import argparse
 import os
 import re
 import sys
@@ -29,10 +32,23 @@ def count_log(path):
     return None
 
 
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
+
+
 def main():
-    output = open(sys.argv[1], errors="replace").read()
-    testlogs = sys.argv[2] if len(sys.argv) > 2 else "bazel-testlogs"
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--plus", help='an earlier run\'s "N passed, N failed", added in')
+    parser.add_argument("log")
+    parser.add_argument("testlogs", nargs="?", default="bazel-testlogs")
+    args = parser.parse_args()
+    output = open(args.log, errors="replace").read()
+    testlogs = args.testlogs
     passed = failed = 0
+    if args.plus is not None:
+        m = SUMMARY.match(args.plus.strip())
+        if not m:
+            parser.error(f"--plus {args.plus!r} is not 'N passed, N failed'")
+        passed, failed = int(m.group(1)), int(m.group(2))
     for target, status in TARGET.findall(output):
         package, _, name = target[2:].partition(":")
         counts = count_log(os.path.join(testlogs, package, name, "test.log"))

@@ -4,7 +4,6 @@
 // walk the two axes that are contiguous in the input (A) and in the output (L) in square tiles,
 // so that both the strided reads and the contiguous writes stay in cache.
 #include <algorithm>
-#include <optional>
 
 #include "core/int_values.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
@@ -21,31 +20,26 @@ constexpr int64_t kDnnlMinElements = 16 * 1024;
 constexpr DnnlPlanKind kTransposePlan{"Transpose"};
 
 // The oneDNN reorder path: only for types whose reorder is a bit-exact copy (f32, s32).
-std::optional<dnnl::memory::data_type> DnnlCopyType(DType dtype) {
-  if (dtype == kFloat32) return dnnl::memory::data_type::f32;
-  if (dtype == kInt32) return dnnl::memory::data_type::s32;
-  return std::nullopt;
-}
+bool DnnlCopies(DType dtype) { return dtype == kFloat32 || dtype == kInt32; }
 
 // Copies the coalesced view `c` (source strides c.src, contiguous destination) with a oneDNN
 // reorder from a per-thread plan cache.
-absl::Status DnnlTranspose(const StridedDims& c, dnnl::memory::data_type type, const void* src,
-                           void* dst) {
-  DnnlKey key = {static_cast<int64_t>(type), c.rank()};
+absl::Status DnnlTranspose(const StridedDims& c, DType dtype, const void* src, void* dst) {
+  DnnlKey key = {static_cast<int64_t>(dtype), c.rank()};
   key.insert(key.end(), c.dims.begin(), c.dims.end());
   key.insert(key.end(), c.src.begin(), c.src.end());
-  auto build = [&](DnnlPlan& p) {
+  auto build = [&](DnnlPlan& p, dnnl::memory::data_type type) {
     const dnnl::memory::dims dims(c.dims.begin(), c.dims.end());
     const dnnl::memory::desc src_md(dims, type, dnnl::memory::dims(c.src.begin(), c.src.end()));
     const dnnl::memory::desc dst_md(dims, type, dnnl::memory::dims(c.dst.begin(), c.dst.end()));
-    p.AddBuffer(DNNL_ARG_FROM, src_md);
-    p.AddBuffer(DNNL_ARG_TO, dst_md);
+    p.AddBuffer(DNNL_ARG_FROM, src_md, DnnlUse::kRead);
+    p.AddBuffer(DNNL_ARG_TO, dst_md, DnnlUse::kWrite);
     p.AddStep(dnnl::reorder(p.buffer(DNNL_ARG_FROM), p.buffer(DNNL_ARG_TO)),
               {{DNNL_ARG_FROM, p.buffer(DNNL_ARG_FROM)}, {DNNL_ARG_TO, p.buffer(DNNL_ARG_TO)}});
   };
-  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kTransposePlan, key, build));
-  plan->Bind(DNNL_ARG_FROM, src);
-  plan->Bind(DNNL_ARG_TO, dst);
+  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kTransposePlan, key, dtype, build));
+  plan->Bind(DNNL_ARG_FROM, src, dtype);
+  plan->Bind(DNNL_ARG_TO, dst, dtype);
   return plan->Run("Transpose reorder");
 }
 
@@ -117,9 +111,9 @@ absl::Status TransposeKernel(KernelContext& ctx) {
     StridedCopy(out.shape().dims(), x.raw_data(), src, out.raw_data(), dst, elem, ctx.pool());
     return absl::OkStatus();
   }
-  const auto dnnl_type = DnnlCopyType(x.dtype());
-  if (dnnl_type && x.num_elements() >= kDnnlMinElements && c.dims.rank() <= DNNL_MAX_NDIMS) {
-    return DnnlTranspose(c.dims, *dnnl_type, x.raw_data(), out.raw_data());
+  if (DnnlCopies(x.dtype()) && x.num_elements() >= kDnnlMinElements &&
+      c.dims.rank() <= DNNL_MAX_NDIMS) {
+    return DnnlTranspose(c.dims, x.dtype(), x.raw_data(), out.raw_data());
   }
   switch (elem) {
     case 1:

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/cpu/common/half_convert.h"
 #include "kernels/cpu/math/cast_value.h"
 #include "kernels/cpu/math/elementwise.h"
-#include "kernels/cpu/math/half_convert.h"
 
 namespace duet {
 namespace {

@@ -7,8 +7,8 @@
 #include <type_traits>
 
 #include "absl/strings/string_view.h"
+#include "kernels/cpu/common/half_convert.h"
 #include "kernels/cpu/math/elementwise.h"
-#include "kernels/cpu/math/half_convert.h"
 
 namespace duet {
 

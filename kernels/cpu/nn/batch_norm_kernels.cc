@@ -1,5 +1,7 @@
 // FusedBatchNormV3 on the CPU: oneDNN's batch normalization for float32 and bfloat16 x (float32
-// statistics), plain loops for float64. See ops/nn/batch_norm_ops.cc for what each output holds.
+// statistics; bfloat16 x in float32 where the CPU lacks bfloat16, Note [Reduced precision without
+// oneDNN support] in dnnl_plan.cc), plain loops for float64. See ops/nn/batch_norm_ops.cc for what
+// each output holds.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -38,10 +40,10 @@ absl::Status DnnlBatchNorm(KernelContext& ctx, const BatchNormParams& bn) {
   const DnnlKey key = {
       static_cast<int64_t>(dtype), bn.training, epsilon_bits, x[0], x[1], x[2], x[3]};
   DUET_ASSIGN_OR_RETURN(
-      DnnlPlan * plan, CachedDnnlPlan(kBatchNormPlan, key, [&](DnnlPlan& p) {
+      DnnlPlan * plan,
+      CachedDnnlPlan(kBatchNormPlan, key, dtype, [&](DnnlPlan& p, dnnl::memory::data_type type) {
         using dnnl::memory;
-        const memory::desc data({x[0], x[3], x[1], x[2]}, *ToDnnlType(dtype),
-                                memory::format_tag::nhwc);
+        const memory::desc data({x[0], x[3], x[1], x[2]}, type, memory::format_tag::nhwc);
         const memory::desc vec({x[3]}, memory::data_type::f32, memory::format_tag::a);
         auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
         if (!bn.training) flags |= dnnl::normalization_flags::use_global_stats;
@@ -49,11 +51,14 @@ absl::Status DnnlBatchNorm(KernelContext& ctx, const BatchNormParams& bn) {
             {bn.training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference,
              data, bn.epsilon, flags},
             DnnlEngine());
-        p.AddBuffer(DNNL_ARG_SRC, data);
-        p.AddBuffer(DNNL_ARG_DST, data);
-        for (int arg : {DNNL_ARG_SCALE, DNNL_ARG_SHIFT, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE}) {
-          p.AddBuffer(arg, vec);
-        }
+        p.AddBuffer(DNNL_ARG_SRC, data, DnnlUse::kRead);
+        p.AddBuffer(DNNL_ARG_DST, data, DnnlUse::kWrite);
+        p.AddBuffer(DNNL_ARG_SCALE, vec, DnnlUse::kRead);
+        p.AddBuffer(DNNL_ARG_SHIFT, vec, DnnlUse::kRead);
+        // Training computes the statistics; inference reads the given ones.
+        const DnnlUse statistics = bn.training ? DnnlUse::kWrite : DnnlUse::kRead;
+        p.AddBuffer(DNNL_ARG_MEAN, vec, statistics);
+        p.AddBuffer(DNNL_ARG_VARIANCE, vec, statistics);
         std::unordered_map<int, memory> args;
         for (int arg : {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_SCALE, DNNL_ARG_SHIFT, DNNL_ARG_MEAN,
                         DNNL_ARG_VARIANCE}) {
@@ -61,13 +66,13 @@ absl::Status DnnlBatchNorm(KernelContext& ctx, const BatchNormParams& bn) {
         }
         p.AddStep(dnnl::batch_normalization_forward(pd), std::move(args));
       }));
-  plan->Bind(DNNL_ARG_SRC, ctx.input(kX).raw_data());
-  plan->Bind(DNNL_ARG_DST, ctx.output(kY).raw_data());
-  plan->Bind(DNNL_ARG_SCALE, ctx.input(kScale).raw_data());
-  plan->Bind(DNNL_ARG_SHIFT, ctx.input(kOffset).raw_data());
+  plan->Bind(DNNL_ARG_SRC, ctx.input(kX));
+  plan->Bind(DNNL_ARG_DST, ctx.output(kY));
+  plan->Bind(DNNL_ARG_SCALE, ctx.input(kScale));
+  plan->Bind(DNNL_ARG_SHIFT, ctx.input(kOffset));
   const bool t = bn.training;
-  plan->Bind(DNNL_ARG_MEAN, (t ? ctx.output(kReserve1) : ctx.input(kMean)).raw_data());
-  plan->Bind(DNNL_ARG_VARIANCE, (t ? ctx.output(kReserve2) : ctx.input(kVariance)).raw_data());
+  plan->Bind(DNNL_ARG_MEAN, t ? ctx.output(kReserve1) : ctx.input(kMean));
+  plan->Bind(DNNL_ARG_VARIANCE, t ? ctx.output(kReserve2) : ctx.input(kVariance));
   return plan->Run(absl::StrCat("batch normalization ", DTypeName(dtype)));
 }
 

@@ -22,16 +22,16 @@ void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type t
   const dnnl::convolution_forward::primitive_desc pd =
       epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference, epilogue->DnnlAttr())
                : d.Forward(dnnl::prop_kind::forward_inference);
-  p.AddBuffer(DNNL_ARG_SRC, d.src);
-  p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights);
-  p.AddBuffer(DNNL_ARG_DST, d.dst);
+  p.AddBuffer(DNNL_ARG_SRC, d.src, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DST, d.dst, DnnlUse::kWrite);
   const dnnl::memory weights =
       WeightsInLayout(p, DNNL_ARG_WEIGHTS, d.user_weights, pd.weights_desc());
   std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
                                                 {DNNL_ARG_WEIGHTS, weights},
                                                 {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}};
   if (epilogue) {
-    p.AddBuffer(DNNL_ARG_BIAS, d.bias);
+    p.AddBuffer(DNNL_ARG_BIAS, d.bias, DnnlUse::kRead);
     args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
   }
   p.AddStep(dnnl::convolution_forward(pd), std::move(args));

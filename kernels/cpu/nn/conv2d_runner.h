@@ -1,6 +1,7 @@
 // The CPU forward convolution behind Conv2D and _FusedConv2D: oneDNN's convolution for float32 and
-// bfloat16 (NHWC activations; HWIO weights reordered into the layout oneDNN prefers), im2col +
-// Eigen GEMM for float64.
+// bfloat16 (NHWC activations; HWIO weights reordered into the layout oneDNN prefers; bfloat16 in
+// float32 where the CPU lacks it, Note [Reduced precision without oneDNN support] in
+// kernels/cpu/common/dnnl_plan.cc), im2col + Eigen GEMM for float64.
 #pragma once
 
 #include "absl/status/status.h"

@@ -1,7 +1,8 @@
 // Conv2DBackpropInput and Conv2DBackpropFilter on the CPU: oneDNN's backward-data and
 // backward-weights convolutions for float32 and bfloat16 (NHWC activations, HWIO weights reordered
-// to and from the layout oneDNN prefers), im2col/col2im + Eigen GEMM for float64 (oneDNN 2.6 has
-// no f64).
+// to and from the layout oneDNN prefers; bfloat16 in float32 where the CPU lacks it, Note [Reduced
+// precision without oneDNN support] in kernels/cpu/common/dnnl_plan.cc), im2col/col2im + Eigen
+// GEMM for float64 (oneDNN 2.6 has no f64).
 #include <Eigen/Dense>
 #include <cstring>
 #include <vector>
@@ -33,9 +34,9 @@ typename P::primitive_desc BackwardPrimitiveDesc(const ConvDescs& d) {
 void BuildBackpropInputPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type) {
   const ConvDescs d(g, type);
   const auto pd = BackwardPrimitiveDesc<dnnl::convolution_backward_data>(d);
-  p.AddBuffer(DNNL_ARG_DIFF_SRC, d.src);
-  p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights);
-  p.AddBuffer(DNNL_ARG_DIFF_DST, d.dst);
+  p.AddBuffer(DNNL_ARG_DIFF_SRC, d.src, DnnlUse::kWrite);
+  p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DIFF_DST, d.dst, DnnlUse::kRead);
   const dnnl::memory weights =
       WeightsInLayout(p, DNNL_ARG_WEIGHTS, d.user_weights, pd.weights_desc());
   p.AddStep(dnnl::convolution_backward_data(pd),
@@ -49,9 +50,9 @@ void BuildBackpropInputPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::da
 void BuildBackpropFilterPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type) {
   const ConvDescs d(g, type);
   const auto pd = BackwardPrimitiveDesc<dnnl::convolution_backward_weights>(d);
-  p.AddBuffer(DNNL_ARG_SRC, d.src);
-  p.AddBuffer(DNNL_ARG_DIFF_DST, d.dst);
-  p.AddBuffer(DNNL_ARG_DIFF_WEIGHTS, d.user_weights);
+  p.AddBuffer(DNNL_ARG_SRC, d.src, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DIFF_DST, d.dst, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DIFF_WEIGHTS, d.user_weights, DnnlUse::kWrite);
   dnnl::memory weights = p.buffer(DNNL_ARG_DIFF_WEIGHTS);
   const bool reorder = pd.diff_weights_desc() != d.user_weights;
   if (reorder) weights = p.AddScratch(pd.diff_weights_desc());

@@ -123,10 +123,11 @@ absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType 
                          absl::string_view what, absl::Span<const int64_t> key_extra) {
   DnnlKey key = ConvDnnlKey(dtype, g);
   key.insert(key.end(), key_extra.begin(), key_extra.end());
-  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kind, key, [&](DnnlPlan& p) {
-                          build(p, g, *ToDnnlType(dtype));
-                        }));
-  for (const auto& [slot, data] : bindings) plan->Bind(slot, data);
+  DUET_ASSIGN_OR_RETURN(
+      DnnlPlan * plan,
+      CachedDnnlPlan(kind, key, dtype,
+                     [&](DnnlPlan& p, dnnl::memory::data_type type) { build(p, g, type); }));
+  for (const auto& [slot, data] : bindings) plan->Bind(slot, data, dtype);
   return plan->Run(absl::StrCat(what, " ", DTypeName(dtype)));
 }
 

@@ -65,13 +65,16 @@ struct ConvDescs {
 dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& user,
                              const dnnl::memory::desc& wanted);
 
-// Builds the oneDNN steps of one convolution kernel for `g` in the given oneDNN data type.
+// Builds the oneDNN steps of one convolution kernel for `g` in the given oneDNN data type (f32 for
+// bfloat16 data where the CPU lacks bfloat16: Note [Reduced precision without oneDNN support] in
+// kernels/cpu/common/dnnl_plan.cc).
 using ConvPlanBuilder =
     absl::FunctionRef<void(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type)>;
 
 // Runs this thread's plan of `kind` for the `dtype` convolution `g` (built with `build` on first
-// use) with each (slot, data) of `bindings` bound; errors name "`what` `dtype`". A builder that
-// depends on more than `g` and `dtype` (e.g. fused post-ops) passes that as `key_extra`.
+// use) with each (slot, data of `dtype`) of `bindings` bound; errors name "`what` `dtype`". A
+// builder that depends on more than `g` and `dtype` (e.g. fused post-ops) passes that as
+// `key_extra`.
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
                          std::initializer_list<std::pair<int, const void*>> bindings,

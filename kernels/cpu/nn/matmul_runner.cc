@@ -83,9 +83,9 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
   const auto x = OperandDesc(g.x, g.adj_x, type);
   const auto y = OperandDesc(g.y, g.adj_y, type);
   const auto out = OperandDesc(g.out, false, type);
-  p.AddBuffer(DNNL_ARG_SRC, x);
-  p.AddBuffer(DNNL_ARG_WEIGHTS, y);
-  p.AddBuffer(DNNL_ARG_DST, out);
+  p.AddBuffer(DNNL_ARG_SRC, x, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_WEIGHTS, y, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DST, out, accumulate ? DnnlUse::kReadWrite : DnnlUse::kWrite);
   std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
                                                 {DNNL_ARG_WEIGHTS, p.buffer(DNNL_ARG_WEIGHTS)},
                                                 {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}};
@@ -103,7 +103,7 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
   Dims bias_dims(g.rank(), 1);
   bias_dims.back() = g.n;
   const auto bias = OperandDesc(bias_dims, false, type);
-  p.AddBuffer(DNNL_ARG_BIAS, bias);
+  p.AddBuffer(DNNL_ARG_BIAS, bias, DnnlUse::kRead);
   args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
   dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out), epilogue->DnnlAttr(),
                                   DnnlEngine());
@@ -121,14 +121,15 @@ absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
   key.insert(key.end(), g.x.begin(), g.x.end());
   key.insert(key.end(), g.y.begin(), g.y.end());
   if (epilogue != nullptr) epilogue->AppendKey(key);
-  DUET_ASSIGN_OR_RETURN(
-      DnnlPlan * plan,
-      CachedDnnlPlan(epilogue ? kFusedMatMulPlan : kMatMulPlan, key,
-                     [&](DnnlPlan& p) { BuildMatMulPlan(p, g, *ToDnnlType(dtype), epilogue); }));
-  plan->Bind(DNNL_ARG_SRC, ctx.input(0).raw_data());
-  plan->Bind(DNNL_ARG_WEIGHTS, ctx.input(1).raw_data());
-  plan->Bind(DNNL_ARG_DST, ctx.output(0).raw_data());
-  if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2).raw_data());
+  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan,
+                        CachedDnnlPlan(epilogue ? kFusedMatMulPlan : kMatMulPlan, key, dtype,
+                                       [&](DnnlPlan& p, dnnl::memory::data_type type) {
+                                         BuildMatMulPlan(p, g, type, epilogue);
+                                       }));
+  plan->Bind(DNNL_ARG_SRC, ctx.input(0));
+  plan->Bind(DNNL_ARG_WEIGHTS, ctx.input(1));
+  plan->Bind(DNNL_ARG_DST, ctx.output(0));
+  if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2));
   return plan->Run(absl::StrCat(epilogue ? "fused matmul " : "matmul ", DTypeName(dtype)));
 }
 
@@ -207,10 +208,11 @@ absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGe
   DnnlKey key = {static_cast<int64_t>(a.dtype()), g.adj_x, g.adj_y};
   key.insert(key.end(), g.x.begin(), g.x.end());
   key.insert(key.end(), g.y.begin(), g.y.end());
-  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kSubtractScaledPlan, key, [&](DnnlPlan& p) {
-                          BuildMatMulPlan(p, g, *ToDnnlType(a.dtype()), nullptr,
-                                          /*accumulate=*/true);
-                        }));
+  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan,
+                        CachedDnnlPlan(kSubtractScaledPlan, key, a.dtype(),
+                                       [&](DnnlPlan& p, dnnl::memory::data_type type) {
+                                         BuildMatMulPlan(p, g, type, nullptr, /*accumulate=*/true);
+                                       }));
   // The operand to scale: the smaller of those the caller gives up, scaled where it lies; else the
   // smaller, copied into a per-thread buffer that only grows (for a 784x256 weight gradient from a
   // batch of 64: 64 KB instead of the 784 KB gradient), reused every step.
@@ -229,9 +231,9 @@ absl::Status DnnlSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGe
     MapSV(-alpha, operand.data<float>(), copy.data(), n, MulFn{});  // vectorized
     scaled = copy.data();
   }
-  plan->Bind(DNNL_ARG_SRC, scale_a ? scaled : a.raw_data());
-  plan->Bind(DNNL_ARG_WEIGHTS, scale_a ? b.raw_data() : scaled);
-  plan->Bind(DNNL_ARG_DST, value.raw_data());
+  plan->Bind(DNNL_ARG_SRC, scale_a ? scaled : a.raw_data(), kFloat32);
+  plan->Bind(DNNL_ARG_WEIGHTS, scale_a ? b.raw_data() : scaled, kFloat32);
+  plan->Bind(DNNL_ARG_DST, value);
   return plan->Run(absl::StrCat("matmul gradient update ", DTypeName(a.dtype())));
 }
 

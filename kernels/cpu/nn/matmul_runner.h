@@ -1,6 +1,7 @@
 // The CPU matmul behind MatMul, BatchMatMulV2 and _FusedMatMul: oneDNN's matmul primitive for
 // float32 and bfloat16 (it broadcasts batch dims and reads transposed operands through strides, so
-// no copies), Eigen for float64, which oneDNN 2.6 lacks on CPUs.
+// no copies; bfloat16 in float32 where the CPU lacks it, Note [Reduced precision without oneDNN
+// support] in kernels/cpu/common/dnnl_plan.cc), Eigen for float64, which oneDNN 2.6 lacks on CPUs.
 #pragma once
 
 #include "absl/status/status.h"

@@ -1,6 +1,7 @@
 // MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad on the CPU. MaxPoolGrad and AvgPoolGrad use
-// oneDNN's pooling backward for float32 and bfloat16 and plain loops for float64 (oneDNN 2.6 has
-// no f64); MaxPoolGradGrad, which oneDNN lacks, is a plain loop for every dtype.
+// oneDNN's pooling backward for float32 and bfloat16 (in float32 where the CPU lacks bfloat16, Note
+// [Reduced precision without oneDNN support] in dnnl_plan.cc) and plain loops for float64 (oneDNN
+// 2.6 has no f64); MaxPoolGradGrad, which oneDNN lacks, is a plain loop for every dtype.
 //
 // Max pooling routes each window's gradient to the window's first maximum in row-major order, as
 // TensorFlow does: oneDNN's forward pass records that argmax in its workspace (it replaces the
@@ -44,13 +45,13 @@ void BuildPoolGradPlan(DnnlPlan& p, const PoolGeometry& g, PoolKind kind,
   const dnnl::pooling_backward::primitive_desc backward(
       dnnl::pooling_backward::desc(algorithm, src, dst, strides, kernel, pad_before, pad_after),
       DnnlEngine(), forward);
-  p.AddBuffer(DNNL_ARG_DIFF_DST, dst);
-  p.AddBuffer(DNNL_ARG_DIFF_SRC, src);
+  p.AddBuffer(DNNL_ARG_DIFF_DST, dst, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DIFF_SRC, src, DnnlUse::kWrite);
   std::unordered_map<int, dnnl::memory> backward_args = {
       {DNNL_ARG_DIFF_DST, p.buffer(DNNL_ARG_DIFF_DST)},
       {DNNL_ARG_DIFF_SRC, p.buffer(DNNL_ARG_DIFF_SRC)}};
   if (kind == PoolKind::kMax) {
-    p.AddBuffer(DNNL_ARG_SRC, src);
+    p.AddBuffer(DNNL_ARG_SRC, src, DnnlUse::kRead);
     const dnnl::memory workspace = p.AddScratch(forward.workspace_desc());
     p.AddStep(dnnl::pooling_forward(forward), {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
                                                {DNNL_ARG_DST, p.AddScratch(dst)},
@@ -80,12 +81,14 @@ absl::Status DnnlPoolGrad(KernelContext& ctx, const PoolGeometry& g, PoolKind ki
                        g.pad[0].after,
                        g.pad[1].before,
                        g.pad[1].after};
-  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan, CachedDnnlPlan(kPoolGradPlan, key, [&](DnnlPlan& p) {
-                          BuildPoolGradPlan(p, g, kind, *ToDnnlType(dtype));
-                        }));
-  if (orig_input != nullptr) plan->Bind(DNNL_ARG_SRC, orig_input->raw_data());
-  plan->Bind(DNNL_ARG_DIFF_DST, grad.raw_data());
-  plan->Bind(DNNL_ARG_DIFF_SRC, ctx.output(0).raw_data());
+  DUET_ASSIGN_OR_RETURN(
+      DnnlPlan * plan,
+      CachedDnnlPlan(kPoolGradPlan, key, dtype, [&](DnnlPlan& p, dnnl::memory::data_type type) {
+        BuildPoolGradPlan(p, g, kind, type);
+      }));
+  if (orig_input != nullptr) plan->Bind(DNNL_ARG_SRC, *orig_input);
+  plan->Bind(DNNL_ARG_DIFF_DST, grad);
+  plan->Bind(DNNL_ARG_DIFF_SRC, ctx.output(0));
   return plan->Run(absl::StrCat(kind == PoolKind::kMax ? "max" : "average", " pooling backward ",
                                 DTypeName(dtype)));
 }

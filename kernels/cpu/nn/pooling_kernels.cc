@@ -1,5 +1,6 @@
-// MaxPool and AvgPool on the CPU: oneDNN's pooling for float32 and bfloat16, plain loops for
-// float64 (oneDNN 2.6 has no f64).
+// MaxPool and AvgPool on the CPU: oneDNN's pooling for float32 and bfloat16 (in float32 where the
+// CPU lacks bfloat16, Note [Reduced precision without oneDNN support] in dnnl_plan.cc), plain loops
+// for float64 (oneDNN 2.6 has no f64).
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -37,9 +38,9 @@ absl::Status DnnlPool(KernelContext& ctx, const PoolGeometry& g, PoolKind kind) 
                        g.pad[1].before,
                        g.pad[1].after};
   DUET_ASSIGN_OR_RETURN(
-      DnnlPlan * plan, CachedDnnlPlan(kPoolPlan, key, [&](DnnlPlan& p) {
+      DnnlPlan * plan,
+      CachedDnnlPlan(kPoolPlan, key, dtype, [&](DnnlPlan& p, dnnl::memory::data_type type) {
         using dnnl::memory;
-        const auto type = *ToDnnlType(dtype);
         const memory::desc src({g.batch, g.channels, g.in[0], g.in[1]}, type,
                                memory::format_tag::nhwc);
         const memory::desc dst({g.batch, g.channels, g.out[0], g.out[1]}, type,
@@ -54,13 +55,13 @@ absl::Status DnnlPool(KernelContext& ctx, const PoolGeometry& g, PoolKind kind) 
                                         {g.pad[0].before, g.pad[1].before},
                                         {g.pad[0].after, g.pad[1].after}),
             DnnlEngine());
-        p.AddBuffer(DNNL_ARG_SRC, src);
-        p.AddBuffer(DNNL_ARG_DST, dst);
+        p.AddBuffer(DNNL_ARG_SRC, src, DnnlUse::kRead);
+        p.AddBuffer(DNNL_ARG_DST, dst, DnnlUse::kWrite);
         p.AddStep(dnnl::pooling_forward(pd),
                   {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)}, {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}});
       }));
-  plan->Bind(DNNL_ARG_SRC, ctx.input(0).raw_data());
-  plan->Bind(DNNL_ARG_DST, ctx.output(0).raw_data());
+  plan->Bind(DNNL_ARG_SRC, ctx.input(0));
+  plan->Bind(DNNL_ARG_DST, ctx.output(0));
   return plan->Run(
       absl::StrCat(kind == PoolKind::kMax ? "max" : "average", " pooling ", DTypeName(dtype)));
 }

@@ -1,5 +1,6 @@
-// Softmax and LogSoftmax over the last axis on the CPU: oneDNN for float32 and bfloat16, a
-// max-shifted loop for float64.
+// Softmax and LogSoftmax over the last axis on the CPU: oneDNN for float32 and bfloat16 (in
+// float32 where the CPU lacks bfloat16, Note [Reduced precision without oneDNN support] in
+// dnnl_plan.cc), a max-shifted loop for float64.
 #include <algorithm>
 #include <cmath>
 
@@ -18,21 +19,24 @@ absl::Status DnnlSoftmax(KernelContext& ctx, int64_t rows, int64_t cols, bool lo
   const DType dtype = ctx.input(0).dtype();
   const DnnlKey key = {static_cast<int64_t>(dtype), rows, cols};
   DUET_ASSIGN_OR_RETURN(
-      DnnlPlan * plan, CachedDnnlPlan(log ? kLogSoftmaxPlan : kSoftmaxPlan, key, [&](DnnlPlan& p) {
-        const dnnl::memory::desc md({rows, cols}, *ToDnnlType(dtype), dnnl::memory::format_tag::ab);
-        p.AddBuffer(DNNL_ARG_SRC, md);
-        p.AddBuffer(DNNL_ARG_DST, md);
-        const auto inference = dnnl::prop_kind::forward_inference;
-        dnnl::primitive primitive =
-            log ? dnnl::primitive(dnnl::logsoftmax_forward(
-                      {{inference, md, /*logsoftmax_axis=*/1}, DnnlEngine()}))
-                : dnnl::primitive(
-                      dnnl::softmax_forward({{inference, md, /*softmax_axis=*/1}, DnnlEngine()}));
-        p.AddStep(primitive,
-                  {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)}, {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}});
-      }));
-  plan->Bind(DNNL_ARG_SRC, ctx.input(0).raw_data());
-  plan->Bind(DNNL_ARG_DST, ctx.output(0).raw_data());
+      DnnlPlan * plan,
+      CachedDnnlPlan(
+          log ? kLogSoftmaxPlan : kSoftmaxPlan, key, dtype,
+          [&](DnnlPlan& p, dnnl::memory::data_type type) {
+            const dnnl::memory::desc md({rows, cols}, type, dnnl::memory::format_tag::ab);
+            p.AddBuffer(DNNL_ARG_SRC, md, DnnlUse::kRead);
+            p.AddBuffer(DNNL_ARG_DST, md, DnnlUse::kWrite);
+            const auto inference = dnnl::prop_kind::forward_inference;
+            dnnl::primitive primitive =
+                log ? dnnl::primitive(dnnl::logsoftmax_forward(
+                          {{inference, md, /*logsoftmax_axis=*/1}, DnnlEngine()}))
+                    : dnnl::primitive(dnnl::softmax_forward(
+                          {{inference, md, /*softmax_axis=*/1}, DnnlEngine()}));
+            p.AddStep(primitive, {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
+                                  {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}});
+          }));
+  plan->Bind(DNNL_ARG_SRC, ctx.input(0));
+  plan->Bind(DNNL_ARG_DST, ctx.output(0));
   return plan->Run(absl::StrCat(log ? "log-softmax " : "softmax ", DTypeName(dtype)));
 }
 

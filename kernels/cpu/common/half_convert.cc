@@ -1,4 +1,4 @@
-#include "kernels/cpu/math/half_convert.h"
+#include "kernels/cpu/common/half_convert.h"
 
 #include <immintrin.h>
 

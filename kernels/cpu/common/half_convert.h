@@ -1,5 +1,6 @@
 // Vectorized bulk conversions between float32 and the 16-bit float types, the building blocks of
-// every Cast to or from float16/bfloat16 (other dtypes are staged through float32).
+// every Cast to or from float16/bfloat16 (other dtypes are staged through float32), of the 16-bit
+// elementwise kernels, and of oneDNN plans that compute 16-bit data in float32 (dnnl_plan.h).
 #pragma once
 
 #include <cstdint>
