@@ -338,8 +338,10 @@ TEST_CASE("Pooling gradient shape errors name the shapes") {
       {"MaxPoolGradGrad", "ksize must be [1, height, width, 1]", "[3, 2, 1]"});
 }
 
-TEST_CASE("The pooling gradient ops declare their attrs in TensorFlow's order") {
-  // The kernels and gradients read attrs by these positions.
+TEST_CASE("The pooling ops share their window attrs' positions") {
+  // Every pooling op and gradient declares PoolAttrs (ksize, strides, padding) first, so kernels and
+  // gradients read one set of keys. TensorFlow's MaxPool declares T first; a NodeDef's attrs are a
+  // map, so the order is invisible on the wire.
   const auto attrs = [](const char* name) {
     const OpDef* op = OpRegistry::Global().Find(name);
     REQUIRE(op != nullptr);
@@ -348,13 +350,13 @@ TEST_CASE("The pooling gradient ops declare their attrs in TensorFlow's order") 
     return got;
   };
   using Names = std::vector<std::string>;
-  CHECK(attrs("MaxPoolGrad") ==
-        Names{"ksize", "strides", "padding", "explicit_paddings", "data_format", "T"});
-  CHECK(attrs("AvgPoolGrad") == Names{"ksize", "strides", "padding", "data_format", "T"});
-  CHECK(attrs("MaxPoolGradGrad") == Names{"ksize", "strides", "padding", "data_format", "T"});
-  CHECK(attrs("MaxPool") ==
-        Names{"T", "ksize", "strides", "padding", "explicit_paddings", "data_format"});
-  CHECK(attrs("AvgPool") == Names{"ksize", "strides", "padding", "data_format", "T"});
+  const Names max_pool{"ksize", "strides", "padding", "explicit_paddings", "data_format", "T"};
+  const Names unpadded{"ksize", "strides", "padding", "data_format", "T"};
+  CHECK(attrs("MaxPool") == max_pool);
+  CHECK(attrs("MaxPoolGrad") == max_pool);
+  CHECK(attrs("AvgPool") == unpadded);
+  CHECK(attrs("AvgPoolGrad") == unpadded);
+  CHECK(attrs("MaxPoolGradGrad") == unpadded);
 }
 
 }  // namespace
