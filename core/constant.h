@@ -11,12 +11,6 @@
 
 namespace duet {
 
-// The C++ element types a tensor can be made from.
-template <typename T>
-concept Element = std::same_as<T, float> || std::same_as<T, double> || std::same_as<T, int32_t> ||
-    std::same_as<T, int64_t> || std::same_as<T, bool> || std::same_as<T, float16> ||
-    std::same_as<T, bfloat16>;
-
 // A tensor of `shape` holding a copy of `values` (row-major); the dtype is T's. Throws Error when
 // the element count does not match the shape.
 template <Element T>

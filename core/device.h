@@ -39,4 +39,35 @@ class Device {
   int index_ = 0;
 };
 
+// The public device calls (docs/api.md, "Devices"), declared here so that user code and the
+// layers above see no CUDA header.
+
+// Number of usable CUDA devices; 0 without a GPU, a driver or the CUDA runtime.
+int num_gpus();
+// Frees the CUDA caching allocator's unused blocks on every device (torch.cuda.empty_cache());
+// a no-op without GPUs.
+void empty_cache();
+
+namespace cuda {
+// Allows (true) or forbids (false, the default) TF32 tensor-core math in float32 matmuls on the
+// GPU from the next op on; process-wide and thread-safe. Off, float32 products are exact float32
+// products (PyTorch's torch.backends.cuda.matmul.allow_tf32 = False); on, cuBLAS may round the
+// operands to TF32 (10 mantissa bits): several times faster on Ampere and Hopper, relative
+// errors around 1e-3. Convolutions are unaffected.
+void set_allow_tf32(bool allow);
+// Whether float32 matmuls may use TF32 (set_allow_tf32).
+bool allow_tf32();
+}  // namespace cuda
+
+// What the public device calls need of an accelerator's runtime (Note [Device runtimes] in
+// device.cc): the CUDA layer implements it and registers itself at start-up.
+class DeviceRuntime {
+ public:
+  virtual ~DeviceRuntime() = default;
+  virtual int device_count() const = 0;
+  virtual void EmptyCache() = 0;
+};
+// Installs the runtime for `type` (once, from a static initializer); it must outlive the process.
+void RegisterDeviceRuntime(DeviceType type, DeviceRuntime* runtime);
+
 }  // namespace duet

@@ -1,6 +1,7 @@
 // Element types of tensors and their C++ counterparts.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 
 #include "absl/status/statusor.h"
@@ -47,6 +48,12 @@ absl::StatusOr<DType> ParseDType(absl::string_view name);
 // TensorFlow DataType enum number (DT_FLOAT = 1, ...), and back.
 int ToProtoDataType(DType dtype);
 absl::StatusOr<DType> FromProtoDataType(int proto_dtype);
+
+// The C++ element types a tensor can be made from.
+template <typename T>
+concept Element = std::same_as<T, float> || std::same_as<T, double> || std::same_as<T, int32_t> ||
+    std::same_as<T, int64_t> || std::same_as<T, bool> || std::same_as<T, float16> ||
+    std::same_as<T, bfloat16>;
 
 // The DType of a C++ element type: DTypeOf<float>() == kFloat32.
 template <typename T>

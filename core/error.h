@@ -23,11 +23,6 @@ class Error : public std::exception {
   std::string message_;
 };
 
-// Throws Error when `status` is not OK.
-inline void ThrowIfError(const absl::Status& status) {
-  if (!status.ok()) throw Error(status);
-}
-
 // Returns the value, or throws Error with the status.
 template <typename T>
 T ValueOrThrow(absl::StatusOr<T> value) {

@@ -1,5 +1,7 @@
 #include "core/tensor.h"
 
+#include <atomic>
+
 #include "absl/strings/str_cat.h"
 
 namespace duet {
@@ -93,18 +95,24 @@ void Tensor::CheckReadable(DType requested, const char* what) const {
   }
 }
 
+// Note [Device copies]: Tensor::to is a core method users expect (x.gpu()), but a copy must be
+// an op (DuetCopyToDevice) so that tapes record it and graphs get a node; core cannot call ops,
+// so the op layer registers a DeviceCopier here when it is linked in.
 namespace {
-DeviceCopyFn device_copy_fn = nullptr;
+std::atomic<const DeviceCopier*> device_copier{nullptr};
 }  // namespace
 
-void SetDeviceCopyFn(DeviceCopyFn fn) { device_copy_fn = fn; }
+void RegisterDeviceCopier(const DeviceCopier* copier) {
+  device_copier.store(copier, std::memory_order_release);
+}
 
 Tensor Tensor::to(Device device) const {
   if (defined() && this->device() == device) return *this;
-  if (device_copy_fn == nullptr) {
+  const DeviceCopier* copier = device_copier.load(std::memory_order_acquire);
+  if (copier == nullptr) {
     throw Error(absl::InternalError("Tensor::to: no device copy registered (link //ops:array)"));
   }
-  return device_copy_fn(*this, device);
+  return copier->Copy(*this, device);
 }
 
 void Tensor::ThrowNotScalar() const {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/allocator.h"
@@ -12,6 +14,18 @@
 #include "core/shape.h"
 
 namespace duet {
+
+class Tensor;
+
+// What a symbolic tensor (graph mode) points to: an interface declared here, implemented by graph
+// mode (SymbolicRef in graph/graph.cc), so the layers below graph/ can ask a symbolic tensor what
+// they need without a hook installed from above.
+class SymbolicValue {
+ public:
+  virtual ~SymbolicValue() = default;
+  // The value when graph mode knows it without running anything (a Const node's), or nullptr.
+  virtual const Tensor* constant_value() const = 0;
+};
 
 // What a Tensor handle points to. A concrete (eager) tensor's elements start at `data`: they are
 // contiguous, row-major and, for a tensor that owns its memory, kBufferAlignment-aligned. The
@@ -34,8 +48,9 @@ struct TensorImpl {
   Allocator* allocator = nullptr;  // set only on the owner of `data`
   size_t allocated_bytes = 0;
   std::shared_ptr<const TensorImpl> base;  // views: the owner of the memory
-  std::shared_ptr<const void> symbolic;    // owned by graph mode; null for eager tensors
+  std::shared_ptr<const SymbolicValue> symbolic;  // graph mode's; null for eager tensors
   std::shared_ptr<void> resource;          // kResource tensors: the state they point to
+  bool literal = false;  // made from a C++ literal (Note [Literal tensors] in core/literal.cc)
   // Identity on gradient tapes, assigned the first time a tape tracks this tensor; 0 = untracked.
   // An id, not the address, because a freed TensorImpl's address is soon reused.
   uint64_t tape_id = 0;
@@ -49,12 +64,31 @@ class Tensor {
   Tensor() = default;  // undefined: defined() is false
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
 
+  // A C++ literal where a tensor is expected, as in TensorFlow: add(x, 1), maximum(x, 0.5),
+  // matmul(x, {{1.f}, {2.f}}). The dtype follows the literal as constant()'s does, but an op
+  // converts the literal to the dtype of the tensors it meets (Note [Literal tensors] in
+  // core/literal.cc). Implicit on purpose.
+  template <typename S>
+  requires std::is_arithmetic_v<S> Tensor(S value) : Tensor(LiteralOf(value)) {}
+  template <Element T>
+  Tensor(std::initializer_list<T> values);
+  template <Element T>
+  Tensor(std::initializer_list<std::initializer_list<T>> values);
+  template <Element T>
+  Tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values);
+  template <Element T>
+  Tensor(
+      std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
+          values);
+
   // A new, uninitialized tensor; throws Error when memory runs out.
   static Tensor Empty(DType dtype, const Shape& shape, Device device = Device::cpu());
   static absl::StatusOr<Tensor> TryEmpty(DType dtype, const Shape& shape,
                                          Device device = Device::cpu());
 
   bool defined() const { return impl_ != nullptr; }
+  // True for a tensor made from a C++ literal (see the constructors above).
+  bool is_literal() const { return impl_ && impl_->literal; }
   // True for tensors that hold values (eager); false for symbolic graph tensors.
   bool has_value() const { return impl_ && impl_->data != nullptr; }
   DType dtype() const { return impl_->dtype; }
@@ -111,14 +145,43 @@ class Tensor {
   const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
 
  private:
+  // The literal `value` as a tensor of the dtype constant(value) would have; integers wider than
+  // int32 become int64 (float64 beyond int64's range).
+  template <typename S>
+  static Tensor LiteralOf(S value) {
+    if constexpr (std::is_same_v<S, bool> || std::is_same_v<S, float> ||
+                  std::is_same_v<S, double>) {
+      return Literal(value);
+    } else if constexpr (std::is_floating_point_v<S>) {
+      return Literal(static_cast<double>(value));
+    } else if constexpr (std::is_signed_v<S> && sizeof(S) <= sizeof(int32_t)) {
+      return Literal(static_cast<int32_t>(value));
+    } else if (std::is_signed_v<S> || static_cast<uint64_t>(value) <= uint64_t{INT64_MAX}) {
+      return Literal(static_cast<int64_t>(value));
+    } else {
+      return Literal(static_cast<double>(value));
+    }
+  }
+  static Tensor Literal(bool value);
+  static Tensor Literal(int32_t value);
+  static Tensor Literal(int64_t value);
+  static Tensor Literal(float value);
+  static Tensor Literal(double value);
+
   void CheckReadable(DType requested, const char* what) const;
   [[noreturn]] void ThrowNotScalar() const;
 
   std::shared_ptr<TensorImpl> impl_;
 };
 
-// How Tensor::to copies: set once by the ops layer (core cannot call ops).
-using DeviceCopyFn = Tensor (*)(const Tensor& x, Device device);
-void SetDeviceCopyFn(DeviceCopyFn fn);
+// How Tensor::to copies (Note [Device copies] in tensor.cc): implemented by the op layer, whose
+// copy op is differentiable and becomes a node in graph mode.
+class DeviceCopier {
+ public:
+  virtual ~DeviceCopier() = default;
+  virtual Tensor Copy(const Tensor& x, Device device) const = 0;
+};
+// Installs the copier (once, from a static initializer); it must outlive the process.
+void RegisterDeviceCopier(const DeviceCopier* copier);
 
 }  // namespace duet

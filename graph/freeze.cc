@@ -33,7 +33,7 @@ absl::StatusOr<NodeSpec> FrozenRead(const Node& read, const Node& handle) {
 
 }  // namespace
 
-absl::StatusOr<Graph> FreezeVariables(const Graph& graph) {
+absl::StatusOr<Graph> TryFreezeVariables(const Graph& graph) {
   Graph frozen;
   std::vector<const Node*> copy_of(graph.num_nodes(), nullptr);  // by old id; null: dropped
   for (const Node* node : graph.nodes()) {
@@ -71,7 +71,7 @@ absl::StatusOr<Graph> FreezeVariables(const Graph& graph) {
 }
 
 Graph freeze_variables(const Graph& graph) {
-  absl::StatusOr<Graph> frozen = FreezeVariables(graph);
+  absl::StatusOr<Graph> frozen = TryFreezeVariables(graph);
   if (!frozen.ok()) throw Error(frozen.status());
   return *std::move(frozen);
 }

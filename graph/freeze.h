@@ -10,7 +10,7 @@ namespace duet {
 // graph) is a Const holding the variable's current value, named as the read was; the variable
 // handles are gone. TensorFlow's convert_variables_to_constants. InvalidArgument, naming the
 // node, when the graph does anything else with such a variable (an assignment).
-absl::StatusOr<Graph> FreezeVariables(const Graph& graph);
+absl::StatusOr<Graph> TryFreezeVariables(const Graph& graph);
 // Same, throwing Error.
 Graph freeze_variables(const Graph& graph);
 

@@ -20,6 +20,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "graph/graph.h"
+#include "graph/graph_body.h"
 #include "graph/graph_context.h"
 #include "graph/passes/optimize.h"
 #include "graph/plan.h"
@@ -27,7 +28,7 @@
 
 namespace duet {
 
-class Function final : public FunctionBody {
+class Function final : public GraphBody {
  public:
   // `args` are Placeholder nodes of `body`, in argument order; `results` are outputs of `body`.
   // InvalidArgument for a body that no Plan can run (variables not passed as arguments).
@@ -42,9 +43,9 @@ class Function final : public FunctionBody {
   const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
   absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override;
 
-  const Graph& body() const { return body_; }
-  const std::vector<const Node*>& args() const { return args_; }
-  const std::vector<NodeOutput>& results() const { return results_; }
+  const Graph& body() const override { return body_; }
+  const std::vector<const Node*>& args() const override { return args_; }
+  const std::vector<NodeOutput>& results() const override { return results_; }
 
   // What calls run (Note [Functions]): the optimized copy of the body, its arguments and results,
   // the pass report and the plan. Made by the first call (or this).

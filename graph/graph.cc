@@ -7,9 +7,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "core/error.h"
 #include "graph/graph_ops.h"
 #include "ops/array/array_attrs.h"
+#include "ops/function_body.h"
 
 namespace duet {
 
@@ -18,6 +20,20 @@ struct GraphState {
   std::vector<Node*> nodes;
   absl::flat_hash_map<std::string, Node*> by_name;
   int64_t renumberings = 0;
+};
+
+// Note [Closures in graphs]: host_function and custom_gradient put a C++ closure into a node's
+// func attr, and a closure often captures symbolic tensors of the same graph (custom_gradient's
+// backward captures forward values), which keep the graph state alive. Had the node owned the
+// closure, state -> node -> closure -> tensor -> state would be a cycle, and every trace using
+// custom_gradient would leak its graph. So a graph adopts the closure when it installs the node
+// (FunctionBody::AdoptClosure): the body keeps only a weak reference, and the strong one lives
+// in a ClosureStore held by the Graph handles (the user's, its copies', a session's), which no
+// tensor reaches. A closure lives as long as some handle of a graph that calls it; calling it
+// after that fails with FailedPrecondition instead of crashing.
+struct ClosureStore {
+  absl::Mutex mu;
+  std::vector<std::shared_ptr<const void>> closures ABSL_GUARDED_BY(mu);
 };
 
 // Note [Rewriting graphs]: passes edit a graph in place. Symbolic tensors, sessions and other
@@ -31,7 +47,15 @@ namespace {
 
 // What a symbolic tensor's TensorImpl::symbolic points to: the output it names, and its graph
 // (kept alive by the tensor).
-struct SymbolicRef {
+struct SymbolicRef final : SymbolicValue {
+  SymbolicRef(std::shared_ptr<GraphState> graph, NodeOutput output)
+      : graph(std::move(graph)), output(output) {}
+
+  // Shape functions see the values of Const nodes (axes, shapes, perms built as constants).
+  const Tensor* constant_value() const override {
+    return kConstOp.is(output.node->op()) ? output.node->bound_value() : nullptr;
+  }
+
   std::shared_ptr<GraphState> graph;
   NodeOutput output;
 };
@@ -53,7 +77,7 @@ Tensor Node::output(int i) const {
   impl->dtype = output_dtypes_[i];
   impl->shape = output_shapes_[i];
   impl->device = placement_;
-  impl->symbolic = std::make_shared<const SymbolicRef>(SymbolicRef{graph_.lock(), {this, i}});
+  impl->symbolic = std::make_shared<const SymbolicRef>(graph_.lock(), NodeOutput{this, i});
   return Tensor(std::move(impl));
 }
 
@@ -67,7 +91,8 @@ const NodeOutput* SymbolicOutput(const Tensor& tensor) {
   return ref == nullptr ? nullptr : &ref->output;
 }
 
-Graph::Graph() : state_(std::make_shared<GraphState>()) {}
+Graph::Graph()
+    : state_(std::make_shared<GraphState>()), closures_(std::make_shared<ClosureStore>()) {}
 Graph::~Graph() = default;
 Graph::Graph(Graph&&) noexcept = default;
 Graph& Graph::operator=(Graph&&) noexcept = default;
@@ -148,6 +173,14 @@ void Graph::Install(Node& node, NodeSpec spec) {
   node.output_dtypes_ = std::move(spec.output_dtypes);
   node.output_shapes_ = std::move(spec.output_shapes);
   node.bound_value_ = std::move(spec.bound_value);
+  for (const AttrValue& attr : node.attrs_) {  // Note [Closures in graphs]
+    const auto* func = std::get_if<FuncAttr>(&attr);
+    if (func == nullptr || func->body == nullptr) continue;
+    if (std::shared_ptr<const void> closure = func->body->AdoptClosure()) {
+      absl::MutexLock lock(&closures_->mu);
+      closures_->closures.push_back(std::move(closure));
+    }
+  }
   if (kConstOp.is(*node.op_)) {  // its value attr, checked by the shape function
     if (const auto* value =
             std::get_if<Tensor>(&node.attrs_[AttrIndex(*node.op_, ConstAttrs::kValue)])) {
@@ -298,7 +331,7 @@ absl::Status Graph::SortTopologically() {
 int64_t Graph::renumberings() const { return state_->renumberings; }
 
 Graph Graph::Copy(std::vector<const Node*>* copy_of) const {
-  Graph copy;
+  Graph copy(std::make_shared<GraphState>(), closures_);
   std::vector<const Node*> map(num_nodes(), nullptr);
   // Two rounds, so that copies need no topological order: nodes, then their edges.
   for (const Node* node : state_->nodes) {

@@ -18,12 +18,19 @@
 
 namespace tensorflow {
 class GraphDef;
+class NodeDef;
 }  // namespace tensorflow
 
 namespace duet {
 
+// TensorFlow's protos under the names docs/api.md uses (`GraphDef gd = g.to_graph_def();`); the
+// definitions come with proto/graph.pb.h, which graph/graph_def.h includes.
+using GraphDef = tensorflow::GraphDef;
+using NodeDef = tensorflow::NodeDef;
+
 class Node;
 struct GraphState;
+struct ClosureStore;
 
 // One output of a node: where a data edge starts.
 struct NodeOutput {
@@ -198,14 +205,19 @@ class Graph {
 
  private:
   friend class Session;
-  // Another handle to the same nodes (a session's).
-  explicit Graph(std::shared_ptr<GraphState> state) : state_(std::move(state)) {}
+  // Another handle to the same nodes and closures (a session's).
+  Graph(std::shared_ptr<GraphState> state, std::shared_ptr<ClosureStore> closures)
+      : state_(std::move(state)), closures_(std::move(closures)) {}
+  Graph Share() const { return Graph(state_, closures_); }
   absl::Status CheckInputs(const NodeSpec& spec, absl::string_view name) const;
-  static void Install(Node& node, NodeSpec spec);
+  void Install(Node& node, NodeSpec spec);
   // The node, which must be in this graph, for rewriting.
   Node* Mutable(const Node* node);
 
   std::shared_ptr<GraphState> state_;
+  // The C++ closures the nodes call, owned by the graph's handles and not by its state
+  // (Note [Closures in graphs] in graph.cc); shared with copies and sessions of the graph.
+  std::shared_ptr<ClosureStore> closures_;
 };
 
 // A tensor with only a dtype and shape (no value), for kernels that read only their inputs' shapes

@@ -14,16 +14,6 @@
 namespace duet {
 namespace {
 
-// Shape functions see the values of Const nodes (axes, shapes, perms built as constants).
-const bool kConstantValues = [] {
-  ShapeContext::SetConstantValueFn([](const Tensor& symbolic) -> const Tensor* {
-    const NodeOutput* output = SymbolicOutput(symbolic);
-    if (output == nullptr || !kConstOp.is(output->node->op())) return nullptr;
-    return output->node->bound_value();
-  });
-  return true;
-}();
-
 // The node spec of a captured eager tensor: a Const holding a value, or a VarHandleOp bound to a
 // variable's state (TensorFlow's ops, so an exported graph names the variable).
 NodeSpec CaptureSpec(const Tensor& tensor) {

@@ -500,7 +500,7 @@ Graph Graph::from_graph_def(const tensorflow::GraphDef& graph_def) {
   return *std::move(graph);
 }
 
-absl::Status WriteGraph(const Graph& graph, const std::string& path) {
+absl::Status TryWriteGraph(const Graph& graph, const std::string& path) {
   DUET_ASSIGN_OR_RETURN(tensorflow::GraphDef def, GraphToGraphDef(graph));
   std::string bytes;
   const bool ok = absl::EndsWith(path, ".pbtxt")
@@ -514,7 +514,7 @@ absl::Status WriteGraph(const Graph& graph, const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Graph> ReadGraph(const std::string& path) {
+absl::StatusOr<Graph> TryReadGraph(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
   std::stringstream bytes;
@@ -534,12 +534,12 @@ absl::StatusOr<Graph> ReadGraph(const std::string& path) {
 }
 
 void write_graph(const Graph& graph, const std::string& path) {
-  const absl::Status status = WriteGraph(graph, path);
+  const absl::Status status = TryWriteGraph(graph, path);
   if (!status.ok()) throw Error(status);
 }
 
 Graph read_graph(const std::string& path) {
-  absl::StatusOr<Graph> graph = ReadGraph(path);
+  absl::StatusOr<Graph> graph = TryReadGraph(path);
   if (!graph.ok()) throw Error(graph.status());
   return *std::move(graph);
 }

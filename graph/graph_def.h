@@ -21,8 +21,8 @@ absl::StatusOr<tensorflow::GraphDef> GraphToGraphDef(const Graph& graph);
 absl::StatusOr<Graph> GraphFromGraphDef(const tensorflow::GraphDef& graph_def);
 
 // Binary GraphDef files, or text format when `path` ends in ".pbtxt" (for reading and diffs).
-absl::Status WriteGraph(const Graph& graph, const std::string& path);
-absl::StatusOr<Graph> ReadGraph(const std::string& path);
+absl::Status TryWriteGraph(const Graph& graph, const std::string& path);
+absl::StatusOr<Graph> TryReadGraph(const std::string& path);
 
 // Same, throwing Error.
 void write_graph(const Graph& graph, const std::string& path);

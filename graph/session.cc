@@ -63,7 +63,7 @@ absl::StatusOr<const Node*> GraphTensor::ResolveNode(const Graph& graph) const {
 }
 
 Session::Session(const Graph& graph, SessionOptions options)
-    : graph_(graph.state_), options_(std::move(options)) {}
+    : graph_(graph.Share()), options_(std::move(options)) {}
 Session::~Session() = default;
 
 int Session::num_plans() const {
@@ -181,9 +181,9 @@ absl::StatusOr<Session::Compiled*> Session::ResolvePlan(const std::vector<NodeOu
   return CompiledFor(feeds, fetch_outputs, target_nodes);
 }
 
-absl::StatusOr<std::vector<Tensor>> Session::Run(const FeedList& feeds,
-                                                 const std::vector<GraphTensor>& fetches,
-                                                 const std::vector<GraphTensor>& targets) {
+absl::StatusOr<std::vector<Tensor>> Session::TryRun(const FeedList& feeds,
+                                                    const std::vector<GraphTensor>& fetches,
+                                                    const std::vector<GraphTensor>& targets) {
   std::vector<NodeOutput> feed_outputs;
   std::vector<Tensor> values;
   feed_outputs.reserve(feeds.size());
@@ -213,7 +213,7 @@ Session::PlanInfo Session::plan_info(const std::vector<GraphTensor>& feeds,
 
 std::vector<Tensor> Session::run(const FeedList& feeds, const std::vector<GraphTensor>& fetches,
                                  const std::vector<GraphTensor>& targets) {
-  absl::StatusOr<std::vector<Tensor>> results = Run(feeds, fetches, targets);
+  absl::StatusOr<std::vector<Tensor>> results = TryRun(feeds, fetches, targets);
   if (!results.ok()) {
     throw Error(absl::Status(results.status().code(),
                              absl::StrCat("Session::run: ", results.status().message())));

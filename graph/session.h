@@ -75,9 +75,9 @@ class Session {
 
  private:
   struct Compiled;
-  absl::StatusOr<std::vector<Tensor>> Run(const FeedList& feeds,
-                                          const std::vector<GraphTensor>& fetches,
-                                          const std::vector<GraphTensor>& targets);
+  absl::StatusOr<std::vector<Tensor>> TryRun(const FeedList& feeds,
+                                             const std::vector<GraphTensor>& fetches,
+                                             const std::vector<GraphTensor>& targets);
   // The plan of a signature whose fetches and targets are given by names or handles, compiled if
   // need be.
   absl::StatusOr<Compiled*> ResolvePlan(const std::vector<NodeOutput>& feeds,

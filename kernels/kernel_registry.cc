@@ -1,5 +1,7 @@
 #include "kernels/kernel_registry.h"
 
+#include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,35 @@ PendingKernels& Pending() {
 
 const char* DeviceTypeName(DeviceType d) { return d == DeviceType::kCpu ? "cpu" : "cuda"; }
 
+// The kernel tables by op id (OpDef::id), each built on the op's first dispatch. Chunks are
+// allocated once and never move, so a dispatch reads its table without a lock.
+class TablesById {
+ public:
+  std::atomic<const KernelTable*>& Slot(int id) {
+    std::atomic<Chunk*>& chunk = chunks_[id / kChunkSize];
+    Chunk* c = chunk.load(std::memory_order_acquire);
+    if (c == nullptr) {
+      auto* fresh = new Chunk();
+      if (chunk.compare_exchange_strong(c, fresh, std::memory_order_acq_rel)) {
+        c = fresh;
+      } else {
+        delete fresh;  // another thread installed one; `c` now holds it
+      }
+    }
+    return (*c)[id % kChunkSize];
+  }
+
+ private:
+  static constexpr int kChunkSize = 256;
+  using Chunk = std::array<std::atomic<const KernelTable*>, kChunkSize>;
+  std::array<std::atomic<Chunk*>, 1024> chunks_{};  // room for 262144 ops
+};
+
+TablesById& Tables() {
+  static auto* tables = new TablesById;
+  return *tables;
+}
+
 }  // namespace
 
 void RegisterKernel(absl::string_view op_name, DeviceType device,
@@ -47,11 +78,13 @@ std::vector<std::string> OpsWithKernels() {
 }
 
 const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype) {
-  const KernelTable* table = op.kernels.load(std::memory_order_acquire);
+  if (op.id < 0) return nullptr;  // an OpDef never registered has no kernels
+  std::atomic<const KernelTable*>& slot = Tables().Slot(op.id);
+  const KernelTable* table = slot.load(std::memory_order_acquire);
   if (table == nullptr) {
     PendingKernels& p = Pending();
     absl::MutexLock lock(&p.mu);
-    table = op.kernels.load(std::memory_order_acquire);
+    table = slot.load(std::memory_order_acquire);
     if (table == nullptr) {
       auto* built = new KernelTable;  // lives as long as the op
       auto it = p.by_op.find(op.name);
@@ -60,7 +93,7 @@ const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype) {
           built->kernels[static_cast<int>(r.device)][static_cast<int>(r.dtype)] = r.kernel;
         }
       }
-      op.kernels.store(built, std::memory_order_release);
+      slot.store(built, std::memory_order_release);
       table = built;
     }
   }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/literal.h"
 #include "ops/execution_context.h"
 
 namespace duet {
@@ -93,6 +94,12 @@ absl::Status BindAttrs(OpCall& call) {
   const OpDef& op = *call.op;
   if (op.has_list_input) InferListLength(call);
   uint64_t inferred = 0;  // type attrs already set from an input in this call
+  struct Deferred {
+    size_t input;
+    const ArgDef* arg;
+    int64_t k;
+  };
+  absl::InlinedVector<Deferred, 2> literals;  // Note [Literal tensors] in core/literal.cc
   size_t i = 0;
   for (const ArgDef& arg : op.inputs) {
     const int64_t n = ArgLength(arg, call.attrs);
@@ -110,6 +117,12 @@ absl::Status BindAttrs(OpCall& call) {
       const Tensor& t = call.inputs[i];
       if (!t.defined()) {
         return absl::InvalidArgumentError(absl::StrCat("input ", arg.name, " is undefined"));
+      }
+      // A literal takes the dtype its type attr gets from the other inputs (not in type lists,
+      // whose dtypes are the inputs' own).
+      if (t.is_literal() && (arg.type_attr_index >= 0 || !arg.is_list())) {
+        literals.push_back({i, &arg, k});
+        continue;
       }
       if (arg.type_attr_index < 0) {
         const DType expected = ArgDType(arg, call.attrs, k);
@@ -137,6 +150,25 @@ absl::Status BindAttrs(OpCall& call) {
   if (i != call.inputs.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("expected ", i, " inputs, got ", call.inputs.size()));
+  }
+  for (const Deferred& d : literals) {
+    Tensor& t = call.inputs[d.input];
+    if (d.arg->type_attr_index >= 0) {
+      const uint64_t bit = uint64_t{1} << (d.arg->type_attr_index & 63);
+      if (!(inferred & bit)) {  // only literals use this type attr: the first one sets it
+        inferred |= bit;
+        call.attrs[d.arg->type_attr_index] = t.dtype();
+      }
+    }
+    const DType dtype = ArgDType(*d.arg, call.attrs, d.k);
+    absl::StatusOr<Tensor> converted = LiteralAs(t, dtype);
+    if (!converted.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", d.arg->name, ": ",
+                                                     converted.status().message(),
+                                                     "; cast the other inputs or use another "
+                                                     "literal"));
+    }
+    t = *std::move(converted);
   }
   for (size_t a = 0; a < op.attrs.size(); ++a) {
     DUET_RETURN_IF_ERROR(CheckAttr(op, op.attrs[a], call.attrs[a]));
@@ -169,6 +201,6 @@ OutputList RunOp(OpCall& call) {
   return outputs;
 }
 
-Tensor RunOp1(OpCall& call) { return std::move(RunOp(call)[0]); }
+Tensor RunSingleOutputOp(OpCall& call) { return std::move(RunOp(call)[0]); }
 
 }  // namespace duet

@@ -54,7 +54,7 @@ absl::Status AnnotateOpError(const OpCall& call, const absl::Status& status);
 // Hands the call to the current execution context (eager: runs it; graph: adds a node) and
 // returns its outputs. Throws Error, annotated as by AnnotateOpError, on failure.
 OutputList RunOp(OpCall& call);
-// Same, for single-output ops.
-Tensor RunOp1(OpCall& call);
+// RunOp for an op with one output: that output.
+Tensor RunSingleOutputOp(OpCall& call);
 
 }  // namespace duet

@@ -15,7 +15,6 @@
 namespace duet {
 
 class ShapeContext;
-struct KernelTable;
 struct GradientDef;
 
 // Computes output dtypes and shapes from input dtypes/shapes (and known input values) and attrs.
@@ -92,8 +91,6 @@ struct OpDef {
   bool has_host_input = false;
   // Defaults of every attr, positional; unset attrs are monostate. Op functions start from this.
   AttrList default_attrs;
-  // Kernels by device and dtype, filled lazily by the kernel registry on first dispatch.
-  mutable std::atomic<const KernelTable*> kernels{nullptr};
   // The gradient definition, resolved by name on first use (FindGradient in ops/gradient.h).
   mutable std::atomic<const GradientDef*> gradient{nullptr};
   mutable std::atomic<bool> gradient_resolved{false};

@@ -2,7 +2,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/tensor_proto.h"
-#include "ops/op_registry.h"
 
 namespace duet {
 namespace {
@@ -62,12 +61,6 @@ tensorflow::OpDef OpDefToProto(const OpDef& op) {
   proto.set_is_stateful(op.stateful);
   proto.set_is_commutative(op.commutative);
   return proto;
-}
-
-tensorflow::OpList RegisteredOpsToProto() {
-  tensorflow::OpList list;
-  for (const OpDef* op : OpRegistry::Global().All()) *list.add_op() = OpDefToProto(*op);
-  return list;
 }
 
 absl::StatusOr<tensorflow::AttrValue> AttrValueToProto(const AttrValue& value) {

@@ -11,8 +11,6 @@ namespace duet {
 
 // The TensorFlow OpDef of a registered op (what `docs/ops.md` and GraphDef export describe).
 tensorflow::OpDef OpDefToProto(const OpDef& op);
-// All registered ops, sorted by name.
-tensorflow::OpList RegisteredOpsToProto();
 
 // AttrValue <-> tensorflow::AttrValue. Reading needs the declared kind, because an empty proto
 // list does not say what it is a list of; a proto of another kind is InvalidArgument.

@@ -14,8 +14,8 @@ namespace duet {
 // initialization, when the op they name may not exist yet; so they cannot hold the OpDef* itself
 // and bind by name on first use. A misspelled name would bind to nothing and fail silently, so
 // every such name is listed where a test can see it: KernelRegistrar and GradientRegistrar record
-// theirs (RegisteredKernels, OpsWithGradientDeclarations), and other code names ops through
-// OpRef objects, which join OpRef::All() when constructed. tests/ops/registration_test.cc fails
+// theirs (OpsWithKernels, OpsWithGradientDeclarations), and other code names ops through
+// OpRef objects, which join OpRef::All() when constructed. tests/ops/registry_test.cc fails
 // on any of these names that no op has.
 class OpRef {
  public:

@@ -29,11 +29,6 @@ const OpDef* OpRegistry::Find(absl::string_view name) const {
   return it == by_name_.end() ? nullptr : it->second;
 }
 
-const OpDef* OpRegistry::ById(int id) const {
-  absl::MutexLock lock(&mu_);
-  return id >= 0 && id < static_cast<int>(ops_.size()) ? ops_[id].get() : nullptr;
-}
-
 std::vector<const OpDef*> OpRegistry::All() const {
   absl::MutexLock lock(&mu_);
   std::vector<const OpDef*> all;

@@ -21,7 +21,6 @@ class OpRegistry {
   absl::StatusOr<const OpDef*> Add(std::unique_ptr<OpDef> def);
   // nullptr when unknown.
   const OpDef* Find(absl::string_view name) const;
-  const OpDef* ById(int id) const;
   // Every op, sorted by name.
   std::vector<const OpDef*> All() const;
   int size() const;

@@ -3,12 +3,6 @@
 #include "absl/strings/str_cat.h"
 
 namespace duet {
-namespace {
-ShapeContext::ConstantValueFn constant_value_fn = nullptr;
-}  // namespace
-
-void ShapeContext::SetConstantValueFn(ConstantValueFn fn) { constant_value_fn = fn; }
-
 ShapeContext::ShapeContext(const OpCall& call) : call_(call) {
   // Default output dtypes from the signature (BindAttrs has set every attr); shape functions
   // override as needed.
@@ -21,7 +15,8 @@ ShapeContext::ShapeContext(const OpCall& call) : call_(call) {
 const Tensor* ShapeContext::input_value(int i) const {
   const Tensor& t = call_.inputs[i];
   if (t.has_value()) return &t;
-  return constant_value_fn ? constant_value_fn(t) : nullptr;
+  const SymbolicValue* symbolic = t.defined() ? t.impl()->symbolic.get() : nullptr;
+  return symbolic == nullptr ? nullptr : symbolic->constant_value();
 }
 
 std::optional<std::vector<int64_t>> ShapeContext::input_ints(int i) const {

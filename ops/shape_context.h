@@ -44,10 +44,6 @@ class ShapeContext {
   const Output& output(int i) const { return outputs_[i]; }
   absl::Span<const Output> outputs() const { return outputs_; }
 
-  // Graph mode installs this to expose values of constant symbolic tensors to shape functions.
-  using ConstantValueFn = const Tensor* (*)(const Tensor& symbolic);
-  static void SetConstantValueFn(ConstantValueFn fn);
-
  private:
   const OpCall& call_;
   absl::InlinedVector<Output, 2> outputs_;

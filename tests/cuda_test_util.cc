@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "kernels/cuda/cuda_device.h"
+#include "core/device.h"
 #include "tests/test_util.h"
 
 namespace duet::testing {

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # duet's set-up and everyday entry point. Installs missing Debian packages first (idempotent).
 #   tools/dev.sh demo           build and run the eager tour (examples/eager_tour.cc)
-#   tools/dev.sh test [ARGS]    build and run the test suite, then the nn kernel tests again as on
-#                               an AVX2-only CPU; ends with "N passed, N failed" over both runs
+#   tools/dev.sh test [ARGS]    check the C++ formatting (clang-format), build and run the test
+#                               suite, then the nn kernel tests again as on an AVX2-only CPU; ends
+#                               with "N passed, N failed" over both runs
+#   tools/dev.sh format         reformat the tracked C++/CUDA files in place
 #   tools/dev.sh deps           only install the packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
-          libdnnl-dev libsleef-dev libeigen3-dev catch2)
+          libdnnl-dev libsleef-dev libeigen3-dev catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The CPU nn and kernel tests (those running oneDNN), rerun by `test` with ONEDNN_MAX_CPU_ISA=AVX2.
 NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!cuda))",
@@ -42,16 +44,35 @@ install_deps() {
   fi
 }
 
+# The tracked C++ and CUDA sources, for clang-format (style: .clang-format).
+cxx_sources() { git ls-files -- '*.cc' '*.h' '*.cu'; }
+
+# Fails, listing the files, when a tracked source is not clang-formatted.
+check_format() {
+  local unformatted
+  unformatted=$(cxx_sources | xargs clang-format --dry-run 2>&1 | grep -o '^[^:]*: warning' |
+                  cut -d: -f1 | sort -u)
+  if [ -n "$unformatted" ]; then
+    echo "error: not clang-formatted (run tools/dev.sh format):" >&2
+    echo "$unformatted" >&2
+    return 1
+  fi
+  echo "clang-format: $(cxx_sources | wc -l) files formatted"
+}
+
 cmd="${1:-test}"
 shift || true
 install_deps
 case "$cmd" in
   deps) ;;
+  format) cxx_sources | xargs clang-format -i ;;
   demo) bazel run "${BAZEL_FLAGS[@]}" //examples:eager_tour ;;
   test)
     install_tensorflow
     log=$(mktemp)
     set +e
+    check_format
+    format_status=$?
     bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$TF_VENV/bin/python" \
       --test_summary=short "$@" //... 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
@@ -73,7 +94,8 @@ case "$cmd" in
     set -e
     python3 tools/test_summary.py --plus "$summary" "$log" bazel-testlogs
     rm -f "$log"
+    ((status)) || status=$format_status
     exit "$status"
     ;;
-  *) echo "usage: tools/dev.sh demo|test|deps" >&2; exit 2 ;;
+  *) echo "usage: tools/dev.sh demo|test|deps|format" >&2; exit 2 ;;
 esac

@@ -77,7 +77,7 @@ int Inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << kUsage;
     return 2;
   }
-  absl::StatusOr<Graph> graph = ReadGraph(args[0]);
+  absl::StatusOr<Graph> graph = TryReadGraph(args[0]);
   if (!graph.ok()) {
     err << "duet inspect: " << graph.status().message() << "\n";
     return 1;
@@ -123,7 +123,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     err << "duet run: give at least one --output, and one --out per --output or none\n";
     return 2;
   }
-  absl::StatusOr<Graph> graph = ReadGraph(args[0]);
+  absl::StatusOr<Graph> graph = TryReadGraph(args[0]);
   if (!graph.ok()) {
     err << "duet run: " << graph.status().message() << "\n";
     return 1;
@@ -220,7 +220,7 @@ std::optional<OptimizeArgs> ParseOptimizeArgs(const std::vector<std::string>& ar
 int OptimizeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::optional<OptimizeArgs> parsed = ParseOptimizeArgs(args, err);
   if (!parsed) return 2;
-  absl::StatusOr<Graph> graph = ReadGraph(parsed->in);
+  absl::StatusOr<Graph> graph = TryReadGraph(parsed->in);
   if (!graph.ok()) {
     err << "duet optimize: " << graph.status().message() << "\n";
     return 1;
@@ -231,12 +231,12 @@ int OptimizeCommand(const std::vector<std::string>& args, std::ostream& out, std
         << "\n";
     return 1;
   }
-  absl::StatusOr<PassReport> report = Optimize(*graph, parsed->options);
+  absl::StatusOr<PassReport> report = TryOptimize(*graph, parsed->options);
   if (!report.ok()) {
     err << "duet optimize: " << report.status().message() << "\n";
     return 1;
   }
-  if (const absl::Status written = WriteGraph(*graph, parsed->out); !written.ok()) {
+  if (const absl::Status written = TryWriteGraph(*graph, parsed->out); !written.ok()) {
     err << "duet optimize: " << written.message() << "\n";
     return 1;
   }

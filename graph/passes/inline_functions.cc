@@ -8,7 +8,7 @@
 // session fetches or optimize() keeps stays (its outputs must keep the name), and so do calls of
 // functions without a graph.
 #include "absl/strings/str_cat.h"
-#include "graph/function.h"
+#include "graph/graph_body.h"
 #include "graph/graph_ops.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
@@ -18,16 +18,16 @@
 namespace duet {
 namespace {
 
-const Function* CalledGraphFunction(const Node& node) {
+const GraphBody* CalledGraphFunction(const Node& node) {
   const OpDef& op = node.op();
   if (!kPartitionedCallOp.is(op) && !kStatefulPartitionedCallOp.is(op)) return nullptr;
   const auto& f = node.attr(CallAttrs::kF);
-  return dynamic_cast<const Function*>(f.body.get());
+  return dynamic_cast<const GraphBody*>(f.body.get());
 }
 
 // Copies `function`'s body into `graph` in place of `call`: per body node, the node output it
 // became (arguments become the call's inputs).
-absl::Status InlineCall(Graph& graph, const Node& call, const Function& function,
+absl::Status InlineCall(Graph& graph, const Node& call, const GraphBody& function,
                         PassContext& context) {
   const Graph& body = function.body();
   std::vector<std::vector<NodeOutput>> outputs(body.num_nodes());
@@ -87,7 +87,7 @@ absl::StatusOr<bool> InlineFunctions(Graph& graph, PassContext& context) {
   bool changed = false;
   const std::vector<const Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
-    const Function* function = CalledGraphFunction(*node);
+    const GraphBody* function = CalledGraphFunction(*node);
     if (function == nullptr) continue;
     if (context.Keeps(node)) {
       context.Missed("inline_functions", *node, "its outputs are fetched or kept");

@@ -86,7 +86,7 @@ std::vector<std::string> AllPassNames(const PassOptions& options);
 // Optimizes `graph` in place. The nodes nothing consumes and those PassOptions::keep names keep
 // their names and outputs. InvalidArgument for an unknown pass or keep name; a pass's error
 // names the pass.
-absl::StatusOr<PassReport> Optimize(Graph& graph, const PassOptions& options);
+absl::StatusOr<PassReport> TryOptimize(Graph& graph, const PassOptions& options);
 // Same, keeping `keep` (and PassOptions::keep) only: what a session does with its fetches.
 absl::StatusOr<PassReport> OptimizeKeeping(Graph& graph, const PassOptions& options,
                                            absl::flat_hash_set<const Node*> keep);

@@ -4,8 +4,11 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "core/resource.h"
+#include "graph/device_copies.h"
 #include "graph/graph_ops.h"
-#include "graph/session.h"
+#include "graph/plan.h"
+#include "ops/state/state_attrs.h"
 
 namespace duet {
 namespace {
@@ -44,30 +47,45 @@ struct Run {
   std::vector<Tensor> values;
 };
 
-// Runs `graph` unoptimized on the feeds whose placeholders it still has.
+// A fresh, uninitialized variable for a VarHandleOp of the graph itself (as a new session has).
+Tensor FreshVariable(const Node& node) {
+  auto variable = std::make_shared<VariableResource>();
+  variable->name = node.name();
+  variable->dtype = node.attr(VarHandleAttrs::kDtype);
+  variable->shape = node.attr(VarHandleAttrs::kShape);
+  return MakeResourceTensor(std::move(variable), node.placement());
+}
+
+// Runs a copy of `graph` as it is (no passes) on the feeds whose placeholders it still has,
+// through the runtime a session uses: device copies, then a plan.
 absl::StatusOr<Run> RunGraph(const Graph& graph, const std::vector<std::string>& kept,
                              const std::vector<std::pair<std::string, Tensor>>& feeds) {
-  Run run;
-  FeedList feed_list;
+  std::vector<const Node*> copy_of;
+  Graph copy = graph.Copy(&copy_of);
+  auto in_copy = [&](const Node* node, int index) { return NodeOutput{copy_of[node->id()], index}; };
+  std::vector<NodeOutput> feed_outputs;
+  std::vector<Tensor> feed_values;
   for (const auto& [name, value] : feeds) {
-    if (graph.FindNode(name) != nullptr) feed_list.emplace_back(name, value);
+    const Node* node = graph.FindNode(name);
+    if (node == nullptr) continue;
+    feed_outputs.push_back(in_copy(node, 0));
+    feed_values.push_back(value);
   }
-  std::vector<GraphTensor> fetches;
+  Run run;
+  std::vector<NodeOutput> fetches;
   for (const std::string& name : kept) {
     const Node* node = graph.FindNode(name);
     if (node == nullptr) continue;
     for (int i = 0; i < node->num_outputs(); ++i) {
       if (node->output_dtype(i) == kResource || kPlaceholderOp.is(node->op())) continue;
       run.fetched.push_back(Node::EdgeName({node, i}));
-      fetches.emplace_back(run.fetched.back());
+      fetches.push_back(in_copy(node, i));
     }
   }
-  try {
-    Session session(graph, SessionOptions{.optimize = false});
-    run.values = session.run(feed_list, fetches);
-  } catch (const Error& e) {
-    return e.status();
-  }
+  DUET_RETURN_IF_ERROR(InsertDeviceCopies(copy).status());
+  DUET_ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan,
+                        Plan::Compile(copy, feed_outputs, fetches, {}, FreshVariable));
+  DUET_ASSIGN_OR_RETURN(run.values, plan->Run(feed_values));
   return run;
 }
 

@@ -52,11 +52,14 @@ bool SameAs(const Node& node, NodeOutput x) {
          x.node->output_shape(x.index) == node.output_shape(0);
 }
 
-// x op c or c op x with c filled with `identity`, for the operand order the op allows.
-std::optional<NodeOutput> NeutralOperand(const Node& node, double identity, bool either_side) {
+// Where an op's neutral constant may stand: x + 0 and 0 + x, but only x - 0.
+enum class NeutralSide { kRight, kEither };
+
+// x op c (or c op x, on `side` kEither) with c filled with `identity`: the other operand.
+std::optional<NodeOutput> NeutralOperand(const Node& node, double identity, NeutralSide side) {
   const NodeOutput a = node.inputs()[0], b = node.inputs()[1];
   if (IsConstFilledWith(b, identity) && SameAs(node, a)) return a;
-  if (either_side && IsConstFilledWith(a, identity) && SameAs(node, b)) return b;
+  if (side == NeutralSide::kEither && IsConstFilledWith(a, identity) && SameAs(node, b)) return b;
   return std::nullopt;
 }
 
@@ -67,10 +70,11 @@ std::optional<Rewritten> Bypass(const Node& node) {
     if (!x) return std::nullopt;
     return Rewritten{rule, *x};
   };
-  if (kMulOp.is(op)) return take("mul_one", NeutralOperand(node, 1, true));
-  if (kAddV2Op.is(op)) return take("add_zero", NeutralOperand(node, 0, true));
-  if (kSubOp.is(op)) return take("sub_zero", NeutralOperand(node, 0, false));
-  if (kRealDivOp.is(op) || kDivOp.is(op)) return take("div_one", NeutralOperand(node, 1, false));
+  if (kMulOp.is(op)) return take("mul_one", NeutralOperand(node, 1, NeutralSide::kEither));
+  if (kAddV2Op.is(op)) return take("add_zero", NeutralOperand(node, 0, NeutralSide::kEither));
+  if (kSubOp.is(op)) return take("sub_zero", NeutralOperand(node, 0, NeutralSide::kRight));
+  if (kRealDivOp.is(op) || kDivOp.is(op))
+    return take("div_one", NeutralOperand(node, 1, NeutralSide::kRight));
   if (node.inputs().empty()) return std::nullopt;
   const NodeOutput x = node.inputs()[0];
   if (kIdentityOp.is(op)) return take("identity", x);

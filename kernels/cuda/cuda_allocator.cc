@@ -68,7 +68,7 @@ CudaAllocator* CudaAllocator::Get(int index) {
   // Never destroyed: tensors in static storage may free device memory after main returns.
   static const auto* allocators = [] {
     auto* all = new std::vector<CudaAllocator*>;
-    for (int i = 0; i < num_gpus(); ++i) all->push_back(new CudaAllocator(i));
+    for (int i = 0; i < cuda::DeviceCount(); ++i) all->push_back(new CudaAllocator(i));
     return all;
   }();
   if (index < 0 || index >= static_cast<int>(allocators->size())) return nullptr;
@@ -78,10 +78,6 @@ CudaAllocator* CudaAllocator::Get(int index) {
 absl::Status CudaAllocator::CopyWithin(void* dst, const void* src, size_t bytes) {
   const Device device = Device::cuda(index_);
   return cuda::CopyBytes(dst, device, src, device, bytes);
-}
-
-void empty_cache() {
-  for (int i = 0; i < num_gpus(); ++i) CudaAllocator::Get(i)->EmptyCache();
 }
 
 }  // namespace duet

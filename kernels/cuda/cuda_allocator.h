@@ -20,7 +20,6 @@ class CudaAllocator final : public Allocator {
   absl::string_view name() const override { return "cuda_pool"; }
   absl::Status CopyWithin(void* dst, const void* src, size_t bytes) override;
 
-  int device_index() const { return index_; }
   Stats stats() const { return pool_.stats(); }
   // Frees every cached block back to the driver (blocks in use stay valid).
   void EmptyCache() { pool_.Clear(); }
@@ -31,8 +30,5 @@ class CudaAllocator final : public Allocator {
   const int index_;
   SizeClassPool pool_;
 };
-
-// Frees the cached blocks of every CUDA device (torch.cuda.empty_cache()); a no-op without GPUs.
-void empty_cache();
 
 }  // namespace duet

@@ -31,7 +31,7 @@ absl::StatusOr<DeviceContext*> DeviceContext::Get(int index) {
   // Never destroyed: tensors in static storage may still queue work after main returns.
   static const auto* contexts = [] {
     auto* all = new std::vector<DeviceContext*>;
-    for (int i = 0; i < num_gpus(); ++i) {
+    for (int i = 0; i < DeviceCount(); ++i) {
       cudaStream_t stream = nullptr;
       if (cudaSetDevice(i) != cudaSuccess ||
           cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
@@ -46,7 +46,7 @@ absl::StatusOr<DeviceContext*> DeviceContext::Get(int index) {
   }();
   if (index < 0 || index >= static_cast<int>(contexts->size())) {
     return absl::FailedPreconditionError(
-        absl::StrCat("device cuda:", index, " is not present (num_gpus() is ", num_gpus(), ")"));
+        absl::StrCat("device cuda:", index, " is not present (num_gpus() is ", DeviceCount(), ")"));
   }
   if ((*contexts)[index] == nullptr) {
     return absl::InternalError(absl::StrCat("could not create a stream on cuda:", index));

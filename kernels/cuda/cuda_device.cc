@@ -2,9 +2,28 @@
 
 #include <cuda_runtime_api.h>
 
-namespace duet {
+#include "core/device.h"
+#include "kernels/cuda/cuda_allocator.h"
 
-int num_gpus() {
+namespace duet::cuda {
+namespace {
+
+class CudaRuntime final : public DeviceRuntime {
+ public:
+  int device_count() const override { return DeviceCount(); }
+  void EmptyCache() override {
+    for (int i = 0; i < DeviceCount(); ++i) CudaAllocator::Get(i)->EmptyCache();
+  }
+};
+
+const bool registered = [] {
+  RegisterDeviceRuntime(DeviceType::kCuda, new CudaRuntime);
+  return true;
+}();
+
+}  // namespace
+
+int DeviceCount() {
   // Asked once: the answer cannot change while the process runs, and the first CUDA call is slow.
   static const int count = [] {
     int n = 0;
@@ -17,4 +36,4 @@ int num_gpus() {
   return count;
 }
 
-}  // namespace duet
+}  // namespace duet::cuda

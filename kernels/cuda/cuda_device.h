@@ -1,11 +1,11 @@
-// CUDA device discovery. Kernels on CUDA come in a later issue; the toolkit is linked now so the
-// build proves it links on every machine.
+// CUDA device discovery, and the CUDA runtime behind core's public device calls (num_gpus,
+// empty_cache: Note [Device runtimes] in core/device.cc).
 #pragma once
 
-namespace duet {
+namespace duet::cuda {
 
 // Number of usable CUDA devices; 0 when there is no GPU or no driver (any CUDA error counts as
 // zero devices, so machines without a GPU simply report none).
-int num_gpus();
+int DeviceCount();
 
-}  // namespace duet
+}  // namespace duet::cuda

@@ -190,7 +190,7 @@ Tensor concat(const std::vector<Tensor>& values, int64_t axis, OpSite site) {
   inputs.push_back(IndexScalar(axis));
   OpCall call(kConcatV2, std::move(inputs), site);
   call.set(ConcatAttrs::kN, static_cast<int64_t>(values.size()));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 std::vector<Tensor> split(const Tensor& x, int64_t num_splits, int64_t axis, OpSite site) {

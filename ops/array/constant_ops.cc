@@ -54,7 +54,7 @@ Tensor const_op(const Tensor& value, OpSite site) {
   OpCall call(kConst, {}, site);
   call.set(ConstAttrs::kValue, value);
   if (value.defined()) call.set(ConstAttrs::kDtype, value.dtype());
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor placeholder(DType dtype, const Shape& shape, OpSite site) {
@@ -65,7 +65,7 @@ Tensor placeholder(DType dtype, const Shape& shape, OpSite site) {
   OpCall call(kPlaceholder, {}, site);
   call.set(PlaceholderAttrs::kDtype, dtype);
   call.set(PlaceholderAttrs::kShape, shape);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

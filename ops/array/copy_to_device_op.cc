@@ -31,9 +31,15 @@ const OpDef* const kCopyToDevice =
         .SetShapeFn(CopyShape)
         .Register();
 
-// Tensor::to runs through the op, in whichever mode is current.
+// Tensor::to runs through the op, in whichever mode is current (Note [Device copies] in
+// core/tensor.cc).
+class CopyOpCopier final : public DeviceCopier {
+ public:
+  Tensor Copy(const Tensor& x, Device device) const override { return copy_to_device(x, device); }
+};
+
 const bool installed = [] {
-  SetDeviceCopyFn([](const Tensor& x, Device device) { return copy_to_device(x, device); });
+  RegisterDeviceCopier(new CopyOpCopier);
   return true;
 }();
 
@@ -42,7 +48,7 @@ const bool installed = [] {
 Tensor copy_to_device(const Tensor& x, Device device, OpSite site) {
   OpCall call(kCopyToDevice, {x}, site);
   call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -52,7 +52,7 @@ const OpDef* const kGatherV2 = OpDefBuilder("GatherV2")
 
 Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis, OpSite site) {
   OpCall call(kGatherV2, {params, indices, IndexScalar(axis)}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -68,7 +68,7 @@ Tensor one_hot(const Tensor& indices, int64_t depth, double on_value, double off
                scalar(off_value, dtype)},
               site);
   call.set(OneHotAttrs::kAxis, axis);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

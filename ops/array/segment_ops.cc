@@ -67,7 +67,7 @@ Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, int64
 Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids,
                             const Tensor& num_segments, OpSite site) {
   OpCall call(kUnsortedSegmentSum, {data, segment_ids, num_segments}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

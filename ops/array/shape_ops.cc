@@ -123,28 +123,28 @@ const OpDef* const kFill = OpDefBuilder("Fill")
 Tensor shape_of(const Tensor& x, DType out_type, OpSite site) {
   OpCall call(kShape, {x}, site);
   call.set(ShapeAttrs::kOutType, out_type);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor size(const Tensor& x, DType out_type, OpSite site) {
   OpCall call(kSize, {x}, site);
   call.set(ShapeAttrs::kOutType, out_type);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor rank(const Tensor& x, OpSite site) {
   OpCall call(kRank, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor zeros_like(const Tensor& x, OpSite site) {
   OpCall call(kZerosLike, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor ones_like(const Tensor& x, OpSite site) {
   OpCall call(kOnesLike, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor fill(const Shape& dims, const Tensor& value, OpSite site) {
@@ -157,7 +157,7 @@ Tensor fill(std::initializer_list<int64_t> dims, const Tensor& value, OpSite sit
 
 Tensor fill(const Tensor& dims, const Tensor& value, OpSite site) {
   OpCall call(kFill, {dims, value}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -106,7 +106,7 @@ Tensor slice(const Tensor& x, std::vector<int64_t> begin, std::vector<int64_t> s
   Tensor b = IndexTensor(begin), s = IndexTensor(size);
   if (b.dtype() != s.dtype()) b = from_vector(begin), s = from_vector(size);
   OpCall call(kSlice, {x, b, s}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& paddings, OpSite site) {
@@ -125,7 +125,7 @@ Tensor pad(const Tensor& x, std::initializer_list<std::pair<int64_t, int64_t>> p
 
 Tensor pad(const Tensor& x, const Tensor& paddings, OpSite site) {
   OpCall call(kPad, {x, paddings}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

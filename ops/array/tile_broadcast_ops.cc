@@ -101,7 +101,7 @@ const OpDef* const kBroadcastTo = OpDefBuilder("BroadcastTo")
 
 Tensor tile(const Tensor& x, std::vector<int64_t> multiples, OpSite site) {
   OpCall call(kTile, {x, IndexTensor(multiples)}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor broadcast_to(const Tensor& x, const Shape& shape, OpSite site) {
@@ -114,7 +114,7 @@ Tensor broadcast_to(const Tensor& x, std::initializer_list<int64_t> shape, OpSit
 
 Tensor broadcast_to(const Tensor& x, const Tensor& shape, OpSite site) {
   OpCall call(kBroadcastTo, {x, shape}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

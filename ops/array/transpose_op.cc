@@ -57,7 +57,7 @@ Tensor transpose(const Tensor& x, std::vector<int64_t> perm, OpSite site) {
     std::iota(perm.rbegin(), perm.rend(), 0);  // reverse the dims, like tf.transpose
   }
   OpCall call(kTranspose, {x, IndexTensor(perm)}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

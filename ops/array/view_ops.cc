@@ -166,12 +166,12 @@ const OpDef* const kSqueeze = OpDefBuilder("Squeeze")
 
 Tensor identity(const Tensor& x, OpSite site) {
   OpCall call(kIdentity, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor stop_gradient(const Tensor& x, OpSite site) {
   OpCall call(kStopGradient, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor reshape(const Tensor& x, const Shape& shape, OpSite site) {
@@ -184,18 +184,18 @@ Tensor reshape(const Tensor& x, std::initializer_list<int64_t> shape, OpSite sit
 
 Tensor reshape(const Tensor& x, const Tensor& shape, OpSite site) {
   OpCall call(kReshape, {x, shape}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor expand_dims(const Tensor& x, int64_t axis, OpSite site) {
   OpCall call(kExpandDims, {x, IndexScalar(axis)}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor squeeze(const Tensor& x, std::vector<int64_t> axes, OpSite site) {
   OpCall call(kSqueeze, {x}, site);
   call.set(SqueezeAttrs::kSqueezeDims, std::move(axes));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

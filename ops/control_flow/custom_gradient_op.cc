@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "absl/strings/str_cat.h"
+#include "core/error.h"
 #include "ops/control_flow/control_flow_attrs.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/function_body.h"
@@ -17,17 +18,15 @@ namespace duet {
 namespace {
 
 // The backward function as a FunctionBody: the upstream gradient in, one gradient per input out.
-class BackwardBody final : public CallableBody {
+class BackwardBody final : public CallableBody<CustomBackwardFn> {
  public:
-  BackwardBody(std::string name, CustomBackwardFn backward, DType value_dtype,
-               std::vector<DType> input_dtypes)
-      : CallableBody(std::move(name), {value_dtype}, std::move(input_dtypes)),
-        backward_(std::move(backward)) {}
+  using CallableBody::CallableBody;
 
   // May build graph nodes: gradients() calls it inside the graph's scope. Errors propagate as
   // thrown by the backward function, like an op call's.
   absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override {
-    std::vector<Tensor> grads = backward_(args[0]);
+    DUET_ASSIGN_OR_RETURN(std::shared_ptr<const CustomBackwardFn> backward, closure());
+    std::vector<Tensor> grads = (*backward)(args[0]);
     if (grads.size() != result_dtypes().size()) {
       return absl::InvalidArgumentError(
           absl::StrCat("custom_gradient: the backward function returned ", grads.size(),
@@ -35,9 +34,6 @@ class BackwardBody final : public CallableBody {
     }
     return grads;
   }
-
- private:
-  CustomBackwardFn backward_;
 };
 
 absl::Status ValueShape(ShapeContext& ctx) {
@@ -76,8 +72,8 @@ Tensor custom_gradient_op(const Tensor& value, const std::vector<Tensor>& inputs
     static std::atomic<int64_t> counter{0};
     return absl::StrCat("custom_gradient_", counter.fetch_add(1, std::memory_order_relaxed));
   }();
-  auto body =
-      std::make_shared<const BackwardBody>(name, std::move(backward), value.dtype(), input_dtypes);
+  auto body = std::make_shared<const BackwardBody>(name, std::vector<DType>{value.dtype()},
+                                                   input_dtypes, std::move(backward));
   TensorList call_inputs = {value};
   call_inputs.insert(call_inputs.end(), inputs.begin(), inputs.end());
   OpCall call(kCustomGradient, std::move(call_inputs), site);

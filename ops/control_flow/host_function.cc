@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "core/error.h"
 #include "ops/control_flow/control_flow_attrs.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/function_body.h"
@@ -14,17 +15,15 @@ namespace duet {
 namespace {
 
 // A host callable with a fixed signature; results are checked against it.
-class HostFunctionBody final : public CallableBody {
+class HostFunctionBody final : public CallableBody<HostFn> {
  public:
-  HostFunctionBody(std::string name, HostFn fn, std::vector<DType> arg_dtypes,
-                   std::vector<DType> result_dtypes)
-      : CallableBody(std::move(name), std::move(arg_dtypes), std::move(result_dtypes)),
-        fn_(std::move(fn)) {}
+  using CallableBody::CallableBody;
 
   absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override {
+    DUET_ASSIGN_OR_RETURN(std::shared_ptr<const HostFn> fn, closure());
     std::vector<Tensor> results;
     try {
-      results = fn_(std::vector<Tensor>(args.begin(), args.end()));
+      results = (*fn)(std::vector<Tensor>(args.begin(), args.end()));
     } catch (const Error& e) {
       return absl::Status(e.code(),
                           absl::StrCat("the host function threw: ", e.status().message()));
@@ -47,9 +46,6 @@ class HostFunctionBody final : public CallableBody {
     }
     return results;
   }
-
- private:
-  HostFn fn_;
 };
 
 absl::Status HostFunctionShape(ShapeContext& ctx) {
@@ -96,7 +92,7 @@ std::vector<Tensor> host_function(HostFn fn, const std::vector<Tensor>& inputs,
     return absl::StrCat("host_function_", counter.fetch_add(1, std::memory_order_relaxed));
   }();
   auto body =
-      std::make_shared<const HostFunctionBody>(name, std::move(fn), input_dtypes, output_dtypes);
+      std::make_shared<const HostFunctionBody>(name, input_dtypes, output_dtypes, std::move(fn));
   OpCall call(kHostFunction, TensorList(inputs.begin(), inputs.end()), site);
   call.set(CallAttrs::kTin, std::move(input_dtypes));
   call.set(CallAttrs::kTout, output_dtypes);

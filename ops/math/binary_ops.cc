@@ -5,29 +5,35 @@
 namespace duet {
 namespace {
 
-const OpDef* const kAddV2 = RegisterBinaryOp("AddV2", kArithmeticTypes,
-                                             "x + y, elementwise with NumPy broadcasting.", true);
+const OpDef* const kAddV2 =
+    RegisterBinaryOp("AddV2", kArithmeticTypes, "x + y, elementwise with NumPy broadcasting.",
+                     BinaryOpKind::kCommutative);
 const OpDef* const kSub =
-    RegisterBinaryOp("Sub", kArithmeticTypes, "x - y, elementwise with NumPy broadcasting.", false);
+    RegisterBinaryOp("Sub", kArithmeticTypes, "x - y, elementwise with NumPy broadcasting.",
+                     BinaryOpKind::kNonCommutative);
 const OpDef* const kMul =
-    RegisterBinaryOp("Mul", kArithmeticTypes, "x * y, elementwise with NumPy broadcasting.", true);
+    RegisterBinaryOp("Mul", kArithmeticTypes, "x * y, elementwise with NumPy broadcasting.",
+                     BinaryOpKind::kCommutative);
 const OpDef* const kRealDiv = RegisterBinaryOp(
-    "RealDiv", kMathFloatTypes, "x / y for floating-point types, with NumPy broadcasting.", false);
+    "RealDiv", kMathFloatTypes, "x / y for floating-point types, with NumPy broadcasting.",
+    BinaryOpKind::kNonCommutative);
 const OpDef* const kDiv = RegisterBinaryOp(
     "Div", kArithmeticTypes,
     "x / y with NumPy broadcasting; integers truncate toward zero and reject a zero divisor.",
-    false);
+    BinaryOpKind::kNonCommutative);
 const OpDef* const kFloorMod = RegisterBinaryOp(
     "FloorMod", kArithmeticTypes,
-    "Remainder of floor division (sign of y, like Python's %), with NumPy broadcasting.", false);
-const OpDef* const kPow = RegisterBinaryOp("Pow", kArithmeticTypes,
-                                           "x ** y, elementwise with NumPy broadcasting.", false);
-const OpDef* const kMaximum =
-    RegisterBinaryOp("Maximum", kArithmeticTypes,
-                     "max(x, y) elementwise (NaN propagates), with broadcasting.", true);
-const OpDef* const kMinimum =
-    RegisterBinaryOp("Minimum", kArithmeticTypes,
-                     "min(x, y) elementwise (NaN propagates), with broadcasting.", true);
+    "Remainder of floor division (sign of y, like Python's %), with NumPy broadcasting.",
+    BinaryOpKind::kNonCommutative);
+const OpDef* const kPow =
+    RegisterBinaryOp("Pow", kArithmeticTypes, "x ** y, elementwise with NumPy broadcasting.",
+                     BinaryOpKind::kNonCommutative);
+const OpDef* const kMaximum = RegisterBinaryOp(
+    "Maximum", kArithmeticTypes, "max(x, y) elementwise (NaN propagates), with broadcasting.",
+    BinaryOpKind::kCommutative);
+const OpDef* const kMinimum = RegisterBinaryOp(
+    "Minimum", kArithmeticTypes, "min(x, y) elementwise (NaN propagates), with broadcasting.",
+    BinaryOpKind::kCommutative);
 
 }  // namespace
 

@@ -34,7 +34,7 @@ Tensor cast(const Tensor& x, DType dtype, OpSite site) {
   if (x.defined() && x.dtype() == dtype) return x;
   OpCall call(kCast, {x}, site);
   call.set(CastAttrs::kDstT, dtype);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -44,14 +44,17 @@ const OpDef* RegisterEqualityOp(const char* name, const char* doc) {
 const OpDef* const kEqual = RegisterEqualityOp("Equal", "x == y elementwise (bool), broadcasting.");
 const OpDef* const kNotEqual =
     RegisterEqualityOp("NotEqual", "x != y elementwise (bool), broadcasting.");
-const OpDef* const kLess = RegisterBinaryOp("Less", kArithmeticTypes,
-                                            "x < y elementwise (bool), broadcasting.", false, true);
-const OpDef* const kLessEqual = RegisterBinaryOp(
-    "LessEqual", kArithmeticTypes, "x <= y elementwise (bool), broadcasting.", false, true);
-const OpDef* const kGreater = RegisterBinaryOp(
-    "Greater", kArithmeticTypes, "x > y elementwise (bool), broadcasting.", false, true);
-const OpDef* const kGreaterEqual = RegisterBinaryOp(
-    "GreaterEqual", kArithmeticTypes, "x >= y elementwise (bool), broadcasting.", false, true);
+const OpDef* const kLess = RegisterBinaryOp(
+    "Less", kArithmeticTypes, "x < y elementwise (bool), broadcasting.", BinaryOpKind::kComparison);
+const OpDef* const kLessEqual =
+    RegisterBinaryOp("LessEqual", kArithmeticTypes, "x <= y elementwise (bool), broadcasting.",
+                     BinaryOpKind::kComparison);
+const OpDef* const kGreater =
+    RegisterBinaryOp("Greater", kArithmeticTypes, "x > y elementwise (bool), broadcasting.",
+                     BinaryOpKind::kComparison);
+const OpDef* const kGreaterEqual =
+    RegisterBinaryOp("GreaterEqual", kArithmeticTypes, "x >= y elementwise (bool), broadcasting.",
+                     BinaryOpKind::kComparison);
 
 const OpDef* RegisterLogicalBinaryOp(const char* name, const char* doc) {
   return OpDefBuilder(name)

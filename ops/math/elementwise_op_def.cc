@@ -19,15 +19,15 @@ absl::Status ElementwiseBinaryShape(ShapeContext& ctx) {
 }  // namespace
 
 const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
-                              bool commutative, bool bool_output) {
+                              BinaryOpKind kind) {
   OpDefBuilder b(name);
   b.Input("x", "T").Input("y", "T").TypeAttr("T", std::move(types));
-  if (bool_output) {
+  if (kind == BinaryOpKind::kComparison) {
     b.Output("z", kBool);
   } else {
     b.Output("z", "T");
   }
-  if (commutative) b.Commutative();
+  if (kind == BinaryOpKind::kCommutative) b.Commutative();
   return b.Doc(doc).SetShapeFn(ElementwiseBinaryShape).Register();
 }
 
@@ -44,12 +44,12 @@ const OpDef* RegisterUnaryOp(const char* name, std::vector<DType> types, const c
 
 Tensor CallBinaryOp(const OpDef* op, const Tensor& x, const Tensor& y, OpSite site) {
   OpCall call(op, {x, y}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor CallUnaryOp(const OpDef* op, const Tensor& x, OpSite site) {
   OpCall call(op, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -9,10 +9,13 @@
 
 namespace duet {
 
-// Registers a binary op `name(x: T, y: T) -> z` with NumPy broadcasting; z is T, or bool when
-// `bool_output` (comparisons).
+// The kinds of binary op RegisterBinaryOp declares: arithmetic (z is T), commutative or not (the
+// passes may reorder the operands of a commutative op), or a comparison (z is bool).
+enum class BinaryOpKind { kCommutative, kNonCommutative, kComparison };
+
+// Registers a binary op `name(x: T, y: T) -> z` with NumPy broadcasting.
 const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
-                              bool commutative, bool bool_output = false);
+                              BinaryOpKind kind);
 
 // Registers a unary op `name(<input>: T) -> <output>: T` (TensorFlow names the arguments x/y,
 // or features/activations for activations).

@@ -68,7 +68,7 @@ Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::strin
   OpCall call(kFusedElementwise, TensorList(inputs.begin(), inputs.end()), site);
   call.set(FusedElementwiseAttrs::kOps, std::move(ops));
   call.set(FusedElementwiseAttrs::kOperands, std::move(operands));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/constant.h"
 #include "core/error.h"
+#include "core/literal.h"
 #include "ops/math/math_ops.h"
 
 namespace duet {
@@ -18,19 +19,6 @@ using BinaryOpFn = Tensor (*)(const Tensor&, const Tensor&, OpSite);
                                      const OpSite& site) {
   throw Error(absl::InvalidArgumentError(
       absl::StrCat("operator", symbol, ": ", message, " (at ", site.str(), ")")));
-}
-
-// True when the integer `v` is within the range of integer dtype `dtype`.
-bool FitsInteger(int64_t v, DType dtype) {
-  if (dtype == kInt64) return true;
-  return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
-}
-
-// True when the double `v` is a whole number within the range of integer dtype `dtype`.
-bool FitsInteger(double v, DType dtype) {
-  if (!std::isfinite(v) || v != std::trunc(v)) return false;
-  const double limit = dtype == kInt64 ? 0x1p63 : 0x1p31;
-  return v >= -limit && v < limit;
 }
 
 // x op y where a scalar side takes the tensor side's dtype. The site is the left operand's:
@@ -51,23 +39,15 @@ Tensor ApplyBinary(const Operand& x, const Operand& y, absl::string_view symbol,
 }  // namespace
 
 Tensor Operand::ScalarAs(DType dtype, absl::string_view symbol, const OpSite& site) const {
-  const std::string shown = integer_ ? absl::StrCat(int_value_) : absl::StrCat(float_value_);
-  bool fits = true;
-  if (dtype == kBool) {
-    fits = integer_ && (int_value_ == 0 || int_value_ == 1);
-  } else if (IsInteger(dtype)) {
-    fits = integer_ ? FitsInteger(int_value_, dtype) : FitsInteger(float_value_, dtype);
+  const Tensor literal = integer_ ? Tensor(int_value_) : Tensor(float_value_);
+  absl::StatusOr<Tensor> converted = LiteralAs(literal, dtype);
+  if (!converted.ok()) {
+    ThrowOperatorError(symbol,
+                       absl::StrCat(converted.status().message(),
+                                    " (the tensor's dtype); cast the tensor or use another scalar"),
+                       site);
   }
-  if (!fits) {
-    ThrowOperatorError(
-        symbol,
-        absl::StrCat("the scalar ", shown, " cannot be represented as ", DTypeName(dtype),
-                     " (the tensor's dtype); cast the tensor or use another scalar"),
-        site);
-  }
-  // int64 scalars go in exactly; scalar() takes a double, which holds every other case exactly.
-  if (integer_ && dtype == kInt64) return from_vector(std::vector<int64_t>{int_value_}, Shape{});
-  return scalar(integer_ ? static_cast<double>(int_value_) : float_value_, dtype);
+  return *std::move(converted);
 }
 
 Tensor operator+(const Operand& x, const Operand& y) { return ApplyBinary(x, y, "+", add); }

@@ -37,7 +37,7 @@ const OpDef* const kReluGrad =
 
 Tensor relu_grad(const Tensor& gradients, const Tensor& features, OpSite site) {
   OpCall call(kReluGrad, {gradients, features}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

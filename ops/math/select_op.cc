@@ -35,7 +35,7 @@ const OpDef* const kSelectV2 =
 
 Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y, OpSite site) {
   OpCall call(kSelectV2, {condition, x, y}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -24,14 +24,17 @@ absl::Status CheckStatDType(DType t, DType u) {
                                                  DTypeName(u)));
 }
 
-// Checks that input `i` (scale, offset, mean or variance) is 1-D with `channels` elements; mean
-// and variance may be empty in training when exponential_avg_factor is 1 (nothing to blend).
+// Whether a channel vector may have no elements: mean and variance may, in training when
+// exponential_avg_factor is 1 (nothing to blend).
+enum class EmptyVector { kAllowed, kRejected };
+
+// Checks that input `i` (scale, offset, mean or variance) is 1-D with `channels` elements.
 absl::Status CheckChannelVector(const ShapeContext& ctx, int i, absl::string_view name,
-                                int64_t channels, bool may_be_empty) {
+                                int64_t channels, EmptyVector empty) {
   const Shape& s = ctx.input_shape(i);
   if (s.unknown_rank()) return absl::OkStatus();
-  const bool ok = s.rank() == 1 &&
-                  (s[0] < 0 || channels < 0 || s[0] == channels || (may_be_empty && s[0] == 0));
+  const bool ok = s.rank() == 1 && (s[0] < 0 || channels < 0 || s[0] == channels ||
+                                    (empty == EmptyVector::kAllowed && s[0] == 0));
   if (ok) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat(name, " must be 1-D with ", channels, " elements (the channel count of x ",
@@ -53,11 +56,12 @@ absl::Status FusedBatchNormShape(ShapeContext& ctx) {
         absl::StrCat("epsilon must be >= 0, got ", ctx.attr(FusedBatchNormAttrs::kEpsilon)));
   }
   const int64_t channels = x.unknown_rank() ? -1 : x[3];
-  const bool stats_optional = training && factor == 1.0f;
-  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 1, "scale", channels, false));
-  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 2, "offset", channels, false));
-  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 3, "mean", channels, stats_optional));
-  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 4, "variance", channels, stats_optional));
+  const EmptyVector stats =
+      training && factor == 1.0f ? EmptyVector::kAllowed : EmptyVector::kRejected;
+  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 1, "scale", channels, EmptyVector::kRejected));
+  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 2, "offset", channels, EmptyVector::kRejected));
+  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 3, "mean", channels, stats));
+  DUET_RETURN_IF_ERROR(CheckChannelVector(ctx, 4, "variance", channels, stats));
   const DType u = ctx.attr(FusedBatchNormAttrs::kU);
   ctx.set_output(0, ctx.output(0).dtype, x);
   for (int i = 1; i < 6; ++i) ctx.set_output(i, u, Shape{channels});

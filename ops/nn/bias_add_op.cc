@@ -44,7 +44,7 @@ const OpDef* const kBiasAdd = OpDefBuilder("BiasAdd")
 
 Tensor bias_add(const Tensor& value, const Tensor& bias, OpSite site) {
   OpCall call(kBiasAdd, {value, bias}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

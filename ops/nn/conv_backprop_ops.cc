@@ -170,7 +170,7 @@ Tensor conv2d_backprop_input(const Shape& input_sizes, const Tensor& filter,
               site);
   SetConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations),
                std::move(explicit_paddings));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor conv2d_backprop_input(const Shape& input_sizes, const Tensor& filter,
@@ -188,7 +188,7 @@ Tensor conv2d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
               {input, SizesTensor(filter_sizes, "filter_sizes"), out_backprop}, site);
   SetConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations),
                std::move(explicit_paddings));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor conv2d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
@@ -207,7 +207,7 @@ Tensor conv2d_explicit_padding(const Tensor& input, const Tensor& filter,
   // Conv2D declares the same ConvAttrs.
   SetConvAttrs(call, std::move(strides), "EXPLICIT", std::move(dilations),
                std::move(explicit_paddings));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

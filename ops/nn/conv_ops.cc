@@ -30,7 +30,7 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
   call.set(ConvAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
   call.set(ConvAttrs::kPadding, std::move(padding));
   call.set(ConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,

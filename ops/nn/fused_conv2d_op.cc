@@ -53,7 +53,7 @@ Tensor fused_conv2d(const Tensor& input, const Tensor& filter, absl::Span<const 
   call.set(ConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
   call.set(FusedConv2DAttrs::kFusedOps, std::move(fused_ops));
   call.set(FusedConv2DAttrs::kLeakyReluAlpha, leakyrelu_alpha);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -54,7 +54,7 @@ Tensor fused_matmul(const Tensor& a, const Tensor& b, absl::Span<const Tensor> a
   call.set(MatMulAttrs::kTransposeB, transpose_b);
   call.set(FusedMatMulAttrs::kFusedOps, std::move(fused_ops));
   call.set(FusedMatMulAttrs::kLeakyReluAlpha, leakyrelu_alpha);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

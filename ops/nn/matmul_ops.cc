@@ -84,12 +84,12 @@ Tensor matmul(const Tensor& x, const Tensor& y, bool transpose_a, bool transpose
     OpCall call(kMatMul, {x, y}, site);
     call.set(MatMulAttrs::kTransposeA, transpose_a);
     call.set(MatMulAttrs::kTransposeB, transpose_b);
-    return RunOp1(call);
+    return RunSingleOutputOp(call);
   }
   OpCall call(kBatchMatMulV2, {x, y}, site);
   call.set(BatchMatMulAttrs::kAdjX, transpose_a);
   call.set(BatchMatMulAttrs::kAdjY, transpose_b);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -155,7 +155,7 @@ Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const 
   OpCall call(kMaxPoolGrad, {orig_input, orig_output, grad}, site);
   SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
   call.set(MaxPoolAttrs::kExplicitPaddings, std::move(explicit_paddings));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
@@ -175,7 +175,7 @@ Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vec
   OpCall call(kAvgPoolGrad, {from_vector(dims, Shape{static_cast<int64_t>(dims.size())}), grad},
               site);
   SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
@@ -183,7 +183,7 @@ Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, c
                           std::string padding, OpSite site) {
   OpCall call(kMaxPoolGradGrad, {orig_input, orig_output, grad}, site);
   SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

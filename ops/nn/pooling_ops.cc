@@ -68,14 +68,14 @@ Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t
                 std::string padding, OpSite site) {
   OpCall call(kMaxPool, {x}, site);
   SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site) {
   OpCall call(kAvgPool, {x}, site);
   SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -39,12 +39,12 @@ const OpDef* const kLogSoftmax = OpDefBuilder("LogSoftmax")
 
 Tensor softmax(const Tensor& logits, OpSite site) {
   OpCall call(kSoftmax, {logits}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor log_softmax(const Tensor& logits, OpSite site) {
   OpCall call(kLogSoftmax, {logits}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -123,7 +123,7 @@ Tensor SeedTensor(int64_t seed) { return from_vector(std::vector<int64_t>{seed, 
 Tensor RunStateless(const OpDef* op, TensorList inputs, DType dtype, OpSite site) {
   OpCall call(op, std::move(inputs), site);
   call.set(StatelessRandomAttrs::kDtype, dtype);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace

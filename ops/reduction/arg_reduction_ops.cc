@@ -72,7 +72,7 @@ Tensor ArgReduce(const OpDef* op, const Tensor& x, int64_t axis, DType output_ty
       axis >= std::numeric_limits<int32_t>::min() && axis <= std::numeric_limits<int32_t>::max();
   OpCall call(op, {x, fits ? constant(static_cast<int32_t>(axis)) : constant(axis)}, site);
   call.set(ArgReductionAttrs::kOutputType, output_type);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace

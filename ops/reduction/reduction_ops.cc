@@ -87,7 +87,7 @@ Tensor Reduce(const OpDef* op, const Tensor& x, const Axes& axes, bool keep_dims
   const int rank = x.defined() && !x.shape().unknown_rank() ? x.rank() : 0;
   OpCall call(op, {x, axes.ToTensor(rank)}, site);
   call.set(ReductionAttrs::kKeepDims, keep_dims);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace

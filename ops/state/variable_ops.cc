@@ -128,13 +128,13 @@ Tensor var_handle_op(DType dtype, const Shape& shape, const std::string& shared_
   call.set(VarHandleAttrs::kSharedName, shared_name);
   call.set(VarHandleAttrs::kDtype, dtype);
   call.set(VarHandleAttrs::kShape, shape);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 Tensor read_variable_op(const Tensor& resource, DType dtype, OpSite site) {
   OpCall call(kReadVariableOp, {resource}, site);
   call.set(VariableAttrs::kDtype, dtype);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 void assign_variable_op(const Tensor& resource, const Tensor& value, OpSite site) {

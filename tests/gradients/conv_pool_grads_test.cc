@@ -24,7 +24,7 @@ Tensor ExplicitMaxPool(const Tensor& x, std::vector<int64_t> ksize, std::vector<
   call.attrs[op->attr_index("strides")] = std::move(strides);
   call.attrs[op->attr_index("padding")] = std::string("EXPLICIT");
   call.attrs[op->attr_index("explicit_paddings")] = std::move(pads);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 // ---- Conv2D ----

@@ -19,7 +19,7 @@ using Inputs = std::vector<Tensor>;
 // Calls a binary op by name: Div on floats is unreachable through divide(), which picks RealDiv.
 Tensor CallBinary(const char* op, const Tensor& x, const Tensor& y) {
   OpCall call(OpRegistry::Global().Find(op), {x, y}, OpSite());
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 // A binary op's function under test.

@@ -469,6 +469,28 @@ TEST_CASE("host_function calls C++ eagerly and from a session") {
               {"DuetHostFunction", "host_function", "only runs in the process"});
 }
 
+TEST_CASE("a host_function closure lives as long as a graph or session that calls it") {
+  // Note [Closures in graphs]: the closure captures a symbolic tensor of its own graph.
+  auto alive = std::make_shared<int>(0);
+  const std::weak_ptr<int> watch = alive;
+  auto g = std::make_unique<Graph>();
+  Tensor x, y;
+  {
+    GraphScope scope(*g);
+    x = placeholder(kFloat32, {}, "x");
+    const Tensor captured = x;
+    y = host_function([alive, captured](const Vars& in) { return Vars{in[0] + 1.f}; }, {x},
+                      {kFloat32})[0];
+  }
+  alive.reset();
+  auto session = std::make_unique<Session>(*g);
+  g.reset();  // the session's handle keeps the closure
+  CHECK_FALSE(watch.expired());
+  CHECK(session->run({{x, constant(1.f)}}, {y})[0].item<float>() == 2.f);
+  session.reset();
+  CHECK(watch.expired());  // though x and y still hold the graph's nodes
+}
+
 TEST_CASE("host_function errors name the node and the callable's message") {
   auto failing = [](const Vars&) -> Vars { throw std::runtime_error("bad input"); };
   ExpectError([&] { host_function(failing, {constant(1.f)}, {kFloat32}); },

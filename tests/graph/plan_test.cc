@@ -45,7 +45,7 @@ const KernelRegistrar kRunPlanKernel("TestOnlyRunPlan", DeviceType::kCpu, {kFloa
 
 Tensor run_plan(const Tensor& x, OpSite site = {}) {
   OpCall call(kRunPlan, {x}, site);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 // Compiles the plan that feeds `x` and fetches `y`.

@@ -421,6 +421,41 @@ TEST_CASE("custom_gradient in a traced function: its backward is the gradient, a
   ExpectTensorNear(outer.gradient(z, {x})[0], dy, 1e-6);
 }
 
+TEST_CASE("a graph and its custom_gradient closures are freed together") {
+  // Note [Closures in graphs]: each backward captures the forward's symbolic e, which keeps the
+  // graph alive; the closure must still go with the graph's last handle. Each backward also
+  // captures a token, watched here, which expires with the closure.
+  std::vector<std::weak_ptr<int>> tokens;
+  auto log1pexp = custom_gradient([&tokens](Tensor x) {
+    Tensor e = exp(x);
+    auto token = std::make_shared<int>(0);
+    tokens.push_back(token);
+    return std::make_pair(
+        log(1 + e), [e, token](Tensor dy) { return std::vector<Tensor>{dy * (1 - 1 / (1 + e))}; });
+  });
+  {
+    Graph graph;
+    Tensor in, grad;
+    {
+      GraphScope scope(graph);
+      in = placeholder(kFloat32, {2}, "in");
+      grad = gradients({log1pexp(in)}, {in})[0];
+    }
+    Session session(graph);
+    ExpectTensorNear(session.run({{in, constant({0.f, 0.f})}}, {grad})[0], constant({0.5f, 0.5f}),
+                     1e-6);
+  }
+  {  // A trace, differentiated from outside after tracing (the backward runs later).
+    auto traced = duet::function([&](const Tensor& v) { return log1pexp(v); });
+    const Tensor at = constant({0.f});
+    GradientTape tape;
+    tape.watch(at);
+    ExpectTensorNear(tape.gradient(traced(at), {at})[0], constant({0.5f}), 1e-6);
+  }
+  CHECK(tokens.size() >= 2);
+  for (const std::weak_ptr<int>& token : tokens) CHECK(token.expired());
+}
+
 TEST_CASE("a training step calling a traced model (a nested call) matches eager") {
   Variable w(random_normal({3, 2}, 1, kFloat64), "w"), w_eager(w.value(), "w_eager");
   const Tensor x = random_normal({4, 3}, 2, kFloat64);

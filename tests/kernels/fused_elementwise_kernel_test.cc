@@ -55,7 +55,7 @@ void ExpectSameBits(const Tensor& actual, const Tensor& expected) {
 Tensor Unfused(ElementwiseOpcode op, const std::vector<Tensor>& inputs) {
   OpCall call(OpRegistry::Global().Find(ElementwiseOpName(op)),
               TensorList(inputs.begin(), inputs.end()), OpSite());
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 std::vector<ElementwiseOpcode> AllOpcodes() {

@@ -11,7 +11,7 @@ cudaError_t LaunchComparison(BinaryOp op, ElementType type, const void* x, const
       return LaunchBinaryOp<duet_gpu::EqualFn, TypeSet::kAll, true>(type, x, y, z, layout, stream);
     case BinaryOp::kNotEqual:
       return LaunchBinaryOp<duet_gpu::NotEqualFn, TypeSet::kAll, true>(type, x, y, z, layout,
-                                                                        stream);
+                                                                       stream);
     case BinaryOp::kLess:
       return LaunchBinaryOp<duet_gpu::LessFn, kArith, true>(type, x, y, z, layout, stream);
     case BinaryOp::kLessEqual:
@@ -19,14 +19,13 @@ cudaError_t LaunchComparison(BinaryOp op, ElementType type, const void* x, const
     case BinaryOp::kGreater:
       return LaunchBinaryOp<duet_gpu::GreaterFn, kArith, true>(type, x, y, z, layout, stream);
     case BinaryOp::kGreaterEqual:
-      return LaunchBinaryOp<duet_gpu::GreaterEqualFn, kArith, true>(type, x, y, z, layout,
-                                                                     stream);
+      return LaunchBinaryOp<duet_gpu::GreaterEqualFn, kArith, true>(type, x, y, z, layout, stream);
     case BinaryOp::kLogicalAnd:
-      return LaunchBinaryOp<duet_gpu::LogicalAndFn, TypeSet::kBoolOnly, true>(type, x, y, z,
-                                                                              layout, stream);
+      return LaunchBinaryOp<duet_gpu::LogicalAndFn, TypeSet::kBoolOnly, true>(type, x, y, z, layout,
+                                                                              stream);
     case BinaryOp::kLogicalOr:
-      return LaunchBinaryOp<duet_gpu::LogicalOrFn, TypeSet::kBoolOnly, true>(type, x, y, z,
-                                                                             layout, stream);
+      return LaunchBinaryOp<duet_gpu::LogicalOrFn, TypeSet::kBoolOnly, true>(type, x, y, z, layout,
+                                                                             stream);
     default:
       return cudaErrorInvalidValue;
   }

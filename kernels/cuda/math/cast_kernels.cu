@@ -74,8 +74,8 @@ cudaError_t LaunchCast(ElementType from, ElementType to, const void* x, void* y,
         return cudaMemcpyAsync(y, x, static_cast<size_t>(n) * sizeof(S), cudaMemcpyDeviceToDevice,
                                stream);
       } else {
-        CastKernel<S, D>
-            <<<BlocksFor(n), kThreads, 0, stream>>>(static_cast<const S*>(x), static_cast<D*>(y), n);
+        CastKernel<S, D><<<BlocksFor(n), kThreads, 0, stream>>>(static_cast<const S*>(x),
+                                                                static_cast<D*>(y), n);
         return cudaGetLastError();
       }
     });

@@ -63,9 +63,8 @@ cudaError_t LaunchSelect(int element_size, const bool* cond, const void* t, cons
   if (layout.n <= 0) return cudaSuccess;
   switch (element_size) {
     case 1:
-      return LaunchSelectTyped(cond, static_cast<const uint8_t*>(t),
-                               static_cast<const uint8_t*>(e), static_cast<uint8_t*>(z), layout,
-                               stream);
+      return LaunchSelectTyped(cond, static_cast<const uint8_t*>(t), static_cast<const uint8_t*>(e),
+                               static_cast<uint8_t*>(z), layout, stream);
     case 2:
       return LaunchSelectTyped(cond, static_cast<const uint16_t*>(t),
                                static_cast<const uint16_t*>(e), static_cast<uint16_t*>(z), layout,
@@ -86,11 +85,11 @@ cudaError_t LaunchFindFirst(IntPredicate pred, ElementType type, const void* x, 
                             unsigned long long* first, cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   if (type == ElementType::kInt32) {
-    FindFirstKernel<<<BlocksFor(n), kThreads, 0, stream>>>(pred, static_cast<const int32_t*>(x),
-                                                           n, first);
+    FindFirstKernel<<<BlocksFor(n), kThreads, 0, stream>>>(pred, static_cast<const int32_t*>(x), n,
+                                                           first);
   } else if (type == ElementType::kInt64) {
-    FindFirstKernel<<<BlocksFor(n), kThreads, 0, stream>>>(pred, static_cast<const int64_t*>(x),
-                                                           n, first);
+    FindFirstKernel<<<BlocksFor(n), kThreads, 0, stream>>>(pred, static_cast<const int64_t*>(x), n,
+                                                           first);
   } else {
     return cudaErrorInvalidValue;
   }

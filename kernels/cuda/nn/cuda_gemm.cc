@@ -3,9 +3,9 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "kernels/cuda/cuda_context.h"
-#include "kernels/cuda/nn/cuda_matmul_options.h"
 
 namespace duet::cuda {
 namespace {

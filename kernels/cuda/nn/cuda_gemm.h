@@ -32,7 +32,7 @@ struct RowMajorGemm {
 };
 
 // Runs `gemm` on `handle` (bound to the device's stream). float32 computes in float32 unless
-// allow_tf32() (cuda_matmul_options.h); the 16-bit types accumulate in float32. m, n, k > 0.
+// allow_tf32() (core/device.h); the 16-bit types accumulate in float32. m, n, k > 0.
 // InvalidArgument when a dim or leading dimension exceeds cuBLAS's 32-bit int.
 absl::Status RunRowMajorGemm(cublasHandle_t handle, const RowMajorGemm& gemm);
 

@@ -33,7 +33,7 @@ Tensor CastNode(const Tensor& x, DType dtype) {
   const OpDef* op = OpRegistry::Global().Find("Cast");
   OpCall call(op, {x}, OpSite());
   call.attrs[op->attr_index("DstT")] = dtype;
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 using Ops = std::map<std::string, int>;

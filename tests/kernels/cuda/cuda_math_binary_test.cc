@@ -29,7 +29,7 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
 Tensor Run(const std::string& op, const std::vector<Tensor>& inputs) {
   OpCall call(OpRegistry::Global().Find(op), TensorList(inputs.begin(), inputs.end()), OpSite());
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 bool IsFloat(DType t) { return t == kFloat32 || t == kFloat64 || t == kFloat16 || t == kBFloat16; }
@@ -202,7 +202,7 @@ TEST_CASE("CUDA Equal/NotEqual of shapes that do not broadcast, incompatible_sha
         [&](const std::vector<Tensor>& in) {
           OpCall call(OpRegistry::Global().Find(op), TensorList(in.begin(), in.end()), OpSite());
           call.attrs[1] = false;  // incompatible_shape_error
-          return std::vector<Tensor>{RunOp1(call)};
+          return std::vector<Tensor>{RunSingleOutputOp(call)};
         },
         {x, y}, 0);
   }

@@ -27,7 +27,7 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
 Tensor Run(const std::string& op, const std::vector<Tensor>& inputs) {
   OpCall call(OpRegistry::Global().Find(op), TensorList(inputs.begin(), inputs.end()), OpSite());
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 bool IsFloat(DType t) { return t == kFloat32 || t == kFloat64 || t == kFloat16 || t == kBFloat16; }

@@ -12,7 +12,6 @@
 #include "tests/test_util.h"
 
 #if DUET_CUDA
-#include "kernels/cuda/nn/cuda_matmul_options.h"
 #endif
 
 namespace duet {

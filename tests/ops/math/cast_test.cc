@@ -95,7 +95,7 @@ TEST_CASE("cast keeps the shape and returns the input itself for a same-dtype ca
   REQUIRE(op != nullptr);
   OpCall call(op, {x}, {});
   call.attrs[op->attr_index("DstT")] = kInt32;
-  Tensor y = RunOp1(call);
+  Tensor y = RunSingleOutputOp(call);
   CHECK(!y.shares_buffer_with(x));
   testing::ExpectTensor(y, kInt32, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
 }

@@ -89,15 +89,15 @@ TEST_CASE("Equal with incompatible_shape_error=false answers false for shapes th
   REQUIRE(attr >= 0);
   OpCall call(op, {constant({1.f, 2.f, 3.f}), constant({1.f, 2.f})}, {});
   call.attrs[attr] = false;
-  testing::ExpectTensor(RunOp1(call), kBool, {}, {0});
+  testing::ExpectTensor(RunSingleOutputOp(call), kBool, {}, {0});
   const OpDef* ne = OpRegistry::Global().Find("NotEqual");
   OpCall call_ne(ne, {constant({1.f, 2.f, 3.f}), constant({1.f, 2.f})}, {});
   call_ne.attrs[attr] = false;
-  testing::ExpectTensor(RunOp1(call_ne), kBool, {}, {1});
+  testing::ExpectTensor(RunSingleOutputOp(call_ne), kBool, {}, {1});
   // Compatible shapes still compare elementwise.
   OpCall ok(op, {constant({1.f, 2.f}), constant({1.f, 3.f})}, {});
   ok.attrs[attr] = false;
-  testing::ExpectTensor(RunOp1(ok), kBool, {2}, {1, 0});
+  testing::ExpectTensor(RunSingleOutputOp(ok), kBool, {2}, {1, 0});
 }
 
 TEST_CASE("comparison errors: shapes, mixed dtypes, unsupported dtypes") {

@@ -129,7 +129,7 @@ Tensor ExplicitConv(const Tensor& x, const Tensor& f, std::vector<int64_t> pads)
   call.attrs[op->attr_index("strides")] = std::vector<int64_t>{1, 1, 1, 1};
   call.attrs[op->attr_index("padding")] = std::string("EXPLICIT");
   call.attrs[op->attr_index("explicit_paddings")] = std::move(pads);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 TEST_CASE("Conv2D EXPLICIT padding equal to SAME's gives SAME's result") {

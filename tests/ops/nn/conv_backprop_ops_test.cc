@@ -316,7 +316,7 @@ Tensor RawBackpropInput(const Tensor& sizes, const Tensor& f, const Tensor& dy) 
   OpCall call(op, {sizes, f, dy}, OpSite());
   call.attrs[op->attr_index("strides")] = std::vector<int64_t>{1, 1, 1, 1};
   call.attrs[op->attr_index("padding")] = std::string("SAME");
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 TEST_CASE("Conv2D backprop shape errors name the shapes") {

@@ -142,7 +142,7 @@ TEST_CASE("_FusedConv2D accepts only NHWC data") {
   call.attrs[op->attr_index("padding")] = std::string("SAME");
   call.attrs[op->attr_index("fused_ops")] = std::vector<std::string>{"BiasAdd"};
   call.attrs[op->attr_index("data_format")] = std::string("NCHW");
-  testing::ExpectError([&] { RunOp1(call); },
+  testing::ExpectError([&] { RunSingleOutputOp(call); },
                        {"_FusedConv2D", "attr 'data_format' is \"NCHW\"", "NHWC"});
 }
 

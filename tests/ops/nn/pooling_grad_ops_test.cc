@@ -29,7 +29,7 @@ Tensor ExplicitMaxPool(const Tensor& x, std::vector<int64_t> ksize, std::vector<
   call.attrs[op->attr_index("strides")] = std::move(strides);
   call.attrs[op->attr_index("padding")] = std::string("EXPLICIT");
   call.attrs[op->attr_index("explicit_paddings")] = std::move(pads);
-  return RunOp1(call);
+  return RunSingleOutputOp(call);
 }
 
 double Dot(const Tensor& a, const Tensor& b) {
@@ -339,9 +339,9 @@ TEST_CASE("Pooling gradient shape errors name the shapes") {
 }
 
 TEST_CASE("The pooling ops share their window attrs' positions") {
-  // Every pooling op and gradient declares PoolAttrs (ksize, strides, padding) first, so kernels and
-  // gradients read one set of keys. TensorFlow's MaxPool declares T first; a NodeDef's attrs are a
-  // map, so the order is invisible on the wire.
+  // Every pooling op and gradient declares PoolAttrs (ksize, strides, padding) first, so kernels
+  // and gradients read one set of keys. TensorFlow's MaxPool declares T first; a NodeDef's attrs
+  // are a map, so the order is invisible on the wire.
   const auto attrs = [](const char* name) {
     const OpDef* op = OpRegistry::Global().Find(name);
     REQUIRE(op != nullptr);
