@@ -47,6 +47,11 @@ Tensor constant(const std::vector<T>& values, const Shape& shape) {
 
 // A tensor of `shape` and `dtype` with every element equal to `value` (converted to dtype).
 Tensor fill(const Shape& shape, double value, DType dtype = kFloat32);
+// fill({2, 3}, 0.5): a braced list is the shape and the value a number (not a literal tensor for
+// the Fill op's overloads in ops/array/array_ops.h).
+inline Tensor fill(std::initializer_list<int64_t> shape, double value, DType dtype = kFloat32) {
+  return fill(Shape(shape), value, dtype);
+}
 Tensor zeros(const Shape& shape, DType dtype = kFloat32);
 Tensor ones(const Shape& shape, DType dtype = kFloat32);
 // A scalar of `dtype` holding `value`: how `x + 1` turns its 1 into a tensor of x's dtype.

@@ -59,9 +59,10 @@ class CallableBody : public FunctionBody {
   const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
 
   std::shared_ptr<const void> AdoptClosure() const override {
+    std::shared_ptr<const void> closure = closure_.lock();  // before the body lets go
     absl::MutexLock lock(&mu_);
     owned_.reset();
-    return closure_.lock();
+    return closure;
   }
 
  protected:

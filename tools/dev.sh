@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # duet's set-up and everyday entry point. Installs missing Debian packages first (idempotent).
 #   tools/dev.sh demo           build and run the eager tour (examples/eager_tour.cc)
-#   tools/dev.sh test [ARGS]    check the C++ formatting (clang-format), build and run the test
-#                               suite, then the nn kernel tests again as on an AVX2-only CPU; ends
-#                               with "N passed, N failed" over both runs
+#   tools/dev.sh test [ARGS]    what CI runs: the clang-format check, a CUDA compile-only build
+#                               (--config=cuda), the ASan/UBSan/LeakSanitizer suite, then the test
+#                               suite and the nn kernel tests again as on an AVX2-only CPU; ends
+#                               with "N passed, N failed" over all test runs. ARGS go to the last
+#                               two `bazel test` runs. For a quick local run: bazel test //tests/...
 #   tools/dev.sh format         reformat the tracked C++/CUDA files in place
 #   tools/dev.sh deps           only install the packages
 set -euo pipefail
@@ -12,6 +14,10 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
           libdnnl-dev libsleef-dev libeigen3-dev catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
+# The sanitizer and CUDA builds use output bases of their own: their options change every action,
+# and sharing the default base would evict the optimized build's outputs at each switch.
+SANITIZE_BASE="$HOME/.cache/duet-bazel-asan"
+CUDA_BASE="$HOME/.cache/duet-bazel-cuda"
 # The CPU nn and kernel tests (those running oneDNN), rerun by `test` with ONEDNN_MAX_CPU_ISA=AVX2.
 NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!cuda))",
                         tests(//tests:all))'
@@ -60,6 +66,27 @@ check_format() {
   echo "clang-format: $(cxx_sources | wc -l) files formatted"
 }
 
+# Compiles everything with --config=cuda (nvcc for the .cu files), so CUDA code cannot rot on
+# machines without a GPU; nothing runs.
+cuda_build() {
+  echo "== CUDA compile-only build (--config=cuda)"
+  bazel --output_base="$CUDA_BASE" build "${BAZEL_FLAGS[@]}" --config=cuda //...
+}
+
+# Runs //tests/... under ASan, UBSan and LeakSanitizer (.bazelrc's --config=asan); prints the run's
+# "N passed, N failed" last.
+sanitizer_tests() {
+  echo "== ASan/UBSan/LSan test suite (--config=asan)" >&2
+  local log status
+  log=$(mktemp)
+  bazel --output_base="$SANITIZE_BASE" test "${BAZEL_FLAGS[@]}" --config=asan \
+    --test_summary=short //tests/... 2>&1 | tee "$log" >&2
+  status=${PIPESTATUS[0]}
+  python3 tools/test_summary.py "$log" bazel-testlogs
+  rm -f "$log"
+  return "$status"
+}
+
 cmd="${1:-test}"
 shift || true
 install_deps
@@ -72,11 +99,17 @@ case "$cmd" in
     log=$(mktemp)
     set +e
     check_format
-    format_status=$?
+    checks_status=$?
+    cuda_build || checks_status=1
+    sanitizer_summary=$(sanitizer_tests) || checks_status=1
+    [[ "$sanitizer_summary" =~ ^[0-9]+\ passed,\ [0-9]+\ failed$ ]] ||
+      sanitizer_summary="0 passed, 1 failed"  # the suite did not get as far as a summary
+    echo "sanitizer suite: $sanitizer_summary"
     bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$TF_VENV/bin/python" \
       --test_summary=short "$@" //... 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
-    summary=$(python3 tools/test_summary.py "$log" bazel-testlogs)  # before the rerun's logs
+    # Totalled before the rerun replaces the nn kernel tests' logs.
+    summary=$(python3 tools/test_summary.py --plus "$sanitizer_summary" "$log" bazel-testlogs)
     # The nn kernel tests once more with oneDNN limited to AVX2, so that CI machines with AVX-512
     # run what AVX2-only CPUs run: the float32 fallback of 16-bit kernels (Note [Reduced precision
     # without oneDNN support] in kernels/cpu/common/dnnl_plan.cc). Cached like the first run.
@@ -94,7 +127,7 @@ case "$cmd" in
     set -e
     python3 tools/test_summary.py --plus "$summary" "$log" bazel-testlogs
     rm -f "$log"
-    ((status)) || status=$format_status
+    ((status)) || status=$checks_status
     exit "$status"
     ;;
   *) echo "usage: tools/dev.sh demo|test|deps|format" >&2; exit 2 ;;

@@ -3,6 +3,7 @@
 // need no GPU or files also run. Keep each snippet verbatim; only declarations the page leaves
 // to the reader (a model, a batch) are added.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
