@@ -62,7 +62,9 @@ absl::StatusOr<Run> RunGraph(const Graph& graph, const std::vector<std::string>&
                              const std::vector<std::pair<std::string, Tensor>>& feeds) {
   std::vector<const Node*> copy_of;
   Graph copy = graph.Copy(&copy_of);
-  auto in_copy = [&](const Node* node, int index) { return NodeOutput{copy_of[node->id()], index}; };
+  auto in_copy = [&](const Node* node, int index) {
+    return NodeOutput{copy_of[node->id()], index};
+  };
   std::vector<NodeOutput> feed_outputs;
   std::vector<Tensor> feed_values;
   for (const auto& [name, value] : feeds) {
