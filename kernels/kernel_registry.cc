@@ -55,10 +55,8 @@ class TablesById {
   std::array<std::atomic<Chunk*>, 1024> chunks_{};  // room for 262144 ops
 };
 
-TablesById& Tables() {
-  static auto* tables = new TablesById;
-  return *tables;
-}
+// Constant-initialized (all null), so dispatch pays no guard for a function-local static.
+constinit TablesById tables;
 
 }  // namespace
 
@@ -79,7 +77,7 @@ std::vector<std::string> OpsWithKernels() {
 
 const KernelDef* FindKernel(const OpDef& op, DeviceType device, DType dtype) {
   if (op.id < 0) return nullptr;  // an OpDef never registered has no kernels
-  std::atomic<const KernelTable*>& slot = Tables().Slot(op.id);
+  std::atomic<const KernelTable*>& slot = tables.Slot(op.id);
   const KernelTable* table = slot.load(std::memory_order_acquire);
   if (table == nullptr) {
     PendingKernels& p = Pending();

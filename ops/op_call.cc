@@ -88,18 +88,48 @@ std::string InputsString(const OpCall& call) {
   return absl::StrJoin(parts, ", ");
 }
 
+// A literal takes the dtype its type attr gets from the other inputs (not in type lists, whose
+// dtypes are the inputs' own).
+bool TakesOthersDType(const Tensor& input, const ArgDef& arg) {
+  return input.is_literal() && (arg.type_attr_index >= 0 || !arg.is_list());
+}
+
+// BindAttrs' second pass (Note [Literal tensors] in core/literal.cc): converts each literal input
+// to its arg's dtype; a type attr that only literals use (not in `inferred`) takes the first
+// literal's dtype.
+absl::Status ConvertLiterals(OpCall& call, uint64_t inferred) {
+  size_t i = 0;
+  for (const ArgDef& arg : call.op->inputs) {
+    const int64_t n = ArgLength(arg, call.attrs);
+    for (int64_t k = 0; k < n; ++k, ++i) {
+      Tensor& t = call.inputs[i];
+      if (!TakesOthersDType(t, arg)) continue;
+      if (arg.type_attr_index >= 0) {
+        const uint64_t bit = uint64_t{1} << (arg.type_attr_index & 63);
+        if (!(inferred & bit)) {
+          inferred |= bit;
+          call.attrs[arg.type_attr_index] = t.dtype();
+        }
+      }
+      absl::StatusOr<Tensor> converted = LiteralAs(t, ArgDType(arg, call.attrs, k));
+      if (!converted.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("input ", arg.name, ": ", converted.status().message(),
+                         "; cast the other inputs or use another literal"));
+      }
+      t = *std::move(converted);
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status BindAttrs(OpCall& call) {
   const OpDef& op = *call.op;
   if (op.has_list_input) InferListLength(call);
   uint64_t inferred = 0;  // type attrs already set from an input in this call
-  struct Deferred {
-    size_t input;
-    const ArgDef* arg;
-    int64_t k;
-  };
-  absl::InlinedVector<Deferred, 2> literals;  // Note [Literal tensors] in core/literal.cc
+  bool has_literals = false;  // Note [Literal tensors] in core/literal.cc
   size_t i = 0;
   for (const ArgDef& arg : op.inputs) {
     const int64_t n = ArgLength(arg, call.attrs);
@@ -118,10 +148,8 @@ absl::Status BindAttrs(OpCall& call) {
       if (!t.defined()) {
         return absl::InvalidArgumentError(absl::StrCat("input ", arg.name, " is undefined"));
       }
-      // A literal takes the dtype its type attr gets from the other inputs (not in type lists,
-      // whose dtypes are the inputs' own).
-      if (t.is_literal() && (arg.type_attr_index >= 0 || !arg.is_list())) {
-        literals.push_back({i, &arg, k});
+      if (TakesOthersDType(t, arg)) {
+        has_literals = true;
         continue;
       }
       if (arg.type_attr_index < 0) {
@@ -151,25 +179,7 @@ absl::Status BindAttrs(OpCall& call) {
     return absl::InvalidArgumentError(
         absl::StrCat("expected ", i, " inputs, got ", call.inputs.size()));
   }
-  for (const Deferred& d : literals) {
-    Tensor& t = call.inputs[d.input];
-    if (d.arg->type_attr_index >= 0) {
-      const uint64_t bit = uint64_t{1} << (d.arg->type_attr_index & 63);
-      if (!(inferred & bit)) {  // only literals use this type attr: the first one sets it
-        inferred |= bit;
-        call.attrs[d.arg->type_attr_index] = t.dtype();
-      }
-    }
-    const DType dtype = ArgDType(*d.arg, call.attrs, d.k);
-    absl::StatusOr<Tensor> converted = LiteralAs(t, dtype);
-    if (!converted.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("input ", d.arg->name, ": ",
-                                                     converted.status().message(),
-                                                     "; cast the other inputs or use another "
-                                                     "literal"));
-    }
-    t = *std::move(converted);
-  }
+  if (has_literals) DUET_RETURN_IF_ERROR(ConvertLiterals(call, inferred));
   for (size_t a = 0; a < op.attrs.size(); ++a) {
     DUET_RETURN_IF_ERROR(CheckAttr(op, op.attrs[a], call.attrs[a]));
   }

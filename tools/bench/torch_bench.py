@@ -12,12 +12,11 @@ a warm-up; DUET_BENCH_REPS (7) sets the repetitions, as for the C++ benchmarks.
 """
 
 import argparse
-import os
-import statistics
 import sys
-import time
 
 import torch
+
+from peer_timing import emit, median_seconds_per_call
 
 LARGE_ADD_ELEMENTS = 10_000_000
 LARGE_MATMUL_N = 1024
@@ -25,40 +24,6 @@ SMALL_MATMUL_N = 64
 # The MLP of autodiff_bench: 784-256-10, batch 64, float32, SGD.
 MLP_BATCH, MLP_IN, MLP_HIDDEN, MLP_CLASSES = 64, 784, 256, 10
 MLP_LEARNING_RATE = 0.01
-
-REPS = max(1, int(os.environ.get("DUET_BENCH_REPS", "7")))
-MIN_REP_SECONDS = max(1.0, float(os.environ.get("DUET_BENCH_MIN_MS", "20"))) / 1000.0
-
-
-def median_seconds_per_call(fn):
-    """Median over REPS of the seconds one fn() takes; calibration doubles as the warm-up."""
-
-    def time_calls(calls):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        return time.perf_counter() - start
-
-    calls = 1
-    while True:
-        seconds = time_calls(calls)
-        if seconds >= MIN_REP_SECONDS:
-            break
-        per_call = seconds / calls
-        nxt = calls * 2
-        if seconds > 1e-4 and per_call > 0:
-            nxt = max(nxt, int(1.2 * MIN_REP_SECONDS / per_call) + 1)
-        calls = nxt
-    return statistics.median(time_calls(calls) / calls for _ in range(REPS))
-
-
-def emit(name, value, unit):
-    if isinstance(value, int):
-        print(f"{name}\t{value}\t{unit}", flush=True)
-        return
-    fmt = "{}\t{:.1f}\t{}" if value >= 100 else "{}\t{:.3f}\t{}"
-    print(fmt.format(name, value, unit), flush=True)
-
 
 def ramp(*shape):
     """Varied float32 values, as in eager_bench, so no kernel can shortcut on zeros."""
