@@ -128,7 +128,7 @@ absl::Status ConvertLiterals(OpCall& call, uint64_t inferred) {
 absl::Status BindAttrs(OpCall& call) {
   const OpDef& op = *call.op;
   if (op.has_list_input) InferListLength(call);
-  uint64_t inferred = 0;  // type attrs already set from an input in this call
+  uint64_t inferred = 0;      // type attrs already set from an input in this call
   bool has_literals = false;  // Note [Literal tensors] in core/literal.cc
   size_t i = 0;
   for (const ArgDef& arg : op.inputs) {
