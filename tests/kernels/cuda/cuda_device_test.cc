@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "duet.h"
+#include "kernels/cuda/cuda_allocator.h"
 #include "kernels/cuda/cuda_context.h"
 #include "tests/cuda_test_util.h"
 #include "tests/test_util.h"
