@@ -60,8 +60,9 @@ class CallableBody : public FunctionBody {
 
   std::shared_ptr<const void> AdoptClosure() const override {
     absl::MutexLock lock(&mu_);
+    std::shared_ptr<const void> adopted = closure_.lock();  // before owned_ lets go of it
     owned_.reset();
-    return closure_.lock();
+    return adopted;
   }
 
  protected:
