@@ -11,18 +11,10 @@
 #include "ops/gradient.h"
 #include "ops/math/math_attrs.h"
 #include "ops/math/math_ops.h"
-#include "ops/reduction/reduction_ops.h"
+#include "ops/reduction/reduction_grads.h"
 
 namespace duet {
 namespace {
-
-// Sums in float32 for 16-bit grads: Sum has no 16-bit kernels, and float32 is more accurate.
-Tensor SumOver(const Tensor& grad, const Axes& axes, bool keep_dims) {
-  const DType dtype = grad.dtype();
-  const bool half = dtype == kFloat16 || dtype == kBFloat16;
-  const Tensor summed = reduce_sum(half ? cast(grad, kFloat32) : grad, axes, keep_dims);
-  return half ? cast(summed, dtype) : summed;
-}
 
 // Undoes NumPy broadcasting: sums `grad` (of the broadcast output's shape) over the axes along
 // which input `i` was broadcast, so the input receives a gradient of its own shape.

@@ -12,18 +12,11 @@
 #include "ops/math/operators.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
+#include "ops/reduction/reduction_grads.h"
 #include "ops/reduction/reduction_ops.h"
 
 namespace duet {
 namespace {
-
-// reduce_sum for every floating dtype: Sum has no 16-bit kernels (and float32 accumulation is the
-// more accurate choice for them anyway).
-Tensor SumOver(const Tensor& x, Axes axes, bool keep_dims = false) {
-  const DType dtype = x.dtype();
-  if (dtype != kFloat16 && dtype != kBFloat16) return reduce_sum(x, std::move(axes), keep_dims);
-  return cast(reduce_sum(cast(x, kFloat32), std::move(axes), keep_dims), dtype);
-}
 
 // sum += t, where an undefined sum is zero.
 void Accumulate(Tensor& sum, const Tensor& t) { sum = sum.defined() ? sum + t : t; }

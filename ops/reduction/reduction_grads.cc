@@ -1,8 +1,11 @@
 // Gradients of the reductions. The upstream gradient has the output's shape; it is viewed with
 // the reduced dims kept as 1 and broadcast back over the input's shape.
+#include "ops/reduction/reduction_grads.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "core/constant.h"
@@ -13,6 +16,13 @@
 #include "ops/reduction/reduction_ops.h"
 
 namespace duet {
+
+Tensor SumOver(const Tensor& x, Axes axes, bool keep_dims) {
+  const DType dtype = x.dtype();
+  if (dtype != kFloat16 && dtype != kBFloat16) return reduce_sum(x, std::move(axes), keep_dims);
+  return cast(reduce_sum(cast(x, kFloat32), std::move(axes), keep_dims), dtype);
+}
+
 namespace {
 
 // Which dims of input 0 the call reduced (the forward op has validated the axes).

@@ -69,7 +69,7 @@ TEST_CASE("without relax_shapes each shape traces; input_signature traces once")
   auto declared = duet::function(
       [](const Tensor& x) { return x * 2.f; },
       FunctionOptions{.input_signature = std::vector<TensorSpec>{{kFloat32, Shape{-1, 3}}}});
-  for (int n = 1; n <= 3; ++n) ExpectTensorNear(declared(ones({n, 3})), fill({n, 3}, 2.0), 0);
+  for (int n = 1; n <= 3; ++n) ExpectTensorNear(declared(ones({n, 3})), fill(Shape{n, 3}, 2.0), 0);
   CHECK(declared.trace_count() == 1);
   ExpectError([&] { declared(ones({2, 4})); }, {"input_signature", "(2, 4)", "(None, 3)"});
 }

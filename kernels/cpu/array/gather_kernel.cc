@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/int_values.h"
+#include "kernels/common/axis_math.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
 
@@ -48,10 +49,8 @@ void Gather(KernelContext& ctx, int axis) {
   const Tensor& params = ctx.input(0);
   const Tensor& indices = ctx.input(1);
   Tensor& out = ctx.output(0);
-  int64_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= params.shape().dim(d);
-  for (int d = axis + 1; d < params.rank(); ++d) inner *= params.shape().dim(d);
-  const int64_t n = params.shape().dim(axis), num_idx = indices.num_elements();
+  const AxisView v = ViewAroundAxis(params.shape(), axis);
+  const int64_t outer = v.outer, n = v.n, inner = v.inner, num_idx = indices.num_elements();
   const int elem = sizeof(U);
   const char* src = static_cast<const char*>(params.raw_data());
   char* dst = static_cast<char*>(out.raw_data());
@@ -85,8 +84,7 @@ absl::Status GatherTyped(KernelContext& ctx, int axis) {
 }
 
 absl::Status GatherKernel(KernelContext& ctx) {
-  const int64_t a = IntScalar(ctx.input(2));
-  const int axis = static_cast<int>(a < 0 ? a + ctx.input(0).rank() : a);
+  const int axis = WrapAxis(IntScalar(ctx.input(2)), ctx.input(0).rank());
   return ctx.input(1).dtype() == kInt64 ? GatherTyped<int64_t>(ctx, axis)
                                         : GatherTyped<int32_t>(ctx, axis);
 }

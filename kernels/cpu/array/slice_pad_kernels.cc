@@ -12,13 +12,8 @@ absl::Status SliceKernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
-  const std::vector<int64_t> begin = IntValues(ctx.input(1));
-  const auto in_strides = ContiguousStrides(x.shape().dims());
-  int64_t offset = 0;
-  for (int d = 0; d < x.rank(); ++d) offset += begin[d] * in_strides[d];
-  const int elem = DTypeSize(x.dtype());
-  StridedCopy(out.shape().dims(), static_cast<const char*>(x.raw_data()) + offset * elem,
-              in_strides, out.raw_data(), ContiguousStrides(out.shape().dims()), elem, ctx.pool());
+  StridedCopy(SliceCopy(x.shape(), out.shape(), IntValues(ctx.input(1))), x.raw_data(),
+              out.raw_data(), DTypeSize(x.dtype()), ctx.pool());
   return absl::OkStatus();
 }
 
@@ -28,13 +23,8 @@ absl::Status PadKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   std::memset(out.raw_data(), 0, out.nbytes());  // zero bits are 0 / 0.0 / false in every dtype
   if (x.num_elements() == 0) return absl::OkStatus();
-  const std::vector<int64_t> pads = IntValues(ctx.input(1));
-  const auto out_strides = ContiguousStrides(out.shape().dims());
-  int64_t offset = 0;
-  for (int d = 0; d < x.rank(); ++d) offset += pads[2 * d] * out_strides[d];
-  const int elem = DTypeSize(x.dtype());
-  StridedCopy(x.shape().dims(), x.raw_data(), ContiguousStrides(x.shape().dims()),
-              static_cast<char*>(out.raw_data()) + offset * elem, out_strides, elem, ctx.pool());
+  StridedCopy(PadCopy(x.shape(), out.shape(), IntValues(ctx.input(1))), x.raw_data(),
+              out.raw_data(), DTypeSize(x.dtype()), ctx.pool());
   return absl::OkStatus();
 }
 

@@ -64,31 +64,6 @@ void CopyCoalesced(const StridedDims& c, const U* src, U* dst, ThreadPool& pool)
 
 }  // namespace
 
-CoalescedDims Coalesce(absl::Span<const int64_t> dims, absl::Span<const int64_t> src_strides,
-                       absl::Span<const int64_t> dst_strides) {
-  CoalescedDims out;
-  StridedDims& c = out.dims;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] == 0) {
-      out.empty = true;
-      return out;
-    }
-    if (dims[i] == 1) continue;
-    const int last = c.rank() - 1;
-    if (last >= 0 && c.src[last] == src_strides[i] * dims[i] &&
-        c.dst[last] == dst_strides[i] * dims[i]) {
-      c.dims[last] *= dims[i];
-      c.src[last] = src_strides[i];
-      c.dst[last] = dst_strides[i];
-    } else {
-      c.dims.push_back(dims[i]);
-      c.src.push_back(src_strides[i]);
-      c.dst.push_back(dst_strides[i]);
-    }
-  }
-  return out;
-}
-
 void StridedCopy(absl::Span<const int64_t> dims, const void* src,
                  absl::Span<const int64_t> src_strides, void* dst,
                  absl::Span<const int64_t> dst_strides, int elem_size, ThreadPool& pool) {
@@ -110,14 +85,11 @@ void StridedCopy(absl::Span<const int64_t> dims, const void* src,
   }
 }
 
-absl::InlinedVector<int64_t, 8> ContiguousStrides(absl::Span<const int64_t> dims) {
-  absl::InlinedVector<int64_t, 8> strides(dims.size());
-  int64_t s = 1;
-  for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
-    strides[i] = s;
-    s *= dims[i];
-  }
-  return strides;
+void StridedCopy(const StridedCopyPlan& plan, const void* src, void* dst, int elem_size,
+                 ThreadPool& pool) {
+  StridedCopy(plan.layout.dims, static_cast<const char*>(src) + plan.src_offset * elem_size,
+              plan.layout.src, static_cast<char*>(dst) + plan.dst_offset * elem_size,
+              plan.layout.dst, elem_size, pool);
 }
 
 }  // namespace duet

@@ -99,16 +99,12 @@ void Transpose(const StridedDims& c, const void* src, void* dst, ThreadPool& poo
 absl::Status TransposeKernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   Tensor& out = ctx.output(0);
-  const std::vector<int64_t> perm = IntValues(ctx.input(1));
-  const auto in_strides = ContiguousStrides(x.shape().dims());
-  absl::InlinedVector<int64_t, 8> src(perm.size());
-  for (size_t k = 0; k < perm.size(); ++k) src[k] = in_strides[perm[k]];
-  const auto dst = ContiguousStrides(out.shape().dims());
+  const StridedCopyPlan plan = TransposeCopy(x.shape(), out.shape(), IntValues(ctx.input(1)));
   const int elem = DTypeSize(x.dtype());
-  const CoalescedDims c = Coalesce(out.shape().dims(), src, dst);
+  const CoalescedDims c = Coalesce(plan.layout.dims, plan.layout.src, plan.layout.dst);
   if (c.empty) return absl::OkStatus();
   if (c.dims.rank() <= 1 || c.dims.src.back() == 1) {  // the innermost dim stays: block copies
-    StridedCopy(out.shape().dims(), x.raw_data(), src, out.raw_data(), dst, elem, ctx.pool());
+    StridedCopy(plan, x.raw_data(), out.raw_data(), elem, ctx.pool());
     return absl::OkStatus();
   }
   if (DnnlCopies(x.dtype()) && x.num_elements() >= kDnnlMinElements &&

@@ -14,7 +14,7 @@
 #include <type_traits>
 
 #include "absl/strings/string_view.h"
-#include "kernels/cpu/math/broadcast.h"
+#include "kernels/common/broadcast.h"
 #include "kernels/cpu/math/simd.h"
 #include "kernels/kernel_registry.h"
 

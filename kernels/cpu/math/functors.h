@@ -7,26 +7,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/wrapping_arithmetic.h"
 #include "kernels/cpu/math/simd.h"
 
 namespace duet {
-
-// Two's-complement wrapping arithmetic for signed integers, done in the unsigned type.
-template <typename T>
-T WrapAdd(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-}
-template <typename T>
-T WrapSub(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
-}
-template <typename T>
-T WrapMul(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-}
 
 // ---- Binary arithmetic -------------------------------------------------------------------------
 

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "kernels/cpu/common/dnnl_plan.h"
+#include "kernels/cpu/nn/conv_dnnl.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/cpu/nn/im2col.h"
 
 namespace duet {
 namespace {
@@ -20,7 +23,7 @@ void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type t
                    const FusedEpilogue* epilogue) {
   const ConvDescs d(g, type);
   const dnnl::convolution_forward::primitive_desc pd =
-      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference, epilogue->DnnlAttr())
+      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference, EpilogueDnnlAttr(*epilogue))
                : d.Forward(dnnl::prop_kind::forward_inference);
   p.AddBuffer(DNNL_ARG_SRC, d.src, DnnlUse::kRead);
   p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights, DnnlUse::kRead);
@@ -50,7 +53,7 @@ absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEp
                        "convolution");
   }
   DnnlKey epilogue_key;
-  epilogue->AppendKey(epilogue_key);
+  AppendEpilogueKey(*epilogue, epilogue_key);
   return RunConvPlan(kFusedConv2DPlan, build, dtype, g,
                      {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
                       {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},

@@ -9,7 +9,8 @@
 
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
-#include "kernels/cpu/nn/conv_geometry.h"
+#include "kernels/cpu/nn/conv_dnnl.h"
+#include "kernels/cpu/nn/im2col.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {

@@ -1,7 +1,7 @@
 // _FusedConv2D on the CPU: the convolution of conv2d_runner.h with the bias and activation fused
 // into oneDNN's primitive (float32, bfloat16) or applied after the float64 GEMM.
+#include "kernels/common/fused_epilogue.h"
 #include "kernels/cpu/nn/conv2d_runner.h"
-#include "kernels/cpu/nn/fused_epilogue.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"
 

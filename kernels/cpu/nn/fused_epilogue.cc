@@ -5,25 +5,12 @@
 #include <cmath>
 #include <cstdint>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "core/half.h"
 
 namespace duet {
 namespace {
 
-struct NamedActivation {
-  const char* name;
-  FusedActivation activation;
-};
-
-constexpr NamedActivation kActivations[] = {
-    {"Relu", FusedActivation::kRelu},       {"Relu6", FusedActivation::kRelu6},
-    {"Elu", FusedActivation::kElu},         {"Tanh", FusedActivation::kTanh},
-    {"Sigmoid", FusedActivation::kSigmoid}, {"LeakyRelu", FusedActivation::kLeakyRelu},
-};
-
-// TensorFlow's definitions, which oneDNN's post-ops in DnnlAttr compute too.
+// TensorFlow's definitions, which oneDNN's post-ops in EpilogueDnnlAttr compute too.
 template <typename Acc>
 Acc Activate(FusedActivation activation, Acc x, Acc leakyrelu_alpha) {
   switch (activation) {
@@ -67,16 +54,16 @@ void ApplyTyped(const FusedEpilogue& epilogue, const Tensor& bias, Tensor& out, 
 
 }  // namespace
 
-void FusedEpilogue::AppendKey(DnnlKey& key) const {
-  key.push_back(static_cast<int64_t>(activation));
-  key.push_back(std::bit_cast<int32_t>(leakyrelu_alpha));
+void AppendEpilogueKey(const FusedEpilogue& epilogue, DnnlKey& key) {
+  key.push_back(static_cast<int64_t>(epilogue.activation));
+  key.push_back(std::bit_cast<int32_t>(epilogue.leakyrelu_alpha));
 }
 
-dnnl::primitive_attr FusedEpilogue::DnnlAttr() const {
+dnnl::primitive_attr EpilogueDnnlAttr(const FusedEpilogue& epilogue) {
   using dnnl::algorithm;
   dnnl::post_ops ops;
   // append_eltwise(scale, algorithm, alpha, beta); see oneDNN's eltwise documentation.
-  switch (activation) {
+  switch (epilogue.activation) {
     case FusedActivation::kNone:
       break;
     case FusedActivation::kRelu:
@@ -95,28 +82,12 @@ dnnl::primitive_attr FusedEpilogue::DnnlAttr() const {
       ops.append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f);
       break;
     case FusedActivation::kLeakyRelu:
-      ops.append_eltwise(1.f, algorithm::eltwise_relu, leakyrelu_alpha, 0.f);
+      ops.append_eltwise(1.f, algorithm::eltwise_relu, epilogue.leakyrelu_alpha, 0.f);
       break;
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   return attr;
-}
-
-absl::StatusOr<FusedEpilogue> ReadFusedEpilogue(const std::vector<std::string>& fused_ops,
-                                                float leakyrelu_alpha) {
-  FusedEpilogue epilogue{.leakyrelu_alpha = leakyrelu_alpha};
-  const bool bias_first = !fused_ops.empty() && fused_ops.size() <= 2 && fused_ops[0] == "BiasAdd";
-  if (bias_first && fused_ops.size() == 1) return epilogue;
-  for (const NamedActivation& a : kActivations) {
-    if (bias_first && fused_ops[1] == a.name) {
-      epilogue.activation = a.activation;
-      return epilogue;
-    }
-  }
-  return absl::InternalError(absl::StrCat("the CPU kernel has no fusion [",
-                                          absl::StrJoin(fused_ops, ", "),
-                                          "] (the op's shape function accepted it)"));
 }
 
 void ApplyFusedEpilogue(const FusedEpilogue& epilogue, const Tensor& bias, Tensor& out,

@@ -1,6 +1,6 @@
 // _FusedMatMul on the CPU: the matmul of matmul_runner.h with the bias and activation fused into
 // oneDNN's primitive (float32, bfloat16) or applied after Eigen's product (float64).
-#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/common/fused_epilogue.h"
 #include "kernels/cpu/nn/matmul_runner.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"

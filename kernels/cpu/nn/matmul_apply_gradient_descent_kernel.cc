@@ -3,30 +3,15 @@
 // unfused graph stored and then subtracted is never materialized.
 #include <mutex>
 
-#include "absl/strings/str_cat.h"
 #include "core/resource.h"
-#include "kernels/cpu/common/variable_update.h"
+#include "kernels/common/matmul_geometry.h"
+#include "kernels/common/variable_update.h"
 #include "kernels/cpu/nn/matmul_runner.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-// The shape of op(a) x op(b), or why there is none.
-absl::StatusOr<Shape> ProductShape(const Shape& a, const Shape& b, bool ta, bool tb) {
-  if (a.rank() != 2 || b.rank() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a and b must be 2-D matrices, got shapes ", a.str(), " and ", b.str()));
-  }
-  if (a[ta ? 0 : 1] != b[tb ? 1 : 0]) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "inner dimensions do not match: ", a[ta ? 0 : 1], " vs ", b[tb ? 1 : 0], " (shapes ",
-        a.str(), " and ", b.str(), ", transpose_a=", ta ? "true" : "false",
-        ", transpose_b=", tb ? "true" : "false", ")"));
-  }
-  return Shape{a[ta ? 1 : 0], b[tb ? 0 : 1]};
-}
 
 // Note [Variables copy on write] (kernels/cpu/state/variable_kernels.cc): the product is added in
 // place only when the variable is its value's only holder; otherwise into a copy of the value.
@@ -37,7 +22,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   const Tensor& a = ctx.input(2);
   const Tensor& b = ctx.input(3);
   const bool ta = ctx.attr(MatMulAttrs::kTransposeA), tb = ctx.attr(MatMulAttrs::kTransposeB);
-  DUET_ASSIGN_OR_RETURN(const Shape product, ProductShape(a.shape(), b.shape(), ta, tb));
+  DUET_ASSIGN_OR_RETURN(const Shape product, MatrixProductShape(a.shape(), b.shape(), ta, tb));
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
   std::lock_guard<std::mutex> lock(variable->mu);
   DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/true));

@@ -9,53 +9,20 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "kernels/common/matmul_geometry.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/math/elementwise.h"
 #include "kernels/cpu/math/functors.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
 
 namespace duet {
 namespace {
 
-using Dims = absl::InlinedVector<int64_t, 6>;
-
-// One (batch) matmul: operand dims as stored, left-padded with 1s to the output's rank.
-struct MatMulGeometry {
-  Dims x, y, out;
-  bool adj_x = false, adj_y = false;
-  int64_t m = 0, k = 0, n = 0;
-
-  int rank() const { return static_cast<int>(out.size()); }
-  int64_t batch() const {
-    int64_t b = 1;
-    for (int i = 0; i < rank() - 2; ++i) b *= out[i];
-    return b;
-  }
-};
-
-Dims PadTo(const Shape& s, int rank) {
-  Dims d(rank - s.rank(), 1);
-  d.insert(d.end(), s.dims().begin(), s.dims().end());
-  return d;
-}
-
-MatMulGeometry Geometry(const KernelContext& ctx, const Shape& out, bool adj_x, bool adj_y) {
-  MatMulGeometry g;
-  g.out.assign(out.dims().begin(), out.dims().end());
-  g.x = PadTo(ctx.input(0).shape(), g.rank());
-  g.y = PadTo(ctx.input(1).shape(), g.rank());
-  g.adj_x = adj_x;
-  g.adj_y = adj_y;
-  const int r = g.rank();
-  g.m = out[r - 2];
-  g.n = out[r - 1];
-  g.k = adj_x ? g.x[r - 2] : g.x[r - 1];
-  return g;
-}
-
 // oneDNN's view of a stored operand: logical dims [batch..., rows, cols] of op(stored), with
 // row-major strides of the stored layout, the last two swapped when transposed.
-dnnl::memory::desc OperandDesc(const Dims& stored, bool transposed, dnnl::memory::data_type type) {
+dnnl::memory::desc OperandDesc(const MatMulDims& stored, bool transposed,
+                               dnnl::memory::data_type type) {
   const int r = static_cast<int>(stored.size());
   dnnl::memory::dims dims(stored.begin(), stored.end());
   dnnl::memory::dims strides(r);
@@ -100,12 +67,12 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
     p.AddStep(dnnl::matmul(pd), std::move(args));
     return;
   }
-  Dims bias_dims(g.rank(), 1);
+  MatMulDims bias_dims(g.rank(), 1);
   bias_dims.back() = g.n;
   const auto bias = OperandDesc(bias_dims, false, type);
   p.AddBuffer(DNNL_ARG_BIAS, bias, DnnlUse::kRead);
   args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out), epilogue->DnnlAttr(),
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out), EpilogueDnnlAttr(*epilogue),
                                   DnnlEngine());
   p.AddStep(dnnl::matmul(pd), std::move(args));
 }
@@ -120,7 +87,7 @@ absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
   DnnlKey key = {static_cast<int64_t>(dtype), g.rank(), g.adj_x, g.adj_y};
   key.insert(key.end(), g.x.begin(), g.x.end());
   key.insert(key.end(), g.y.begin(), g.y.end());
-  if (epilogue != nullptr) epilogue->AppendKey(key);
+  if (epilogue != nullptr) AppendEpilogueKey(*epilogue, key);
   DUET_ASSIGN_OR_RETURN(DnnlPlan * plan,
                         CachedDnnlPlan(epilogue ? kFusedMatMulPlan : kMatMulPlan, key, dtype,
                                        [&](DnnlPlan& p, dnnl::memory::data_type type) {
@@ -131,24 +98,6 @@ absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
   plan->Bind(DNNL_ARG_DST, ctx.output(0));
   if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2));
   return plan->Run(absl::StrCat(epilogue ? "fused matmul " : "matmul ", DTypeName(dtype)));
-}
-
-// Element offset of each output batch's matrix within an operand with (padded) dims `operand`,
-// whose batch dims of size 1 broadcast.
-std::vector<int64_t> BatchOffsets(const Dims& operand, const Dims& out, int64_t batch) {
-  const int nb = static_cast<int>(out.size()) - 2;
-  Dims stride(nb + 1);
-  stride[nb] = operand[nb] * operand[nb + 1];  // one matrix
-  for (int i = nb - 1; i >= 0; --i) stride[i] = stride[i + 1] * operand[i];
-  std::vector<int64_t> offsets(batch);
-  Dims index(nb, 0);
-  for (int64_t b = 0; b < batch; ++b) {
-    int64_t offset = 0;
-    for (int i = 0; i < nb; ++i) offset += operand[i] == 1 ? 0 : index[i] * stride[i + 1];
-    offsets[b] = offset;
-    for (int i = nb - 1; i >= 0 && ++index[i] == out[i]; --i) index[i] = 0;
-  }
-  return offsets;
 }
 
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -181,21 +130,6 @@ absl::Status EigenMatMul(KernelContext& ctx, const MatMulGeometry& g) {
   const int64_t flops = std::max<int64_t>(g.m * g.n * g.k, 1);
   ctx.pool().ParallelFor(batch, std::max<int64_t>(1, (1 << 16) / flops), run);
   return absl::OkStatus();
-}
-
-// The geometry of op(a) x op(b) into `out` for 2-D operands.
-MatMulGeometry Geometry2D(const Tensor& a, const Tensor& b, const Shape& out, bool adj_a,
-                          bool adj_b) {
-  MatMulGeometry g;
-  g.out.assign(out.dims().begin(), out.dims().end());
-  g.x.assign(a.shape().dims().begin(), a.shape().dims().end());
-  g.y.assign(b.shape().dims().begin(), b.shape().dims().end());
-  g.adj_x = adj_a;
-  g.adj_y = adj_b;
-  g.m = out[0];
-  g.n = out[1];
-  g.k = adj_a ? g.x[0] : g.x[1];
-  return g;
 }
 
 // value -= alpha x y: the matmul plan with a sum post-op (dst += x y, reading dst's old value).
@@ -258,7 +192,7 @@ void EigenSubtractScaled(const Tensor& a, const Tensor& b, const MatMulGeometry&
 absl::Status MatMulSubtractScaled(const Tensor& a, const Tensor& b, bool adj_a, bool adj_b,
                                   double alpha, Tensor& value, bool a_is_scratch,
                                   bool b_is_scratch) {
-  const MatMulGeometry g = Geometry2D(a, b, value.shape(), adj_a, adj_b);
+  const MatMulGeometry g = MakeMatMulGeometry(a.shape(), b.shape(), value.shape(), adj_a, adj_b);
   if (value.num_elements() == 0 || g.k == 0) return absl::OkStatus();  // subtracts zeros
   if (value.dtype() == kFloat64) {
     EigenSubtractScaled(a, b, g, alpha, value);
@@ -270,7 +204,8 @@ absl::Status MatMulSubtractScaled(const Tensor& a, const Tensor& b, bool adj_a, 
 absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
-  const MatMulGeometry g = Geometry(ctx, out.shape(), adj_x, adj_y);
+  const MatMulGeometry g =
+      MakeMatMulGeometry(ctx.input(0).shape(), ctx.input(1).shape(), out.shape(), adj_x, adj_y);
   if (g.k > 0 && out.dtype() != kFloat64) return DnnlMatMul(ctx, g, epilogue);
   if (g.k == 0) {  // an empty sum: zeros (all-zero bits are 0 in every float type)
     std::memset(out.raw_data(), 0, out.nbytes());

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "absl/status/status.h"
-#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/common/fused_epilogue.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/common/pool_geometry.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
-#include "kernels/cpu/nn/pool_geometry.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"
 

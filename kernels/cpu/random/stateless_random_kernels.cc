@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "kernels/cpu/random/distributions.h"
-#include "kernels/cpu/random/philox.h"
+#include "kernels/common/philox_seed.h"
+#include "kernels/common/random_distributions.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
@@ -12,20 +12,6 @@ namespace {
 
 // Blocks per parallel chunk: each block costs ~50 ns (Philox plus Box-Muller).
 constexpr int64_t kMinBlocksPerChunk = 1024;
-
-// The Philox stream of the seed input (int32 or int64, two values; the shape function checked).
-philox::Stream StreamOf(const Tensor& seed) {
-  int64_t s0, s1;
-  if (seed.dtype() == kInt32) {
-    s0 = seed.data<int32_t>()[0];
-    s1 = seed.data<int32_t>()[1];
-  } else {
-    s0 = seed.data<int64_t>()[0];
-    s1 = seed.data<int64_t>()[1];
-  }
-  // Like TensorFlow, a negative int32 seed sign-extends to 64 bits.
-  return philox::StreamFromSeed(static_cast<uint64_t>(s0), static_cast<uint64_t>(s1));
-}
 
 // Fills out[0, n) with Dist's values, block by block; the last block may be cut short.
 template <typename Dist, typename T>
@@ -62,7 +48,7 @@ void ScaleAndShift(T* out, int64_t n, T scale, T shift, ThreadPool& pool) {
 template <template <typename> class Dist, typename T>
 void Generate(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
-  FillBlocks<Dist<T>>(StreamOf(ctx.input(1)), out.mutable_data<T>(), out.num_elements(),
+  FillBlocks<Dist<T>>(SeedStream(ctx.input(1)), out.mutable_data<T>(), out.num_elements(),
                       ctx.pool());
 }
 

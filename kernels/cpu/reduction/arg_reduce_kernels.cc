@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/int_values.h"
+#include "kernels/common/axis_math.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
@@ -66,10 +68,7 @@ void ArgColumns(const T* src, int64_t outer, int64_t n, int64_t inner, Index* ds
 template <bool kMax, typename T, typename Index>
 void ArgReduce(KernelContext& ctx, int axis) {
   const Tensor& x = ctx.input(0);
-  int64_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= x.shape().dim(d);
-  for (int d = axis + 1; d < x.rank(); ++d) inner *= x.shape().dim(d);
-  const int64_t n = x.shape().dim(axis);
+  const auto [outer, n, inner] = ViewAroundAxis(x.shape(), axis);
   Index* dst = ctx.output(0).mutable_data<Index>();
   if (inner == 1) {
     ArgRows<kMax>(x.data<T>(), outer, n, dst, ctx.pool());
@@ -81,9 +80,7 @@ void ArgReduce(KernelContext& ctx, int axis) {
 template <bool kMax, typename T>
 absl::Status ArgReduceKernel(KernelContext& ctx) {
   if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
-  const Tensor& dim = ctx.input(1);
-  const int64_t a = dim.dtype() == kInt64 ? *dim.data<int64_t>() : *dim.data<int32_t>();
-  const int axis = static_cast<int>(a < 0 ? a + ctx.input(0).rank() : a);
+  const int axis = WrapAxis(IntScalar(ctx.input(1)), ctx.input(0).rank());
   if (ctx.output(0).dtype() == kInt32) {
     ArgReduce<kMax, T, int32_t>(ctx, axis);
   } else {

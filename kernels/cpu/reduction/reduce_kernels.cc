@@ -6,8 +6,8 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/common/reduce_plan.h"
 #include "kernels/cpu/reduction/reduce_loops.h"
-#include "kernels/cpu/reduction/reduce_plan.h"
 #include "kernels/cpu/reduction/reducers.h"
 #include "kernels/kernel_registry.h"
 
@@ -71,16 +71,6 @@ T EmptyValue() {
   } else {
     return R::Identity();
   }
-}
-
-// Which input dims the (already validated) axes operand reduces.
-std::vector<bool> ReducedDims(const Tensor& axes, int rank) {
-  std::vector<bool> reduced(rank, false);
-  for (int64_t i = 0; i < axes.num_elements(); ++i) {
-    const int64_t a = axes.dtype() == kInt64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
-    reduced[a < 0 ? a + rank : a] = true;
-  }
-  return reduced;
 }
 
 // Runs the planned passes from x into out, through scratch buffers between passes.

@@ -4,40 +4,21 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/common/wrapping_arithmetic.h"
+
 namespace duet {
 
-// Integer sums and products wrap on overflow, like TensorFlow's; the arithmetic goes through the
-// unsigned type so that wrapping is defined behaviour rather than signed overflow.
-template <typename T>
-T WrappingAdd(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
-
-template <typename T>
-T WrappingMul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-  } else {
-    return a * b;
-  }
-}
-
+// Integer sums and products wrap on overflow, like TensorFlow's (wrapping_arithmetic.h).
 template <typename T>
 struct SumReducer {
   static T Identity() { return T(0); }
-  static T Combine(T a, T b) { return WrappingAdd(a, b); }
+  static T Combine(T a, T b) { return WrapAdd(a, b); }
 };
 
 template <typename T>
 struct ProdReducer {
   static T Identity() { return T(1); }
-  static T Combine(T a, T b) { return WrappingMul(a, b); }
+  static T Combine(T a, T b) { return WrapMul(a, b); }
 };
 
 // Max and min propagate NaN (like NumPy): a NaN operand wins. `a != a` is the NaN test that the

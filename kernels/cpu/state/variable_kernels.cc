@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
-#include "kernels/cpu/common/variable_update.h"
+#include "kernels/common/variable_update.h"
 #include "kernels/kernel_registry.h"
 #include "ops/op_registry.h"
 #include "ops/state/state_attrs.h"

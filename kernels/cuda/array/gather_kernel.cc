@@ -6,6 +6,7 @@
 // this one instead writes zeros for the rows of such indices (see LaunchGather).
 #include "absl/strings/str_cat.h"
 #include "core/int_values.h"
+#include "kernels/common/axis_math.h"
 #include "kernels/cuda/array/array_kernels.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
@@ -24,15 +25,11 @@ absl::Status GatherKernel(KernelContext& ctx) {
                                                    indices.device().str()));
   }
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
-  const int64_t a = IntScalar(ctx.input(2));
-  const int axis = static_cast<int>(a < 0 ? a + params.rank() : a);
-  int64_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= params.shape().dim(d);
-  for (int d = axis + 1; d < params.rank(); ++d) inner *= params.shape().dim(d);
-  DUET_CUDA_RETURN_IF_ERROR(
-      cuda::LaunchGather(params.raw_data(), indices.raw_data(), indices.dtype() == kInt64,
-                         out.raw_data(), outer, params.shape().dim(axis), inner,
-                         indices.num_elements(), DTypeSize(params.dtype()), context->stream()));
+  const AxisView v =
+      ViewAroundAxis(params.shape(), WrapAxis(IntScalar(ctx.input(2)), params.rank()));
+  DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchGather(
+      params.raw_data(), indices.raw_data(), indices.dtype() == kInt64, out.raw_data(), v.outer,
+      v.n, v.inner, indices.num_elements(), DTypeSize(params.dtype()), context->stream()));
   return absl::OkStatus();
 }
 

@@ -1,7 +1,6 @@
 #include "kernels/cuda/array/strided_copy.h"
 
 #include "absl/strings/str_cat.h"
-#include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cuda/array/array_kernels.h"
 #include "kernels/cuda/cuda_context.h"
 
@@ -32,6 +31,13 @@ absl::Status StridedCopy(absl::Span<const int64_t> dims, const void* src,
     d.dst_strides[k] = s.dst[k];
   }
   return CudaStatus(LaunchStridedCopy(d, src, dst, elem_size, stream), "LaunchStridedCopy");
+}
+
+absl::Status StridedCopy(const StridedCopyPlan& plan, const void* src, void* dst, int elem_size,
+                         cudaStream_t stream) {
+  return StridedCopy(plan.layout.dims, static_cast<const char*>(src) + plan.src_offset * elem_size,
+                     plan.layout.src, static_cast<char*>(dst) + plan.dst_offset * elem_size,
+                     plan.layout.dst, elem_size, stream);
 }
 
 }  // namespace duet::cuda

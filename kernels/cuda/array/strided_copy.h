@@ -1,6 +1,6 @@
 // The one strided copy behind the CUDA Slice, Pad, Tile, BroadcastTo, Concat, Split and general
-// Transpose kernels: the CPU's coalescing (kernels/cpu/array/strided_copy.h) planned on the host,
-// one grid-stride kernel on the device.
+// Transpose kernels: planned and coalesced on the host as on the CPU
+// (kernels/common/strided_copy_plan.h), one grid-stride kernel on the device.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "kernels/common/strided_copy_plan.h"
 
 namespace duet::cuda {
 
@@ -18,5 +19,9 @@ namespace duet::cuda {
 absl::Status StridedCopy(absl::Span<const int64_t> dims, const void* src,
                          absl::Span<const int64_t> src_strides, void* dst,
                          absl::Span<const int64_t> dst_strides, int elem_size, cudaStream_t stream);
+
+// The copy `plan` from the device buffer at `src` to the one at `dst`, on `stream`.
+absl::Status StridedCopy(const StridedCopyPlan& plan, const void* src, void* dst, int elem_size,
+                         cudaStream_t stream);
 
 }  // namespace duet::cuda

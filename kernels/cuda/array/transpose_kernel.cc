@@ -1,11 +1,11 @@
-// Transpose on CUDA. After coalescing (as on the CPU), a permutation that swaps the last two of
-// at most three merged dims is a batched 2-D transpose through shared-memory tiles (2-D, NCHW to
-// NHWC, and any rotation of dims); the rest, including permutations that keep the innermost dim,
-// go through the general strided copy.
+// Transpose on CUDA. After coalescing (kernels/common/strided_copy_plan.h, as on the CPU), a
+// permutation that swaps the last two of at most three merged dims is a batched 2-D transpose
+// through shared-memory tiles (2-D, NCHW to NHWC, and any rotation of dims); the rest, including
+// permutations that keep the innermost dim, go through the general strided copy.
 #include <optional>
 
 #include "core/int_values.h"
-#include "kernels/cpu/array/strided_copy.h"
+#include "kernels/common/strided_copy_plan.h"
 #include "kernels/cuda/array/array_kernels.h"
 #include "kernels/cuda/array/strided_copy.h"
 #include "kernels/cuda/cuda_context.h"
@@ -35,20 +35,15 @@ absl::Status TransposeKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
-  const std::vector<int64_t> perm = IntValues(ctx.input(1));
-  const auto in_strides = ContiguousStrides(x.shape().dims());
-  absl::InlinedVector<int64_t, 8> src(perm.size());
-  for (size_t k = 0; k < perm.size(); ++k) src[k] = in_strides[perm[k]];
-  const auto dst = ContiguousStrides(out.shape().dims());
+  const StridedCopyPlan plan = TransposeCopy(x.shape(), out.shape(), IntValues(ctx.input(1)));
   const int elem = DTypeSize(x.dtype());
-  const CoalescedDims c = Coalesce(out.shape().dims(), src, dst);
+  const CoalescedDims c = Coalesce(plan.layout.dims, plan.layout.src, plan.layout.dst);
   if (const auto t = AsBatchTranspose(c.dims)) {
     DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchBatchTranspose(
         x.raw_data(), out.raw_data(), t->batch, t->rows, t->cols, elem, context->stream()));
     return absl::OkStatus();
   }
-  return cuda::StridedCopy(out.shape().dims(), x.raw_data(), src, out.raw_data(), dst, elem,
-                           context->stream());
+  return cuda::StridedCopy(plan, x.raw_data(), out.raw_data(), elem, context->stream());
 }
 
 const KernelRegistrar kTranspose("Transpose", DeviceType::kCuda,

@@ -2,7 +2,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
-#include "kernels/cpu/math/broadcast.h"
+#include "kernels/common/broadcast.h"
 
 namespace duet::cuda {
 

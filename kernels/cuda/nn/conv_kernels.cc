@@ -10,8 +10,8 @@
 // input gradient crops the padded gradient back.
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
-#include "kernels/cpu/nn/conv_geometry.h"
-#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/common/conv_geometry.h"
+#include "kernels/common/fused_epilogue.h"
 #include "kernels/cuda/array/array_kernels.h"
 #include "kernels/cuda/array/strided_copy.h"
 #include "kernels/cuda/cuda_context.h"

@@ -1,8 +1,8 @@
-// The launchers' activation for a fused op's epilogue (kernels/cpu/nn/fused_epilogue.h parses
+// The launchers' activation for a fused op's epilogue (kernels/common/fused_epilogue.h parses
 // fused_ops for the CPU and CUDA kernels alike).
 #pragma once
 
-#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/common/fused_epilogue.h"
 #include "kernels/cuda/nn/nn_launch_types.h"
 
 namespace duet::cuda {

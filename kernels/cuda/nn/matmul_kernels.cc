@@ -6,12 +6,12 @@
 // LeakyRelu, and the extra pass over [m, n] is small next to the product; one path serves all.
 #include <vector>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "core/resource.h"
-#include "kernels/cpu/common/variable_update.h"
-#include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/common/fused_epilogue.h"
+#include "kernels/common/matmul_geometry.h"
+#include "kernels/common/variable_update.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/activation_launchers.h"
 #include "kernels/cuda/nn/cuda_gemm.h"
@@ -22,32 +22,6 @@
 
 namespace duet {
 namespace {
-
-using Dims = absl::InlinedVector<int64_t, 6>;
-
-Dims PadTo(const Shape& s, int rank) {
-  Dims d(rank - s.rank(), 1);
-  d.insert(d.end(), s.dims().begin(), s.dims().end());
-  return d;
-}
-
-// Element offset of each output batch's matrix within an operand with (padded) dims `operand`,
-// whose batch dims of size 1 broadcast (as kernels/cpu/nn/matmul_runner.cc).
-std::vector<int64_t> BatchOffsets(const Dims& operand, const Dims& out, int64_t batch) {
-  const int nb = static_cast<int>(out.size()) - 2;
-  Dims stride(nb + 1);
-  stride[nb] = operand[nb] * operand[nb + 1];
-  for (int i = nb - 1; i >= 0; --i) stride[i] = stride[i + 1] * operand[i];
-  std::vector<int64_t> offsets(batch);
-  Dims index(nb, 0);
-  for (int64_t b = 0; b < batch; ++b) {
-    int64_t offset = 0;
-    for (int i = 0; i < nb; ++i) offset += operand[i] == 1 ? 0 : index[i] * stride[i + 1];
-    offsets[b] = offset;
-    for (int i = nb - 1; i >= 0 && ++index[i] == out[i]; --i) index[i] = 0;
-  }
-  return offsets;
-}
 
 // The common stride of `offsets` (offsets[b] == b * stride), or -1 when there is none.
 int64_t UniformStride(const std::vector<int64_t>& offsets) {
@@ -67,24 +41,24 @@ int64_t UniformStride(const std::vector<int64_t>& offsets) {
 absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, cuda::DeviceContext* device) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
-  const int rank = out.rank();
-  const Dims out_dims(out.shape().dims().begin(), out.shape().dims().end());
-  const Dims x = PadTo(ctx.input(0).shape(), rank);
-  const Dims y = PadTo(ctx.input(1).shape(), rank);
+  const MatMulGeometry mm =
+      MakeMatMulGeometry(ctx.input(0).shape(), ctx.input(1).shape(), out.shape(), adj_x, adj_y);
+  const int rank = mm.rank();
+  const MatMulDims& x = mm.x;
+  const MatMulDims& y = mm.y;
   cuda::RowMajorGemm g;
   g.dtype = out.dtype();
   g.adj_x = adj_x;
   g.adj_y = adj_y;
-  g.m = out_dims[rank - 2];
-  g.n = out_dims[rank - 1];
-  g.k = adj_x ? x[rank - 2] : x[rank - 1];
+  g.m = mm.m;
+  g.n = mm.n;
+  g.k = mm.k;
   if (g.k == 0) {  // an empty sum: zeros (all-zero bits are 0 in every float type)
     return cuda::CudaStatus(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), device->stream()),
                             "cudaMemsetAsync");
   }
   DUET_ASSIGN_OR_RETURN(cublasHandle_t handle, device->cublas());
-  int64_t batch = 1;
-  for (int i = 0; i < rank - 2; ++i) batch *= out_dims[i];
+  const int64_t batch = mm.batch();
   const size_t elem = DTypeSize(g.dtype);
   const char* x_data = static_cast<const char*>(ctx.input(0).raw_data());
   const char* y_data = static_cast<const char*>(ctx.input(1).raw_data());
@@ -96,8 +70,8 @@ absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, cuda::DeviceC
     g.out = out_data;
     return cuda::RunRowMajorGemm(handle, g);
   }
-  const std::vector<int64_t> x_offsets = BatchOffsets(x, out_dims, batch);
-  const std::vector<int64_t> y_offsets = BatchOffsets(y, out_dims, batch);
+  const std::vector<int64_t> x_offsets = BatchOffsets(x, mm.out, batch);
+  const std::vector<int64_t> y_offsets = BatchOffsets(y, mm.out, batch);
   const int64_t x_stride = UniformStride(x_offsets), y_stride = UniformStride(y_offsets);
   if (x_stride >= 0 && y_stride >= 0) {
     g.x = x_data;
@@ -108,7 +82,7 @@ absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, cuda::DeviceC
     g.batch = batch;
     return cuda::RunRowMajorGemm(handle, g);
   }
-  const int64_t inner = out_dims[rank - 3];  // > 1 here: else the spacing would be even
+  const int64_t inner = mm.out[rank - 3];  // > 1 here: else the spacing would be even
   g.batch = inner;
   g.stride_x = x[rank - 3] == 1 ? 0 : x[rank - 2] * x[rank - 1];
   g.stride_y = y[rank - 3] == 1 ? 0 : y[rank - 2] * y[rank - 1];
@@ -179,16 +153,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   const Tensor& a = ctx.input(2);
   const Tensor& b = ctx.input(3);
   const bool ta = ctx.attr(MatMulAttrs::kTransposeA), tb = ctx.attr(MatMulAttrs::kTransposeB);
-  if (a.rank() != 2 || b.rank() != 2) {
-    return absl::InvalidArgumentError(absl::StrCat("a and b must be 2-D matrices, got shapes ",
-                                                   a.shape().str(), " and ", b.shape().str()));
-  }
-  if (a.shape()[ta ? 0 : 1] != b.shape()[tb ? 1 : 0]) {
-    return absl::InvalidArgumentError(absl::StrCat("inner dimensions do not match: shapes ",
-                                                   a.shape().str(), " and ", b.shape().str(),
-                                                   ", transpose_a=", ta, ", transpose_b=", tb));
-  }
-  const Shape product{a.shape()[ta ? 1 : 0], b.shape()[tb ? 0 : 1]};
+  DUET_ASSIGN_OR_RETURN(const Shape product, MatrixProductShape(a.shape(), b.shape(), ta, tb));
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   std::lock_guard<std::mutex> lock(variable->mu);

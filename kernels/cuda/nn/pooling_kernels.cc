@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "kernels/cpu/nn/pool_geometry.h"
+#include "kernels/common/pool_geometry.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/cuda/nn/pooling_launchers.h"

@@ -13,7 +13,7 @@
 
 namespace duet::cuda {
 
-// Sizes of one pooling (kernels/cpu/nn/pool_geometry.h), padding given by its leading side.
+// Sizes of one pooling (kernels/common/pool_geometry.h), padding given by its leading side.
 struct PoolDims {
   int64_t batch = 0, channels = 0;
   int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;

@@ -3,25 +3,16 @@
 // shape and seed are host inputs; the Scaled ops' parameters may live on either device.
 #include "kernels/cuda/random/stateless_random_kernels.h"
 
-#include "kernels/cpu/random/philox.h"
+#include "kernels/common/philox_seed.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
 namespace {
 
-// The seed input's stream, scrambled as on the CPU (a negative int32 seed sign-extends).
+// The seed input's stream (SeedStream, as on the CPU) in the launchers' plain form.
 cuda::PhiloxStream StreamOf(const Tensor& seed) {
-  int64_t s0, s1;
-  if (seed.dtype() == kInt32) {
-    s0 = seed.data<int32_t>()[0];
-    s1 = seed.data<int32_t>()[1];
-  } else {
-    s0 = seed.data<int64_t>()[0];
-    s1 = seed.data<int64_t>()[1];
-  }
-  const philox::Stream s =
-      philox::StreamFromSeed(static_cast<uint64_t>(s0), static_cast<uint64_t>(s1));
+  const philox::Stream s = SeedStream(seed);
   return {{s.key[0], s.key[1]}, {s.counter[0], s.counter[1], s.counter[2], s.counter[3]}};
 }
 

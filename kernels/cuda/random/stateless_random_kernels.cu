@@ -1,7 +1,7 @@
 #include <algorithm>
 
-#include "kernels/cpu/random/distributions.h"
-#include "kernels/cpu/random/philox.h"
+#include "kernels/common/philox.h"
+#include "kernels/common/random_distributions.h"
 #include "kernels/cuda/random/stateless_random_kernels.h"
 
 namespace duet::cuda {

@@ -6,7 +6,9 @@
 
 #include <vector>
 
-#include "kernels/cpu/reduction/reduce_plan.h"
+#include "core/int_values.h"
+#include "kernels/common/axis_math.h"
+#include "kernels/common/reduce_plan.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
 
@@ -24,16 +26,6 @@ cuda::ReduceType ReduceTypeOf(DType dtype) {
     default:
       return cuda::ReduceType::kFloat32;
   }
-}
-
-// Which input dims the (already validated) axes operand reduces.
-std::vector<bool> ReducedDims(const Tensor& axes, int rank) {
-  std::vector<bool> reduced(rank, false);
-  for (int64_t i = 0; i < axes.num_elements(); ++i) {
-    const int64_t a = axes.dtype() == kInt64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
-    reduced[a < 0 ? a + rank : a] = true;
-  }
-  return reduced;
 }
 
 // Device memory of at least `bytes` bytes (none for 0), released in stream order.
@@ -96,15 +88,10 @@ absl::Status ArgReduceKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
-  const Tensor& dim = ctx.input(1);
-  const int64_t a = dim.dtype() == kInt64 ? *dim.data<int64_t>() : *dim.data<int32_t>();
-  const int axis = static_cast<int>(a < 0 ? a + x.rank() : a);
-  int64_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= x.shape().dim(d);
-  for (int d = axis + 1; d < x.rank(); ++d) inner *= x.shape().dim(d);
+  const AxisView v = ViewAroundAxis(x.shape(), WrapAxis(IntScalar(ctx.input(1)), x.rank()));
   DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchArgReduce(kMax, ReduceTypeOf(x.dtype()), x.raw_data(),
-                                                  out.raw_data(), out.dtype() == kInt64, outer,
-                                                  x.shape().dim(axis), inner, context->stream()));
+                                                  out.raw_data(), out.dtype() == kInt64, v.outer,
+                                                  v.n, v.inner, context->stream()));
   return absl::OkStatus();
 }
 

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/wrapping_arithmetic.h"
 #include "kernels/cuda/reduction/reduce_kernels.h"
 
 namespace duet::cuda {
@@ -16,26 +17,6 @@ constexpr int64_t kMaxBlocks = 65535;
 constexpr int64_t kMinParallelBlocks = 512;
 // ...into pieces of at least this many reduced rows (or row elements).
 constexpr int64_t kMinPiece = 2048;
-
-template <typename T>
-__device__ T WrapAdd(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
-
-template <typename T>
-__device__ T WrapMul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-  } else {
-    return a * b;
-  }
-}
 
 // The ends of T's range (infinities for floats). Not std::numeric_limits: its members are
 // constexpr host functions, which nvcc rejects in device code without --expt-relaxed-constexpr.

@@ -1,5 +1,5 @@
 // Launchers of the reduction family's CUDA kernels. A reduction is planned on the host as passes
-// over (outer, reduce, inner) views (kernels/cpu/reduction/reduce_plan.h); each pass here is a
+// over (outer, reduce, inner) views (kernels/common/reduce_plan.h); each pass here is a
 // block reduction with warp shuffles along contiguous rows (inner == 1) or a column reduction
 // whose warps read along the contiguous inner dim. Plain C-like interface for the nvcc side.
 #pragma once

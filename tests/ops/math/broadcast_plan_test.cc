@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/cpu/math/broadcast.h"
+#include "kernels/common/broadcast.h"
 
 namespace duet {
 namespace {

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "kernels/common/window_geometry.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_matmul.h"
 #include "kernels/cpu/common/dnnl_plan.h"
-#include "kernels/cpu/common/window_geometry.h"
 #include "tests/test_util.h"
 
 namespace duet {

@@ -1,9 +1,9 @@
 // Philox4x32-10 against the known-answer vectors published with Random123 (kat_vectors).
-#include "kernels/cpu/random/philox.h"
+#include "kernels/common/philox.h"
 
 #include <catch2/catch.hpp>
 
-#include "kernels/cpu/random/distributions.h"
+#include "kernels/common/random_distributions.h"
 
 namespace duet::philox {
 namespace {

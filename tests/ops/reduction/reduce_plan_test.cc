@@ -1,5 +1,5 @@
 // PlanReduction: how reductions over arbitrary axes become (outer, reduce, inner) passes.
-#include "kernels/cpu/reduction/reduce_plan.h"
+#include "kernels/common/reduce_plan.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,13 +1,8 @@
-// What the Conv2D kernel, its gradient kernels (Conv2DBackpropInput, Conv2DBackpropFilter) and
-// _FusedConv2D share: the convolution's sizes read from shapes and attrs, the oneDNN plan key,
-// memory descriptors and plan runner built on them, and the float64 im2col/col2im (oneDNN 2.6 has
-// no f64, so float64 convolutions are GEMMs over im2col matrices).
-//
-// All of them declare ConvAttrs (ops/nn/nn_attrs.h); each kernel passes the shapes of the forward
-// convolution, which sit at different inputs and outputs.
+// The oneDNN side of the CPU convolution kernels (Conv2D, Conv2DBackpropInput,
+// Conv2DBackpropFilter, _FusedConv2D): the plan key, memory descriptors and plan runner built on a
+// ConvGeometry (kernels/common/conv_geometry.h).
 #pragma once
 
-#include <Eigen/Dense>
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
@@ -17,26 +12,11 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/dtype.h"
-#include "core/shape.h"
+#include "kernels/common/conv_geometry.h"
 #include "kernels/cpu/common/dnnl_plan.h"
-#include "kernels/cpu/common/window_geometry.h"
-#include "kernels/kernel_registry.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
 namespace duet {
-
-// Sizes of one Conv2D (NHWC input, HWIO filter); the arrays are [height, width].
-struct ConvGeometry {
-  int64_t batch = 0, in_c = 0, out_c = 0;
-  int64_t in[2] = {}, window[2] = {}, out[2] = {}, stride[2] = {}, dilation[2] = {};
-  WindowPadding pad[2];
-};
-
-// The geometry of the Conv2D with input shape `in`, filter shape `filter` and output shape `out`
-// (the op's shape function checked that they fit together), with strides, dilations and padding
-// from the ConvAttrs of `ctx`.
-ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,
-                              const Shape& out);
 
 // Everything a oneDNN convolution plan of `dtype` over `g` depends on.
 DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g);
@@ -79,15 +59,5 @@ absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType 
                          const ConvGeometry& g,
                          std::initializer_list<std::pair<int, const void*>> bindings,
                          absl::string_view what, absl::Span<const int64_t> key_extra = {});
-
-using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Gathers one NHWC image's input windows into the rows of `col` [out_h * out_w, k_h * k_w * in_c]
-// (padding as zeros), so that Conv2D is one GEMM with the HWIO filter viewed as
-// [k_h * k_w * in_c, out_c].
-void Im2Col(const double* image, const ConvGeometry& g, double* col);
-
-// The adjoint of Im2Col: overwrites `image` with the sum of the `col` entries read from each pixel.
-void Col2Im(const double* col, const ConvGeometry& g, double* image);
 
 }  // namespace duet

@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/cpu/random/philox.h"
+#include "kernels/common/philox.h"
 
 namespace duet::philox {
 
 // A float in [0, 1) from the low 23 bits of `x`: 1.m - 1.
-DUET_PHILOX_FN float Uint32ToFloat(uint32_t x) {
+DUET_HOST_DEVICE float Uint32ToFloat(uint32_t x) {
   const uint32_t bits = (127u << 23) | (x & 0x7fffffu);
 #if defined(__CUDA_ARCH__)
   const float f = __uint_as_float(bits);
@@ -27,7 +27,7 @@ DUET_PHILOX_FN float Uint32ToFloat(uint32_t x) {
 }
 
 // A double in [0, 1) from 52 bits: the low 20 bits of `hi` and all of `lo`.
-DUET_PHILOX_FN double Uint64ToDouble(uint32_t hi, uint32_t lo) {
+DUET_HOST_DEVICE double Uint64ToDouble(uint32_t hi, uint32_t lo) {
   const uint64_t mantissa = (static_cast<uint64_t>(hi & 0xfffffu) << 32) | lo;
   const uint64_t bits = (uint64_t{1023} << 52) | mantissa;
 #if defined(__CUDA_ARCH__)
@@ -41,7 +41,7 @@ DUET_PHILOX_FN double Uint64ToDouble(uint32_t hi, uint32_t lo) {
 
 // Box-Muller: two uniforms to two standard normals. The expression order matches TensorFlow's
 // BoxMullerFloat (2 * M_PI is a double, so the angle is computed in double and rounded to float).
-DUET_PHILOX_FN void BoxMuller(uint32_t x0, uint32_t x1, float* f0, float* f1) {
+DUET_HOST_DEVICE void BoxMuller(uint32_t x0, uint32_t x1, float* f0, float* f1) {
   float u1 = Uint32ToFloat(x0);
   if (u1 < 1.0e-7f) u1 = 1.0e-7f;  // keeps log() finite
   const float v1 = static_cast<float>(2.0f * M_PI * Uint32ToFloat(x1));
@@ -52,8 +52,8 @@ DUET_PHILOX_FN void BoxMuller(uint32_t x0, uint32_t x1, float* f0, float* f1) {
 }
 
 // The double version, from four words (TensorFlow's BoxMullerDouble).
-DUET_PHILOX_FN void BoxMuller(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, double* d0,
-                              double* d1) {
+DUET_HOST_DEVICE void BoxMuller(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, double* d0,
+                                double* d1) {
   double u1 = Uint64ToDouble(x0, x1);
   if (u1 < 1.0e-7) u1 = 1.0e-7;
   const double v1 = 2 * M_PI * Uint64ToDouble(x2, x3);
@@ -69,14 +69,14 @@ struct Uniform;
 template <>
 struct Uniform<float> {
   static constexpr int kPerBlock = 4;
-  DUET_PHILOX_FN static void Fill(const Block& b, float* out) {
+  DUET_HOST_DEVICE static void Fill(const Block& b, float* out) {
     for (int i = 0; i < 4; ++i) out[i] = Uint32ToFloat(b[i]);
   }
 };
 template <>
 struct Uniform<double> {
   static constexpr int kPerBlock = 2;
-  DUET_PHILOX_FN static void Fill(const Block& b, double* out) {
+  DUET_HOST_DEVICE static void Fill(const Block& b, double* out) {
     out[0] = Uint64ToDouble(b[0], b[1]);
     out[1] = Uint64ToDouble(b[2], b[3]);
   }
@@ -88,7 +88,7 @@ struct Normal;
 template <>
 struct Normal<float> {
   static constexpr int kPerBlock = 4;
-  DUET_PHILOX_FN static void Fill(const Block& b, float* out) {
+  DUET_HOST_DEVICE static void Fill(const Block& b, float* out) {
     BoxMuller(b[0], b[1], &out[0], &out[1]);
     BoxMuller(b[2], b[3], &out[2], &out[3]);
   }
@@ -96,7 +96,7 @@ struct Normal<float> {
 template <>
 struct Normal<double> {
   static constexpr int kPerBlock = 2;
-  DUET_PHILOX_FN static void Fill(const Block& b, double* out) {
+  DUET_HOST_DEVICE static void Fill(const Block& b, double* out) {
     BoxMuller(b[0], b[1], b[2], b[3], &out[0], &out[1]);
   }
 };

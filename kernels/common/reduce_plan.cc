@@ -1,4 +1,7 @@
-#include "kernels/cpu/reduction/reduce_plan.h"
+#include "kernels/common/reduce_plan.h"
+
+#include "core/int_values.h"
+#include "kernels/common/axis_math.h"
 
 namespace duet {
 namespace {
@@ -44,6 +47,12 @@ std::vector<ReducePass> PlanReduction(absl::Span<const int64_t> dims,
     }
   }
   return passes;
+}
+
+std::vector<bool> ReducedDims(const Tensor& axes, int rank) {
+  std::vector<bool> reduced(rank, false);
+  for (int64_t a : IntValues(axes)) reduced[WrapAxis(a, rank)] = true;
+  return reduced;
 }
 
 }  // namespace duet

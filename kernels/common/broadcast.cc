@@ -1,4 +1,4 @@
-#include "kernels/cpu/math/broadcast.h"
+#include "kernels/common/broadcast.h"
 
 namespace duet {
 

@@ -1,4 +1,4 @@
-#include "kernels/cpu/common/variable_update.h"
+#include "kernels/common/variable_update.h"
 
 #include "absl/strings/str_cat.h"
 

@@ -1,4 +1,4 @@
-#include "kernels/cpu/nn/pool_geometry.h"
+#include "kernels/common/pool_geometry.h"
 
 #include "ops/nn/nn_attrs.h"
 

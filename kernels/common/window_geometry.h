@@ -1,4 +1,4 @@
-// Padding of sliding-window ops (convolution, pooling) as oneDNN wants it.
+// Padding of sliding-window ops (convolution, pooling), before and after each spatial dim.
 #pragma once
 
 #include <cstdint>

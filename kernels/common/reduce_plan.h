@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "core/tensor.h"
 
 namespace duet {
 
@@ -20,5 +21,9 @@ struct ReducePass {
 // (the output equals the input). Every dim must be non-zero.
 std::vector<ReducePass> PlanReduction(absl::Span<const int64_t> dims,
                                       const std::vector<bool>& reduced);
+
+// Which dims of a rank-`rank` input the reduction's axes operand (int32 or int64, checked by the
+// op's shape function; negative axes count from the back) reduces.
+std::vector<bool> ReducedDims(const Tensor& axes, int rank);
 
 }  // namespace duet

@@ -1,4 +1,4 @@
-#include "kernels/cpu/common/window_geometry.h"
+#include "kernels/common/window_geometry.h"
 
 #include <algorithm>
 

@@ -6,11 +6,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define DUET_PHILOX_FN __host__ __device__ inline
-#else
-#define DUET_PHILOX_FN inline
-#endif
+#include "kernels/common/host_device.h"
 
 namespace duet::philox {
 
@@ -20,9 +16,9 @@ namespace duet::philox {
 template <int N>
 struct Words {
   uint32_t w[N];
-  DUET_PHILOX_FN uint32_t& operator[](int i) { return w[i]; }
-  DUET_PHILOX_FN const uint32_t& operator[](int i) const { return w[i]; }
-  DUET_PHILOX_FN friend bool operator==(const Words& a, const Words& b) {
+  DUET_HOST_DEVICE uint32_t& operator[](int i) { return w[i]; }
+  DUET_HOST_DEVICE const uint32_t& operator[](int i) const { return w[i]; }
+  DUET_HOST_DEVICE friend bool operator==(const Words& a, const Words& b) {
     for (int i = 0; i < N; ++i) {
       if (a.w[i] != b.w[i]) return false;
     }
@@ -41,7 +37,7 @@ inline constexpr uint32_t kKeyBump0 = 0x9E3779B9;
 inline constexpr uint32_t kKeyBump1 = 0xBB67AE85;
 
 // One Philox S-box round.
-DUET_PHILOX_FN Counter Round(const Counter& c, const Key& k) {
+DUET_HOST_DEVICE Counter Round(const Counter& c, const Key& k) {
   const uint64_t p0 = static_cast<uint64_t>(kMultiplier0) * c[0];
   const uint64_t p1 = static_cast<uint64_t>(kMultiplier1) * c[2];
   const uint32_t hi0 = static_cast<uint32_t>(p0 >> 32), lo0 = static_cast<uint32_t>(p0);
@@ -50,7 +46,7 @@ DUET_PHILOX_FN Counter Round(const Counter& c, const Key& k) {
 }
 
 // Philox4x32-10: ten rounds, the key bumped between them.
-DUET_PHILOX_FN Block Philox4x32(Counter c, Key k) {
+DUET_HOST_DEVICE Block Philox4x32(Counter c, Key k) {
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
       k[0] += kKeyBump0;
@@ -62,7 +58,7 @@ DUET_PHILOX_FN Block Philox4x32(Counter c, Key k) {
 }
 
 // `c` advanced by `n` blocks (128-bit addition), like TensorFlow's PhiloxRandom::Skip.
-DUET_PHILOX_FN Counter Advance(Counter c, uint64_t n) {
+DUET_HOST_DEVICE Counter Advance(Counter c, uint64_t n) {
   uint64_t carry = n;
   for (int i = 0; i < 4 && carry != 0; ++i) {
     const uint64_t sum = static_cast<uint64_t>(c[i]) + static_cast<uint32_t>(carry);
@@ -81,7 +77,7 @@ struct Stream {
 // TensorFlow's stateless seed scrambling (GenerateKey in stateless_random_ops.cc): the seed pair
 // fills a counter, one Philox block under a fixed key mixes it, and the block becomes the key and
 // the upper counter words. Users need not worry which half of the seed is "strong".
-DUET_PHILOX_FN Stream StreamFromSeed(uint64_t seed0, uint64_t seed1) {
+DUET_HOST_DEVICE Stream StreamFromSeed(uint64_t seed0, uint64_t seed1) {
   const Counter c = {static_cast<uint32_t>(seed0), static_cast<uint32_t>(seed0 >> 32),
                      static_cast<uint32_t>(seed1), static_cast<uint32_t>(seed1 >> 32)};
   const Block mix = Philox4x32(c, {0x3ec8f720, 0x02461e29});

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/cpu/common/window_geometry.h"
+#include "kernels/common/window_geometry.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
