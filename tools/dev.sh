@@ -15,7 +15,9 @@ PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev p
           libdnnl-dev libsleef-dev libeigen3-dev catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The sanitizer and CUDA builds use output bases of their own: their options change every action,
-# and sharing the default base would evict the optimized build's outputs at each switch.
+# and sharing the default base would evict the optimized build's outputs at each switch. They make
+# no bazel-* links (--symlink_prefix=/): a link into another output base would be read as source
+# by the main run's //... pattern.
 SANITIZE_BASE="$HOME/.cache/duet-bazel-asan"
 CUDA_BASE="$HOME/.cache/duet-bazel-cuda"
 # The CPU nn and kernel tests (those running oneDNN), rerun by `test` with ONEDNN_MAX_CPU_ISA=AVX2.
@@ -70,19 +72,21 @@ check_format() {
 # machines without a GPU; nothing runs.
 cuda_build() {
   echo "== CUDA compile-only build (--config=cuda)"
-  bazel --output_base="$CUDA_BASE" build "${BAZEL_FLAGS[@]}" --config=cuda //...
+  bazel --output_base="$CUDA_BASE" build "${BAZEL_FLAGS[@]}" --symlink_prefix=/ --config=cuda //...
 }
 
 # Runs //tests/... under ASan, UBSan and LeakSanitizer (.bazelrc's --config=asan); prints the run's
 # "N passed, N failed" last.
 sanitizer_tests() {
   echo "== ASan/UBSan/LSan test suite (--config=asan)" >&2
-  local log status
+  local log status testlogs
+  local flags=("${BAZEL_FLAGS[@]}" --symlink_prefix=/ --config=asan)
   log=$(mktemp)
-  bazel --output_base="$SANITIZE_BASE" test "${BAZEL_FLAGS[@]}" --config=asan \
-    --test_summary=short //tests/... 2>&1 | tee "$log" >&2
+  bazel --output_base="$SANITIZE_BASE" test "${flags[@]}" --test_summary=short //tests/... 2>&1 |
+    tee "$log" >&2
   status=${PIPESTATUS[0]}
-  python3 tools/test_summary.py "$log" bazel-testlogs
+  testlogs=$(bazel --output_base="$SANITIZE_BASE" info "${flags[@]}" bazel-testlogs 2>/dev/null)
+  python3 tools/test_summary.py "$log" "$testlogs"
   rm -f "$log"
   return "$status"
 }
