@@ -68,19 +68,18 @@ T Convert(const Value& v) {
   }
 }
 
-}  // namespace
-
-absl::StatusOr<Tensor> LiteralAs(const Tensor& literal, DType dtype) {
-  if (literal.dtype() == dtype) return literal;
+// The values value_at(i), one per element of `shape`, as a tensor of `dtype`, or why not.
+template <typename ValueAt>
+absl::StatusOr<Tensor> ConvertValues(ValueAt value_at, const Shape& shape, DType dtype) {
   if (dtype == kResource) {
     return absl::InvalidArgumentError("a literal cannot stand for a resource (a variable)");
   }
-  DUET_ASSIGN_OR_RETURN(Tensor out, Tensor::TryEmpty(dtype, literal.shape()));
-  const int64_t n = literal.num_elements();
+  DUET_ASSIGN_OR_RETURN(Tensor out, Tensor::TryEmpty(dtype, shape));
+  const int64_t n = shape.num_elements();
   for (int64_t i = 0; i < n; ++i) {
-    const Value v = ElementOf(literal, i);
+    const Value v = value_at(i);
     if (!Fits(v, dtype)) {
-      const std::string which = literal.rank() == 0 ? "" : absl::StrCat("'s element ", i, ",");
+      const std::string which = shape.rank() == 0 ? "" : absl::StrCat("'s element ", i, ",");
       return absl::InvalidArgumentError(absl::StrCat(
           "the literal", which, " ", v.str(), " cannot be represented as ", DTypeName(dtype)));
     }
@@ -90,6 +89,21 @@ absl::StatusOr<Tensor> LiteralAs(const Tensor& literal, DType dtype) {
     });
   }
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> LiteralAs(const Tensor& literal, DType dtype) {
+  if (literal.dtype() == dtype) return literal;
+  return ConvertValues([&](int64_t i) { return ElementOf(literal, i); }, literal.shape(), dtype);
+}
+
+absl::StatusOr<Tensor> NumberAs(int64_t value, DType dtype) {
+  return ConvertValues([&](int64_t) { return Value{true, value, 0}; }, Shape{}, dtype);
+}
+
+absl::StatusOr<Tensor> NumberAs(double value, DType dtype) {
+  return ConvertValues([&](int64_t) { return Value{false, 0, value}; }, Shape{}, dtype);
 }
 
 Tensor Tensor::Literal(bool value) { return MarkLiteral(constant(value)); }

@@ -1,11 +1,8 @@
 #include "ops/math/operators.h"
 
-#include <cmath>
-#include <limits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/constant.h"
 #include "core/error.h"
 #include "core/literal.h"
 #include "ops/math/math_ops.h"
@@ -39,8 +36,8 @@ Tensor ApplyBinary(const Operand& x, const Operand& y, absl::string_view symbol,
 }  // namespace
 
 Tensor Operand::ScalarAs(DType dtype, absl::string_view symbol, const OpSite& site) const {
-  const Tensor literal = integer_ ? Tensor(int_value_) : Tensor(float_value_);
-  absl::StatusOr<Tensor> converted = LiteralAs(literal, dtype);
+  absl::StatusOr<Tensor> converted =
+      integer_ ? NumberAs(int_value_, dtype) : NumberAs(float_value_, dtype);
   if (!converted.ok()) {
     ThrowOperatorError(symbol,
                        absl::StrCat(converted.status().message(),
