@@ -1,4 +1,5 @@
-// Binary arithmetic ops: AddV2, Sub, Mul, RealDiv, Div, FloorMod, Pow, Maximum, Minimum.
+// Binary arithmetic ops: AddV2, Sub, Mul, RealDiv, Div, FloorDiv, TruncateDiv, FloorMod, Pow,
+// Maximum, Minimum, SquaredDifference, Atan2.
 #include "ops/math/elementwise_op_def.h"
 #include "ops/math/math_ops.h"
 
@@ -21,6 +22,14 @@ const OpDef* const kDiv = RegisterBinaryOp(
     "Div", kArithmeticTypes,
     "x / y with NumPy broadcasting; integers truncate toward zero and reject a zero divisor.",
     BinaryOpKind::kNonCommutative);
+const OpDef* const kFloorDiv = RegisterBinaryOp(
+    "FloorDiv", kArithmeticTypes,
+    "floor(x / y) with NumPy broadcasting, like Python's //; an integer zero divisor is an error.",
+    BinaryOpKind::kNonCommutative);
+const OpDef* const kTruncateDiv = RegisterBinaryOp(
+    "TruncateDiv", kArithmeticTypes,
+    "x / y rounded toward zero, with NumPy broadcasting; an integer zero divisor is an error.",
+    BinaryOpKind::kNonCommutative);
 const OpDef* const kFloorMod = RegisterBinaryOp(
     "FloorMod", kArithmeticTypes,
     "Remainder of floor division (sign of y, like Python's %), with NumPy broadcasting.",
@@ -34,6 +43,13 @@ const OpDef* const kMaximum = RegisterBinaryOp(
 const OpDef* const kMinimum = RegisterBinaryOp(
     "Minimum", kArithmeticTypes, "min(x, y) elementwise (NaN propagates), with broadcasting.",
     BinaryOpKind::kCommutative);
+const OpDef* const kSquaredDifference = RegisterBinaryOp(
+    "SquaredDifference", kArithmeticTypes,
+    "(x - y) * (x - y), elementwise with NumPy broadcasting.", BinaryOpKind::kCommutative);
+const OpDef* const kAtan2 = RegisterBinaryOp(
+    "Atan2", kMathFloatTypes,
+    "The angle of the point (x, y) in radians, in [-pi, pi], elementwise with NumPy broadcasting.",
+    BinaryOpKind::kNonCommutative, "y", "x");
 
 }  // namespace
 
@@ -55,6 +71,14 @@ Tensor divide(const Tensor& x, const Tensor& y, OpSite site) {
   return CallBinaryOp(integer ? kDiv : kRealDiv, x, y, site);
 }
 
+Tensor floor_div(const Tensor& x, const Tensor& y, OpSite site) {
+  return CallBinaryOp(kFloorDiv, x, y, site);
+}
+
+Tensor truncate_div(const Tensor& x, const Tensor& y, OpSite site) {
+  return CallBinaryOp(kTruncateDiv, x, y, site);
+}
+
 Tensor floor_mod(const Tensor& x, const Tensor& y, OpSite site) {
   return CallBinaryOp(kFloorMod, x, y, site);
 }
@@ -67,6 +91,14 @@ Tensor maximum(const Tensor& x, const Tensor& y, OpSite site) {
 
 Tensor minimum(const Tensor& x, const Tensor& y, OpSite site) {
   return CallBinaryOp(kMinimum, x, y, site);
+}
+
+Tensor squared_difference(const Tensor& x, const Tensor& y, OpSite site) {
+  return CallBinaryOp(kSquaredDifference, x, y, site);
+}
+
+Tensor atan2(const Tensor& y, const Tensor& x, OpSite site) {
+  return CallBinaryOp(kAtan2, y, x, site);
 }
 
 }  // namespace duet

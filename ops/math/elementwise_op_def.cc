@@ -19,9 +19,9 @@ absl::Status ElementwiseBinaryShape(ShapeContext& ctx) {
 }  // namespace
 
 const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
-                              BinaryOpKind kind) {
+                              BinaryOpKind kind, const char* first, const char* second) {
   OpDefBuilder b(name);
-  b.Input("x", "T").Input("y", "T").TypeAttr("T", std::move(types));
+  b.Input(first, "T").Input(second, "T").TypeAttr("T", std::move(types));
   if (kind == BinaryOpKind::kComparison) {
     b.Output("z", kBool);
   } else {

@@ -13,9 +13,10 @@ namespace duet {
 // passes may reorder the operands of a commutative op), or a comparison (z is bool).
 enum class BinaryOpKind { kCommutative, kNonCommutative, kComparison };
 
-// Registers a binary op `name(x: T, y: T) -> z` with NumPy broadcasting.
+// Registers a binary op `name(x: T, y: T) -> z` with NumPy broadcasting (Atan2 names its
+// inputs y, x, as TensorFlow does).
 const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
-                              BinaryOpKind kind);
+                              BinaryOpKind kind, const char* first = "x", const char* second = "y");
 
 // Registers a unary op `name(<input>: T) -> <output>: T` (TensorFlow names the arguments x/y,
 // or features/activations for activations).

@@ -23,6 +23,12 @@ struct EqualityAttrs {
   static constexpr AttrKey<bool> kIncompatibleShapeError{1, "incompatible_shape_error"};
 };
 
+// LeakyRelu (TensorFlow's order: alpha, then T).
+struct LeakyReluAttrs {
+  static constexpr AttrKey<float> kAlpha{0, "alpha"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+};
+
 // _FusedElementwise (Note [Elementwise programs] in ops/math/elementwise_program.h).
 struct FusedElementwiseAttrs {
   static constexpr AttrKey<DType> kT{0, "T"};

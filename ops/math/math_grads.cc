@@ -112,6 +112,20 @@ TensorList MinimumGrad(const GradientContext& ctx) {
   return SelectBetweenGrad(ctx, ctx.input(0) <= ctx.input(1));
 }
 
+// d(x - y)^2 = 2 (x - y) (dx - dy).
+TensorList SquaredDifferenceGrad(const GradientContext& ctx) {
+  const Tensor d = ctx.grad(0) * (ctx.input(0) - ctx.input(1)) * 2;
+  return {ReduceToShape(d, ctx, 0), ReduceToShape(negative(d), ctx, 1)};
+}
+
+// atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
+TensorList Atan2Grad(const GradientContext& ctx) {
+  const Tensor& y = ctx.input(0);
+  const Tensor& x = ctx.input(1);
+  const Tensor scaled = ctx.grad(0) / (x * x + y * y);
+  return {ReduceToShape(scaled * x, ctx, 0), ReduceToShape(negative(scaled * y), ctx, 1)};
+}
+
 // ---- Unary ----
 
 TensorList NegGrad(const GradientContext& ctx) { return {negative(ctx.grad(0))}; }
@@ -170,6 +184,47 @@ TensorList SoftplusGrad(const GradientContext& ctx) {
   return {ctx.grad(0) * sigmoid(ctx.input(0))};
 }
 
+// The slope is 1 where features > 0, else alpha (the subgradient at 0 is alpha, as TensorFlow's).
+TensorList LeakyReluGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const double alpha = ctx.attr(LeakyReluAttrs::kAlpha);
+  return {where(ctx.input(0) > 0, g, g * alpha)};
+}
+
+// From the output: for x <= 0, y = scale alpha (e^x - 1), so dy/dx = scale alpha e^x =
+// y + scale alpha (TensorFlow's SeluGrad, which also takes the slope scale at 0).
+TensorList SeluGrad(const GradientContext& ctx) {
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  const Tensor& g = ctx.grad(0);
+  const Tensor& y = ctx.output(0);
+  return {where(y < 0, g * (y + kScale * kAlpha), g * kScale)};
+}
+
+// d x / (1 + |x|) = 1 / (1 + |x|)^2.
+TensorList SoftsignGrad(const GradientContext& ctx) {
+  const Tensor denominator = abs(ctx.input(0)) + 1;
+  return {ctx.grad(0) / (denominator * denominator)};
+}
+
+// d erf(x) = 2 / sqrt(pi) e^(-x^2); erfc is its negation.
+Tensor ErfSlope(const Tensor& x) {
+  constexpr double kTwoOverSqrtPi = 1.1283791670955125738961589031215;
+  return exp(negative(x * x)) * kTwoOverSqrtPi;
+}
+
+TensorList ErfGrad(const GradientContext& ctx) { return {ctx.grad(0) * ErfSlope(ctx.input(0))}; }
+
+TensorList ErfcGrad(const GradientContext& ctx) {
+  return {negative(ctx.grad(0) * ErfSlope(ctx.input(0)))};
+}
+
+TensorList SinGrad(const GradientContext& ctx) { return {ctx.grad(0) * cos(ctx.input(0))}; }
+
+TensorList CosGrad(const GradientContext& ctx) {
+  return {negative(ctx.grad(0) * sin(ctx.input(0)))};
+}
+
 // ---- Selection and conversion ----
 
 TensorList SelectV2Grad(const GradientContext& ctx) {
@@ -198,6 +253,9 @@ const GradientRegistrar kFloorModGrad("FloorMod", FloorModGrad, /*keep_inputs=*/
 const GradientRegistrar kPowGrad("Pow", PowGrad, /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{0});
 const GradientRegistrar kMaximumGrad("Maximum", MaximumGrad, /*keep_inputs=*/{0, 1});
 const GradientRegistrar kMinimumGrad("Minimum", MinimumGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kSquaredDifferenceGrad("SquaredDifference", SquaredDifferenceGrad,
+                                               /*keep_inputs=*/{0, 1});
+const GradientRegistrar kAtan2Grad("Atan2", Atan2Grad, /*keep_inputs=*/{0, 1});
 
 const GradientRegistrar kNegGrad("Neg", NegGrad);
 const GradientRegistrar kAbsGrad("Abs", AbsGrad, /*keep_inputs=*/{0});
@@ -215,6 +273,13 @@ const GradientRegistrar kSigmoidGrad("Sigmoid", SigmoidGrad, /*keep_inputs=*/{},
                                      /*keep_outputs=*/{0});
 const GradientRegistrar kEluGrad("Elu", EluGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
 const GradientRegistrar kSoftplusGrad("Softplus", SoftplusGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kLeakyReluGrad("LeakyRelu", LeakyReluGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kSeluGrad("Selu", SeluGrad, /*keep_inputs=*/{}, /*keep_outputs=*/{0});
+const GradientRegistrar kSoftsignGrad("Softsign", SoftsignGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kErfGrad("Erf", ErfGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kErfcGrad("Erfc", ErfcGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kSinGrad("Sin", SinGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kCosGrad("Cos", CosGrad, /*keep_inputs=*/{0});
 
 const GradientRegistrar kSelectV2Grad("SelectV2", SelectV2Grad, /*keep_inputs=*/{0});
 const GradientRegistrar kCastGrad("Cast", CastGrad);
@@ -224,6 +289,10 @@ const GradientRegistrar kCastGrad("Cast", CastGrad);
 const NotDifferentiable kSign("Sign");
 const NotDifferentiable kFloor("Floor");
 const NotDifferentiable kCeil("Ceil");
+const NotDifferentiable kRound("Round");
+const NotDifferentiable kRint("Rint");
+const NotDifferentiable kFloorDiv("FloorDiv");
+const NotDifferentiable kTruncateDiv("TruncateDiv");
 
 // Bool results.
 const NotDifferentiable kEqual("Equal");

@@ -20,6 +20,10 @@ Tensor subtract(const Tensor& x, const Tensor& y, OpSite site = {});
 Tensor multiply(const Tensor& x, const Tensor& y, OpSite site = {});
 // x / y: RealDiv for floats; Div for integers, truncating toward zero (a zero divisor is an error).
 Tensor divide(const Tensor& x, const Tensor& y, OpSite site = {});
+// floor(x / y), like Python's // (op FloorDiv; integer y == 0 is an error).
+Tensor floor_div(const Tensor& x, const Tensor& y, OpSite site = {});
+// x / y rounded toward zero (op TruncateDiv; integer y == 0 is an error).
+Tensor truncate_div(const Tensor& x, const Tensor& y, OpSite site = {});
 // Remainder with the divisor's sign, like Python's % (op FloorMod; integer y == 0 is an error).
 Tensor floor_mod(const Tensor& x, const Tensor& y, OpSite site = {});
 // x ** y (op Pow; negative integer exponents are an error).
@@ -28,6 +32,11 @@ Tensor pow(const Tensor& x, const Tensor& y, OpSite site = {});
 Tensor maximum(const Tensor& x, const Tensor& y, OpSite site = {});
 // Elementwise min; NaN if either is NaN (op Minimum).
 Tensor minimum(const Tensor& x, const Tensor& y, OpSite site = {});
+// (x - y) * (x - y) (op SquaredDifference).
+Tensor squared_difference(const Tensor& x, const Tensor& y, OpSite site = {});
+// The angle in radians, in [-pi, pi], of the point (x, y): note y comes first, as in std::atan2
+// (op Atan2; floats only).
+Tensor atan2(const Tensor& y, const Tensor& x, OpSite site = {});
 
 // ---- Comparisons: bool results (float32, float64, int32, int64; equal/not_equal also bool) ----
 
@@ -92,6 +101,24 @@ Tensor softplus(const Tensor& x, OpSite site = {});
 Tensor floor(const Tensor& x, OpSite site = {});
 // Smallest integer >= x (op Ceil).
 Tensor ceil(const Tensor& x, OpSite site = {});
+// The nearest integer, halves to even (op Round; ints too, unchanged).
+Tensor round(const Tensor& x, OpSite site = {});
+// The nearest integer, halves to even (op Rint).
+Tensor rint(const Tensor& x, OpSite site = {});
+// x if x > 0 else alpha * x (op LeakyRelu; Keras' and TensorFlow's default alpha is 0.2).
+Tensor leaky_relu(const Tensor& x, float alpha = 0.2f, OpSite site = {});
+// scale * (x if x > 0 else alpha * (e^x - 1)), the self-normalizing constants (op Selu).
+Tensor selu(const Tensor& x, OpSite site = {});
+// x / (1 + |x|) (op Softsign).
+Tensor softsign(const Tensor& x, OpSite site = {});
+// The error function (op Erf).
+Tensor erf(const Tensor& x, OpSite site = {});
+// 1 - erf(x), accurate for large x (op Erfc).
+Tensor erfc(const Tensor& x, OpSite site = {});
+// Sine, x in radians (op Sin).
+Tensor sin(const Tensor& x, OpSite site = {});
+// Cosine, x in radians (op Cos).
+Tensor cos(const Tensor& x, OpSite site = {});
 
 // ---- Selection and conversion ----
 

@@ -1,5 +1,6 @@
-// Unary elementwise ops: Neg, Abs, Square, Sign, Relu, Relu6 (also on integers) and Exp, Log,
-// Log1p, Sqrt, Rsqrt, Tanh, Sigmoid, Elu, Softplus, Floor, Ceil (floating point).
+// Unary elementwise ops: Neg, Abs, Square, Sign, Relu, Relu6, Round (also on integers) and Exp,
+// Log, Log1p, Sqrt, Rsqrt, Tanh, Sigmoid, Elu, Selu, Softplus, Softsign, Floor, Ceil, Rint, Erf,
+// Erfc, Sin, Cos (floating point).
 #include "ops/math/elementwise_op_def.h"
 #include "ops/math/math_ops.h"
 
@@ -32,6 +33,25 @@ const OpDef* const kSoftplus = RegisterUnaryOp(
     "features", "activations");
 const OpDef* const kFloor = RegisterUnaryOp("Floor", kMathFloatTypes, "Largest integer <= x.");
 const OpDef* const kCeil = RegisterUnaryOp("Ceil", kMathFloatTypes, "Smallest integer >= x.");
+const OpDef* const kRound =
+    RegisterUnaryOp("Round", kArithmeticTypes,
+                    "x rounded to the nearest integer, halves to even (ints unchanged).");
+const OpDef* const kRint =
+    RegisterUnaryOp("Rint", kMathFloatTypes, "x rounded to the nearest integer, halves to even.");
+const OpDef* const kSelu = RegisterUnaryOp(
+    "Selu", kMathFloatTypes,
+    "scale * features if > 0, else scale * alpha * (e^features - 1), with TensorFlow's "
+    "self-normalizing constants alpha = 1.6732632423543772, scale = 1.0507009873554805.",
+    "features", "activations");
+const OpDef* const kSoftsign = RegisterUnaryOp(
+    "Softsign", kMathFloatTypes, "features / (1 + |features|).", "features", "activations");
+const OpDef* const kErf =
+    RegisterUnaryOp("Erf", kMathFloatTypes,
+                    "The error function: 2 / sqrt(pi) times the integral of e^-t^2 over [0, x].");
+const OpDef* const kErfc =
+    RegisterUnaryOp("Erfc", kMathFloatTypes, "1 - erf(x), accurate where erf(x) is near 1.");
+const OpDef* const kSin = RegisterUnaryOp("Sin", kMathFloatTypes, "Sine of x (radians).");
+const OpDef* const kCos = RegisterUnaryOp("Cos", kMathFloatTypes, "Cosine of x (radians).");
 
 }  // namespace
 
@@ -52,5 +72,13 @@ Tensor elu(const Tensor& x, OpSite site) { return CallUnaryOp(kElu, x, site); }
 Tensor softplus(const Tensor& x, OpSite site) { return CallUnaryOp(kSoftplus, x, site); }
 Tensor floor(const Tensor& x, OpSite site) { return CallUnaryOp(kFloor, x, site); }
 Tensor ceil(const Tensor& x, OpSite site) { return CallUnaryOp(kCeil, x, site); }
+Tensor round(const Tensor& x, OpSite site) { return CallUnaryOp(kRound, x, site); }
+Tensor rint(const Tensor& x, OpSite site) { return CallUnaryOp(kRint, x, site); }
+Tensor selu(const Tensor& x, OpSite site) { return CallUnaryOp(kSelu, x, site); }
+Tensor softsign(const Tensor& x, OpSite site) { return CallUnaryOp(kSoftsign, x, site); }
+Tensor erf(const Tensor& x, OpSite site) { return CallUnaryOp(kErf, x, site); }
+Tensor erfc(const Tensor& x, OpSite site) { return CallUnaryOp(kErfc, x, site); }
+Tensor sin(const Tensor& x, OpSite site) { return CallUnaryOp(kSin, x, site); }
+Tensor cos(const Tensor& x, OpSite site) { return CallUnaryOp(kCos, x, site); }
 
 }  // namespace duet

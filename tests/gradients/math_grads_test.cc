@@ -181,6 +181,33 @@ DUET_GRADIENT_TEST("Maximum", "ties send the gradient to x") {
   }
 }
 
+DUET_GRADIENT_TEST("SquaredDifference", "broadcasting both ways") {
+  CheckBroadcasting("SquaredDifference",
+                    [](const Tensor& x, const Tensor& y) { return squared_difference(x, y); });
+}
+
+DUET_GRADIENT_TEST("SquaredDifference", "second order") {
+  CheckSecondOrderGradients("SquaredDifference", Binary([](const Tensor& x, const Tensor& y) {
+                              return squared_difference(x, y);
+                            }),
+                            {RandomInput({2, 3}, 1), RandomInput({3}, 2)});
+}
+
+// Points in all four quadrants, kept away from the origin (the pole of both partials) and from
+// the negative x axis (atan2's jump from pi to -pi): y in [0.5, 2) of either sign.
+DUET_GRADIENT_TEST("Atan2", "broadcasting both ways, every quadrant") {
+  CheckBroadcasting(
+      "Atan2", [](const Tensor& y, const Tensor& x) { return atan2(y, x); }, 0.5, 2);
+  CheckBroadcasting(
+      "Atan2", [](const Tensor& y, const Tensor& x) { return atan2(y, x); }, -2, -0.5);
+}
+
+DUET_GRADIENT_TEST("Atan2", "second order") {
+  CheckSecondOrderGradients("Atan2",
+                            Binary([](const Tensor& y, const Tensor& x) { return atan2(y, x); }),
+                            {RandomInput({2, 3}, 1, 0.5, 2), RandomInput({2, 3}, 2)});
+}
+
 // ---- Unary ----
 
 DUET_GRADIENT_TEST("Neg", "elementwise") {
@@ -285,6 +312,53 @@ DUET_GRADIENT_TEST("Softplus", "second order") {
   CheckSecondOrderGradients("Softplus", Unary(&duet::softplus), {RandomInput({2, 3}, 1, -3, 3)});
 }
 
+DUET_GRADIENT_TEST("LeakyRelu", "both sides of the kink, the default and another alpha") {
+  CheckGradients("LeakyRelu", [](const Inputs& x) { return Inputs{leaky_relu(x[0])}; },
+                 {AwayFromKinks()});
+  CheckGradients("LeakyRelu", [](const Inputs& x) { return Inputs{leaky_relu(x[0], 0.01f)}; },
+                 {AwayFromKinks()});
+}
+
+DUET_GRADIENT_TEST("Selu", "both sides of the kink") {
+  CheckGradients("Selu", Unary(&duet::selu), {AwayFromKinks()});
+}
+
+DUET_GRADIENT_TEST("Selu", "second order") {
+  CheckSecondOrderGradients("Selu", Unary(&duet::selu), {AwayFromKinks()});
+}
+
+DUET_GRADIENT_TEST("Softsign", "both sides of the kink") {
+  CheckGradients("Softsign", Unary(&duet::softsign), {AwayFromKinks()});
+}
+
+DUET_GRADIENT_TEST("Erf", "elementwise") {
+  CheckGradients("Erf", Unary(&duet::erf), {RandomInput({2, 3}, 1, -2, 2)});
+}
+
+DUET_GRADIENT_TEST("Erf", "second order") {
+  CheckSecondOrderGradients("Erf", Unary(&duet::erf), {RandomInput({2, 3}, 1, -2, 2)});
+}
+
+DUET_GRADIENT_TEST("Erfc", "elementwise") {
+  CheckGradients("Erfc", Unary(&duet::erfc), {RandomInput({2, 3}, 1, -2, 2)});
+}
+
+DUET_GRADIENT_TEST("Sin", "elementwise") {
+  CheckGradients("Sin", Unary(&duet::sin), {RandomInput({2, 3}, 1, -4, 4)});
+}
+
+DUET_GRADIENT_TEST("Sin", "second order") {
+  CheckSecondOrderGradients("Sin", Unary(&duet::sin), {RandomInput({2, 3}, 1, -4, 4)});
+}
+
+DUET_GRADIENT_TEST("Cos", "elementwise") {
+  CheckGradients("Cos", Unary(&duet::cos), {RandomInput({2, 3}, 1, -4, 4)});
+}
+
+DUET_GRADIENT_TEST("Cos", "second order") {
+  CheckSecondOrderGradients("Cos", Unary(&duet::cos), {RandomInput({2, 3}, 1, -4, 4)});
+}
+
 // ---- Selection and conversion ----
 
 DUET_GRADIENT_TEST("SelectV2", "all three broadcast") {
@@ -372,13 +446,18 @@ TEST_CASE("Math ops keep only what their gradients read", "[gradient]") {
   };
   // Ops that can use their output keep it instead of their input, so the tape frees the input.
   const std::vector<Keeps> expected = {
-      {"AddV2", 0, 0},   {"Sub", 0, 0},      {"Mul", 3, 0},      {"RealDiv", 3, 0},
-      {"Div", 3, 0},     {"FloorMod", 3, 0}, {"Maximum", 3, 0},  {"Minimum", 3, 0},
-      {"Abs", 1, 0},     {"Square", 1, 0},   {"Log", 1, 0},      {"Log1p", 1, 0},
-      {"Pow", 3, 1},     {"Neg", 0, 0},      {"Relu", 0, 1},     {"Relu6", 0, 1},
-      {"Exp", 0, 1},     {"Sqrt", 0, 1},     {"Rsqrt", 0, 1},    {"Tanh", 0, 1},
-      {"Sigmoid", 0, 1}, {"Elu", 0, 1},      {"Softplus", 1, 0}, {"SelectV2", 1, 0},
-      {"Cast", 0, 0},    {"ReluGrad", 2, 0},
+      {"AddV2", 0, 0},    {"Sub", 0, 0},       {"Mul", 3, 0},
+      {"RealDiv", 3, 0},  {"Div", 3, 0},       {"FloorMod", 3, 0},
+      {"Maximum", 3, 0},  {"Minimum", 3, 0},   {"Abs", 1, 0},
+      {"Square", 1, 0},   {"Log", 1, 0},       {"Log1p", 1, 0},
+      {"Pow", 3, 1},      {"Neg", 0, 0},       {"Relu", 0, 1},
+      {"Relu6", 0, 1},    {"Exp", 0, 1},       {"Sqrt", 0, 1},
+      {"Rsqrt", 0, 1},    {"Tanh", 0, 1},      {"Sigmoid", 0, 1},
+      {"Elu", 0, 1},      {"Softplus", 1, 0},  {"SelectV2", 1, 0},
+      {"Cast", 0, 0},     {"ReluGrad", 2, 0},  {"SquaredDifference", 3, 0},
+      {"Atan2", 3, 0},    {"LeakyRelu", 1, 0}, {"Selu", 0, 1},
+      {"Softsign", 1, 0}, {"Erf", 1, 0},       {"Erfc", 1, 0},
+      {"Sin", 1, 0},      {"Cos", 1, 0},
   };
   for (const Keeps& k : expected) {
     INFO("op " << k.op);
@@ -392,7 +471,8 @@ TEST_CASE("Math ops keep only what their gradients read", "[gradient]") {
 TEST_CASE("Comparisons, logic and piecewise-constant math ops are not differentiable",
           "[gradient]") {
   for (const char* name : {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
-                           "LogicalAnd", "LogicalOr", "LogicalNot", "Sign", "Floor", "Ceil"}) {
+                           "LogicalAnd", "LogicalOr", "LogicalNot", "Sign", "Floor", "Ceil",
+                           "Round", "Rint", "FloorDiv", "TruncateDiv"}) {
     INFO("op " << name);
     const GradientDef* def = FindGradient(*OpRegistry::Global().Find(name));
     REQUIRE(def != nullptr);

@@ -1,7 +1,7 @@
-// CPU kernels of the binary arithmetic ops: AddV2, Sub, Mul, RealDiv, Div, FloorMod, Pow, Maximum,
-// Minimum and ReluGrad (float16/bfloat16 compute in float32, half_kernels.h). Integer division,
-// modulo and power check their right operand first, so a zero divisor or a negative integer
-// exponent is an error instead of a trap.
+// CPU kernels of the binary arithmetic ops: AddV2, Sub, Mul, RealDiv, Div, FloorDiv, TruncateDiv,
+// FloorMod, Pow, Maximum, Minimum, SquaredDifference, Atan2 and ReluGrad (float16/bfloat16 compute
+// in float32, half_kernels.h). Integer division, modulo and power check their right operand first,
+// so a zero divisor or a negative integer exponent is an error instead of a trap.
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
@@ -62,6 +62,14 @@ const bool registered = [] {
   RegisterBinaryKernels<DivFn, float, double>("Div");
   RegisterIntKernel("Div", kInt32, &IntDivisionKernel<int32_t, DivFn>);
   RegisterIntKernel("Div", kInt64, &IntDivisionKernel<int64_t, DivFn>);
+  RegisterBinaryKernels<FloorDivFn, float, double>("FloorDiv");
+  RegisterIntKernel("FloorDiv", kInt32, &IntDivisionKernel<int32_t, FloorDivFn>);
+  RegisterIntKernel("FloorDiv", kInt64, &IntDivisionKernel<int64_t, FloorDivFn>);
+  RegisterBinaryKernels<TruncateDivFn, float, double>("TruncateDiv");
+  RegisterIntKernel("TruncateDiv", kInt32, &IntDivisionKernel<int32_t, TruncateDivFn>);
+  RegisterIntKernel("TruncateDiv", kInt64, &IntDivisionKernel<int64_t, TruncateDivFn>);
+  RegisterBinaryKernels<SquaredDifferenceFn, float, double, int32_t, int64_t>("SquaredDifference");
+  RegisterBinaryKernels<Atan2Fn, float, double>("Atan2");
   RegisterBinaryKernels<FloorModFn, float, double>("FloorMod");
   RegisterIntKernel("FloorMod", kInt32, &IntDivisionKernel<int32_t, FloorModFn>);
   RegisterIntKernel("FloorMod", kInt64, &IntDivisionKernel<int64_t, FloorModFn>);
@@ -77,6 +85,10 @@ const bool registered = [] {
   RegisterHalfBinaryKernels<DivFn>("RealDiv");
   RegisterHalfBinaryKernels<DivFn>("Div");
   RegisterHalfBinaryKernels<FloorModFn>("FloorMod");
+  RegisterHalfBinaryKernels<FloorDivFn>("FloorDiv");
+  RegisterHalfBinaryKernels<TruncateDivFn>("TruncateDiv");
+  RegisterHalfBinaryKernels<SquaredDifferenceFn>("SquaredDifference");
+  RegisterHalfBinaryKernels<Atan2Fn>("Atan2");
   RegisterHalfBinaryKernels<PowFn>("Pow");
   RegisterHalfBinaryKernels<MaximumFn>("Maximum");
   RegisterHalfBinaryKernels<MinimumFn>("Minimum");

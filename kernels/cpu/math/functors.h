@@ -92,6 +92,56 @@ struct PowFn {
   }
 };
 
+// floor(x / y); integers round toward negative infinity (Python's //). Callers reject integer
+// y == 0 first; MIN // -1 wraps.
+struct FloorDivFn {
+  static constexpr int kCost = 4;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (y == -1) return WrapSub(T{0}, x);
+      const T q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    } else {
+      return std::floor(x / y);
+    }
+  }
+};
+
+// x / y rounded toward zero. Callers reject integer y == 0 first; MIN / -1 wraps.
+struct TruncateDivFn {
+  static constexpr int kCost = 4;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>)
+      return y == -1 ? WrapSub(T{0}, x) : x / y;
+    else
+      return std::trunc(x / y);
+  }
+};
+
+struct SquaredDifferenceFn {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      const T d = WrapSub(x, y);
+      return WrapMul(d, d);
+    } else {
+      const T d = x - y;
+      return d * d;
+    }
+  }
+};
+
+// The angle of (x, y); the operands come as TensorFlow's Atan2 takes them, y first.
+struct Atan2Fn {
+  static constexpr int kCost = 20;
+  template <typename T>
+  T operator()(T y, T x) const {
+    return std::atan2(y, x);
+  }
+};
+
 // Larger of x and y; NaN if either is NaN (like NumPy and TensorFlow).
 struct MaximumFn {
   template <typename T>
@@ -236,6 +286,21 @@ struct CeilFn {
   }
 };
 
+// Nearest integer, halves to even (Rint); Round also leaves integers unchanged.
+struct RintFn {
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Rint(x);
+  }
+};
+struct RoundFn : RintFn {
+  template <typename T>
+  T operator()(T x) const {
+    static_assert(std::is_integral_v<T>, "floats round through Vec");
+    return x;
+  }
+};
+
 struct SqrtFn {
   static constexpr int kCost = 4;
   template <typename V>
@@ -313,6 +378,58 @@ struct SoftplusFn {
   template <typename V>
   static V Vec(V x) {
     return simd::Max(x, simd::Set1<V>(0.0)) + simd::Log1p(simd::Exp(-simd::Abs(x)));
+  }
+};
+
+// TensorFlow's self-normalizing Selu: scale * (x if x > 0 else alpha * (exp(x) - 1)).
+struct SeluFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    const V scale = simd::Set1<V>(1.0507009873554804934193349852946);
+    const V alpha = simd::Set1<V>(1.6732632423543772848170429916717);
+    return scale * simd::Select(simd::Greater(x, simd::Set1<V>(0.0)), x, alpha * simd::Expm1(x));
+  }
+};
+
+// x / (1 + |x|).
+struct SoftsignFn {
+  static constexpr int kCost = 3;
+  template <typename V>
+  static V Vec(V x) {
+    return x / (simd::Set1<V>(1.0) + simd::Abs(x));
+  }
+};
+
+struct ErfFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Erf(x);
+  }
+};
+
+struct ErfcFn {
+  static constexpr int kCost = 14;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Erfc(x);
+  }
+};
+
+struct SinFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Sin(x);
+  }
+};
+
+struct CosFn {
+  static constexpr int kCost = 12;
+  template <typename V>
+  static V Vec(V x) {
+    return simd::Cos(x);
   }
 };
 

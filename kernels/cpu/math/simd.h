@@ -104,6 +104,13 @@ inline __m256 Floor(__m256 x) { return _mm256_floor_ps(x); }
 inline __m256d Floor(__m256d x) { return _mm256_floor_pd(x); }
 inline __m256 Ceil(__m256 x) { return _mm256_ceil_ps(x); }
 inline __m256d Ceil(__m256d x) { return _mm256_ceil_pd(x); }
+// Nearest integer, halves to even.
+inline __m256 Rint(__m256 x) {
+  return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+inline __m256d Rint(__m256d x) {
+  return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
 
 // SLEEF, 1.0-ULP variants.
 inline __m256 Exp(__m256 x) { return Sleef_expf8_u10avx2(x); }
@@ -116,6 +123,14 @@ inline __m256 Log1p(__m256 x) { return Sleef_log1pf8_u10avx2(x); }
 inline __m256d Log1p(__m256d x) { return Sleef_log1pd4_u10avx2(x); }
 inline __m256 Tanh(__m256 x) { return Sleef_tanhf8_u10avx2(x); }
 inline __m256d Tanh(__m256d x) { return Sleef_tanhd4_u10avx2(x); }
+inline __m256 Erf(__m256 x) { return Sleef_erff8_u10avx2(x); }
+inline __m256d Erf(__m256d x) { return Sleef_erfd4_u10avx2(x); }
+inline __m256 Erfc(__m256 x) { return Sleef_erfcf8_u15avx2(x); }
+inline __m256d Erfc(__m256d x) { return Sleef_erfcd4_u15avx2(x); }
+inline __m256 Sin(__m256 x) { return Sleef_sinf8_u10avx2(x); }
+inline __m256d Sin(__m256d x) { return Sleef_sind4_u10avx2(x); }
+inline __m256 Cos(__m256 x) { return Sleef_cosf8_u10avx2(x); }
+inline __m256d Cos(__m256d x) { return Sleef_cosd4_u10avx2(x); }
 
 // Applies `fn` (a callable taking and returning VecT<T>) to x[0, n) into y[0, n). The tail that
 // does not fill a whole vector goes through the same vector code via a zero-padded buffer, so an

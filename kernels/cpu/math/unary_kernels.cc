@@ -27,6 +27,14 @@ const bool registered = [] {
   RegisterUnaryKernels<SigmoidFn, float, double>("Sigmoid");
   RegisterUnaryKernels<EluFn, float, double>("Elu");
   RegisterUnaryKernels<SoftplusFn, float, double>("Softplus");
+  RegisterUnaryKernels<RoundFn, float, double, int32_t, int64_t>("Round");
+  RegisterUnaryKernels<RintFn, float, double>("Rint");
+  RegisterUnaryKernels<SeluFn, float, double>("Selu");
+  RegisterUnaryKernels<SoftsignFn, float, double>("Softsign");
+  RegisterUnaryKernels<ErfFn, float, double>("Erf");
+  RegisterUnaryKernels<ErfcFn, float, double>("Erfc");
+  RegisterUnaryKernels<SinFn, float, double>("Sin");
+  RegisterUnaryKernels<CosFn, float, double>("Cos");
   RegisterHalfUnaryKernels<NegFn>("Neg");
   RegisterHalfUnaryKernels<AbsFn>("Abs");
   RegisterHalfUnaryKernels<SquareFn>("Square");
@@ -44,6 +52,14 @@ const bool registered = [] {
   RegisterHalfUnaryKernels<SigmoidFn>("Sigmoid");
   RegisterHalfUnaryKernels<EluFn>("Elu");
   RegisterHalfUnaryKernels<SoftplusFn>("Softplus");
+  RegisterHalfUnaryKernels<RoundFn>("Round");
+  RegisterHalfUnaryKernels<RintFn>("Rint");
+  RegisterHalfUnaryKernels<SeluFn>("Selu");
+  RegisterHalfUnaryKernels<SoftsignFn>("Softsign");
+  RegisterHalfUnaryKernels<ErfFn>("Erf");
+  RegisterHalfUnaryKernels<ErfcFn>("Erfc");
+  RegisterHalfUnaryKernels<SinFn>("Sin");
+  RegisterHalfUnaryKernels<CosFn>("Cos");
   return true;
 }();
 

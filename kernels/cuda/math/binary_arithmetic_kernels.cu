@@ -23,6 +23,16 @@ cudaError_t LaunchBinary(BinaryOp op, ElementType type, const void* x, const voi
       return LaunchBinaryOp<duet_gpu::MaximumFn, kArith, false>(type, x, y, z, layout, stream);
     case BinaryOp::kMinimum:
       return LaunchBinaryOp<duet_gpu::MinimumFn, kArith, false>(type, x, y, z, layout, stream);
+    case BinaryOp::kFloorDiv:
+      return LaunchBinaryOp<duet_gpu::FloorDivFn, kArith, false>(type, x, y, z, layout, stream);
+    case BinaryOp::kTruncateDiv:
+      return LaunchBinaryOp<duet_gpu::TruncateDivFn, kArith, false>(type, x, y, z, layout, stream);
+    case BinaryOp::kSquaredDifference:
+      return LaunchBinaryOp<duet_gpu::SquaredDifferenceFn, kArith, false>(type, x, y, z, layout,
+                                                                          stream);
+    case BinaryOp::kAtan2:
+      return LaunchBinaryOp<duet_gpu::Atan2Fn, TypeSet::kFloat, false>(type, x, y, z, layout,
+                                                                       stream);
     default:
       return LaunchComparison(op, type, x, y, z, layout, stream);
   }

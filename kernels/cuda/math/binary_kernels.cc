@@ -110,13 +110,23 @@ const bool registered = [] {
   RegisterAllArithmetic<BinaryOp::kMul>("Mul");
   RegisterAllArithmetic<BinaryOp::kMaximum>("Maximum");
   RegisterAllArithmetic<BinaryOp::kMinimum>("Minimum");
+  RegisterAllArithmetic<BinaryOp::kSquaredDifference>("SquaredDifference");
   for (DType t : kFloatTypes) {
     RegisterKernel("RealDiv", DeviceType::kCuda, {t}, KernelDef{&BinaryKernel<BinaryOp::kDiv>});
     RegisterKernel("Div", DeviceType::kCuda, {t}, KernelDef{&BinaryKernel<BinaryOp::kDiv>});
     RegisterKernel("FloorMod", DeviceType::kCuda, {t},
                    KernelDef{&BinaryKernel<BinaryOp::kFloorMod>});
     RegisterKernel("Pow", DeviceType::kCuda, {t}, KernelDef{&BinaryKernel<BinaryOp::kPow>});
+    RegisterKernel("FloorDiv", DeviceType::kCuda, {t},
+                   KernelDef{&BinaryKernel<BinaryOp::kFloorDiv>});
+    RegisterKernel("TruncateDiv", DeviceType::kCuda, {t},
+                   KernelDef{&BinaryKernel<BinaryOp::kTruncateDiv>});
+    RegisterKernel("Atan2", DeviceType::kCuda, {t}, KernelDef{&BinaryKernel<BinaryOp::kAtan2>});
   }
+  RegisterKernel("FloorDiv", DeviceType::kCuda, {kInt32, kInt64},
+                 KernelDef{&IntDivisionKernel<BinaryOp::kFloorDiv>});
+  RegisterKernel("TruncateDiv", DeviceType::kCuda, {kInt32, kInt64},
+                 KernelDef{&IntDivisionKernel<BinaryOp::kTruncateDiv>});
   RegisterKernel("Div", DeviceType::kCuda, {kInt32, kInt64},
                  KernelDef{&IntDivisionKernel<BinaryOp::kDiv>});
   RegisterKernel("FloorMod", DeviceType::kCuda, {kInt32, kInt64},

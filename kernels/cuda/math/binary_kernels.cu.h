@@ -13,7 +13,7 @@
 namespace duet::cuda {
 
 // Which element types an op accepts (others are not instantiated).
-enum class TypeSet { kArithmetic, kAll, kBoolOnly };
+enum class TypeSet { kArithmetic, kFloat, kAll, kBoolOnly };
 
 template <TypeSet kSet, typename S>
 constexpr bool InTypeSet() {
@@ -21,6 +21,9 @@ constexpr bool InTypeSet() {
     return true;
   } else if constexpr (kSet == TypeSet::kBoolOnly) {
     return std::is_same_v<S, bool>;
+  } else if constexpr (kSet == TypeSet::kFloat) {
+    return std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, __half> ||
+           std::is_same_v<S, __nv_bfloat16>;
   } else {
     return !std::is_same_v<S, bool>;
   }

@@ -76,6 +76,20 @@ __device__ __forceinline__ float MathFmod(float x, float y) { return fmodf(x, y)
 __device__ __forceinline__ double MathFmod(double x, double y) { return fmod(x, y); }
 __device__ __forceinline__ float MathFabs(float x) { return fabsf(x); }
 __device__ __forceinline__ double MathFabs(double x) { return fabs(x); }
+__device__ __forceinline__ float MathTrunc(float x) { return truncf(x); }
+__device__ __forceinline__ double MathTrunc(double x) { return trunc(x); }
+__device__ __forceinline__ float MathRint(float x) { return rintf(x); }
+__device__ __forceinline__ double MathRint(double x) { return rint(x); }
+__device__ __forceinline__ float MathErf(float x) { return erff(x); }
+__device__ __forceinline__ double MathErf(double x) { return erf(x); }
+__device__ __forceinline__ float MathErfc(float x) { return erfcf(x); }
+__device__ __forceinline__ double MathErfc(double x) { return erfc(x); }
+__device__ __forceinline__ float MathSin(float x) { return sinf(x); }
+__device__ __forceinline__ double MathSin(double x) { return sin(x); }
+__device__ __forceinline__ float MathCos(float x) { return cosf(x); }
+__device__ __forceinline__ double MathCos(double x) { return cos(x); }
+__device__ __forceinline__ float MathAtan2(float y, float x) { return atan2f(y, x); }
+__device__ __forceinline__ double MathAtan2(double y, double x) { return atan2(y, x); }
 
 // ---- Binary arithmetic -------------------------------------------------------------------------
 
@@ -153,6 +167,54 @@ struct PowFn {
     } else {
       return MathPow(x, y);
     }
+  }
+};
+
+// floor(x / y); integers round toward negative infinity (Python's //). The kernel rejects an
+// integer zero divisor first; MIN // -1 wraps.
+struct FloorDivFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x, T y) const {
+    if constexpr (IntTraits<T>::kIsInt) {
+      if (y == T(-1)) return WrapSub(T(0), x);
+      const T q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - T(1) : q;
+    } else {
+      return MathFloor(x / y);
+    }
+  }
+};
+
+// x / y rounded toward zero (the kernel rejects an integer zero divisor first).
+struct TruncateDivFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x, T y) const {
+    if constexpr (IntTraits<T>::kIsInt) {
+      return y == T(-1) ? WrapSub(T(0), x) : x / y;
+    } else {
+      return MathTrunc(x / y);
+    }
+  }
+};
+
+struct SquaredDifferenceFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x, T y) const {
+    if constexpr (IntTraits<T>::kIsInt) {
+      const T d = WrapSub(x, y);
+      return WrapMul(d, d);
+    } else {
+      const T d = x - y;
+      return d * d;
+    }
+  }
+};
+
+// Floating point only: operands (y, x) as TensorFlow's Atan2.
+struct Atan2Fn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T y, T x) const {
+    return MathAtan2(y, x);
   }
 };
 
@@ -353,6 +415,63 @@ struct SoftplusFn {
   __device__ __forceinline__ T operator()(T x) const {
     const T m = x > T(0) ? x : T(0);
     return m + MathLog1p(MathExp(-MathFabs(x)));
+  }
+};
+
+// Nearest integer, halves to even; integers unchanged.
+struct RoundFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    if constexpr (IntTraits<T>::kIsInt) {
+      return x;
+    } else {
+      return MathRint(x);
+    }
+  }
+};
+struct RintFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return MathRint(x);
+  }
+};
+// TensorFlow's self-normalizing constants (kernels/cpu/math/functors.h).
+struct SeluFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    const T scale = T(1.0507009873554804934193349852946);
+    const T alpha = T(1.6732632423543772848170429916717);
+    return scale * (x > T(0) ? x : alpha * MathExpm1(x));
+  }
+};
+struct SoftsignFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return x / (T(1) + MathFabs(x));
+  }
+};
+struct ErfFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return MathErf(x);
+  }
+};
+struct ErfcFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return MathErfc(x);
+  }
+};
+struct SinFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return MathSin(x);
+  }
+};
+struct CosFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return MathCos(x);
   }
 };
 

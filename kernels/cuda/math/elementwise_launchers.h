@@ -22,6 +22,10 @@ enum class BinaryOp : int {
   kPow,
   kMaximum,
   kMinimum,
+  kFloorDiv,  // floor division; Python's // on integers
+  kTruncateDiv,
+  kSquaredDifference,
+  kAtan2,  // floating point only
   // Bool results.
   kEqual,
   kNotEqual,
@@ -45,6 +49,14 @@ enum class UnaryOp : int {
   kExp,
   kLog,
   kLog1p,
+  kRound,  // also integers (unchanged)
+  kRint,
+  kSelu,
+  kSoftsign,
+  kErf,
+  kErfc,
+  kSin,
+  kCos,
   kLogicalNot,  // bool
 };
 

@@ -43,6 +43,14 @@ const bool registered = [] {
   RegisterFloat<UnaryOp::kExp>("Exp");
   RegisterFloat<UnaryOp::kLog>("Log");
   RegisterFloat<UnaryOp::kLog1p>("Log1p");
+  RegisterArithmetic<UnaryOp::kRound>("Round");
+  RegisterFloat<UnaryOp::kRint>("Rint");
+  RegisterFloat<UnaryOp::kSelu>("Selu");
+  RegisterFloat<UnaryOp::kSoftsign>("Softsign");
+  RegisterFloat<UnaryOp::kErf>("Erf");
+  RegisterFloat<UnaryOp::kErfc>("Erfc");
+  RegisterFloat<UnaryOp::kSin>("Sin");
+  RegisterFloat<UnaryOp::kCos>("Cos");
   // LogicalNot has a fixed bool input and no type attr, so it dispatches as float32.
   RegisterKernel("LogicalNot", DeviceType::kCuda, {kFloat32},
                  KernelDef{&UnaryKernel<UnaryOp::kLogicalNot>});

@@ -90,6 +90,22 @@ cudaError_t LaunchUnary(UnaryOp op, ElementType type, const void* x, void* z, in
       return LaunchUnaryOp<LogFn, kFloat>(type, x, z, n, stream);
     case UnaryOp::kLog1p:
       return LaunchUnaryOp<Log1pFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kRound:
+      return LaunchUnaryOp<RoundFn, kArith>(type, x, z, n, stream);
+    case UnaryOp::kRint:
+      return LaunchUnaryOp<RintFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kSelu:
+      return LaunchUnaryOp<SeluFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kSoftsign:
+      return LaunchUnaryOp<SoftsignFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kErf:
+      return LaunchUnaryOp<ErfFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kErfc:
+      return LaunchUnaryOp<ErfcFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kSin:
+      return LaunchUnaryOp<SinFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kCos:
+      return LaunchUnaryOp<CosFn, kFloat>(type, x, z, n, stream);
     case UnaryOp::kLogicalNot:
       return LaunchUnaryOp<LogicalNotFn, UnaryTypes::kBool>(type, x, z, n, stream);
   }

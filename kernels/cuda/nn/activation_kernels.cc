@@ -1,5 +1,5 @@
-// Relu, Relu6, Elu, Sigmoid, Tanh, Softplus, ReluGrad (ops/math) and BiasAdd (ops/nn) on CUDA:
-// one elementwise .cu kernel each (activation_launchers.h), half types computed in float32.
+// Relu, Relu6, Elu, LeakyRelu, Sigmoid, Tanh, Softplus, ReluGrad (ops/math) and BiasAdd (ops/nn) on
+// CUDA: one elementwise .cu kernel each (activation_launchers.h), half types computed in float32.
 //
 // Hand-written rather than cudnnActivationForward: cuDNN's activations take no integer or
 // bfloat16 tensors (Relu and Relu6 are registered for int32/int64 too), have no softplus, and a
@@ -10,20 +10,29 @@
 #include "kernels/cuda/nn/activation_launchers.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/kernel_registry.h"
+#include "ops/math/math_attrs.h"
 
 namespace duet {
 namespace {
 
-template <cuda::NnActivation kAct>
-absl::Status ActivationKernel(KernelContext& ctx) {
+absl::Status RunActivation(KernelContext& ctx, cuda::NnActivation act, float alpha) {
   const Tensor& x = ctx.input(0);
   Tensor& y = ctx.output(0);
   if (y.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(x.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::CudaStatus(cuda::LaunchActivation(kAct, type, x.raw_data(), y.raw_data(),
-                                                 y.num_elements(), 0.0f, device->stream()),
+  return cuda::CudaStatus(cuda::LaunchActivation(act, type, x.raw_data(), y.raw_data(),
+                                                 y.num_elements(), alpha, device->stream()),
                           ctx.call().op->name);
+}
+
+template <cuda::NnActivation kAct>
+absl::Status ActivationKernel(KernelContext& ctx) {
+  return RunActivation(ctx, kAct, 0.0f);
+}
+
+absl::Status LeakyReluKernel(KernelContext& ctx) {
+  return RunActivation(ctx, cuda::NnActivation::kLeakyRelu, ctx.attr(LeakyReluAttrs::kAlpha));
 }
 
 // Inputs: gradients, features (same shape).
@@ -67,6 +76,7 @@ const bool kRegistered = [] {
     RegisterKernel("Tanh", DeviceType::kCuda, {t}, KernelDef{&ActivationKernel<A::kTanh>});
     RegisterKernel("Sigmoid", DeviceType::kCuda, {t}, KernelDef{&ActivationKernel<A::kSigmoid>});
     RegisterKernel("Softplus", DeviceType::kCuda, {t}, KernelDef{&ActivationKernel<A::kSoftplus>});
+    RegisterKernel("LeakyRelu", DeviceType::kCuda, {t}, KernelDef{&LeakyReluKernel});
   }
   return true;
 }();

@@ -90,7 +90,7 @@ const std::vector<Pattern>& LargePatterns() {
 }
 
 double Tolerance(const std::string& op, DType dtype) {
-  if (op != "Pow") return 0;
+  if (op != "Pow" && op != "Atan2") return 0;
   switch (dtype) {
     case kFloat32:
       return 2e-6;
@@ -144,6 +144,22 @@ TEST_CASE("CUDA RealDiv, Div, FloorMod, Pow match the CPU") {
   }
   CheckOp("Pow", kFloat32, LargePatterns());
   CheckOp("FloorMod", kInt32, LargePatterns(), /*nonzero_y=*/true);
+}
+
+TEST_CASE("CUDA FloorDiv, TruncateDiv, SquaredDifference, Atan2 match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  for (DType dtype : kFloats) {
+    for (const char* op : {"FloorDiv", "TruncateDiv", "SquaredDifference", "Atan2"}) {
+      CheckOp(op, dtype, Patterns());
+    }
+  }
+  for (DType dtype : {kInt32, kInt64}) {
+    CheckOp("FloorDiv", dtype, Patterns(), /*nonzero_y=*/true);
+    CheckOp("TruncateDiv", dtype, Patterns(), /*nonzero_y=*/true);
+    CheckOp("SquaredDifference", dtype, Patterns());
+  }
+  CheckOp("FloorDiv", kInt64, LargePatterns(), /*nonzero_y=*/true);
+  CheckOp("Atan2", kFloat32, LargePatterns());
 }
 
 TEST_CASE("CUDA integer Div and FloorMod wrap MIN / -1 and follow the divisor's sign") {

@@ -3,8 +3,9 @@
 // dtype pairs with NaN, infinities, out-of-range values and fractions; SelectV2 with three-way
 // broadcasting in every dtype.
 //
-// Tolerances: exact (0) for Neg, Abs, Square, Sign, Floor, Ceil, Sqrt, Rsqrt (correctly rounded
-// IEEE operations on both devices), LogicalNot, Cast and SelectV2. Exp, Log, Log1p: 2e-6
+// Tolerances: exact (0) for Neg, Abs, Square, Sign, Floor, Ceil, Round, Rint, Sqrt, Rsqrt,
+// Softsign, LeakyRelu (correctly rounded IEEE operations on both devices), LogicalNot, Cast and
+// SelectV2. Exp, Log, Log1p, Selu, Erf, Erfc, Sin, Cos: 2e-6
 // relative in float32 (CUDA's and SLEEF's functions each err up to a few ulps), 1e-13 in float64,
 // and one unit in the last place of the 16-bit types (1e-3 float16, 8e-3 bfloat16).
 #include <catch2/catch.hpp>
@@ -59,8 +60,16 @@ const std::vector<Shape>& Shapes() {
 }
 const Shape kLarge{(1 << 20) + 5};
 
+// Ops whose CUDA and SLEEF implementations may differ by a few ulps.
+bool Transcendental(const std::string& op) {
+  for (const char* name : {"Exp", "Log", "Log1p", "Selu", "Erf", "Erfc", "Sin", "Cos"}) {
+    if (op == name) return true;
+  }
+  return false;
+}
+
 double Tolerance(const std::string& op, DType dtype) {
-  if (op != "Exp" && op != "Log" && op != "Log1p") return 0;
+  if (!Transcendental(op)) return 0;
   switch (dtype) {
     case kFloat32:
       return 2e-6;
@@ -104,6 +113,20 @@ TEST_CASE("CUDA Floor, Ceil, Sqrt, Rsqrt, Exp, Log, Log1p match the CPU") {
     }
     CheckUnary(op, kFloat32, kLarge);
     CheckUnary(op, kBFloat16, kLarge);
+  }
+}
+
+TEST_CASE("CUDA Round, Rint, Selu, Softsign, Erf, Erfc, Sin, Cos, LeakyRelu match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  for (DType dtype : {kInt32, kInt64}) {
+    for (const Shape& shape : Shapes()) CheckUnary("Round", dtype, shape);
+  }
+  for (const char* op :
+       {"Round", "Rint", "Selu", "Softsign", "Erf", "Erfc", "Sin", "Cos", "LeakyRelu"}) {
+    for (DType dtype : kFloats) {
+      for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
+    }
+    CheckUnary(op, kFloat32, kLarge);
   }
 }
 

@@ -92,6 +92,59 @@ TEST_CASE("integer divide truncates toward zero and floor_mod takes the divisor'
   }
 }
 
+TEST_CASE("floor_div rounds down, truncate_div toward zero, on every arithmetic dtype") {
+  const std::vector<double> x = {7, -7, 7, -7, 0, -8};
+  const std::vector<double> y = {2, 2, -2, -2, 3, 3};
+  for (DType dtype : {kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    INFO(DTypeName(dtype));
+    testing::ExpectTensor(floor_div(MakeTensor(dtype, {6}, x), MakeTensor(dtype, {6}, y)), dtype,
+                          {6}, {3, -4, -4, 3, 0, -3});
+    testing::ExpectTensor(truncate_div(MakeTensor(dtype, {6}, x), MakeTensor(dtype, {6}, y)), dtype,
+                          {6}, {3, -3, -3, 3, 0, -2});
+  }
+  // Values from tf.math.floordiv on float32.
+  testing::ExpectTensor(floor_div(constant({7.5f, -7.5f, 7.5f, -7.5f}), constant(2.f)), kFloat32,
+                        {4}, {3, -4, 3, -4});
+  const int32_t min32 = std::numeric_limits<int32_t>::min();
+  CHECK(floor_div(constant(min32), constant(-1)).item<int32_t>() == min32);
+  CHECK(truncate_div(constant(min32), constant(-1)).item<int32_t>() == min32);
+  for (DType dtype : {kInt32, kInt64}) {
+    const Tensor zero = MakeTensor(dtype, {2}, {1, 0});
+    testing::ExpectError(
+        [&] {
+          floor_div(MakeTensor(dtype, {2}, {4, 5}), zero);
+        },
+        {"FloorDiv", "integer division by zero", "flat index 1"});
+    testing::ExpectError(
+        [&] {
+          truncate_div(MakeTensor(dtype, {2}, {4, 5}), zero);
+        },
+        {"TruncateDiv", "integer division by zero"});
+  }
+}
+
+TEST_CASE("squared_difference and atan2 match TensorFlow and NumPy") {
+  for (DType dtype : {kInt32, kInt64, kFloat32, kFloat64}) {
+    INFO(DTypeName(dtype));
+    testing::ExpectTensor(squared_difference(MakeTensor(dtype, {2, 2}, {7, -7, 1, 0}),
+                                             MakeTensor(dtype, {2}, {2, -2})),
+                          dtype, {2, 2}, {25, 25, 1, 4});
+  }
+  const double pi = 3.141592653589793;
+  for (DType dtype : {kFloat32, kFloat64}) {
+    INFO(DTypeName(dtype));
+    const double tol = dtype == kFloat32 ? 1e-6 : 1e-15;
+    testing::ExpectTensor(atan2(MakeTensor(dtype, {6}, {1, 1, -1, -1, 0, 0}),
+                                MakeTensor(dtype, {6}, {1, -1, 1, -1, 1, -1})),
+                          dtype, {6}, {pi / 4, 3 * pi / 4, -pi / 4, -3 * pi / 4, 0, pi}, tol);
+  }
+  testing::ExpectError(
+      [] {
+        atan2(constant({1, 2}), constant({1, 2}));
+      },
+      {"Atan2", "dtype int32 is not supported"});
+}
+
 TEST_CASE("the most negative integer divided by -1 wraps instead of trapping") {
   const int32_t min32 = std::numeric_limits<int32_t>::min();
   const int64_t min64 = std::numeric_limits<int64_t>::min();

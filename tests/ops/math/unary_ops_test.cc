@@ -77,6 +77,58 @@ TEST_CASE("exp, tanh, sigmoid, elu, softplus match NumPy") {
   }
 }
 
+TEST_CASE("erf, erfc, sin, cos, selu, softsign, leaky_relu match NumPy and TensorFlow") {
+  const std::vector<double> x = {-3, -1.5, -0.5, 0, 0.25, 1, 2.5, 10};
+  // leaky_relu's alpha is a float attr: 0.2f, as in TensorFlow.
+  const double alpha = 0.2f;
+  const std::vector<std::pair<UnaryFn, std::vector<double>>> cases = {
+      {erf,
+       {-0.9999779095030014, -0.9661051464753108, -0.5204998778130465, 0.0, 0.2763263901682369,
+        0.8427007929497149, 0.999593047982555, 1.0}},
+      {erfc,
+       {1.9999779095030015, 1.9661051464753108, 1.5204998778130465, 1.0, 0.7236736098317631,
+        0.15729920705028513, 0.0004069520174449589, 2.088487583762545e-45}},
+      {sin,
+       {-0.1411200080598672, -0.9974949866040544, -0.479425538604203, 0.0, 0.24740395925452294,
+        0.8414709848078965, 0.5984721441039565, -0.5440211108893698}},
+      {cos,
+       {-0.9899924966004454, 0.0707372016677029, 0.8775825618903728, 1.0, 0.9689124217106447,
+        0.5403023058681398, -0.8011436155469337, -0.8390715290764524}},
+      {selu,
+       {-1.670568728767112, -1.3658143533672529, -0.6917581878028713, 0.0, 0.2626752468388701,
+        1.0507009873554805, 2.626752468388701, 10.507009873554804}},
+      {softsign,
+       {-0.75, -0.6, -0.3333333333333333, 0.0, 0.2, 0.5, 0.7142857142857143, 0.9090909090909091}},
+      {[](const Tensor& t, OpSite site) { return leaky_relu(t, 0.2f, site); },
+       {-3 * alpha, -1.5 * alpha, -0.5 * alpha, 0.0, 0.25, 1.0, 2.5, 10.0}},
+  };
+  for (DType dtype : kFloats) {
+    INFO(DTypeName(dtype));
+    const double tol = dtype == kFloat32 ? 2e-6 : 1e-14;
+    for (const auto& [fn, expected] : cases) {
+      testing::ExpectTensor(fn(MakeTensor(dtype, {2, 4}, x), {}), dtype, {2, 4}, expected, tol);
+    }
+  }
+  // The 16-bit types compute in float32 and round once.
+  testing::ExpectTensor(leaky_relu(MakeTensor(kBFloat16, {2}, {-2, 3}), 0.5f), kBFloat16, {2},
+                        {-1, 3});
+  testing::ExpectTensor(erf(MakeTensor(kFloat16, {2}, {0, 10})), kFloat16, {2}, {0, 1});
+}
+
+TEST_CASE("round and rint round halves to even; round leaves integers alone") {
+  const std::vector<double> x = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.7, 3.49};
+  const std::vector<double> expected = {-2, -2, -0.0, 0, 2, 2, -1, 3};
+  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    INFO(DTypeName(dtype));
+    testing::ExpectTensor(round(MakeTensor(dtype, {8}, x)), dtype, {8}, expected);
+    testing::ExpectTensor(rint(MakeTensor(dtype, {8}, x)), dtype, {8}, expected);
+  }
+  for (DType dtype : {kInt32, kInt64}) {
+    testing::ExpectTensor(round(MakeTensor(dtype, {3}, {-7, 0, 9})), dtype, {3}, {-7, 0, 9});
+  }
+  testing::ExpectError([] { rint(constant({1, 2})); }, {"Rint", "dtype int32 is not supported"});
+}
+
 TEST_CASE("log, log1p, sqrt, rsqrt match NumPy") {
   const std::vector<double> x = {0.25, 0.5, 1, 2, 4, 10, 100, 1e-3};
   const std::vector<std::pair<UnaryFn, std::vector<double>>> cases = {
@@ -176,6 +228,11 @@ TEST_CASE("large inputs take the threaded path and match the C library") {
       {abs, [](double v) { return std::abs(v); }},
       {relu6, [](double v) { return std::min(std::max(v, 0.0), 6.0); }},
       {floor, [](double v) { return std::floor(v); }},
+      {erf, [](double v) { return std::erf(v); }},
+      {erfc, [](double v) { return std::erfc(v); }},
+      {sin, [](double v) { return std::sin(v); }},
+      {cos, [](double v) { return std::cos(v); }},
+      {rint, [](double v) { return std::nearbyint(v); }},
   };
   for (const auto& [fn, ref] : cases) {
     std::vector<double> expected(n);
