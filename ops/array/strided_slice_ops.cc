@@ -56,18 +56,12 @@ absl::Status StridedSliceGradShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckVectorInput(ctx, 0, "shape"));
   DUET_ASSIGN_OR_RETURN(const int64_t length, SpecLength(ctx, 1));
   const DType dtype = ctx.output(0).dtype;
-  const auto dims = ctx.input_ints(0);
+  DUET_ASSIGN_OR_RETURN(std::optional<Shape> dims, ShapeFromInput(ctx, 0, "shape"));
   if (!dims) {
     ctx.set_output(0, dtype, UnknownShapeFromInput(ctx, 0));
     return absl::OkStatus();
   }
-  for (int64_t d : *dims) {
-    if (d < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("shape ", IntsString(*dims), " must be non-negative"));
-    }
-  }
-  Shape in(*dims);
+  Shape& in = *dims;
   if (length >= 0) {
     DUET_ASSIGN_OR_RETURN(const StridedSliceSpec spec, Resolve(ctx, in, length));
     const Shape& dy = ctx.input_shape(4);
