@@ -132,6 +132,8 @@ const OpDef* const kStridedSliceGrad =
         .SetShapeFn(StridedSliceGradShape)
         .Register();
 
+// TensorFlow lists Tidx before T; T comes first here because the first type attr picks the kernel
+// (OpDef::dispatch_attr), and GraphDefs carry attrs by name, so the order does not show there.
 const OpDef* const kReverseV2 = OpDefBuilder("ReverseV2")
                                     .Input("tensor", "T")
                                     .Input("axis", "Tidx")
