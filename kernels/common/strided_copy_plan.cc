@@ -1,7 +1,11 @@
 #include "kernels/common/strided_copy_plan.h"
 
+#include <utility>
+
+#include "core/error.h"
 #include "core/int_values.h"
 #include "kernels/common/axis_math.h"
+#include "ops/array/strided_slice_spec.h"
 
 namespace duet {
 namespace {
@@ -76,10 +80,53 @@ absl::InlinedVector<int64_t, 8> ContiguousStrides(absl::Span<const int64_t> dims
 }
 
 StridedCopyPlan SliceCopy(const Shape& x, const Shape& out, absl::Span<const int64_t> begin) {
+  const absl::InlinedVector<int64_t, 8> ones(x.rank(), 1);
+  return StridedSliceCopy(x, begin, ones, out.dims());
+}
+
+StridedCopyPlan StridedSliceCopy(const Shape& x, absl::Span<const int64_t> begin,
+                                 absl::Span<const int64_t> strides,
+                                 absl::Span<const int64_t> sizes) {
   const auto in_strides = ContiguousStrides(x.dims());
-  StridedCopyPlan plan = Plan(out.dims(), in_strides, ContiguousStrides(out.dims()));
+  absl::InlinedVector<int64_t, 8> src(x.rank());
+  for (int d = 0; d < x.rank(); ++d) src[d] = in_strides[d] * strides[d];
+  StridedCopyPlan plan = Plan(sizes, src, ContiguousStrides(sizes));
   plan.src_offset = OffsetOf(begin, in_strides, x.rank());
   return plan;
+}
+
+StridedCopyPlan ReverseCopy(const Shape& x, absl::Span<const int64_t> axes) {
+  absl::InlinedVector<int64_t, 8> begin(x.rank(), 0), strides(x.rank(), 1);
+  for (int64_t axis : axes) {
+    begin[axis] = x.dim(axis) - 1;
+    strides[axis] = -1;
+  }
+  return StridedSliceCopy(x, begin, strides, x.dims());
+}
+
+absl::StatusOr<StridedCopyPlan> StridedSliceCopy(const KernelContext& ctx, const Shape& input) {
+  const std::vector<int64_t> begin = IntValues(ctx.input(1));
+  DUET_ASSIGN_OR_RETURN(
+      const StridedSliceSpec spec,
+      ResolveStridedSlice(input, static_cast<int64_t>(begin.size()), begin, IntValues(ctx.input(2)),
+                          IntValues(ctx.input(3)), StridedSliceMasksOf(ctx)));
+  return StridedSliceCopy(input, spec.begin, spec.strides, spec.sizes.dims());
+}
+
+absl::StatusOr<StridedCopyPlan> ReverseCopy(const KernelContext& ctx) {
+  const Shape& x = ctx.input(0).shape();
+  std::vector<int64_t> axes = IntValues(ctx.input(1));
+  for (int64_t& axis : axes) {
+    DUET_ASSIGN_OR_RETURN(axis, NormalizeAxis(axis, x.rank()));
+  }
+  return ReverseCopy(x, axes);
+}
+
+StridedCopyPlan InverseCopy(const StridedCopyPlan& plan) {
+  StridedCopyPlan inverse = plan;
+  std::swap(inverse.layout.src, inverse.layout.dst);
+  std::swap(inverse.src_offset, inverse.dst_offset);
+  return inverse;
 }
 
 StridedCopyPlan PadCopy(const Shape& x, const Shape& out, absl::Span<const int64_t> paddings) {

@@ -1,12 +1,14 @@
 // How the array kernels' strided copies are planned, on any device: a copy between two strided
-// layouts with its dims merged as far as both layouts allow, and the copy that each of Slice, Pad,
-// Tile, BroadcastTo, Transpose, ConcatV2 and Split(V) makes. kernels/cpu/array/strided_copy.h runs
-// such copies on the CPU, kernels/cuda/array/strided_copy.h on a GPU.
+// layouts with its dims merged as far as both layouts allow, and the copy that each of Slice,
+// StridedSlice(Grad), ReverseV2, Pad, Tile, BroadcastTo, Transpose, ConcatV2 and Split(V) makes.
+// kernels/cpu/array/strided_copy.h runs such copies on the CPU, kernels/cuda/array/strided_copy.h
+// on a GPU.
 #pragma once
 
 #include <cstdint>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/shape.h"
 #include "core/tensor.h"
@@ -43,6 +45,26 @@ struct StridedCopyPlan {
 
 // Slice: `out` (of shape `out`) is the block of x (of shape `x`) that starts at `begin`.
 StridedCopyPlan SliceCopy(const Shape& x, const Shape& out, absl::Span<const int64_t> begin);
+
+// StridedSlice: `sizes[d]` elements of x along each dim d, from begin[d] in steps of strides[d]
+// (negative steps walk backwards), to a contiguous output of dims `sizes`.
+StridedCopyPlan StridedSliceCopy(const Shape& x, absl::Span<const int64_t> begin,
+                                 absl::Span<const int64_t> strides,
+                                 absl::Span<const int64_t> sizes);
+
+// StridedSlice and StridedSliceGrad: the copy out of a tensor of shape `input` that the call's
+// begin, end, strides (inputs 1 to 3) and masks select, resolved as the shape function resolves
+// them (ops/array/strided_slice_spec.h).
+absl::StatusOr<StridedCopyPlan> StridedSliceCopy(const KernelContext& ctx, const Shape& input);
+
+// ReverseV2: x with the dims listed in `axes` (in [0, rank), each once) read backwards.
+StridedCopyPlan ReverseCopy(const Shape& x, absl::Span<const int64_t> axes);
+// ReverseV2's copy of input 0 along the axes that input 1 lists (negative ones from the end).
+absl::StatusOr<StridedCopyPlan> ReverseCopy(const KernelContext& ctx);
+
+// The same elements copied the other way, from `plan`'s destination to its source: how
+// StridedSliceGrad puts dy back where StridedSlice took it from.
+StridedCopyPlan InverseCopy(const StridedCopyPlan& plan);
 
 // Pad: x into `out` (zero-filled first), paddings[2 * d] elements in along each dim d.
 StridedCopyPlan PadCopy(const Shape& x, const Shape& out, absl::Span<const int64_t> paddings);

@@ -73,4 +73,15 @@ struct SqueezeAttrs {
   static constexpr AttrKey<std::vector<int64_t>> kSqueezeDims{1, "squeeze_dims"};
 };
 
+// StridedSlice and StridedSliceGrad (Note [Strided slice specs] in ops/array/strided_slice_spec.h).
+struct StridedSliceAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<DType> kIndex{1, "Index"};
+  static constexpr AttrKey<int64_t> kBeginMask{2, "begin_mask"};
+  static constexpr AttrKey<int64_t> kEndMask{3, "end_mask"};
+  static constexpr AttrKey<int64_t> kEllipsisMask{4, "ellipsis_mask"};
+  static constexpr AttrKey<int64_t> kNewAxisMask{5, "new_axis_mask"};
+  static constexpr AttrKey<int64_t> kShrinkAxisMask{6, "shrink_axis_mask"};
+};
+
 }  // namespace duet

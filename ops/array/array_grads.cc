@@ -10,6 +10,7 @@
 #include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/segment_ops.h"
+#include "ops/array/strided_slice_spec.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
 #include "ops/reduction/reduction_ops.h"
@@ -163,6 +164,30 @@ TensorList GatherV2Grad(const GradientContext& ctx) {
   return {transpose(scattered, back), Tensor(), Tensor()};
 }
 
+// The gradient goes back where the slice took it from, into zeros of the input's shape (from the
+// input when its shape is not fully known, as in a graph with unknown dims).
+TensorList StridedSliceGrad(const GradientContext& ctx) {
+  const Tensor& begin = ctx.input(1);
+  const Shape& in = ctx.input_shape(0);
+  const Tensor shape =
+      in.is_fully_defined() ? IntsLike(in.dims(), begin) : shape_of(ctx.input(0), begin.dtype());
+  return {strided_slice_grad(shape, begin, ctx.input(2), ctx.input(3), ctx.grad(0),
+                             StridedSliceMasksOf(ctx)),
+          Tensor(), Tensor(), Tensor()};
+}
+
+// StridedSliceGrad is linear in dy, which it scatters: its gradient gathers back with the slice.
+TensorList StridedSliceGradGrad(const GradientContext& ctx) {
+  return {Tensor(), Tensor(), Tensor(), Tensor(),
+          strided_slice(ctx.grad(0), ctx.input(1), ctx.input(2), ctx.input(3),
+                        StridedSliceMasksOf(ctx))};
+}
+
+// Reversing is its own inverse.
+TensorList ReverseV2Grad(const GradientContext& ctx) {
+  return {reverse(ctx.grad(0), ctx.input(1)), Tensor()};
+}
+
 // Every output element is the value.
 TensorList FillGrad(const GradientContext& ctx) { return {Tensor(), reduce_sum(ctx.grad(0))}; }
 
@@ -198,6 +223,11 @@ const GradientRegistrar kPadGrad("Pad", PadGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kTileGrad("Tile", TileGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kBroadcastToGrad("BroadcastTo", BroadcastToGrad);
 const GradientRegistrar kGatherV2Grad("GatherV2", GatherV2Grad, /*keep_inputs=*/{1, 2});
+const GradientRegistrar kStridedSliceGrad("StridedSlice", StridedSliceGrad,
+                                          /*keep_inputs=*/{0, 1, 2, 3});
+const GradientRegistrar kStridedSliceGradGrad("StridedSliceGrad", StridedSliceGradGrad,
+                                              /*keep_inputs=*/{1, 2, 3});
+const GradientRegistrar kReverseV2Grad("ReverseV2", ReverseV2Grad, /*keep_inputs=*/{1});
 const GradientRegistrar kFillGrad("Fill", FillGrad);
 const GradientRegistrar kUnsortedSegmentSumGrad("UnsortedSegmentSum", UnsortedSegmentSumGrad,
                                                 /*keep_inputs=*/{1});

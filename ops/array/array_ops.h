@@ -13,6 +13,7 @@
 
 #include "core/constant.h"
 #include "core/tensor.h"
+#include "ops/array/strided_slice_spec.h"
 #include "ops/op_site.h"
 
 namespace duet {
@@ -53,6 +54,43 @@ std::vector<Tensor> split(const Tensor& x, std::vector<int64_t> sizes, int64_t a
 // The block of x starting at `begin` with extent `size` per dim; size -1 means "to the end".
 Tensor slice(const Tensor& x, std::vector<int64_t> begin, std::vector<int64_t> size,
              OpSite site = {});
+
+// x[begin:end:strides] with NumPy's basic indexing (op StridedSlice, TensorFlow's
+// tf.strided_slice): along the dim entry i refers to, the elements begin[i], begin[i] +
+// strides[i], ... up to but excluding end[i]. Negative begins and ends count from the end and are
+// clamped into the dim; negative strides walk backwards. The masks (Note [Strided slice specs] in
+// ops/array/strided_slice_spec.h) turn entry i into `...`, a new size-1 dim, a single index that
+// drops the dim, or a range open at its begin or end:
+//   x[1:, ..., ::-1, None, 2] is strided_slice(x, {1, 0, 0, 0, 2}, {0, 0, 0, 0, 3},
+//       {1, 1, -1, 1, 1}, {.begin_mask = 0b00100, .end_mask = 0b00101, .ellipsis_mask = 0b00010,
+//       .new_axis_mask = 0b01000, .shrink_axis_mask = 0b10000})
+// begin, end and strides have one entry each per slice entry. Errors (InvalidArgument) name the
+// values: lengths that differ, a zero stride, more than one ellipsis, more entries than dims, and
+// a single index (shrink_axis_mask) outside its dim or with a negative stride.
+Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& begin,
+                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides,
+                     const StridedSliceMasks& masks = {}, OpSite site = {});
+// strided_slice(x, {0, 1}, {2, 3}, {1, 1}): braced lists are the values.
+Tensor strided_slice(const Tensor& x, std::initializer_list<int64_t> begin,
+                     std::initializer_list<int64_t> end, std::initializer_list<int64_t> strides,
+                     const StridedSliceMasks& masks = {}, OpSite site = {});
+// Same, with begin, end and strides as 1-D tensors of one int dtype (int32 or int64).
+Tensor strided_slice(const Tensor& x, const Tensor& begin, const Tensor& end, const Tensor& strides,
+                     const StridedSliceMasks& masks = {}, OpSite site = {});
+// The gradient of strided_slice (op StridedSliceGrad): zeros of `shape` (the sliced input's
+// shape, a 1-D int tensor of begin's dtype) with dy put where the slice took each element from.
+// dy must have the slice's shape.
+Tensor strided_slice_grad(const Tensor& shape, const Tensor& begin, const Tensor& end,
+                          const Tensor& strides, const Tensor& dy,
+                          const StridedSliceMasks& masks = {}, OpSite site = {});
+
+// x with the dims listed in `axes` reversed (op ReverseV2, TensorFlow's tf.reverse). Axes may be
+// negative; an axis out of range or listed twice is an InvalidArgument error.
+Tensor reverse(const Tensor& x, const std::vector<int64_t>& axes, OpSite site = {});
+// reverse(x, {0, -1}): a braced list is the axes.
+Tensor reverse(const Tensor& x, std::initializer_list<int64_t> axes, OpSite site = {});
+// Same, with the axes as a 1-D int32/int64 tensor.
+Tensor reverse(const Tensor& x, const Tensor& axes, OpSite site = {});
 
 // Rows of `params` along `axis` picked by int32/int64 `indices` (op GatherV2). The output shape
 // is params.shape[:axis] + indices.shape + params.shape[axis+1:]. An index outside

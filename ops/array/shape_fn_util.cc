@@ -37,4 +37,21 @@ Shape UnknownShapeFromInput(const ShapeContext& ctx, int i) {
   return Shape::Unknown(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0)));
 }
 
+absl::StatusOr<std::optional<Shape>> ShapeFromInput(const ShapeContext& ctx, int i,
+                                                    absl::string_view name) {
+  const auto dims = ctx.input_ints(i);
+  if (!dims) return std::nullopt;
+  for (int64_t d : *dims) {
+    if (d < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " ", IntsString(*dims), " must be non-negative"));
+    }
+  }
+  if (ProductOverflows(*dims)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " ", IntsString(*dims), " has too many elements"));
+  }
+  return Shape(*dims);
+}
+
 }  // namespace duet

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "ops/shape_context.h"
@@ -30,5 +32,11 @@ bool ProductOverflows(absl::Span<const int64_t> dims);
 // The shape that 1-D shape operand `i` (Reshape's shape, Fill's dims) names when its values are
 // unknown: one unknown dim per element, or unknown rank when its length is unknown too.
 Shape UnknownShapeFromInput(const ShapeContext& ctx, int i);
+
+// The shape that 1-D shape operand `i` (called `name` in errors: Fill's dims, BroadcastTo's shape,
+// StridedSliceGrad's shape) holds: nullopt while its values are unknown, else its dims, which must
+// be non-negative with an element count that fits in int64.
+absl::StatusOr<std::optional<Shape>> ShapeFromInput(const ShapeContext& ctx, int i,
+                                                    absl::string_view name);
 
 }  // namespace duet

@@ -37,23 +37,8 @@ absl::Status FillShape(ShapeContext& ctx) {
     return absl::InvalidArgumentError(
         absl::StrCat("value must be a scalar, got shape ", value.str()));
   }
-  const DType dtype = ctx.output(0).dtype;
-  const auto dims = ctx.input_ints(0);
-  if (!dims) {
-    ctx.set_output(0, dtype, UnknownShapeFromInput(ctx, 0));
-    return absl::OkStatus();
-  }
-  for (int64_t d : *dims) {
-    if (d < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("dims ", IntsString(*dims), " must be non-negative"));
-    }
-  }
-  if (ProductOverflows(*dims)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("dims ", IntsString(*dims), " have too many elements"));
-  }
-  ctx.set_output(0, dtype, Shape(*dims));
+  DUET_ASSIGN_OR_RETURN(std::optional<Shape> dims, ShapeFromInput(ctx, 0, "dims"));
+  ctx.set_output(0, ctx.output(0).dtype, dims ? *std::move(dims) : UnknownShapeFromInput(ctx, 0));
   return absl::OkStatus();
 }
 

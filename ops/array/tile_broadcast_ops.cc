@@ -47,21 +47,12 @@ absl::Status BroadcastToShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckVectorInput(ctx, 1, "shape"));
   const Shape& in = ctx.input_shape(0);
   const DType dtype = ctx.output(0).dtype;
-  const auto dims = ctx.input_ints(1);
+  DUET_ASSIGN_OR_RETURN(const std::optional<Shape> dims, ShapeFromInput(ctx, 1, "shape"));
   if (!dims) {
     ctx.set_output(0, dtype, UnknownShapeFromInput(ctx, 1));
     return absl::OkStatus();
   }
-  const Shape target(*dims);
-  for (int64_t d : *dims) {
-    if (d < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("shape ", IntsString(*dims), " must be non-negative"));
-    }
-  }
-  if (ProductOverflows(*dims)) {
-    return absl::InvalidArgumentError(absl::StrCat("shape ", IntsString(*dims), " is too large"));
-  }
+  const Shape& target = *dims;
   bool ok = in.unknown_rank() || in.rank() <= target.rank();
   for (int i = 1; ok && !in.unknown_rank() && i <= in.rank(); ++i) {
     const int64_t a = in.dim(in.rank() - i), b = target.dim(target.rank() - i);

@@ -235,6 +235,102 @@ DUET_GRADIENT_TEST("BroadcastTo", "new leading dims and stretched ones") {
                  {RandomInput({2, 3}, 5)});
 }
 
+DUET_GRADIENT_TEST("StridedSlice", "ranges, negative strides, clamping") {
+  // x[1:3, ::-2]
+  CheckGradients("StridedSlice",
+                 [](const Tensors& x) {
+                   return Tensors{strided_slice(x[0], {1, 0}, {3, 0}, {1, -2},
+                                                {.begin_mask = 2, .end_mask = 2})};
+                 },
+                 {RandomInput({4, 5}, 1)});
+  // x[-10:10:3, 4:0:-1]
+  CheckGradients("StridedSlice",
+                 [](const Tensors& x) {
+                   return Tensors{strided_slice(x[0], {-10, 4}, {10, 0}, {3, -1})};
+                 },
+                 {RandomInput({4, 5}, 2)});
+}
+
+DUET_GRADIENT_TEST("StridedSlice", "ellipsis, new and shrunk axes, an empty slice") {
+  // x[None, 1, ..., ::-1]
+  CheckGradients("StridedSlice",
+                 [](const Tensors& x) {
+                   return Tensors{strided_slice(x[0], {0, 1, 0, 0}, {0, 2, 0, 0}, {1, 1, 1, -1},
+                                                {.begin_mask = 8,
+                                                 .end_mask = 8,
+                                                 .ellipsis_mask = 4,
+                                                 .new_axis_mask = 1,
+                                                 .shrink_axis_mask = 2})};
+                 },
+                 {RandomInput({2, 3, 4}, 1)});
+  // x[..., -1] and x[2:1]
+  CheckGradients("StridedSlice",
+                 [](const Tensors& x) {
+                   return Tensors{strided_slice(x[0], {0, -1}, {0, 0}, {1, 1},
+                                                {.ellipsis_mask = 1, .shrink_axis_mask = 2}),
+                                  strided_slice(x[0], {2}, {1}, {1})};
+                 },
+                 {RandomInput({3, 2}, 2)});
+}
+
+DUET_GRADIENT_TEST("StridedSlice", "second order, through a product") {
+  CheckSecondOrderGradients(
+      "StridedSlice",
+      [](const Tensors& x) {
+        return Tensors{reduce_prod(
+            strided_slice(x[0], {0, 3}, {0, 0}, {1, -2}, {.begin_mask = 1, .end_mask = 1}), 1)};
+      },
+      {RandomInput({2, 5}, 1)});
+}
+
+TEST_CASE("StridedSlice's graph gradient works with unknown input dims") {
+  Graph g;
+  Tensor x, dx;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {-1, 3});
+    // x[:, ::-2] * [1, 2]
+    const Tensor y = strided_slice(x, {0, 0}, {0, 0}, {1, -2}, {.begin_mask = 3, .end_mask = 3}) *
+                     constant({1.0, 2.0});
+    dx = gradients({y}, {x})[0];
+  }
+  const Tensor got = Session(g).run({{x, RandomInput({2, 3}, 1)}}, {dx})[0];
+  ExpectTensor(got, kFloat64, {2, 3}, {2, 0, 1, 2, 0, 1});
+}
+
+DUET_GRADIENT_TEST("StridedSliceGrad", "gathers back with the slice") {
+  // The gradient of x[1:3, ::-2] for x of shape (4, 5), with respect to dy.
+  CheckGradients("StridedSliceGrad",
+                 [](const Tensors& x) {
+                   return Tensors{strided_slice_grad(constant({4, 5}), constant({1, 0}),
+                                                     constant({3, 0}), constant({1, -2}), x[0],
+                                                     {.begin_mask = 2, .end_mask = 2})};
+                 },
+                 {RandomInput({2, 3}, 1)});
+  // ... and of x[None, ..., 1] for x of shape (2, 3), in int64.
+  CheckGradients("StridedSliceGrad",
+                 [](const Tensors& x) {
+                   return Tensors{strided_slice_grad(
+                       constant<int64_t>({2, 3}), constant<int64_t>({0, 0, 1}),
+                       constant<int64_t>({0, 0, 2}), constant<int64_t>({1, 1, 1}), x[0],
+                       {.ellipsis_mask = 2, .new_axis_mask = 1, .shrink_axis_mask = 4})};
+                 },
+                 {RandomInput({1, 2}, 2)});
+}
+
+DUET_GRADIENT_TEST("ReverseV2", "one, several, negative and no axes") {
+  CheckGradients("ReverseV2", [](const Tensors& x) { return Tensors{reverse(x[0], {1})}; },
+                 {RandomInput({2, 3}, 1)});
+  CheckGradients("ReverseV2",
+                 [](const Tensors& x) {
+                   return Tensors{reverse(x[0], {0, -1})};
+                 },
+                 {RandomInput({2, 3, 2}, 2)});
+  CheckGradients("ReverseV2",
+                 [](const Tensors& x) { return Tensors{reverse(x[0], std::vector<int64_t>{})}; },
+                 {RandomInput({3}, 3)});
+}
+
 DUET_GRADIENT_TEST("GatherV2", "axis 0 with repeated indices") {
   CheckGradients("GatherV2",
                  [](const Tensors& x) {

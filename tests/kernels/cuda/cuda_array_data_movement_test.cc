@@ -1,6 +1,7 @@
-// CUDA Fill, ZerosLike, OnesLike, Transpose, ConcatV2, Split, SplitV, Slice, Pad, Tile and
-// BroadcastTo against the CPU, for every dtype. These kernels only move bits, so the tolerance
-// is 0 (exact). Shapes include empty ones, odd sizes and more than 1M elements (many blocks).
+// CUDA Fill, ZerosLike, OnesLike, Transpose, ConcatV2, Split, SplitV, Slice, Pad, StridedSlice,
+// StridedSliceGrad, ReverseV2, Tile and BroadcastTo against the CPU, for every dtype. These
+// kernels only move bits, so the tolerance is 0 (exact). Shapes include empty ones, odd sizes and
+// more than 1M elements (many blocks); strided slices cover every mask and negative strides.
 // Every case skips without a GPU.
 #include <catch2/catch.hpp>
 
@@ -150,6 +151,64 @@ TEST_CASE("CUDA Slice and Pad match the CPU") {
                         return pad(slice(x, {3, 5}, {1000, 1001}), {{7, 0}, {1, 33}});
                       }),
                       {Pattern(kInt32, kLarge)}, 0);
+}
+
+TEST_CASE("CUDA StridedSlice and StridedSliceGrad match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    // x[1:, ..., ::-1, None, 2]
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return strided_slice(x, {1, 0, 0, 0, 2}, {0, 0, 0, 0, 3},
+                                               {1, 1, -1, 1, 1},
+                                               {.begin_mask = 4,
+                                                .end_mask = 5,
+                                                .ellipsis_mask = 2,
+                                                .new_axis_mask = 8,
+                                                .shrink_axis_mask = 16});
+                        }),
+                        {Pattern(dtype, {3, 4, 5, 6})}, 0);
+    // x[-10:10:3, 4:0:-2] and an empty x[2:1]
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return strided_slice(x, {-10, 4}, {10, 0}, {3, -2});
+                        }),
+                        {Pattern(dtype, {7, 5})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) { return strided_slice(x, {2}, {1}, {1}); }),
+                        {Pattern(dtype, {4, 3})}, 0);
+    // The gradient of x[::2, ::-3] for x of shape (5, 7).
+    ExpectGpuMatchesCpu(Unary([](const Tensor& dy) {
+                          return strided_slice_grad(constant({5, 7}), constant({0, 0}),
+                                                    constant({0, 0}), constant({2, -3}), dy,
+                                                    {.begin_mask = 3, .end_mask = 3});
+                        }),
+                        {Pattern(dtype, {3, 3})}, 0);
+  }
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return strided_slice(x, {1000, 3}, {1, 1030}, {-1, 2});
+                      }),
+                      {Pattern(kInt32, kLarge)}, 0);
+  // The gradient of x[1:, ::-1].
+  ExpectGpuMatchesCpu(Unary([](const Tensor& dy) {
+                        return strided_slice_grad(constant({1025, 1031}), constant({1, 0}),
+                                                  constant({0, 0}), constant({1, -1}), dy,
+                                                  {.begin_mask = 2, .end_mask = 3});
+                      }),
+                      {Pattern(kFloat32, {1024, 1031})}, 0);
+}
+
+TEST_CASE("CUDA ReverseV2 matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return reverse(x, {0, -1});
+                        }),
+                        {Pattern(dtype, {3, 4, 5})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) { return reverse(x, {1}); }),
+                        {Pattern(dtype, {0, 3})}, 0);
+  }
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) { return reverse(x, {1}); }),
+                      {Pattern(kFloat64, kLarge)}, 0);
 }
 
 TEST_CASE("CUDA Tile and BroadcastTo match the CPU") {
