@@ -4,6 +4,8 @@
 // Dtypes: float32/float64 everywhere; int32/int64 where noted; bool where noted.
 #pragma once
 
+#include <vector>
+
 #include "core/tensor.h"
 #include "ops/math/operators.h"
 #include "ops/op_site.h"
@@ -28,6 +30,11 @@ Tensor pow(const Tensor& x, const Tensor& y, OpSite site = {});
 Tensor maximum(const Tensor& x, const Tensor& y, OpSite site = {});
 // Elementwise min; NaN if either is NaN (op Minimum).
 Tensor minimum(const Tensor& x, const Tensor& y, OpSite site = {});
+
+// The elementwise sum of one or more tensors of one dtype and shape, no broadcasting (op AddN).
+// Also float16 and bfloat16 (summed in float32, rounded once). Differing shapes or dtypes, or no
+// tensors, are an InvalidArgument error.
+Tensor add_n(const std::vector<Tensor>& values, OpSite site = {});
 
 // ---- Comparisons: bool results (float32, float64, int32, int64; equal/not_equal also bool) ----
 
