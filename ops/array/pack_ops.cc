@@ -1,5 +1,6 @@
 // Stacking along a new axis and unstacking along an existing one: Pack and Unpack.
 #include "absl/strings/str_cat.h"
+#include "core/error.h"
 #include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/shape_fn_util.h"

@@ -220,6 +220,17 @@ TEST_CASE("EnsureShape checks shapes that only the running graph knows") {
        "not compatible with the expected shape (None, 3)"});
 }
 
+TEST_CASE("unstack in a graph needs the size of its axis") {
+  Graph graph;
+  GraphScope scope(graph);
+  const Tensor x = placeholder(kFloat32, {-1, 3});
+  const std::vector<Tensor> columns = unstack(x, 1);
+  REQUIRE(columns.size() == 3);
+  CHECK(columns[0].shape() == Shape({-1}));
+  testing::ExpectError([&] { unstack(x); },
+                       {"Unpack", "needs the size of axis 0", "(None, 3)", "eager_graph_test.cc"});
+}
+
 TEST_CASE("every op is checked eager vs graph, here or by the gradient checker") {
   std::set<std::string> covered;
   for (const Case& c : Cases()) covered.insert(c.op);
