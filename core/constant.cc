@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "core/error.h"
 
 namespace duet {
 namespace {
@@ -49,7 +50,58 @@ void FillAs(const Tensor& t, double value) {
   std::fill(p, p + t.num_elements(), v);
 }
 
+constexpr int64_t kMaxRangeLength = int64_t{1} << 40;
+
+// The checks of RangeLength that do not depend on how the length is computed.
+template <typename T>
+absl::Status CheckRangeDirection(T start, T limit, T delta) {
+  if (delta == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("delta must not be 0 (start ", start, ", limit ", limit, ")"));
+  }
+  if (delta > 0 ? start > limit : start < limit) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("requires start ", delta > 0 ? "<=" : ">=", " limit when delta is ",
+                     delta > 0 ? "positive" : "negative", ", but start is ", start, ", limit ",
+                     limit, " and delta ", delta));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TooLong(double start, double limit, double delta) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("[", start, ", ", limit, ") in steps of ", delta, " has too many elements"));
+}
+
 }  // namespace
+
+absl::StatusOr<int64_t> RangeLength(int64_t start, int64_t limit, int64_t delta) {
+  DUET_RETURN_IF_ERROR(CheckRangeDirection(start, limit, delta));
+  // In unsigned arithmetic |limit - start| and |delta| cannot overflow.
+  const uint64_t span = start < limit ? static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)
+                                      : static_cast<uint64_t>(start) - static_cast<uint64_t>(limit);
+  const uint64_t step =
+      delta > 0 ? static_cast<uint64_t>(delta) : uint64_t{0} - static_cast<uint64_t>(delta);
+  const uint64_t n = span / step + (span % step != 0 ? 1 : 0);
+  if (n > static_cast<uint64_t>(kMaxRangeLength)) {
+    return TooLong(static_cast<double>(start), static_cast<double>(limit),
+                   static_cast<double>(delta));
+  }
+  return static_cast<int64_t>(n);
+}
+
+absl::StatusOr<int64_t> RangeLength(double start, double limit, double delta) {
+  if (std::isnan(start) || std::isnan(limit) || std::isnan(delta)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("start ", start, ", limit ", limit, " and delta ", delta, " must not be NaN"));
+  }
+  DUET_RETURN_IF_ERROR(CheckRangeDirection(start, limit, delta));
+  const double n = std::ceil(std::abs((limit - start) / delta));
+  if (!std::isfinite(n) || n > static_cast<double>(kMaxRangeLength)) {
+    return TooLong(start, limit, delta);
+  }
+  return static_cast<int64_t>(n);
+}
 
 template <Element T>
 Tensor from_vector(const std::vector<T>& values, const Shape& shape) {

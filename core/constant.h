@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "core/tensor.h"
 
 namespace duet {
@@ -60,5 +61,12 @@ Tensor scalar(double value, DType dtype);
 // defaults to int32 when start, limit and delta are integers and float32 otherwise.
 Tensor range(double start, double limit, double delta = 1, std::optional<DType> dtype = {});
 inline Tensor range(int64_t limit) { return range(0, static_cast<double>(limit)); }
+
+// The length of TensorFlow's Range(start, limit, delta), shared by the op's shape function and
+// kernels: ceil(|limit - start| / |delta|). InvalidArgument, naming the values, when delta is 0,
+// points away from limit (unlike range() above, which gives an empty tensor), or the length is
+// not finite or exceeds 2^40.
+absl::StatusOr<int64_t> RangeLength(int64_t start, int64_t limit, int64_t delta);
+absl::StatusOr<int64_t> RangeLength(double start, double limit, double delta);
 
 }  // namespace duet

@@ -185,6 +185,18 @@ ColumnBlocks ConcatBlocks(KernelContext& ctx) {
   return MakeColumnBlocks(whole, IntScalar(ctx.input(n)), parts);
 }
 
+ColumnBlocks PackBlocks(KernelContext& ctx, int64_t axis) {
+  absl::InlinedVector<const Tensor*, 8> parts(ctx.num_inputs());
+  for (int k = 0; k < ctx.num_inputs(); ++k) parts[k] = &ctx.input(k);
+  return MakeColumnBlocks(ctx.output(0).shape(), axis, parts);
+}
+
+ColumnBlocks UnpackBlocks(KernelContext& ctx, int64_t axis) {
+  absl::InlinedVector<const Tensor*, 8> parts(ctx.num_outputs());
+  for (int k = 0; k < ctx.num_outputs(); ++k) parts[k] = &ctx.output(k);
+  return MakeColumnBlocks(ctx.input(0).shape(), axis, parts);
+}
+
 const Tensor& SplitValue(const KernelContext& ctx, SplitKind kind) {
   return ctx.input(kind == SplitKind::kSplit ? 1 : 0);
 }

@@ -1,6 +1,7 @@
 // How the array kernels' strided copies are planned, on any device: a copy between two strided
 // layouts with its dims merged as far as both layouts allow, and the copy that each of Slice,
-// StridedSlice(Grad), ReverseV2, Pad, Tile, BroadcastTo, Transpose, ConcatV2 and Split(V) makes.
+// StridedSlice(Grad), ReverseV2, Pad, Tile, BroadcastTo, Transpose, ConcatV2, Split(V), Pack and
+// Unpack makes.
 // kernels/cpu/array/strided_copy.h runs such copies on the CPU, kernels/cuda/array/strided_copy.h
 // on a GPU.
 #pragma once
@@ -96,6 +97,12 @@ struct ColumnBlocks {
 // ConcatV2's blocks: inputs [0, n) joined along the axis input n into output 0 (n = num_inputs -
 // 1). The output must have elements.
 ColumnBlocks ConcatBlocks(KernelContext& ctx);
+
+// Pack's blocks: each input, a slice of the output along `axis` (the attr, of the output's rank),
+// is one column block of width (the input's elements / outer). The output must have elements.
+ColumnBlocks PackBlocks(KernelContext& ctx, int64_t axis);
+// Unpack's blocks: the input cut along `axis` into the outputs. The input must have elements.
+ColumnBlocks UnpackBlocks(KernelContext& ctx, int64_t axis);
 
 // Split (inputs split_dim, value) and SplitV (value, size_splits, split_dim): the value input cut
 // along split_dim into the outputs.

@@ -84,4 +84,36 @@ struct StridedSliceAttrs {
   static constexpr AttrKey<int64_t> kShrinkAxisMask{6, "shrink_axis_mask"};
 };
 
+// Pack.
+struct PackAttrs {
+  static constexpr AttrKey<int64_t> kN{0, "N"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+  static constexpr AttrKey<int64_t> kAxis{2, "axis"};
+};
+
+// Unpack.
+struct UnpackAttrs {
+  static constexpr AttrKey<int64_t> kNum{0, "num"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+  static constexpr AttrKey<int64_t> kAxis{2, "axis"};
+};
+
+// Range.
+struct RangeAttrs {
+  static constexpr AttrKey<DType> kTidx{0, "Tidx"};
+};
+
+// IdentityN.
+struct IdentityNAttrs {
+  static constexpr AttrKey<std::vector<DType>> kT{0, "T"};
+};
+
+// EnsureShape.
+struct EnsureShapeAttrs {
+  static constexpr AttrKey<Shape> kShape{0, "shape"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+};
+
+// PlaceholderWithDefault shares Placeholder's keys (dtype, shape at the same positions).
+
 }  // namespace duet

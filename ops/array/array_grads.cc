@@ -67,6 +67,26 @@ TensorList ConcatV2Grad(const GradientContext& ctx) {
   return result;
 }
 
+// Each stacked value gets its slice of the gradient.
+TensorList PackGrad(const GradientContext& ctx) {
+  const std::vector<Tensor> slices = unstack(ctx.grad(0), ctx.attr(PackAttrs::kAxis));
+  return TensorList(slices.begin(), slices.end());
+}
+
+// The slices' gradients stacked again; a slice nothing used contributes zeros.
+TensorList UnpackGrad(const GradientContext& ctx) {
+  std::vector<Tensor> grads;
+  for (int i = 0; i < ctx.num_outputs(); ++i) grads.push_back(ctx.grad_or_zeros(i));
+  return {stack(grads, ctx.attr(UnpackAttrs::kAxis))};
+}
+
+// Every input gets its own output's gradient (undefined where that output was not used).
+TensorList IdentityNGrad(const GradientContext& ctx) {
+  TensorList result;
+  for (int i = 0; i < ctx.num_outputs(); ++i) result.push_back(ctx.grad(i));
+  return result;
+}
+
 // Split and SplitV: the pieces' gradients joined again; a piece nothing used contributes zeros.
 Tensor ConcatOutputGrads(const GradientContext& ctx, const Tensor& axis) {
   std::vector<Tensor> grads;
@@ -210,12 +230,18 @@ TensorList UnsortedSegmentSumGrad(const GradientContext& ctx) {
 }
 
 const GradientRegistrar kIdentityGrad("Identity", IdentityGrad);
+const GradientRegistrar kIdentityNGrad("IdentityN", IdentityNGrad);
+const GradientRegistrar kSnapshotGrad("Snapshot", IdentityGrad);
+const GradientRegistrar kEnsureShapeGrad("EnsureShape", IdentityGrad);
+const GradientRegistrar kPlaceholderWithDefaultGrad("PlaceholderWithDefault", IdentityGrad);
 const GradientRegistrar kCopyToDeviceGrad("DuetCopyToDevice", CopyToDeviceGrad);
 const GradientRegistrar kReshapeGrad("Reshape", ReshapeToInputGrad);
 const GradientRegistrar kExpandDimsGrad("ExpandDims", ReshapeToInputGrad);
 const GradientRegistrar kSqueezeGrad("Squeeze", ReshapeToInputGrad);
 const GradientRegistrar kTransposeGrad("Transpose", TransposeGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kConcatV2Grad("ConcatV2", ConcatV2Grad, /*keep_inputs=*/{1});
+const GradientRegistrar kPackGrad("Pack", PackGrad);
+const GradientRegistrar kUnpackGrad("Unpack", UnpackGrad);
 const GradientRegistrar kSplitGrad("Split", SplitGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kSplitVGrad("SplitV", SplitVGrad, /*keep_inputs=*/{2});
 const GradientRegistrar kSliceGrad("Slice", SliceGrad, /*keep_inputs=*/{1});
@@ -244,6 +270,7 @@ const NotDifferentiable kRank("Rank");
 const NotDifferentiable kZerosLike("ZerosLike");
 const NotDifferentiable kOnesLike("OnesLike");
 const NotDifferentiable kOneHot("OneHot");
+const NotDifferentiable kRange("Range");
 
 }  // namespace
 }  // namespace duet

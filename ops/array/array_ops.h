@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,19 @@ Tensor placeholder(DType dtype, const Shape& shape, OpSite site = {});
 
 // x itself, as a view of the same buffer (op Identity).
 Tensor identity(const Tensor& x, OpSite site = {});
+// The tensors themselves, as views, in one op (op IdentityN): it ties them together in a graph.
+std::vector<Tensor> identity_n(const std::vector<Tensor>& values, OpSite site = {});
+// A copy of x in a buffer of its own, on x's device (op Snapshot).
+Tensor snapshot(const Tensor& x, OpSite site = {});
+// x itself once its shape is checked against `shape` (unknown dims -1 match any size; an
+// unknown-rank shape matches any tensor); the output carries the more specific of the two shapes
+// (op EnsureShape). A mismatch is an InvalidArgument error naming both shapes, in a graph when
+// the node runs.
+Tensor ensure_shape(const Tensor& x, const Shape& shape, OpSite site = {});
+// In a graph, a node that passes `input` on unless Session::run feeds it another value of the
+// same dtype that `shape` (which may be less specific than input's) allows (op
+// PlaceholderWithDefault). Eagerly it is `input`. Its shape must be compatible with input's.
+Tensor placeholder_with_default(const Tensor& input, const Shape& shape, OpSite site = {});
 // x copied to `device` (op DuetCopyToDevice); what Tensor::to runs. The gradient copies back.
 Tensor copy_to_device(const Tensor& x, Device device, OpSite site = {});
 // x as a view, but gradients do not flow through it (op StopGradient).
@@ -44,6 +58,13 @@ Tensor transpose(const Tensor& x, std::vector<int64_t> perm = {}, OpSite site = 
 
 // Joins tensors along `axis`; all other dims must match (op ConcatV2).
 Tensor concat(const std::vector<Tensor>& values, int64_t axis, OpSite site = {});
+
+// Stacks same-shape tensors along a new axis `axis` of the output (in [-rank-1, rank]), as
+// numpy.stack (op Pack). At least one tensor.
+Tensor stack(const std::vector<Tensor>& values, int64_t axis = 0, OpSite site = {});
+// The slices of x along `axis`, each without that axis, as a list of x.shape[axis] tensors (op
+// Unpack); the inverse of stack. The size of the axis must be known (in graphs too).
+std::vector<Tensor> unstack(const Tensor& x, int64_t axis = 0, OpSite site = {});
 
 // Splits x into `num_splits` equal pieces along `axis` (op Split).
 std::vector<Tensor> split(const Tensor& x, int64_t num_splits, int64_t axis = 0, OpSite site = {});
@@ -140,6 +161,15 @@ Tensor fill(const Shape& dims, const Tensor& value, OpSite site = {});
 Tensor fill(std::initializer_list<int64_t> dims, const Tensor& value, OpSite site = {});
 // Same, with the dims as a 1-D int32/int64 tensor.
 Tensor fill(const Tensor& dims, const Tensor& value, OpSite site = {});
+
+// [start, start + delta, ...) up to but excluding `limit`, as tf.range (op Range): scalar
+// operands, held on the host. The length is ceil(|limit - start| / |delta|), 0 when delta points
+// away from limit; delta 0 is an InvalidArgument error. `dtype` (float32, float64, int32, int64)
+// defaults to the first non-literal operand's dtype, else int32 (float32 when a literal is
+// fractional); literal operands are converted to it, tensors must have it. For plain numbers,
+// range() in core/constant.h makes the tensor directly.
+Tensor range(const Tensor& start, const Tensor& limit, const Tensor& delta = 1,
+             std::optional<DType> dtype = {}, OpSite site = {});
 
 // x with paddings[i].first zeros before and paddings[i].second zeros after each dim i (op Pad).
 Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& paddings,

@@ -17,6 +17,12 @@ struct CastAttrs {
   static constexpr AttrKey<bool> kTruncate{2, "Truncate"};
 };
 
+// AddN.
+struct AddNAttrs {
+  static constexpr AttrKey<int64_t> kN{0, "N"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+};
+
 // Equal and NotEqual.
 struct EqualityAttrs {
   static constexpr AttrKey<DType> kT{0, "T"};

@@ -53,6 +53,11 @@ TensorList AddGrad(const GradientContext& ctx) {
   return {ReduceToShape(g, ctx, 0), ReduceToShape(g, ctx, 1)};
 }
 
+// AddN does not broadcast: every input gets the gradient as it is.
+TensorList AddNGrad(const GradientContext& ctx) {
+  return TensorList(ctx.num_inputs(), ctx.grad(0));
+}
+
 TensorList SubGrad(const GradientContext& ctx) {
   const Tensor& g = ctx.grad(0);
   return {ReduceToShape(g, ctx, 0), ReduceToShape(negative(g), ctx, 1)};
@@ -245,6 +250,7 @@ TensorList CastGrad(const GradientContext& ctx) {
 }
 
 const GradientRegistrar kAddV2Grad("AddV2", AddGrad);
+const GradientRegistrar kAddNGrad("AddN", AddNGrad);
 const GradientRegistrar kSubGrad("Sub", SubGrad);
 const GradientRegistrar kMulGrad("Mul", MulGrad, /*keep_inputs=*/{0, 1});
 const GradientRegistrar kRealDivGrad("RealDiv", DivGrad, /*keep_inputs=*/{0, 1});

@@ -4,6 +4,8 @@
 // Dtypes: float32/float64 everywhere; int32/int64 where noted; bool where noted.
 #pragma once
 
+#include <vector>
+
 #include "core/tensor.h"
 #include "ops/math/operators.h"
 #include "ops/op_site.h"
@@ -37,6 +39,11 @@ Tensor squared_difference(const Tensor& x, const Tensor& y, OpSite site = {});
 // The angle in radians, in [-pi, pi], of the point (x, y): note y comes first, as in std::atan2
 // (op Atan2; floats only).
 Tensor atan2(const Tensor& y, const Tensor& x, OpSite site = {});
+
+// The elementwise sum of one or more tensors of one dtype and shape, no broadcasting (op AddN).
+// Also float16 and bfloat16 (summed in float32, rounded once). Differing shapes or dtypes, or no
+// tensors, are an InvalidArgument error.
+Tensor add_n(const std::vector<Tensor>& values, OpSite site = {});
 
 // ---- Comparisons: bool results (float32, float64, int32, int64; equal/not_equal also bool) ----
 

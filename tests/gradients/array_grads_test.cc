@@ -129,6 +129,68 @@ DUET_GRADIENT_TEST("Split", "only some pieces used, negative axis") {
                  {RandomInput({4, 3}, 2)});
 }
 
+DUET_GRADIENT_TEST("Pack", "at the front, in the middle and at a negative axis") {
+  CheckGradients("Pack", [](const Tensors& x) { return Tensors{stack(x)}; },
+                 {RandomInput({2, 3}, 1), RandomInput({2, 3}, 2)});
+  CheckGradients("Pack", [](const Tensors& x) { return Tensors{stack(x, 1)}; },
+                 {RandomInput({2, 3}, 3), RandomInput({2, 3}, 4), RandomInput({2, 3}, 5)});
+  CheckGradients("Pack", [](const Tensors& x) { return Tensors{stack(x, -1)}; },
+                 {RandomInput({3}, 6)});
+  CheckSecondOrderGradients("Pack",
+                            [](const Tensors& x) { return Tensors{stack(x, 1) * stack(x, 1)}; },
+                            {RandomInput({2, 2}, 7), RandomInput({2, 2}, 8)});
+}
+
+DUET_GRADIENT_TEST("Unpack", "every slice used, and only some, at a negative axis") {
+  CheckGradients("Unpack", [](const Tensors& x) { return unstack(x[0], 1); },
+                 {RandomInput({2, 3, 2}, 1)});
+  CheckGradients("Unpack",
+                 [](const Tensors& x) {
+                   const Tensors slices = unstack(x[0], -1);
+                   return Tensors{slices[0] * slices[2]};
+                 },
+                 {RandomInput({3, 4}, 2)});
+  CheckSecondOrderGradients("Unpack",
+                            [](const Tensors& x) {
+                              const Tensors slices = unstack(x[0]);
+                              return Tensors{slices[0] * slices[1]};
+                            },
+                            {RandomInput({2, 3}, 3)});
+}
+
+DUET_GRADIENT_TEST("IdentityN", "each input gets its own output's gradient") {
+  CheckGradients("IdentityN",
+                 [](const Tensors& x) {
+                   const Tensors y = identity_n(x);
+                   return Tensors{y[0] * 2.0, y[1] * y[1]};
+                 },
+                 {RandomInput({2, 3}, 1), RandomInput({3}, 2)});
+  CheckGradients("IdentityN", [](const Tensors& x) { return Tensors{identity_n(x)[1]}; },
+                 {RandomInput({2}, 3), RandomInput({2, 2}, 4)});
+}
+
+DUET_GRADIENT_TEST("Snapshot", "passes the gradient through") {
+  CheckGradients("Snapshot", [](const Tensors& x) { return Tensors{snapshot(x[0]) * x[0]}; },
+                 {RandomInput({2, 3}, 1)});
+}
+
+DUET_GRADIENT_TEST("EnsureShape", "passes the gradient through") {
+  CheckGradients("EnsureShape",
+                 [](const Tensors& x) {
+                   return Tensors{ensure_shape(x[0], {-1, 3}) * 3.0};
+                 },
+                 {RandomInput({2, 3}, 1)});
+}
+
+DUET_GRADIENT_TEST("PlaceholderWithDefault", "passes the gradient to its input") {
+  CheckGradients("PlaceholderWithDefault",
+                 [](const Tensors& x) {
+                   const Tensor y = placeholder_with_default(x[0], {-1, 3});
+                   return Tensors{y * y};
+                 },
+                 {RandomInput({2, 3}, 1)});
+}
+
 DUET_GRADIENT_TEST("SplitV", "sizes with an inferred one") {
   CheckGradients("SplitV",
                  [](const Tensors& x) {
@@ -444,6 +506,7 @@ TEST_CASE("StopGradient and shape queries pass no gradient") {
   zeros_like(x);
   ones_like(x);
   one_hot(constant({0, 1}), 3);
+  range(constant(0), 3);
   CHECK(tape_internal::RecordedOpNames(tape) == std::vector<std::string>{"ConcatV2"});
   const Tensor g = tape.gradient(y, {x}, {constant({1.0, 2.0, 3.0, 4.0})})[0];
   ExpectTensor(g, kFloat64, {2}, {3, 4});

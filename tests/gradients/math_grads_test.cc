@@ -71,6 +71,23 @@ DUET_GRADIENT_TEST("AddV2", "a leading and an inner broadcast axis at once") {
                  {RandomInput({2, 3, 2}, 1), RandomInput({3, 1}, 2)});
 }
 
+DUET_GRADIENT_TEST("AddN", "one, two and several inputs, one of them repeated") {
+  CheckGradients("AddN", [](const Inputs& x) { return Inputs{add_n(x)}; },
+                 {RandomInput({2, 3}, 1)});
+  CheckGradients("AddN", [](const Inputs& x) { return Inputs{add_n(x)}; },
+                 {RandomInput({2, 3}, 2), RandomInput({2, 3}, 3)});
+  CheckGradients("AddN",
+                 [](const Inputs& x) {
+                   return Inputs{add_n({x[0], x[1], x[0], x[2]})};
+                 },
+                 {RandomInput({4}, 4), RandomInput({4}, 5), RandomInput({4}, 6)});
+  CheckSecondOrderGradients("AddN",
+                            [](const Inputs& x) {
+                              return Inputs{add_n({x[0] * x[1], x[0]})};
+                            },
+                            {RandomInput({3}, 7), RandomInput({3}, 8)});
+}
+
 DUET_GRADIENT_TEST("Sub", "broadcasting both ways") {
   CheckBroadcasting("Sub", [](const Tensor& x, const Tensor& y) { return x - y; });
 }

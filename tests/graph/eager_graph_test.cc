@@ -74,6 +74,13 @@ std::vector<Case> Cases() {
       {"Rank", {kX}, [](const std::vector<Tensor>& in) { return rank(in[0]); }},
       Unary("ZerosLike", &zeros_like, kX),
       Unary("OnesLike", &ones_like, kP),
+      // Fed scalars: the graph knows the length only when it runs.
+      {"Range",
+       {constant(2), constant(11), constant(3)},
+       [](const std::vector<Tensor>& in) { return range(in[0], in[1], in[2]); }},
+      {"Range",
+       {constant(1.5), constant(-1.0), constant(-0.5)},
+       [](const std::vector<Tensor>& in) { return range(in[0], in[1], in[2]); }},
       {"OneHot",
        {from_vector(std::vector<int64_t>{2, 0, -1, 1})},
        [](const std::vector<Tensor>& in) { return one_hot(in[0], 3, 5, -1, 0, kFloat64); }},
@@ -179,6 +186,53 @@ TEST_CASE("non-differentiable ops give the same results eagerly and in a session
     // Ops with state (variables) ran once eagerly and once here, from the same start.
     testing::ExpectTensorNear(session.run(feeds, {symbolic})[0], eager, 0);
   }
+}
+
+TEST_CASE("PlaceholderWithDefault gives its input unless a feed replaces it") {
+  Graph graph;
+  Tensor y, z;
+  {
+    GraphScope scope(graph);
+    y = placeholder_with_default(constant({{1.f, 2.f}}), {-1, 2});
+    z = y * 2.f;
+  }
+  CHECK(y.shape() == Shape({-1, 2}));
+  Session session(graph);
+  testing::ExpectTensor(session.run({}, {z})[0], kFloat32, {1, 2}, {2, 4});
+  testing::ExpectTensor(session.run({{y, constant({{3.f, 4.f}, {5.f, 6.f}})}}, {z})[0], kFloat32,
+                        {2, 2}, {6, 8, 10, 12});
+}
+
+TEST_CASE("EnsureShape checks shapes that only the running graph knows") {
+  Graph graph;
+  Tensor x, y;
+  {
+    GraphScope scope(graph);
+    x = placeholder(kFloat32, {-1, -1});
+    y = ensure_shape(x, {-1, 3});
+    testing::ExpectError([&] { ensure_shape(x, {2}); },
+                         {"EnsureShape", "(None, None)", "expected shape (2,)"});
+  }
+  CHECK(y.shape() == Shape({-1, 3}));
+  Session session(graph);
+  testing::ExpectTensor(session.run({{x, ones({1, 3})}}, {y})[0], kFloat32, {1, 3}, {1, 1, 1});
+  testing::ExpectError(
+      [&] {
+        session.run({{x, ones({2, 2})}}, {y});
+      },
+      {"EnsureShape", "the input has shape (2, 2)",
+       "not compatible with the expected shape (None, 3)"});
+}
+
+TEST_CASE("unstack in a graph needs the size of its axis") {
+  Graph graph;
+  GraphScope scope(graph);
+  const Tensor x = placeholder(kFloat32, {-1, 3});
+  const std::vector<Tensor> columns = unstack(x, 1);
+  REQUIRE(columns.size() == 3);
+  CHECK(columns[0].shape() == Shape({-1}));
+  testing::ExpectError([&] { unstack(x); },
+                       {"Unpack", "needs the size of axis 0", "(None, 3)", "eager_graph_test.cc"});
 }
 
 TEST_CASE("every op is checked eager vs graph, here or by the gradient checker") {

@@ -1,9 +1,11 @@
-// ConcatV2, Split and SplitV. Viewed as 2-D (outer = dims before the axis, row = the rest), each
-// operand is a block of columns of the whole; every copy moves whole contiguous row pieces.
+// ConcatV2, Split and SplitV, and Pack and Unpack, which are the same copies along a new (or
+// removed) axis. Viewed as 2-D (outer = dims before the axis, row = the rest), each operand is a
+// block of columns of the whole; every copy moves whole contiguous row pieces.
 #include <cstring>
 
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
@@ -31,32 +33,54 @@ void ConcatRows(absl::Span<const char* const> parts, const ColumnBlocks& blocks,
   }
 }
 
-absl::Status ConcatKernel(KernelContext& ctx) {
+// Joins the kernel's inputs [0, blocks.num_parts()) into output 0.
+void JoinInputs(KernelContext& ctx, const ColumnBlocks& blocks) {
   Tensor& out = ctx.output(0);
-  if (out.num_elements() == 0) return absl::OkStatus();
-  const ColumnBlocks blocks = ConcatBlocks(ctx);
   absl::InlinedVector<const char*, 8> parts(blocks.num_parts());
   for (int k = 0; k < blocks.num_parts(); ++k) {
     parts[k] = static_cast<const char*>(ctx.input(k).raw_data());
   }
   ConcatRows(parts, blocks, DTypeSize(out.dtype()), static_cast<char*>(out.raw_data()), ctx.pool());
-  return absl::OkStatus();
 }
 
-// Copies the column blocks of the split value into the kernel's outputs.
-template <SplitKind kKind>
-absl::Status SplitKernel(KernelContext& ctx) {
-  const Tensor& x = SplitValue(ctx, kKind);
-  if (x.num_elements() == 0) return absl::OkStatus();
-  const ColumnBlocks blocks = SplitBlocks(ctx, kKind);
+// Copies the column blocks of `x` into the kernel's outputs.
+void CutIntoOutputs(KernelContext& ctx, const Tensor& x, const ColumnBlocks& blocks) {
   for (int k = 0; k < blocks.num_parts(); ++k) {
     StridedCopy(blocks.SplitCopy(k), x.raw_data(), ctx.output(k).raw_data(), DTypeSize(x.dtype()),
                 ctx.pool());
   }
+}
+
+absl::Status ConcatKernel(KernelContext& ctx) {
+  if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
+  JoinInputs(ctx, ConcatBlocks(ctx));
+  return absl::OkStatus();
+}
+
+absl::Status PackKernel(KernelContext& ctx) {
+  if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
+  JoinInputs(ctx, PackBlocks(ctx, ctx.attr(PackAttrs::kAxis)));
+  return absl::OkStatus();
+}
+
+template <SplitKind kKind>
+absl::Status SplitKernel(KernelContext& ctx) {
+  const Tensor& x = SplitValue(ctx, kKind);
+  if (x.num_elements() == 0) return absl::OkStatus();
+  CutIntoOutputs(ctx, x, SplitBlocks(ctx, kKind));
+  return absl::OkStatus();
+}
+
+absl::Status UnpackKernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.num_elements() == 0) return absl::OkStatus();
+  CutIntoOutputs(ctx, x, UnpackBlocks(ctx, ctx.attr(UnpackAttrs::kAxis)));
   return absl::OkStatus();
 }
 
 const bool kConcatV2 = RegisterAllDTypes("ConcatV2", [](auto) -> KernelFn { return ConcatKernel; });
+const bool kPack = RegisterAllDTypes("Pack", [](auto) -> KernelFn { return PackKernel; });
+const bool kUnpack = RegisterAllDTypes("Unpack", [](auto) -> KernelFn { return UnpackKernel; });
 const bool kSplit =
     RegisterAllDTypes("Split", [](auto) -> KernelFn { return SplitKernel<SplitKind::kSplit>; });
 const bool kSplitV =

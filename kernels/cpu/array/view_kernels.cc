@@ -1,6 +1,8 @@
-// Kernels whose output views the input's buffer (no copy): Identity, StopGradient, Reshape,
-// ExpandDims, Squeeze. The shape functions have validated everything; these only rebuild the
-// output shape from the operands. They relabel metadata only, so they serve every device.
+// Kernels whose output views the input's buffer (no copy): Identity, IdentityN, StopGradient,
+// EnsureShape, PlaceholderWithDefault, Reshape, ExpandDims, Squeeze. The shape functions have
+// validated everything; these only rebuild the output shape from the operands. They relabel
+// metadata only, so they serve every device.
+#include "absl/strings/str_cat.h"
 #include "core/int_values.h"
 #include "kernels/kernel_registry.h"
 #include "ops/array/array_attrs.h"
@@ -12,6 +14,25 @@ absl::Status PassThroughKernel(KernelContext& ctx) {
   // A new handle onto the same memory: a tape must tell the output from the input.
   ctx.output(0) = ctx.input(0).ViewAs(ctx.input(0).dtype(), ctx.input(0).shape(), ctx.device());
   return absl::OkStatus();
+}
+
+absl::Status IdentityNKernel(KernelContext& ctx) {
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    const Tensor& x = ctx.input(i);
+    ctx.output(i) = x.ViewAs(x.dtype(), x.shape(), ctx.device());
+  }
+  return absl::OkStatus();
+}
+
+// The shape function checks known shapes; this catches what only the running graph knows.
+absl::Status EnsureShapeKernel(KernelContext& ctx) {
+  const Shape& expected = ctx.attr(EnsureShapeAttrs::kShape);
+  if (!ctx.input(0).shape().IsCompatibleWith(expected)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the input has shape ", ctx.input(0).shape().str(),
+                     ", which is not compatible with the expected shape ", expected.str()));
+  }
+  return PassThroughKernel(ctx);
 }
 
 absl::Status ReshapeKernel(KernelContext& ctx) {
@@ -69,10 +90,16 @@ const bool kRegistered = [] {
       RegisterKernel("Identity", device, {dtype}, {PassThroughKernel, /*allocates_outputs=*/true});
       RegisterKernel("StopGradient", device, {dtype},
                      {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("EnsureShape", device, {dtype},
+                     {EnsureShapeKernel, /*allocates_outputs=*/true});
+      RegisterKernel("PlaceholderWithDefault", device, {dtype},
+                     {PassThroughKernel, /*allocates_outputs=*/true});
       RegisterKernel("Reshape", device, {dtype}, {ReshapeKernel, /*allocates_outputs=*/true});
       RegisterKernel("ExpandDims", device, {dtype}, {ExpandDimsKernel, /*allocates_outputs=*/true});
       RegisterKernel("Squeeze", device, {dtype}, {SqueezeKernel, /*allocates_outputs=*/true});
     }
+    // IdentityN has a list of dtypes and no type attr to dispatch on (kFloat32, see DispatchDType).
+    RegisterKernel("IdentityN", device, {kFloat32}, {IdentityNKernel, /*allocates_outputs=*/true});
   }
   return true;
 }();

@@ -2,6 +2,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "kernels/cuda/array/array_kernels.h"
 
@@ -50,6 +51,25 @@ template <typename U>
 __global__ void FillScalarKernel(U* out, int64_t n, ScalarBits value) {
   const U v = Read<U>(value);
   DUET_GRID_STRIDE_LOOP(i, n) { out[i] = v; }
+}
+
+template <typename T, typename Wide>
+__global__ void RangeKernel(T* out, int64_t n, Wide start, Wide delta) {
+  DUET_GRID_STRIDE_LOOP(i, n) {
+    if constexpr (std::is_integral<Wide>::value) {
+      out[i] = static_cast<T>(static_cast<uint64_t>(start) +
+                              static_cast<uint64_t>(i) * static_cast<uint64_t>(delta));
+    } else {
+      out[i] = static_cast<T>(start + static_cast<double>(i) * delta);
+    }
+  }
+}
+
+template <typename T, typename Wide>
+cudaError_t Range(T* out, int64_t n, Wide start, Wide delta, cudaStream_t stream) {
+  if (n <= 0) return cudaSuccess;
+  RangeKernel<T, Wide><<<Blocks(n), kThreads, 0, stream>>>(out, n, start, delta);
+  return cudaGetLastError();
 }
 
 // One thread per element: its row-major position in dims gives both offsets.
@@ -190,6 +210,21 @@ cudaError_t LaunchFillScalar(void* out, int64_t n, int elem_size, ScalarBits val
     return cudaErrorInvalidValue;
   }
   return cudaGetLastError();
+}
+
+cudaError_t LaunchRange(float* out, int64_t n, double start, double delta, cudaStream_t stream) {
+  return Range(out, n, start, delta, stream);
+}
+cudaError_t LaunchRange(double* out, int64_t n, double start, double delta, cudaStream_t stream) {
+  return Range(out, n, start, delta, stream);
+}
+cudaError_t LaunchRange(int32_t* out, int64_t n, int64_t start, int64_t delta,
+                        cudaStream_t stream) {
+  return Range(out, n, start, delta, stream);
+}
+cudaError_t LaunchRange(int64_t* out, int64_t n, int64_t start, int64_t delta,
+                        cudaStream_t stream) {
+  return Range(out, n, start, delta, stream);
 }
 
 cudaError_t LaunchStridedCopy(const StridedCopyDims& dims, const void* src, void* dst,

@@ -33,6 +33,13 @@ struct ScalarBits {
 cudaError_t LaunchFillScalar(void* out, int64_t n, int elem_size, ScalarBits value,
                              cudaStream_t stream);
 
+// out[i] = start + i * delta for i < n: floats computed in double, then rounded; integers in
+// wrapping 64-bit arithmetic (exact for Range, whose results lie in [start, limit)).
+cudaError_t LaunchRange(float* out, int64_t n, double start, double delta, cudaStream_t stream);
+cudaError_t LaunchRange(double* out, int64_t n, double start, double delta, cudaStream_t stream);
+cudaError_t LaunchRange(int32_t* out, int64_t n, int64_t start, int64_t delta, cudaStream_t stream);
+cudaError_t LaunchRange(int64_t* out, int64_t n, int64_t start, int64_t delta, cudaStream_t stream);
+
 cudaError_t LaunchStridedCopy(const StridedCopyDims& dims, const void* src, void* dst,
                               int elem_size, cudaStream_t stream);
 
