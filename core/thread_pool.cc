@@ -45,10 +45,12 @@ ThreadPool::ThreadPool(int num_threads)
 
 int ThreadPool::set_num_threads(int n) {
   n = std::clamp(n, 1, max_threads_);
-  num_threads_.store(n, std::memory_order_relaxed);
 #ifdef _OPENMP
+  // Never above the thread limit: Note [OpenMP thread limit] in thread_pool.h.
+  n = std::min(n, std::max(1, omp_get_thread_limit()));
   omp_set_num_threads(n);
 #endif
+  num_threads_.store(n, std::memory_order_relaxed);
   return n;
 }
 

@@ -31,9 +31,10 @@ class ThreadPool {
   int max_threads() const { return max_threads_; }
 
   // Sets how many threads later ParallelFor calls split their loops for, clamped to
-  // [1, max_threads()] (TensorFlow's intra_op_parallelism_threads, process-wide here). With
-  // OpenMP it also sets the calling thread's team size, which oneDNN's primitives split their work
-  // for, so call it from the thread that runs the kernels. Returns the count now in effect.
+  // [1, max_threads()] and OpenMP's thread limit (TensorFlow's intra_op_parallelism_threads,
+  // process-wide here). With OpenMP it also sets the calling thread's team size, which oneDNN's
+  // primitives split their work for, so call it from the thread that runs the kernels. Returns
+  // the count now in effect.
   int set_num_threads(int n);
 
   // Runs fn(begin, end) over contiguous chunks covering [0, n), each at least `min_chunk` long
