@@ -2,7 +2,7 @@
 //
 //   duet inspect model.pb [--dot]    nodes, ops, dtypes and shapes, op counts; --dot: Graphviz.
 //                                    A graph using ops duet lacks still lists its ops (those
-//                                    marked "(missing)") and exits 0
+//                                    marked "(missing)") and exits 0 (--dot: exits 1)
 //   duet run model.pb --input x=a.npy [--input ...] --output y [--output ...] [--out y.npy ...]
 //                                    feeds .npy files, fetches outputs, writes them as .npy (or
 //                                    prints them when no --out is given)
