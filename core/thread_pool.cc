@@ -36,10 +36,22 @@ ThreadPool& ThreadPool::Intra() {
   return *pool;
 }
 
-ThreadPool::ThreadPool(int num_threads) : num_threads_(std::max(1, num_threads)) {
+ThreadPool::ThreadPool(int num_threads)
+    : max_threads_(std::max(1, num_threads)), num_threads_(max_threads_) {
 #ifndef _OPENMP
-  for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  for (int i = 1; i < max_threads_; ++i) workers_.emplace_back([this] { WorkerLoop(); });
 #endif
+}
+
+int ThreadPool::set_num_threads(int n) {
+  n = std::clamp(n, 1, max_threads_);
+#ifdef _OPENMP
+  // Never above the thread limit: Note [OpenMP thread limit] in thread_pool.h.
+  n = std::min(n, std::max(1, omp_get_thread_limit()));
+  omp_set_num_threads(n);
+#endif
+  num_threads_.store(n, std::memory_order_relaxed);
+  return n;
 }
 
 ThreadPool::~ThreadPool() {

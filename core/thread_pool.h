@@ -1,6 +1,7 @@
 // The intra-op thread pool: splits one kernel's loop across the machine's cores.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -25,7 +26,16 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  int num_threads() const { return num_threads_; }
+  int num_threads() const { return num_threads_.load(std::memory_order_relaxed); }
+  // The count it was made with: the most set_num_threads allows.
+  int max_threads() const { return max_threads_; }
+
+  // Sets how many threads later ParallelFor calls split their loops for, clamped to
+  // [1, max_threads()] and OpenMP's thread limit (TensorFlow's intra_op_parallelism_threads,
+  // process-wide here). With OpenMP it also sets the calling thread's team size, which oneDNN's
+  // primitives split their work for, so call it from the thread that runs the kernels. Returns
+  // the count now in effect.
+  int set_num_threads(int n);
 
   // Runs fn(begin, end) over contiguous chunks covering [0, n), each at least `min_chunk` long
   // (except possibly the last), in parallel; returns when all chunks are done. Small loops, and
@@ -40,7 +50,8 @@ class ThreadPool {
                     absl::FunctionRef<void(int64_t, int64_t)> fn);
   void WorkerLoop();
 
-  int num_threads_;
+  const int max_threads_;
+  std::atomic<int> num_threads_;
 
   // std::mutex rather than absl::Mutex: Debian's Abseil is built without ThreadSanitizer
   // annotations, so TSan cannot see absl::Mutex synchronization and would report false races on

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "absl/container/flat_hash_map.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/text_format.h"
@@ -480,7 +482,42 @@ absl::StatusOr<tensorflow::GraphDef> GraphToGraphDef(const Graph& graph) {
   return def;
 }
 
+std::vector<MissingOp> MissingOps(const tensorflow::GraphDef& graph_def) {
+  std::map<std::string, std::vector<std::string>> missing;
+  const OpRegistry& registry = OpRegistry::Global();
+  for (const tensorflow::NodeDef& node : graph_def.node()) {
+    if (registry.Find(node.op()) == nullptr) missing[node.op()].push_back(node.name());
+  }
+  for (const tensorflow::FunctionDef& function : graph_def.library().function()) {
+    for (const tensorflow::NodeDef& node : function.node_def()) {
+      if (registry.Find(node.op()) != nullptr) continue;
+      missing[node.op()].push_back(
+          absl::StrCat(node.name(), " (function ", function.signature().name(), ")"));
+    }
+  }
+  std::vector<MissingOp> ops;
+  for (auto& [op, nodes] : missing) ops.push_back({op, std::move(nodes)});
+  return ops;
+}
+
+std::string MissingOpsMessage(const std::vector<MissingOp>& missing) {
+  constexpr size_t kMaxNodes = 5;
+  std::vector<std::string> parts;
+  for (const MissingOp& op : missing) {
+    const size_t n = op.nodes.size();
+    std::vector<std::string> shown(op.nodes.begin(), op.nodes.begin() + std::min(n, kMaxNodes));
+    parts.push_back(absl::StrCat(op.op, " (node", n == 1 ? " " : "s ", absl::StrJoin(shown, ", "),
+                                 n > kMaxNodes ? absl::StrCat(", ... ", n, " in all") : "", ")"));
+  }
+  return absl::StrCat("the graph uses ", missing.size(), missing.size() == 1 ? " op" : " ops",
+                      " duet does not have: ", absl::StrJoin(parts, ", "));
+}
+
 absl::StatusOr<Graph> GraphFromGraphDef(const tensorflow::GraphDef& def) {
+  // Every missing op in one error, rather than the first one import would meet.
+  if (std::vector<MissingOp> missing = MissingOps(def); !missing.empty()) {
+    return absl::InvalidArgumentError(MissingOpsMessage(missing));
+  }
   FunctionLibrary library(def.has_library() ? &def.library() : nullptr);
   if (def.has_library()) DUET_RETURN_IF_ERROR(library.Check(def.library()));
   Graph graph;
@@ -514,7 +551,7 @@ absl::Status TryWriteGraph(const Graph& graph, const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Graph> TryReadGraph(const std::string& path) {
+absl::StatusOr<tensorflow::GraphDef> TryReadGraphDef(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
   std::stringstream bytes;
@@ -526,6 +563,11 @@ absl::StatusOr<Graph> TryReadGraph(const std::string& path) {
   if (!ok) {
     return absl::InvalidArgumentError(absl::StrCat("'", path, "' is not a GraphDef"));
   }
+  return def;
+}
+
+absl::StatusOr<Graph> TryReadGraph(const std::string& path) {
+  DUET_ASSIGN_OR_RETURN(const tensorflow::GraphDef def, TryReadGraphDef(path));
   absl::StatusOr<Graph> graph = GraphFromGraphDef(def);
   if (!graph.ok()) {
     return absl::Status(graph.status().code(), absl::StrCat(path, ": ", graph.status().message()));

@@ -118,6 +118,22 @@ TEST_CASE("The intra-op pool is sized to the machine") {
   CHECK(pool.num_threads() == static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
 }
 
+TEST_CASE("set_num_threads limits later loops, clamped to the pool's size") {
+  // Sized as the intra-op pool, so restoring leaves this thread's OpenMP team size as it was.
+  const int max = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ThreadPool pool(max);
+  CHECK(pool.max_threads() == max);
+  CHECK(pool.set_num_threads(1) == 1);
+  CHECK(pool.num_threads() == 1);
+  int calls = 0;
+  pool.ParallelFor(1000, 1, [&](int64_t, int64_t) { ++calls; });  // one chunk, inline
+  CHECK(calls == 1);
+  CHECK(pool.set_num_threads(0) == 1);
+  CHECK(pool.set_num_threads(max + 5) <= max);
+  CHECK(pool.set_num_threads(max) == pool.num_threads());
+  CHECK(pool.max_threads() == max);
+}
+
 TEST_CASE("A single-thread pool runs everything inline") {
   ThreadPool& pool = Pool(1);
   const auto caller = std::this_thread::get_id();

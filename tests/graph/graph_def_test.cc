@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "duet.h"
 #include "google/protobuf/text_format.h"
 #include "tests/test_util.h"
@@ -154,10 +155,50 @@ TEST_CASE("TensorFlow's _FusedMatMul imports, runs and exports with its fused_op
         std::vector<std::string>{"BiasAdd", "Relu"});
 }
 
+TEST_CASE("import names every op duet lacks, with its nodes, in one error before importing") {
+  // Made-up ops (none may ever be registered), one also in a library function; the malformed Relu
+  // (no input) is never reached: the scan comes first.
+  std::string nodes = R"(
+    library { function {
+      signature { name: "f" input_arg { name: "a" type: DT_FLOAT }
+                  output_arg { name: "o" type: DT_FLOAT } }
+      node_def { name: "e" op: "ErfcV9" input: "a" attr { key: "T" value { type: DT_FLOAT } } }
+      ret { key: "o" value: "e:y:0" } } }
+    node { name: "gelu/ErfcV9" op: "ErfcV9" input: "x" }
+    node { name: "r" op: "Relu" }
+  )";
+  for (int i = 0; i < 7; ++i) {
+    nodes += absl::StrCat(R"(node { name: "s)", i, R"(" op: "StridedSliceV9" input: "x" })");
+  }
+  const tensorflow::GraphDef def = WithInput(nodes);
+  const std::vector<MissingOp> missing = MissingOps(def);
+  REQUIRE(missing.size() == 2);
+  CHECK(missing[0].op == "ErfcV9");
+  CHECK(missing[0].nodes == std::vector<std::string>{"gelu/ErfcV9", "e (function f)"});
+  CHECK(missing[1].op == "StridedSliceV9");
+  CHECK(missing[1].nodes.size() == 7);
+  ExpectImportError(def,
+                    {"the graph uses 2 ops duet does not have: ErfcV9 (nodes gelu/ErfcV9, e "
+                     "(function f)), StridedSliceV9 (nodes s0, s1, s2, s3, s4, ... 7 in all)"});
+  CHECK(MissingOps(WithInput("")).empty());
+  // Reading a file says which file.
+  {
+    std::ofstream file("graph_def_test_missing.pb", std::ios::binary);
+    file << def.SerializeAsString();
+  }
+  testing::ExpectError([] { read_graph("graph_def_test_missing.pb"); },
+                       {"graph_def_test_missing.pb: the graph uses 2 ops"});
+  absl::StatusOr<tensorflow::GraphDef> read = TryReadGraphDef("graph_def_test_missing.pb");
+  REQUIRE(read.ok());
+  CHECK(read->node_size() == def.node_size());
+  CHECK(!TryReadGraphDef("no/such/graph.pb").ok());
+  std::remove("graph_def_test_missing.pb");
+}
+
 TEST_CASE("import rejects malformed graphs, naming the node") {
   SECTION("unknown op") {
     ExpectImportError(WithInput(R"(node { name: "n" op: "FrobnicateV9" input: "x" })"),
-                      {"node 'n'", "unknown op 'FrobnicateV9'"});
+                      {"the graph uses 1 op duet does not have: FrobnicateV9 (node n)"});
   }
   SECTION("missing required attr") {
     ExpectImportError(ParseText(R"(node { name: "p" op: "Placeholder" })"),

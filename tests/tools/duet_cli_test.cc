@@ -1,13 +1,18 @@
-// The duet command line on a graph written to disk: inspect (text and --dot), run with .npy
-// inputs and outputs (also of a traced function from export_graph), optimize with its options,
-// and its errors.
+// The duet command line on a graph written to disk: inspect (text and --dot, also of a graph
+// using ops duet lacks), run with .npy inputs and outputs (also of a traced function from
+// export_graph), bench, optimize with its options, ops, and their errors.
 #include "tools/duet_cli.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_split.h"
+#include "core/thread_pool.h"
 #include "duet.h"
+#include "ops/op_registry.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -48,6 +53,50 @@ TEST_CASE("inspect lists nodes, ops, dtypes and shapes") {
   CHECK(dot.out.find("label=\"float32 (None, 2)\"") != std::string::npos);
 }
 
+// missing.pb: x -> FrobnicateV9 (twice) -> Relu: a graph duet cannot import.
+const char* WriteMissingOpModel() {
+  Graph g;
+  {
+    GraphScope scope(g);
+    placeholder(kFloat32, {-1, 2}, "x");
+  }
+  tensorflow::GraphDef def = g.to_graph_def();
+  for (const char* name : {"a", "b"}) {
+    tensorflow::NodeDef* node = def.add_node();
+    node->set_name(name);
+    node->set_op("FrobnicateV9");
+    node->add_input("x");
+  }
+  std::ofstream("duet_cli_test_missing.pb", std::ios::binary) << def.SerializeAsString();
+  return "duet_cli_test_missing.pb";
+}
+
+TEST_CASE("inspect lists the ops of a graph it cannot import, marking the missing ones") {
+  const char* model = WriteMissingOpModel();
+  CliResult r = Cli({"inspect", model});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("3 nodes, not imported") != std::string::npos);
+  CHECK(r.out.find("FrobnicateV9 x2 (missing)") != std::string::npos);
+  CHECK(r.out.find("Placeholder x1\n") != std::string::npos);
+  CHECK(r.out.find("Placeholder x1 (missing)") == std::string::npos);
+  CHECK(r.out.find("the graph uses 1 op duet does not have: FrobnicateV9 (nodes a, b)") !=
+        std::string::npos);
+  r = Cli({"inspect", model, "--dot"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("FrobnicateV9 (nodes a, b)") != std::string::npos);
+  // run and bench fail with the same one error.
+  REQUIRE(WriteNpy(constant({{1.f, 2.f}}), "duet_cli_test_x.npy").ok());
+  for (const char* command : {"run", "bench"}) {
+    r = Cli({command, model, "--input", "x=duet_cli_test_x.npy", "--output", "a"});
+    CHECK(r.code == 1);
+    CHECK(r.err.find("duet_cli_test_missing.pb: the graph uses 1 op duet does not have: "
+                     "FrobnicateV9 (nodes a, b)") != std::string::npos);
+  }
+  std::remove("duet_cli_test_x.npy");
+  std::remove(model);
+}
+
 TEST_CASE("run feeds .npy inputs and writes or prints the outputs") {
   const char* model = WriteModel();
   REQUIRE(WriteNpy(constant({{1.f, 2.f}, {-3.f, 1.f}}), "duet_cli_test_x.npy").ok());
@@ -81,6 +130,51 @@ TEST_CASE("run runs a traced function written by export_graph, variables frozen 
   REQUIRE(y.ok());
   testing::ExpectTensorNear(*y, f(x), 1e-6);
   testing::ExpectError([&] { f.export_graph("no_such_dir/f.pb", x); }, {"no_such_dir/f.pb"});
+}
+
+TEST_CASE("bench prints load, first-run and latency percentiles as name, value, unit") {
+  const char* model = WriteModel();
+  REQUIRE(WriteNpy(constant({{1.f, 2.f}, {-3.f, 1.f}}), "duet_cli_test_x.npy").ok());
+  CliResult r = Cli({"bench", model, "--input", "x=duet_cli_test_x.npy", "--output", "y", "--runs",
+                     "3", "--threads", "1"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  // Only the format: timings are never checked in tests.
+  std::vector<std::string> names;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    REQUIRE(fields.size() == (fields[0] == "model" ? 2u : 3u));
+    names.push_back(fields[0]);
+    if (fields.size() == 3)
+      CHECK(fields[2] == (fields[0] == "threads" || fields[0] == "runs" ? fields[0] : "ms"));
+  }
+  CHECK(names == std::vector<std::string>{"model", "threads", "load", "first_run", "runs", "min",
+                                          "p50", "p90", "p99", "max", "mean"});
+  CHECK(r.out.find("threads\t1\tthreads\n") != std::string::npos);
+  CHECK(r.out.find("runs\t3\truns\n") != std::string::npos);
+  CHECK(ThreadPool::Intra().num_threads() == ThreadPool::Intra().max_threads());  // restored
+  CHECK(Cli({"bench", model, "--input", "x=duet_cli_test_x.npy", "--output", "y"}).code == 0);
+  CHECK(Cli({"bench", model, "--output", "y", "--runs", "0"}).code == 2);
+  CHECK(Cli({"bench", model, "--output", "y", "--threads", "two"}).code == 2);
+  CHECK(Cli({"bench", model, "--output", "y", "--out", "y.npy"}).code == 2);
+  CHECK(Cli({"run", model, "--output", "y", "--runs", "3"}).code == 2);
+  r = Cli({"bench", model, "--output", "y", "--runs", "2"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("must be fed") != std::string::npos);
+  std::remove("duet_cli_test_x.npy");
+}
+
+TEST_CASE("ops lists the registered ops, --opdefs their OpDefs") {
+  CliResult r = Cli({"ops"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\nMatMul\n") != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == OpRegistry::Global().size());
+  r = Cli({"ops", "--opdefs"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("name: \"MatMul\"") != std::string::npos);
+  CHECK(r.out.find("name: \"transpose_a\"") != std::string::npos);
+  CHECK(Cli({"ops", "--all"}).code == 2);
 }
 
 TEST_CASE("bad usage exits 2, failed commands exit 1 with the reason") {
