@@ -1,19 +1,23 @@
 #include "kernels/common/conv_geometry.h"
 
-#include "ops/nn/nn_attrs.h"
-
 namespace duet {
 
-ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,
-                              const Shape& out) {
-  const auto& strides = ctx.attr(ConvAttrs::kStrides);
-  const auto& dilations = ctx.attr(ConvAttrs::kDilations);
-  const auto& explicit_pads = ctx.attr(ConvAttrs::kExplicitPaddings);
-  const bool is_explicit = ctx.attr(ConvAttrs::kPadding) == "EXPLICIT";
+ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Shape& in,
+                              const Shape& filter, const Shape& out) {
+  const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
+  const auto& strides = ctx.attr(keys.strides);
+  const auto& dilations = ctx.attr(keys.dilations);
+  const auto& explicit_pads = ctx.attr(keys.explicit_paddings);
+  const bool is_explicit = ctx.attr(keys.padding) == "EXPLICIT";
   ConvGeometry g;
   g.batch = in[0];
   g.in_c = in[3];
-  g.out_c = filter[3];
+  if (kind == ConvKind::kDepthwise) {
+    g.out_c = filter[2] * filter[3];
+    g.groups = in[3];
+  } else {
+    g.out_c = filter[3];
+  }
   for (int d = 0; d < 2; ++d) {
     g.in[d] = in[1 + d];
     g.window[d] = filter[d];

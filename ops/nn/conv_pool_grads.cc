@@ -1,12 +1,13 @@
-// Gradients of Conv2D and the pooling ops, and of their backward ops, so that gradients of any
-// order exist. All are written with op functions (never host reads), so an enclosing tape
-// differentiates them again.
+// Gradients of Conv2D, DepthwiseConv2dNative and the pooling ops, and of their backward ops, so
+// that gradients of any order exist. All are written with op functions (never host reads), so an
+// enclosing tape differentiates them again.
 //
-// The conv ops are bilinear, and each backward op is the adjoint of Conv2D in one argument:
-// <conv2d(x, f), dy> = <x, backprop_input(f, dy)> = <f, backprop_filter(x, dy)>. Differentiating
-// either side of these identities gives every gradient below. The pooling backward ops are linear
-// in their gradient operand (MaxPoolGradGrad and MaxPoolGrad are each other's adjoints, as are
-// AvgPool and AvgPoolGrad) and piecewise constant in the max-pooling inputs.
+// The conv ops are bilinear, and each backward op is the adjoint of its forward op (Conv2D or
+// DepthwiseConv2dNative, whose gradients are the same identities over each family's own ops) in
+// one argument: <conv2d(x, f), dy> = <x, backprop_input(f, dy)> = <f, backprop_filter(x, dy)>.
+// Differentiating either side of these identities gives every gradient below. The pooling backward
+// ops are linear in their gradient operand (MaxPoolGradGrad and MaxPoolGrad are each other's
+// adjoints, as are AvgPool and AvgPoolGrad) and piecewise constant in the max-pooling inputs.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -28,18 +29,27 @@ using Ints = std::vector<int64_t>;
 
 // The attrs a convolution gradient passes on to the ops it calls.
 struct ConvParams {
+  ConvKind kind;
   const Ints& strides;
   const std::string& padding;
   const Ints& explicit_paddings;
   const Ints& dilations;
 };
 
-ConvParams ReadConvParams(const GradientContext& ctx) {
-  return {ctx.attr(ConvAttrs::kStrides), ctx.attr(ConvAttrs::kPadding),
-          ctx.attr(ConvAttrs::kExplicitPaddings), ctx.attr(ConvAttrs::kDilations)};
+ConvParams ReadConvParams(const GradientContext& ctx, ConvKind kind) {
+  const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
+  return {kind, ctx.attr(keys.strides), ctx.attr(keys.padding), ctx.attr(keys.explicit_paddings),
+          ctx.attr(keys.dilations)};
 }
 
 Tensor Conv(const ConvParams& a, const Tensor& input, const Tensor& filter) {
+  if (a.kind == ConvKind::kDepthwise) {
+    if (a.padding == "EXPLICIT") {
+      return depthwise_conv2d_explicit_padding(input, filter, a.strides, a.explicit_paddings,
+                                               a.dilations);
+    }
+    return depthwise_conv2d(input, filter, a.strides, a.padding, a.dilations);
+  }
   if (a.padding == "EXPLICIT") {
     return conv2d_explicit_padding(input, filter, a.strides, a.explicit_paddings, a.dilations);
   }
@@ -48,36 +58,49 @@ Tensor Conv(const ConvParams& a, const Tensor& input, const Tensor& filter) {
 
 Tensor BackpropInput(const ConvParams& a, const Shape& input_sizes, const Tensor& filter,
                      const Tensor& out_backprop) {
+  if (a.kind == ConvKind::kDepthwise) {
+    return depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding,
+                                           a.dilations, a.explicit_paddings);
+  }
   return conv2d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding, a.dilations,
                                a.explicit_paddings);
 }
 
 Tensor BackpropFilter(const ConvParams& a, const Tensor& input, const Shape& filter_sizes,
                       const Tensor& out_backprop) {
+  if (a.kind == ConvKind::kDepthwise) {
+    return depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, a.strides, a.padding,
+                                            a.dilations, a.explicit_paddings);
+  }
   return conv2d_backprop_filter(input, filter_sizes, out_backprop, a.strides, a.padding,
                                 a.dilations, a.explicit_paddings);
 }
 
-// Conv2D(input, filter).
-TensorList Conv2DGrad(const GradientContext& ctx) {
-  const ConvParams a = ReadConvParams(ctx);
+// Conv2D(input, filter) and DepthwiseConv2dNative(input, filter).
+template <ConvKind kind>
+TensorList ConvGrad(const GradientContext& ctx) {
+  const ConvParams a = ReadConvParams(ctx, kind);
   const Tensor& g = ctx.grad(0);
   // The first layer's input gradient is rarely wanted and costs a whole convolution.
   return {ctx.needs_grad(0) ? BackpropInput(a, ctx.input_shape(0), ctx.input(1), g) : Tensor(),
           ctx.needs_grad(1) ? BackpropFilter(a, ctx.input(0), ctx.input_shape(1), g) : Tensor()};
 }
 
-// Conv2DBackpropInput(input_sizes, filter, out_backprop); g has the input's shape.
-TensorList Conv2DBackpropInputGrad(const GradientContext& ctx) {
-  const ConvParams a = ReadConvParams(ctx);
+// Conv2DBackpropInput(input_sizes, filter, out_backprop) and its depthwise twin; g has the input's
+// shape.
+template <ConvKind kind>
+TensorList ConvBackpropInputGrad(const GradientContext& ctx) {
+  const ConvParams a = ReadConvParams(ctx, kind);
   const Tensor& g = ctx.grad(0);
   return {Tensor(), BackpropFilter(a, g, ctx.input_shape(1), ctx.input(2)),
           Conv(a, g, ctx.input(1))};
 }
 
-// Conv2DBackpropFilter(input, filter_sizes, out_backprop); g has the filter's shape.
-TensorList Conv2DBackpropFilterGrad(const GradientContext& ctx) {
-  const ConvParams a = ReadConvParams(ctx);
+// Conv2DBackpropFilter(input, filter_sizes, out_backprop) and its depthwise twin; g has the
+// filter's shape.
+template <ConvKind kind>
+TensorList ConvBackpropFilterGrad(const GradientContext& ctx) {
+  const ConvParams a = ReadConvParams(ctx, kind);
   const Tensor& g = ctx.grad(0);
   return {BackpropInput(a, ctx.input_shape(0), g, ctx.input(2)), Tensor(),
           Conv(a, ctx.input(0), g)};
@@ -133,11 +156,18 @@ TensorList AvgPoolGradGrad(const GradientContext& ctx) {
                              ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
-const GradientRegistrar kConv2DGrad("Conv2D", Conv2DGrad, {0, 1});
-const GradientRegistrar kConv2DBackpropInputGrad("Conv2DBackpropInput", Conv2DBackpropInputGrad,
-                                                 {1, 2});
-const GradientRegistrar kConv2DBackpropFilterGrad("Conv2DBackpropFilter", Conv2DBackpropFilterGrad,
+const GradientRegistrar kConv2DGrad("Conv2D", ConvGrad<ConvKind::kConv2D>, {0, 1});
+const GradientRegistrar kConv2DBackpropInputGrad("Conv2DBackpropInput",
+                                                 ConvBackpropInputGrad<ConvKind::kConv2D>, {1, 2});
+const GradientRegistrar kConv2DBackpropFilterGrad("Conv2DBackpropFilter",
+                                                  ConvBackpropFilterGrad<ConvKind::kConv2D>,
                                                   {0, 2});
+const GradientRegistrar kDepthwiseConv2dNativeGrad("DepthwiseConv2dNative",
+                                                   ConvGrad<ConvKind::kDepthwise>, {0, 1});
+const GradientRegistrar kDepthwiseConv2dNativeBackpropInputGrad(
+    "DepthwiseConv2dNativeBackpropInput", ConvBackpropInputGrad<ConvKind::kDepthwise>, {1, 2});
+const GradientRegistrar kDepthwiseConv2dNativeBackpropFilterGrad(
+    "DepthwiseConv2dNativeBackpropFilter", ConvBackpropFilterGrad<ConvKind::kDepthwise>, {0, 2});
 const GradientRegistrar kMaxPoolGrad("MaxPool", MaxPoolGrad, {0}, {0});
 const GradientRegistrar kMaxPoolGradGrad("MaxPoolGrad", MaxPoolGradGrad, {0, 1});
 const GradientRegistrar kMaxPoolGradGradGrad("MaxPoolGradGrad", MaxPoolGradGradGrad, {0, 1});

@@ -1,5 +1,6 @@
-// What the 2-D convolution ops (Conv2D, its backprops, _FusedConv2D) share: the declaration of
-// their common attrs and the output shape of NHWC input convolved with an HWIO filter.
+// What the 2-D convolution ops (Conv2D, its backprops, _FusedConv2D, DepthwiseConv2dNative and its
+// backprops) share: the declaration of their common attrs, the output shape of an NHWC input
+// convolved with a filter, the shape functions of the backprop ops and their size operands.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/shape.h"
+#include "core/tensor.h"
+#include "ops/nn/nn_attrs.h"
 #include "ops/op_def.h"
 #include "ops/shape_context.h"
 
@@ -15,11 +18,25 @@ namespace duet {
 
 // Declares ConvAttrs at their positions, with TensorFlow's defaults.
 OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder);
+// Declares DepthwiseConvAttrs at their positions, with TensorFlow's defaults.
+OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder);
 
-// [batch, out_h, out_w, out_channels] of a call of an op declared with ConvAttrs (Conv2D,
-// _FusedConv2D) that convolves input 0 [batch, h, w, in_channels] with filter input 1
-// [k_h, k_w, in_channels, out_channels]; unknown dims stay unknown. Errors name the bad attr or
-// the shapes that do not fit together.
+// [batch, out_h, out_w, out_channels] of a call of a `kind` convolution op (Conv2D, _FusedConv2D,
+// DepthwiseConv2dNative) that convolves input 0 [batch, h, w, in_channels] with filter input 1;
+// unknown dims stay unknown. Errors name the bad attr or the shapes that do not fit together.
+absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind);
+// ConvOutputShape for Conv2D's family.
 absl::StatusOr<Shape> Conv2DOutputShape(const ShapeContext& ctx);
+
+// The shape functions of the input and filter gradients of a `kind` convolution
+// (Conv2DBackpropInput(input_sizes, filter, out_backprop), Conv2DBackpropFilter(input,
+// filter_sizes, out_backprop) and the depthwise ones): the output has the shape the int32 sizes
+// operand holds, and out_backprop must have the forward op's output shape.
+absl::Status ConvBackpropInputShape(ShapeContext& ctx, ConvKind kind);
+absl::Status ConvBackpropFilterShape(ShapeContext& ctx, ConvKind kind);
+
+// A fully defined `shape` as the 1-D int32 tensor the backprop ops take (input_sizes,
+// filter_sizes); throws Error naming `name` otherwise.
+Tensor ConvSizesTensor(const Shape& shape, absl::string_view name);
 
 }  // namespace duet

@@ -55,6 +55,41 @@ struct ConvAttrs {
   static constexpr AttrKey<std::vector<int64_t>> kDilations{6, "dilations"};
 };
 
+// DepthwiseConv2dNative and its backprops: ConvAttrs without use_cudnn_on_gpu, so the window attrs
+// sit at other positions.
+struct DepthwiseConvAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::vector<int64_t>> kStrides{1, "strides"};
+  static constexpr AttrKey<std::string> kPadding{2, "padding"};
+  static constexpr AttrKey<std::vector<int64_t>> kExplicitPaddings{3, "explicit_paddings"};
+  static constexpr AttrKey<std::string> kDataFormat{4, "data_format"};
+  static constexpr AttrKey<std::vector<int64_t>> kDilations{5, "dilations"};
+};
+
+// Which 2-D convolution an op computes: Conv2D's family (ConvAttrs; HWIO filter [k_h, k_w,
+// in_channels, out_channels]) or DepthwiseConv2dNative's (DepthwiseConvAttrs; filter [k_h, k_w,
+// in_channels, multiplier], output channel c * multiplier + m from input channel c).
+enum class ConvKind { kConv2D, kDepthwise };
+
+// The window attrs of a 2-D convolution, for code shared by both kinds, which declare them at
+// different positions: references to one family's keys (an attr is read through the very key that
+// declared it, Note [Attribute keys] in ops/attr_key.h).
+struct ConvWindowKeys {
+  const AttrKey<std::vector<int64_t>>& strides;
+  const AttrKey<std::string>& padding;
+  const AttrKey<std::vector<int64_t>>& explicit_paddings;
+  const AttrKey<std::vector<int64_t>>& dilations;
+};
+
+inline const ConvWindowKeys& ConvWindowKeysOf(ConvKind kind) {
+  static constexpr ConvWindowKeys kConv{ConvAttrs::kStrides, ConvAttrs::kPadding,
+                                        ConvAttrs::kExplicitPaddings, ConvAttrs::kDilations};
+  static constexpr ConvWindowKeys kDepthwise{
+      DepthwiseConvAttrs::kStrides, DepthwiseConvAttrs::kPadding,
+      DepthwiseConvAttrs::kExplicitPaddings, DepthwiseConvAttrs::kDilations};
+  return kind == ConvKind::kConv2D ? kConv : kDepthwise;
+}
+
 // _FusedConv2D's own attrs, after ConvAttrs.
 struct FusedConv2DAttrs {
   static constexpr AttrKey<int64_t> kNumArgs{7, "num_args"};

@@ -1,12 +1,14 @@
 // The backward ops of convolution and pooling, with TensorFlow's names and signatures
-// (Conv2DBackpropInput, Conv2DBackpropFilter, MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad). The
-// gradients of Conv2D, MaxPool and AvgPool are made of them, and each of them has a gradient made
-// of the forward ops and each other, so gradients of any order exist. Images are NHWC, filters
-// HWIO; `strides`, `ksize` and `dilations` take 4 entries [1, h, w, 1], 2 entries [h, w] or one
-// for both, as in nn_ops.h. The sizes TensorFlow takes as int32 tensors (input_sizes,
-// filter_sizes, orig_input_shape) are Shapes here; the op still receives an int32 tensor.
-// float32, float64 and bfloat16. Every function throws duet::Error (naming the op, its inputs'
-// shapes and the caller's line) on bad shapes or attrs.
+// (Conv2DBackpropInput, Conv2DBackpropFilter, DepthwiseConv2dNativeBackpropInput,
+// DepthwiseConv2dNativeBackpropFilter, MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad). The gradients
+// of Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool are made of them, and each of them has a
+// gradient made of the forward ops and each other, so gradients of any order exist. Images are
+// NHWC, filters HWIO (depthwise filters [height, width, in_channels, multiplier]); `strides`,
+// `ksize` and `dilations` take 4 entries [1, h, w, 1], 2 entries [h, w] or one for both, as in
+// nn_ops.h. The sizes TensorFlow takes as int32 tensors (input_sizes, filter_sizes,
+// orig_input_shape) are Shapes here; the op still receives an int32 tensor. float32, float64 and
+// bfloat16. Every function throws duet::Error (naming the op, its inputs' shapes and the caller's
+// line) on bad shapes or attrs.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +52,43 @@ Tensor conv2d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
 Tensor conv2d_explicit_padding(const Tensor& input, const Tensor& filter,
                                std::vector<int64_t> strides, std::vector<int64_t> explicit_paddings,
                                std::vector<int64_t> dilations = {1, 1, 1, 1}, OpSite site = {});
+
+// The gradient of DepthwiseConv2dNative's input (op DepthwiseConv2dNativeBackpropInput): the
+// input of shape `input_sizes` [batch, height, width, in_channels] of a depthwise_conv2d with
+// `filter` [height, width, in_channels, multiplier] whose output had gradient `out_backprop`.
+// Attrs as conv2d_backprop_input's.
+Tensor depthwise_conv2d_backprop_input(const Shape& input_sizes, const Tensor& filter,
+                                       const Tensor& out_backprop, std::vector<int64_t> strides,
+                                       std::string padding,
+                                       std::vector<int64_t> dilations = {1, 1, 1, 1},
+                                       std::vector<int64_t> explicit_paddings = {},
+                                       OpSite site = {});
+// Same, naming the node.
+Tensor depthwise_conv2d_backprop_input(const Shape& input_sizes, const Tensor& filter,
+                                       const Tensor& out_backprop, std::vector<int64_t> strides,
+                                       std::string padding, OpSite site);
+
+// The gradient of DepthwiseConv2dNative's filter (op DepthwiseConv2dNativeBackpropFilter): of
+// shape `filter_sizes` [height, width, in_channels, multiplier], for a depthwise_conv2d of `input`
+// whose output had gradient `out_backprop`. Attrs as conv2d_backprop_input's.
+Tensor depthwise_conv2d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
+                                        const Tensor& out_backprop, std::vector<int64_t> strides,
+                                        std::string padding,
+                                        std::vector<int64_t> dilations = {1, 1, 1, 1},
+                                        std::vector<int64_t> explicit_paddings = {},
+                                        OpSite site = {});
+// Same, naming the node.
+Tensor depthwise_conv2d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
+                                        const Tensor& out_backprop, std::vector<int64_t> strides,
+                                        std::string padding, OpSite site);
+
+// DepthwiseConv2dNative with EXPLICIT padding [0, 0, top, bottom, left, right, 0, 0]
+// (depthwise_conv2d() takes SAME and VALID); the gradients of its backprop ops need it.
+Tensor depthwise_conv2d_explicit_padding(const Tensor& input, const Tensor& filter,
+                                         std::vector<int64_t> strides,
+                                         std::vector<int64_t> explicit_paddings,
+                                         std::vector<int64_t> dilations = {1, 1, 1, 1},
+                                         OpSite site = {});
 
 // The gradient of MaxPool's input (op MaxPoolGrad): each window's `grad` value goes to the
 // window's maximum in `orig_input` (the first in row-major order among equal maxima, as in

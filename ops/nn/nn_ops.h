@@ -1,5 +1,6 @@
-// Neural-network op functions: matmul, bias_add, conv2d, pooling, softmax, batch norm and
-// cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2, BiasAdd, Conv2D, MaxPool,
+// Neural-network op functions: matmul, bias_add, conv2d, depthwise_conv2d, pooling, softmax, batch
+// norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2, BiasAdd, Conv2D,
+// DepthwiseConv2dNative, MaxPool,
 // AvgPool, Softmax, LogSoftmax, FusedBatchNormV3, SoftmaxCrossEntropyWithLogits,
 // SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO, as in TensorFlow.
 // Every function throws duet::Error (naming the op, input dtypes/shapes and the caller's line) on
@@ -33,6 +34,19 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
 // Same, naming the node: conv2d(x, f, {1, 1}, "SAME", "conv1").
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, OpSite site);
+
+// Depthwise 2-D convolution (op DepthwiseConv2dNative): input NHWC [batch, height, width,
+// in_channels], filter [height, width, in_channels, multiplier]; each input channel c is convolved
+// with its own filters filter[:, :, c, m] into output channel c * multiplier + m, giving
+// in_channels * multiplier channels (TensorFlow's tf.nn.depthwise_conv2d). `strides`, `padding`
+// and `dilations` as conv2d's. float32, float64, bfloat16. Errors as conv2d's (the filter's
+// in_channels must be the input's).
+Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+                        std::string padding, std::vector<int64_t> dilations = {1, 1, 1, 1},
+                        OpSite site = {});
+// Same, naming the node.
+Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+                        std::string padding, OpSite site);
 
 // Max over windows of NHWC `x` (op MaxPool). `ksize`/`strides` as conv2d's strides (4, 2 or 1
 // entries); padding "SAME" or "VALID" (padded cells never win). float32, float64, bfloat16.

@@ -1,6 +1,6 @@
-// Gradients of Conv2D, the pooling ops and their backward ops against finite differences, and
-// second-order gradients through them. Max pooling inputs are random, so windows have no ties and
-// the functions are differentiable at the checked points.
+// Gradients of Conv2D, DepthwiseConv2dNative, the pooling ops and their backward ops against
+// finite differences, and second-order gradients through them. Max pooling inputs are random, so
+// windows have no ties and the functions are differentiable at the checked points.
 #include <string>
 #include <vector>
 
@@ -120,6 +120,106 @@ DUET_GRADIENT_TEST("Conv2DBackpropFilter", "EXPLICIT stride 2") {
                                                          {1, 1}, {0, 0, 1, 2, 2, 0, 0, 0})};
                  },
                  {RandomInput({1, 4, 5, 2}, 21), RandomInput({1, 3, 3, 2}, 22)});
+}
+
+// ---- DepthwiseConv2dNative(input, filter [h, w, in_c, multiplier]) ----
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNative", "SAME stride 2, multiplier 2") {
+  CheckGradients(
+      "DepthwiseConv2dNative",
+      [](const Tensors& x) { return Tensors{depthwise_conv2d(x[0], x[1], {2}, "SAME")}; },
+      {RandomInput({1, 5, 5, 2}, 61), RandomInput({3, 3, 2, 2}, 62)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNative", "SAME stride 1, multiplier 1, batch 2") {
+  CheckGradients(
+      "DepthwiseConv2dNative",
+      [](const Tensors& x) { return Tensors{depthwise_conv2d(x[0], x[1], {1}, "SAME")}; },
+      {RandomInput({2, 4, 3, 3}, 63), RandomInput({2, 3, 3, 1}, 64)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNative", "VALID dilation 2, multiplier 2") {
+  CheckGradients("DepthwiseConv2dNative",
+                 [](const Tensors& x) {
+                   return Tensors{depthwise_conv2d(x[0], x[1], {1}, "VALID", {2, 2})};
+                 },
+                 {RandomInput({1, 6, 5, 2}, 65), RandomInput({2, 2, 2, 2}, 66)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNative", "VALID stride 2, multiplier 1") {
+  CheckGradients(
+      "DepthwiseConv2dNative",
+      [](const Tensors& x) { return Tensors{depthwise_conv2d(x[0], x[1], {2}, "VALID")}; },
+      {RandomInput({1, 6, 6, 2}, 67), RandomInput({3, 3, 2, 1}, 68)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNative", "EXPLICIT stride 2, multiplier 2") {
+  CheckGradients("DepthwiseConv2dNative",
+                 [](const Tensors& x) {
+                   return Tensors{depthwise_conv2d_explicit_padding(x[0], x[1], {2},
+                                                                    {0, 0, 1, 2, 2, 0, 0, 0})};
+                 },
+                 {RandomInput({1, 4, 5, 2}, 69), RandomInput({3, 2, 2, 2}, 70)});
+}
+
+// ---- DepthwiseConv2dNativeBackpropInput(input_sizes, filter, out_backprop) ----
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNativeBackpropInput", "SAME stride 2, multiplier 2") {
+  CheckGradients(
+      "DepthwiseConv2dNativeBackpropInput",
+      [](const Tensors& x) {
+        return Tensors{depthwise_conv2d_backprop_input({1, 5, 5, 2}, x[0], x[1], {2}, "SAME")};
+      },
+      {RandomInput({3, 3, 2, 2}, 71), RandomInput({1, 3, 3, 4}, 72)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNativeBackpropInput", "VALID dilation 2, multiplier 1") {
+  CheckGradients("DepthwiseConv2dNativeBackpropInput",
+                 [](const Tensors& x) {
+                   return Tensors{depthwise_conv2d_backprop_input({1, 6, 5, 2}, x[0], x[1], {1},
+                                                                  "VALID", {2, 2})};
+                 },
+                 {RandomInput({2, 2, 2, 1}, 73), RandomInput({1, 4, 3, 2}, 74)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNativeBackpropInput", "EXPLICIT stride 2, multiplier 2") {
+  CheckGradients(
+      "DepthwiseConv2dNativeBackpropInput",
+      [](const Tensors& x) {
+        return Tensors{depthwise_conv2d_backprop_input({1, 4, 5, 2}, x[0], x[1], {2}, "EXPLICIT",
+                                                       {1, 1}, {0, 0, 1, 2, 2, 0, 0, 0})};
+      },
+      {RandomInput({3, 2, 2, 2}, 75), RandomInput({1, 3, 3, 4}, 76)});
+}
+
+// ---- DepthwiseConv2dNativeBackpropFilter(input, filter_sizes, out_backprop) ----
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNativeBackpropFilter", "SAME stride 2, multiplier 1") {
+  CheckGradients(
+      "DepthwiseConv2dNativeBackpropFilter",
+      [](const Tensors& x) {
+        return Tensors{depthwise_conv2d_backprop_filter(x[0], {3, 3, 2, 1}, x[1], {2}, "SAME")};
+      },
+      {RandomInput({1, 5, 5, 2}, 77), RandomInput({1, 3, 3, 2}, 78)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNativeBackpropFilter", "VALID dilation 2, multiplier 2") {
+  CheckGradients("DepthwiseConv2dNativeBackpropFilter",
+                 [](const Tensors& x) {
+                   return Tensors{depthwise_conv2d_backprop_filter(x[0], {2, 2, 2, 2}, x[1], {1},
+                                                                   "VALID", {2, 2})};
+                 },
+                 {RandomInput({2, 5, 4, 2}, 79), RandomInput({2, 3, 2, 4}, 80)});
+}
+
+DUET_GRADIENT_TEST("DepthwiseConv2dNativeBackpropFilter", "EXPLICIT stride 2, multiplier 2") {
+  CheckGradients(
+      "DepthwiseConv2dNativeBackpropFilter",
+      [](const Tensors& x) {
+        return Tensors{depthwise_conv2d_backprop_filter(x[0], {3, 2, 2, 2}, x[1], {2}, "EXPLICIT",
+                                                        {1, 1}, {0, 0, 1, 2, 2, 0, 0, 0})};
+      },
+      {RandomInput({1, 4, 5, 2}, 81), RandomInput({1, 3, 3, 4}, 82)});
 }
 
 // ---- MaxPool, MaxPoolGrad, MaxPoolGradGrad ----
@@ -266,6 +366,27 @@ TEST_CASE("Conv2D second-order gradient through out_backprop", "[gradient]") {
         return Tensors{square(conv2d_explicit_padding(x[0], x[1], {1}, {0, 0, 1, 0, 0, 1, 0, 0}))};
       },
       {RandomInput({1, 3, 4, 1}, 47), RandomInput({2, 2, 1, 2}, 48)});
+}
+
+// The depthwise convolution is bilinear too; squaring its output also differentiates its backprop
+// ops in every input.
+TEST_CASE("DepthwiseConv2dNative second-order gradients", "[gradient]") {
+  CheckSecondOrderGradients(
+      "DepthwiseConv2dNative",
+      [](const Tensors& x) { return Tensors{depthwise_conv2d(x[0], x[1], {2}, "SAME")}; },
+      {RandomInput({1, 5, 4, 2}, 83), RandomInput({3, 3, 2, 2}, 84)});
+  CheckSecondOrderGradients(
+      "DepthwiseConv2dNativeBackpropInput",
+      [](const Tensors& x) {
+        return Tensors{square(depthwise_conv2d(x[0], x[1], {1}, "VALID", {2, 2}))};
+      },
+      {RandomInput({1, 5, 4, 2}, 85), RandomInput({2, 2, 2, 2}, 86)});
+  CheckSecondOrderGradients("DepthwiseConv2dNativeBackpropFilter",
+                            [](const Tensors& x) {
+                              return Tensors{square(depthwise_conv2d_explicit_padding(
+                                  x[0], x[1], {1}, {0, 0, 1, 0, 0, 1, 0, 0}))};
+                            },
+                            {RandomInput({1, 3, 4, 2}, 87), RandomInput({2, 2, 2, 1}, 88)});
 }
 
 // Max pooling is piecewise linear: its second derivative is zero away from ties, which the

@@ -9,6 +9,7 @@
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/conv_dnnl.h"
 #include "kernels/cpu/nn/fused_epilogue.h"
+#include "kernels/cpu/nn/grouped_conv_loops.h"
 #include "kernels/cpu/nn/im2col.h"
 
 namespace duet {
@@ -79,21 +80,33 @@ absl::Status EigenConv2D(KernelContext& ctx, const ConvGeometry& g) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
+// Inputs: input, filter[, bias].
+absl::Status RunConv(KernelContext& ctx, ConvKind kind, const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   const ConvGeometry g =
-      MakeConvGeometry(ctx, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
+      MakeConvGeometry(ctx, kind, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
   if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv2D(ctx, g, epilogue);
   if (g.in_c == 0) {  // empty sums: zeros
     std::memset(out.raw_data(), 0, out.nbytes());
-  } else {
+  } else if (g.groups == 1) {
     DUET_RETURN_IF_ERROR(EigenConv2D(ctx, g));
+  } else {
+    GroupedConvForward(g, ctx.input(0).data<double>(), ctx.input(1).data<double>(),
+                       out.mutable_data<double>());
   }
   if (epilogue != nullptr) ApplyFusedEpilogue(*epilogue, ctx.input(2), out, ctx.pool());
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
+  return RunConv(ctx, ConvKind::kConv2D, epilogue);
+}
+
+absl::Status RunDepthwiseConv2D(KernelContext& ctx) {
+  return RunConv(ctx, ConvKind::kDepthwise, nullptr);
 }
 
 }  // namespace duet

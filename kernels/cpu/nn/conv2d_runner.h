@@ -1,7 +1,8 @@
-// The CPU forward convolution behind Conv2D and _FusedConv2D: oneDNN's convolution for float32 and
-// bfloat16 (NHWC activations; HWIO weights reordered into the layout oneDNN prefers; bfloat16 in
-// float32 where the CPU lacks it, Note [Reduced precision without oneDNN support] in
-// kernels/cpu/common/dnnl_plan.cc), im2col + Eigen GEMM for float64.
+// The CPU forward convolution behind Conv2D, _FusedConv2D and DepthwiseConv2dNative: oneDNN's
+// convolution for float32 and bfloat16 (NHWC activations; HWIO or grouped weights reordered into
+// the layout oneDNN prefers; bfloat16 in float32 where the CPU lacks it, Note [Reduced precision
+// without oneDNN support] in kernels/cpu/common/dnnl_plan.cc), im2col + Eigen GEMM for float64
+// (direct loops for grouped float64 convolutions).
 #pragma once
 
 #include "absl/status/status.h"
@@ -15,5 +16,11 @@ namespace duet {
 // `epilogue`, then adds input 2 (the bias, per output channel) and applies its activation: inside
 // the oneDNN primitive, or as a loop after the float64 GEMM.
 absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue = nullptr);
+
+// Sets ctx's output 0 to the depthwise convolution of NHWC input 0 with filter input 1 [k_h, k_w,
+// in_channels, multiplier], with strides, padding and dilations from the call's
+// DepthwiseConvAttrs: oneDNN's grouped convolution (one group per input channel), or direct loops
+// for float64 (grouped_conv_loops.h).
+absl::Status RunDepthwiseConv2D(KernelContext& ctx);
 
 }  // namespace duet

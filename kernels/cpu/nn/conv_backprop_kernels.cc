@@ -1,8 +1,10 @@
-// Conv2DBackpropInput and Conv2DBackpropFilter on the CPU: oneDNN's backward-data and
-// backward-weights convolutions for float32 and bfloat16 (NHWC activations, HWIO weights reordered
-// to and from the layout oneDNN prefers; bfloat16 in float32 where the CPU lacks it, Note [Reduced
-// precision without oneDNN support] in kernels/cpu/common/dnnl_plan.cc), im2col/col2im + Eigen
-// GEMM for float64 (oneDNN 2.6 has no f64).
+// Conv2DBackpropInput, Conv2DBackpropFilter and the depthwise DepthwiseConv2dNativeBackpropInput
+// and DepthwiseConv2dNativeBackpropFilter on the CPU: oneDNN's backward-data and backward-weights
+// convolutions (grouped, one group per input channel, for the depthwise ops) for float32 and
+// bfloat16 (NHWC activations, weights reordered to and from the layout oneDNN prefers; bfloat16
+// in float32 where the CPU lacks it, Note [Reduced precision without oneDNN support] in
+// kernels/cpu/common/dnnl_plan.cc); for float64 (oneDNN 2.6 has no f64) im2col/col2im + Eigen
+// GEMM, and direct loops for the grouped convolutions (grouped_conv_loops.h).
 #include <Eigen/Dense>
 #include <cstring>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/conv_dnnl.h"
+#include "kernels/cpu/nn/grouped_conv_loops.h"
 #include "kernels/cpu/nn/im2col.h"
 #include "kernels/kernel_registry.h"
 
@@ -120,7 +123,7 @@ absl::Status EigenBackpropFilter(KernelContext& ctx, const ConvGeometry& g) {
 }
 
 // Inputs: input_sizes, filter, out_backprop.
-absl::Status BackpropInputKernel(KernelContext& ctx) {
+absl::Status BackpropInput(KernelContext& ctx, ConvKind kind) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   if (ctx.input(2).num_elements() == 0) {  // no output channels: empty sums
@@ -128,13 +131,16 @@ absl::Status BackpropInputKernel(KernelContext& ctx) {
     return absl::OkStatus();
   }
   const ConvGeometry g =
-      MakeConvGeometry(ctx, out.shape(), ctx.input(1).shape(), ctx.input(2).shape());
-  if (out.dtype() == kFloat64) return EigenBackpropInput(ctx, g);
-  return DnnlBackpropInput(ctx, g);
+      MakeConvGeometry(ctx, kind, out.shape(), ctx.input(1).shape(), ctx.input(2).shape());
+  if (out.dtype() != kFloat64) return DnnlBackpropInput(ctx, g);
+  if (g.groups == 1) return EigenBackpropInput(ctx, g);
+  GroupedConvBackpropInput(g, ctx.input(1).data<double>(), ctx.input(2).data<double>(),
+                           out.mutable_data<double>());
+  return absl::OkStatus();
 }
 
 // Inputs: input, filter_sizes, out_backprop.
-absl::Status BackpropFilterKernel(KernelContext& ctx) {
+absl::Status BackpropFilter(KernelContext& ctx, ConvKind kind) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   if (ctx.input(2).num_elements() == 0) {  // no batch or no output positions: empty sums
@@ -142,9 +148,25 @@ absl::Status BackpropFilterKernel(KernelContext& ctx) {
     return absl::OkStatus();
   }
   const ConvGeometry g =
-      MakeConvGeometry(ctx, ctx.input(0).shape(), out.shape(), ctx.input(2).shape());
-  if (out.dtype() == kFloat64) return EigenBackpropFilter(ctx, g);
-  return DnnlBackpropFilter(ctx, g);
+      MakeConvGeometry(ctx, kind, ctx.input(0).shape(), out.shape(), ctx.input(2).shape());
+  if (out.dtype() != kFloat64) return DnnlBackpropFilter(ctx, g);
+  if (g.groups == 1) return EigenBackpropFilter(ctx, g);
+  GroupedConvBackpropFilter(g, ctx.input(0).data<double>(), ctx.input(2).data<double>(),
+                            out.mutable_data<double>());
+  return absl::OkStatus();
+}
+
+absl::Status BackpropInputKernel(KernelContext& ctx) {
+  return BackpropInput(ctx, ConvKind::kConv2D);
+}
+absl::Status BackpropFilterKernel(KernelContext& ctx) {
+  return BackpropFilter(ctx, ConvKind::kConv2D);
+}
+absl::Status DepthwiseBackpropInputKernel(KernelContext& ctx) {
+  return BackpropInput(ctx, ConvKind::kDepthwise);
+}
+absl::Status DepthwiseBackpropFilterKernel(KernelContext& ctx) {
+  return BackpropFilter(ctx, ConvKind::kDepthwise);
 }
 
 const KernelRegistrar kConv2DBackpropInput("Conv2DBackpropInput", DeviceType::kCpu,
@@ -152,6 +174,14 @@ const KernelRegistrar kConv2DBackpropInput("Conv2DBackpropInput", DeviceType::kC
 const KernelRegistrar kConv2DBackpropFilter("Conv2DBackpropFilter", DeviceType::kCpu,
                                             {kFloat32, kFloat64, kBFloat16},
                                             {BackpropFilterKernel});
+const KernelRegistrar kDepthwiseConv2dNativeBackpropInput("DepthwiseConv2dNativeBackpropInput",
+                                                          DeviceType::kCpu,
+                                                          {kFloat32, kFloat64, kBFloat16},
+                                                          {DepthwiseBackpropInputKernel});
+const KernelRegistrar kDepthwiseConv2dNativeBackpropFilter("DepthwiseConv2dNativeBackpropFilter",
+                                                           DeviceType::kCpu,
+                                                           {kFloat32, kFloat64, kBFloat16},
+                                                           {DepthwiseBackpropFilterKernel});
 
 }  // namespace
 }  // namespace duet

@@ -11,6 +11,7 @@ DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g) {
           g.batch,
           g.in_c,
           g.out_c,
+          g.groups,
           g.in[0],
           g.in[1],
           g.window[0],
@@ -27,12 +28,29 @@ DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g) {
           g.pad[1].after};
 }
 
+namespace {
+
+// oneDNN's weights dims of `g`: {out, in, h, w}, or {groups, out / groups, in / groups, h, w} for a
+// grouped convolution.
+dnnl::memory::dims WeightsDims(const ConvGeometry& g) {
+  if (g.groups == 1) return {g.out_c, g.in_c, g.window[0], g.window[1]};
+  return {g.groups, g.out_c / g.groups, g.in_c / g.groups, g.window[0], g.window[1]};
+}
+
+}  // namespace
+
+// Note [Grouped convolution weights]
+// duet's filters are [h, w, in / groups, out] with output channel k in group k / (out / groups):
+// HWIO for Conv2D, and DepthwiseConv2dNative's [h, w, in, multiplier] read with in / groups = 1.
+// In oneDNN's grouped dims {g, o, i, h, w} that memory order is h, w, i, g, o: format tag hwigo,
+// so the user's weights need no reorder of their own.
 ConvDescs::ConvDescs(const ConvGeometry& g, dnnl::memory::data_type type)
     : src({g.batch, g.in_c, g.in[0], g.in[1]}, type, dnnl::memory::format_tag::nhwc),
       dst({g.batch, g.out_c, g.out[0], g.out[1]}, type, dnnl::memory::format_tag::nhwc),
-      user_weights({g.out_c, g.in_c, g.window[0], g.window[1]}, type,
-                   dnnl::memory::format_tag::hwio),
-      any_weights({g.out_c, g.in_c, g.window[0], g.window[1]}, type, dnnl::memory::format_tag::any),
+      user_weights(
+          WeightsDims(g), type,
+          g.groups == 1 ? dnnl::memory::format_tag::hwio : dnnl::memory::format_tag::hwigo),
+      any_weights(WeightsDims(g), type, dnnl::memory::format_tag::any),
       bias({g.out_c}, type, dnnl::memory::format_tag::x),
       strides{g.stride[0], g.stride[1]},
       dilates{g.dilation[0] - 1, g.dilation[1] - 1},  // oneDNN counts the gaps

@@ -1,5 +1,6 @@
 // The oneDNN side of the CPU convolution kernels (Conv2D, Conv2DBackpropInput,
-// Conv2DBackpropFilter, _FusedConv2D): the plan key, memory descriptors and plan runner built on a
+// Conv2DBackpropFilter, _FusedConv2D, and the grouped convolutions of DepthwiseConv2dNative and its
+// backprops): the plan key, memory descriptors and plan runner built on a
 // ConvGeometry (kernels/common/conv_geometry.h).
 #pragma once
 
@@ -22,7 +23,8 @@ namespace duet {
 DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g);
 
 // The oneDNN memory descriptors and convolution parameters of `g`: NHWC activations, the user's
-// HWIO weights and `any_weights`, which lets oneDNN pick the layout it runs fastest on, and a bias
+// HWIO weights (grouped weights when g.groups > 1: Note [Grouped convolution weights] in
+// conv_dnnl.cc) and `any_weights`, which lets oneDNN pick the layout it runs fastest on, and a bias
 // of one value per output channel.
 struct ConvDescs {
   dnnl::memory::desc src, dst, user_weights, any_weights, bias;

@@ -32,8 +32,9 @@ absl::StatusOr<cudnnDataType_t> CudnnType(DType dtype) {
 std::string Describe(const ConvKey& k) {
   return absl::StrCat(DTypeName(k.dtype), " convolution of [", k.batch, ", ", k.in_h, ", ", k.in_w,
                       ", ", k.in_c, "] with a ", k.window_h, "x", k.window_w, " filter to ",
-                      k.out_c, " channels (pad ", k.pad_h, "/", k.pad_w, ", stride ", k.stride_h,
-                      "/", k.stride_w, ", dilation ", k.dilation_h, "/", k.dilation_w, ")");
+                      k.out_c, " channels in ", k.groups, " groups (pad ", k.pad_h, "/", k.pad_w,
+                      ", stride ", k.stride_h, "/", k.stride_w, ", dilation ", k.dilation_h, "/",
+                      k.dilation_w, ")");
 }
 
 // Whether the algorithm may run for `exact` (float32, float64) convolutions: no FFT or Winograd.
@@ -75,9 +76,10 @@ absl::StatusOr<Perf> Choose(const Perf* perf, int count, bool exact, const ConvK
 bool FitsInt(int64_t v) { return v >= 0 && v <= std::numeric_limits<int>::max(); }
 
 absl::StatusOr<std::unique_ptr<ConvPlan>> BuildPlan(cudnnHandle_t handle, const ConvKey& k) {
-  for (int64_t v : {k.batch, k.in_c, k.out_c, k.in_h, k.in_w, k.window_h, k.window_w, k.out_h,
-                    k.out_w, k.pad_h, k.pad_w, k.stride_h, k.stride_w, k.dilation_h, k.dilation_w,
-                    k.batch * k.in_h * k.in_w * k.in_c, k.batch * k.out_h * k.out_w * k.out_c}) {
+  for (int64_t v :
+       {k.batch, k.in_c, k.out_c, k.groups, k.in_h, k.in_w, k.window_h, k.window_w, k.out_h,
+        k.out_w, k.pad_h, k.pad_w, k.stride_h, k.stride_w, k.dilation_h, k.dilation_w,
+        k.batch * k.in_h * k.in_w * k.in_c, k.batch * k.out_h * k.out_w * k.out_c}) {
     if (!FitsInt(v)) {
       return absl::InvalidArgumentError(
           absl::StrCat("the ", Describe(k), " exceeds cuDNN's 32-bit sizes"));
@@ -95,12 +97,16 @@ absl::StatusOr<std::unique_ptr<ConvPlan>> BuildPlan(cudnnHandle_t handle, const 
       plan->x, CUDNN_TENSOR_NHWC, type, i(k.batch), i(k.in_c), i(k.in_h), i(k.in_w)));
   DUET_CUDNN_RETURN_IF_ERROR(cudnnSetTensor4dDescriptor(
       plan->y, CUDNN_TENSOR_NHWC, type, i(k.batch), i(k.out_c), i(k.out_h), i(k.out_w)));
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetFilter4dDescriptor(
-      plan->w, type, CUDNN_TENSOR_NHWC, i(k.out_c), i(k.in_c), i(k.window_h), i(k.window_w)));
+  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetFilter4dDescriptor(plan->w, type, CUDNN_TENSOR_NHWC,
+                                                        i(k.out_c), i(k.in_c / k.groups),
+                                                        i(k.window_h), i(k.window_w)));
   DUET_CUDNN_RETURN_IF_ERROR(cudnnSetConvolution2dDescriptor(
       plan->conv, i(k.pad_h), i(k.pad_w), i(k.stride_h), i(k.stride_w), i(k.dilation_h),
       i(k.dilation_w), CUDNN_CROSS_CORRELATION,
       k.dtype == kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT));
+  if (k.groups != 1) {
+    DUET_CUDNN_RETURN_IF_ERROR(cudnnSetConvolutionGroupCount(plan->conv, i(k.groups)));
+  }
   // FMA_MATH forbids tensor-core math (TF32 for float32), which cuDNN would otherwise pick.
   DUET_CUDNN_RETURN_IF_ERROR(
       cudnnSetConvolutionMathType(plan->conv, exact ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH));

@@ -2,8 +2,9 @@
 // (and asking cuDNN's heuristics for an algorithm) costs far more than a small convolution, and a
 // training loop repeats the same few shapes.
 //
-// Layouts: activations NHWC; filters KRSC (cuDNN's NHWC filter, [out_c, h, w, in_c]), into which
-// the kernels transpose duet's HWIO filters. Padding is symmetric (cuDNN's only kind); the kernels
+// Layouts: activations NHWC; filters KRSC (cuDNN's NHWC filter, [out_c, h, w, in_c / groups]),
+// into which the kernels transpose duet's HWIO (or grouped, Note [Grouped convolution weights] in
+// kernels/cpu/nn/conv_dnnl.cc) filters. Padding is symmetric (cuDNN's only kind); the kernels
 // pad the input themselves for anything else and pass pad 0.
 #pragma once
 
@@ -25,15 +26,15 @@ struct ConvKey {
   int device = 0;
   DType dtype = kFloat32;
   ConvDirection direction = ConvDirection::kForward;
-  int64_t batch = 0, in_c = 0, out_c = 0;
+  int64_t batch = 0, in_c = 0, out_c = 0, groups = 1;  // grouped: cudnnSetConvolutionGroupCount
   int64_t in_h = 0, in_w = 0, window_h = 0, window_w = 0, out_h = 0, out_w = 0;
   int64_t pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
 
   template <typename H>
   friend H AbslHashValue(H h, const ConvKey& k) {
     return H::combine(std::move(h), k.device, k.dtype, k.direction, k.batch, k.in_c, k.out_c,
-                      k.in_h, k.in_w, k.window_h, k.window_w, k.out_h, k.out_w, k.pad_h, k.pad_w,
-                      k.stride_h, k.stride_w, k.dilation_h, k.dilation_w);
+                      k.groups, k.in_h, k.in_w, k.window_h, k.window_w, k.out_h, k.out_w, k.pad_h,
+                      k.pad_w, k.stride_h, k.stride_w, k.dilation_h, k.dilation_w);
   }
   friend bool operator==(const ConvKey& a, const ConvKey& b) = default;
 };

@@ -1,6 +1,10 @@
-// Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter and _FusedConv2D on cuDNN (conv_cache.h):
-// NHWC activations as the ops define them; the HWIO filter (a [h*w*in_c, out_c] matrix) is
-// transposed to cuDNN's KRSC ([out_c, h*w*in_c]) for each call, and the filter gradient back.
+// Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative,
+// DepthwiseConv2dNativeBackpropInput and DepthwiseConv2dNativeBackpropFilter on cuDNN
+// (conv_cache.h): NHWC activations as the ops define them; the HWIO filter (a [h*w*in_c, out_c]
+// matrix) is transposed to cuDNN's KRSC ([out_c, h*w*in_c]) for each call, and the filter
+// gradient back. The depthwise ops are grouped convolutions (cudnnSetConvolutionGroupCount, one
+// group per input channel), whose filter [h, w, in_c, multiplier] is the [h*w, out_c] matrix of a
+// grouped filter (Note [Grouped convolution weights] in kernels/cpu/nn/conv_dnnl.cc).
 //
 // Note [cuDNN pads symmetrically]
 // cuDNN's convolution pads both sides of a dim by the same amount. When the op's padding
@@ -49,6 +53,7 @@ CudnnConv MakeCudnnConv(const ConvGeometry& g, DType dtype, cuda::ConvDirection 
   k.batch = g.batch;
   k.in_c = g.in_c;
   k.out_c = g.out_c;
+  k.groups = g.groups;
   k.window_h = g.window[0];
   k.window_w = g.window[1];
   k.out_h = g.out[0];
@@ -133,13 +138,17 @@ absl::Status CopyWindow(const Tensor& small, void* big, int64_t big_h, int64_t b
                            stream);
 }
 
-// The HWIO `filter` of `g` as KRSC, in a new device tensor.
+// The rows of `g`'s filter as a [rows, out_c] matrix: h * w * (in_c / groups).
+int64_t FilterRows(const ConvGeometry& g) {
+  return g.window[0] * g.window[1] * (g.in_c / g.groups);
+}
+
+// The HWIO (or grouped) `filter` of `g` as KRSC, in a new device tensor.
 absl::StatusOr<Tensor> FilterToKrsc(const Tensor& filter, const ConvGeometry& g,
                                     cudaStream_t stream) {
   DUET_ASSIGN_OR_RETURN(Tensor krsc,
                         Tensor::TryEmpty(filter.dtype(), filter.shape(), filter.device()));
-  DUET_RETURN_IF_ERROR(
-      Transpose2D(filter, krsc.raw_data(), g.window[0] * g.window[1] * g.in_c, g.out_c, stream));
+  DUET_RETURN_IF_ERROR(Transpose2D(filter, krsc.raw_data(), FilterRows(g), g.out_c, stream));
   return krsc;
 }
 
@@ -158,12 +167,13 @@ absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g,
 
 // Inputs: input, filter[, bias]. With an epilogue, adds the bias and applies its activation in
 // place after the convolution.
-absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
+absl::Status RunConv(KernelContext& ctx, ConvKind kind, const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   const Tensor& input = ctx.input(0);
   const DType dtype = out.dtype();
-  const ConvGeometry g = MakeConvGeometry(ctx, input.shape(), ctx.input(1).shape(), out.shape());
+  const ConvGeometry g =
+      MakeConvGeometry(ctx, kind, input.shape(), ctx.input(1).shape(), out.shape());
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   const cudaStream_t stream = device->stream();
   if (g.in_c == 0) {  // empty sums: zeros
@@ -187,17 +197,21 @@ absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
       "fused convolution epilogue");
 }
 
-absl::Status Conv2DKernel(KernelContext& ctx) { return RunConv2D(ctx, nullptr); }
+absl::Status Conv2DKernel(KernelContext& ctx) { return RunConv(ctx, ConvKind::kConv2D, nullptr); }
+
+absl::Status DepthwiseConv2dNativeKernel(KernelContext& ctx) {
+  return RunConv(ctx, ConvKind::kDepthwise, nullptr);
+}
 
 absl::Status FusedConv2DKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
                         ReadFusedEpilogue(ctx.attr(FusedConv2DAttrs::kFusedOps),
                                           ctx.attr(FusedConv2DAttrs::kLeakyReluAlpha)));
-  return RunConv2D(ctx, &epilogue);
+  return RunConv(ctx, ConvKind::kConv2D, &epilogue);
 }
 
 // Inputs: input_sizes (host), filter, out_backprop.
-absl::Status BackpropInputKernel(KernelContext& ctx) {
+absl::Status BackpropInput(KernelContext& ctx, ConvKind kind) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
@@ -205,7 +219,7 @@ absl::Status BackpropInputKernel(KernelContext& ctx) {
   const Tensor& dy = ctx.input(2);
   if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no output channels: empty sums
   const DType dtype = out.dtype();
-  const ConvGeometry g = MakeConvGeometry(ctx, out.shape(), ctx.input(1).shape(), dy.shape());
+  const ConvGeometry g = MakeConvGeometry(ctx, kind, out.shape(), ctx.input(1).shape(), dy.shape());
   const CudnnConv c = MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardData, device->index());
   DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
   DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
@@ -224,7 +238,7 @@ absl::Status BackpropInputKernel(KernelContext& ctx) {
 }
 
 // Inputs: input, filter_sizes (host), out_backprop.
-absl::Status BackpropFilterKernel(KernelContext& ctx) {
+absl::Status BackpropFilter(KernelContext& ctx, ConvKind kind) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
@@ -232,7 +246,7 @@ absl::Status BackpropFilterKernel(KernelContext& ctx) {
   const Tensor& dy = ctx.input(2);
   if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no batch or positions: empty sums
   const DType dtype = out.dtype();
-  const ConvGeometry g = MakeConvGeometry(ctx, ctx.input(0).shape(), out.shape(), dy.shape());
+  const ConvGeometry g = MakeConvGeometry(ctx, kind, ctx.input(0).shape(), out.shape(), dy.shape());
   const CudnnConv c =
       MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardFilter, device->index());
   DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
@@ -243,7 +257,20 @@ absl::Status BackpropFilterKernel(KernelContext& ctx) {
       run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
       WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
       dw_krsc.raw_data()));
-  return Transpose2D(dw_krsc, out.raw_data(), g.out_c, g.window[0] * g.window[1] * g.in_c, stream);
+  return Transpose2D(dw_krsc, out.raw_data(), g.out_c, FilterRows(g), stream);
+}
+
+absl::Status BackpropInputKernel(KernelContext& ctx) {
+  return BackpropInput(ctx, ConvKind::kConv2D);
+}
+absl::Status BackpropFilterKernel(KernelContext& ctx) {
+  return BackpropFilter(ctx, ConvKind::kConv2D);
+}
+absl::Status DepthwiseBackpropInputKernel(KernelContext& ctx) {
+  return BackpropInput(ctx, ConvKind::kDepthwise);
+}
+absl::Status DepthwiseBackpropFilterKernel(KernelContext& ctx) {
+  return BackpropFilter(ctx, ConvKind::kDepthwise);
 }
 
 const bool kRegistered = [] {
@@ -255,6 +282,12 @@ const bool kRegistered = [] {
                    KernelDef{&BackpropInputKernel});
     RegisterKernel("Conv2DBackpropFilter", DeviceType::kCuda, {dtype},
                    KernelDef{&BackpropFilterKernel});
+    RegisterKernel("DepthwiseConv2dNative", DeviceType::kCuda, {dtype},
+                   KernelDef{&DepthwiseConv2dNativeKernel});
+    RegisterKernel("DepthwiseConv2dNativeBackpropInput", DeviceType::kCuda, {dtype},
+                   KernelDef{&DepthwiseBackpropInputKernel});
+    RegisterKernel("DepthwiseConv2dNativeBackpropFilter", DeviceType::kCuda, {dtype},
+                   KernelDef{&DepthwiseBackpropFilterKernel});
   }
   return true;
 }();

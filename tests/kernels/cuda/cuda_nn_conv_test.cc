@@ -1,5 +1,5 @@
-// CUDA Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter and _FusedConv2D (cuDNN) against the
-// CPU kernels.
+// CUDA Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative and
+// its backprops (cuDNN; grouped convolutions for the depthwise ops) against the CPU kernels.
 //
 // Tolerances: float32 1e-4 (cuDNN's algorithms, FMA math only, sum in a different order than
 // oneDNN over windows of up to a few hundred terms); float64 1e-10; bfloat16 5e-2.
@@ -48,42 +48,102 @@ std::vector<ConvCase> Cases() {
   };
 }
 
-Tensor Forward(const ConvCase& c, const Tensor& x, const Tensor& w) {
-  if (c.padding == "EXPLICIT")
-    return conv2d_explicit_padding(x, w, c.strides, c.explicit_paddings, c.dilations);
-  return conv2d(x, w, c.strides, c.padding, c.dilations);
-}
+// One convolution family's three ops, as the cases call them.
+struct ConvOps {
+  Tensor (*forward)(const ConvCase& c, const Tensor& x, const Tensor& w);
+  Tensor (*backprop_input)(const ConvCase& c, const Tensor& w, const Tensor& dy);
+  Tensor (*backprop_filter)(const ConvCase& c, const Tensor& x, const Tensor& dy);
+};
 
-TEST_CASE("CUDA Conv2D and its gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
-  int seed = 1;
+// The forward op and both gradients on the GPU against the CPU, for every case and dtype.
+void ExpectConvOpsGpuMatchCpu(const ConvOps& ops, const std::vector<ConvCase>& cases, int seed) {
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
-    for (const ConvCase& c : Cases()) {
+    for (const ConvCase& c : cases) {
       INFO(DTypeName(dtype) << " input " << c.input.str() << " filter " << c.filter.str() << " "
                             << c.padding);
       const Tensor x = Random(c.input, seed++, dtype);
       const Tensor w = Random(c.filter, seed++, dtype);
       testing::ExpectGpuMatchesCpu(
-          [&c](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{Forward(c, in[0], in[1])};
+          [&](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{ops.forward(c, in[0], in[1])};
           },
           {x, w}, Tol(dtype));
-      const Shape out_shape = Forward(c, x, w).shape();
-      const Tensor dy = Random(out_shape, seed++, dtype);
+      const Tensor dy = Random(ops.forward(c, x, w).shape(), seed++, dtype);
       testing::ExpectGpuMatchesCpu(
-          [&c](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{conv2d_backprop_input(
-                c.input, in[0], in[1], c.strides, c.padding, c.dilations, c.explicit_paddings)};
+          [&](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{ops.backprop_input(c, in[0], in[1])};
           },
           {w, dy}, Tol(dtype));
       testing::ExpectGpuMatchesCpu(
-          [&c](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{conv2d_backprop_filter(
-                in[0], c.filter, in[1], c.strides, c.padding, c.dilations, c.explicit_paddings)};
+          [&](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{ops.backprop_filter(c, in[0], in[1])};
           },
           {x, dy}, Tol(dtype) * 4);  // filter gradients sum over batch and positions
     }
   }
+}
+
+TEST_CASE("CUDA Conv2D and its gradients match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  const ConvOps ops = {
+      [](const ConvCase& c, const Tensor& x, const Tensor& w) {
+        if (c.padding == "EXPLICIT")
+          return conv2d_explicit_padding(x, w, c.strides, c.explicit_paddings, c.dilations);
+        return conv2d(x, w, c.strides, c.padding, c.dilations);
+      },
+      [](const ConvCase& c, const Tensor& w, const Tensor& dy) {
+        return conv2d_backprop_input(c.input, w, dy, c.strides, c.padding, c.dilations,
+                                     c.explicit_paddings);
+      },
+      [](const ConvCase& c, const Tensor& x, const Tensor& dy) {
+        return conv2d_backprop_filter(x, c.filter, dy, c.strides, c.padding, c.dilations,
+                                      c.explicit_paddings);
+      },
+  };
+  ExpectConvOpsGpuMatchCpu(ops, Cases(), 1);
+}
+
+// Depthwise: multipliers 1 to 3, one input channel (cuDNN's plain convolution), SAME with an odd
+// padding total, unequal strides, dilation, EXPLICIT, a larger case and an empty batch. Filters
+// are [h, w, in_c, multiplier].
+std::vector<ConvCase> DepthwiseCases() {
+  return {
+      {{2, 7, 9, 3}, {3, 3, 3, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{2, 8, 8, 4}, {2, 2, 4, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{1, 10, 11, 1}, {3, 2, 1, 3}, {1, 2, 3, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{3, 9, 9, 4}, {3, 3, 4, 2}, {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", {}},
+      {{1, 12, 12, 2}, {3, 3, 2, 3}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME", {}},
+      {{2, 6, 7, 3},
+       {3, 3, 3, 2},
+       {1, 1, 1, 1},
+       {1, 1, 1, 1},
+       "EXPLICIT",
+       {0, 0, 2, 0, 1, 3, 0, 0}},
+      {{4, 32, 32, 32}, {3, 3, 32, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{0, 5, 5, 2}, {3, 3, 2, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+  };
+}
+
+TEST_CASE("CUDA DepthwiseConv2dNative and its gradients match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  const ConvOps ops = {
+      [](const ConvCase& c, const Tensor& x, const Tensor& w) {
+        if (c.padding == "EXPLICIT") {
+          return depthwise_conv2d_explicit_padding(x, w, c.strides, c.explicit_paddings,
+                                                   c.dilations);
+        }
+        return depthwise_conv2d(x, w, c.strides, c.padding, c.dilations);
+      },
+      [](const ConvCase& c, const Tensor& w, const Tensor& dy) {
+        return depthwise_conv2d_backprop_input(c.input, w, dy, c.strides, c.padding, c.dilations,
+                                               c.explicit_paddings);
+      },
+      [](const ConvCase& c, const Tensor& x, const Tensor& dy) {
+        return depthwise_conv2d_backprop_filter(x, c.filter, dy, c.strides, c.padding, c.dilations,
+                                                c.explicit_paddings);
+      },
+  };
+  ExpectConvOpsGpuMatchCpu(ops, DepthwiseCases(), 300);
 }
 
 TEST_CASE("CUDA _FusedConv2D matches the CPU for every activation") {
