@@ -141,4 +141,11 @@ struct SparseCrossEntropyAttrs {
   static constexpr AttrKey<DType> kTlabels{1, "Tlabels"};
 };
 
+// Einsum.
+struct EinsumAttrs {
+  static constexpr AttrKey<std::string> kEquation{0, "equation"};
+  static constexpr AttrKey<int64_t> kN{1, "N"};
+  static constexpr AttrKey<DType> kT{2, "T"};
+};
+
 }  // namespace duet

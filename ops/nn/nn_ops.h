@@ -1,7 +1,7 @@
-// Neural-network op functions: matmul, bias_add, conv2d, depthwise_conv2d, pooling, softmax, batch
-// norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2, BiasAdd, Conv2D,
-// DepthwiseConv2dNative, MaxPool,
-// AvgPool, Softmax, LogSoftmax, FusedBatchNormV3, SoftmaxCrossEntropyWithLogits,
+// Neural-network op functions: matmul, einsum, bias_add, conv2d, depthwise_conv2d, pooling, softmax,
+// batch norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2, Einsum,
+// BiasAdd, Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, Softmax, LogSoftmax, FusedBatchNormV3,
+// SoftmaxCrossEntropyWithLogits,
 // SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO, as in TensorFlow.
 // Every function throws duet::Error (naming the op, input dtypes/shapes and the caller's line) on
 // bad shapes, dtypes or attrs.
@@ -21,6 +21,17 @@ namespace duet {
 // float32, float64, bfloat16.
 Tensor matmul(const Tensor& x, const Tensor& y, bool transpose_a = false, bool transpose_b = false,
               OpSite site = {});
+
+// Einstein summation (op Einsum) of one or two operands, as tf.einsum with an explicit output:
+// einsum("abc,cd->abd", {x, w}), einsum("ij->ji", {x}), einsum("...b,bc->...c", {x, w}).
+// Labels are letters; a label in both operands and not in the output is contracted, one in a
+// single operand and not in the output is summed away. "..." (once per term) stands for the
+// leading/middle dims a term does not name; they broadcast NumPy-style and must appear in the
+// output when not empty. A label's size must be the same in both operands. float32, float64.
+// Errors: a malformed equation, a rank that does not fit its term, mismatched sizes
+// (InvalidArgument); more than two operands or a label repeated within one operand (a diagonal
+// or trace: Unimplemented).
+Tensor einsum(const std::string& equation, const std::vector<Tensor>& inputs, OpSite site = {});
 
 // value + bias, with 1-D `bias` added along the last dim of `value` (rank >= 2; op BiasAdd, NHWC).
 Tensor bias_add(const Tensor& value, const Tensor& bias, OpSite site = {});

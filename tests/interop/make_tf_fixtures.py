@@ -87,6 +87,20 @@ def main():
     save("tf_control_flow", control_flow, rng.normal(size=(3, 4)).astype(np.float32),
          lower_control_flow=False)
 
+    # Keras MultiHeadAttention/EinsumDense equations, frozen to Einsum nodes.
+    wq = tf.Variable(rng.normal(0, 0.3, (6, 2, 3)).astype(np.float32))
+    wo = tf.Variable(rng.normal(0, 0.3, (2, 3, 6)).astype(np.float32))
+    wd = tf.Variable(rng.normal(0, 0.3, (6, 5)).astype(np.float32))
+
+    @tf.function
+    def einsum_attention(x):
+        q = tf.einsum("abc,cde->abde", x, wq)
+        p = tf.nn.softmax(tf.einsum("aecd,abcd->acbe", q, q))
+        y = tf.einsum("abcd,cde->abe", tf.einsum("acbe,aecd->abcd", p, q), wo)
+        return tf.einsum("...b,bc->...c", y, wd)
+
+    save("tf_einsum", einsum_attention, rng.normal(size=(2, 4, 6)).astype(np.float32))
+
 
 if __name__ == "__main__":
     main()
