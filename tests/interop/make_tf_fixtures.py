@@ -9,7 +9,9 @@ import os
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.core.protobuf import config_pb2, rewriter_config_pb2
 from tensorflow.python.framework import convert_to_constants
+from tensorflow.python.grappler import tf_optimizer
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 
@@ -23,9 +25,29 @@ def freeze(fn, spec, lower_control_flow):
     return frozen.graph.as_graph_def(), frozen.inputs[0].name, frozen.outputs[0].name
 
 
-def save(name, fn, x, lower_control_flow=True):
-    spec = tf.TensorSpec([None] + list(x.shape[1:]), tf.float32)
+def fold_constants(graph_def, output_name):
+    """TensorFlow's own constant folding (Grappler's constfold, nothing else), then only what the
+    output needs. Keras RNNs compute their loop bound as Max(n, Range(0, Rank(n), 1)) of
+    constants; folding leaves the While and the TensorList ops as they are."""
+    with tf.Graph().as_default() as g:
+        tf.compat.v1.import_graph_def(graph_def, name="")
+        g.add_to_collection("train_op", g.get_tensor_by_name(output_name))
+        meta_graph = tf.compat.v1.train.export_meta_graph(graph=g)
+    config = config_pb2.ConfigProto()
+    rewrite = config.graph_options.rewrite_options
+    rewrite.optimizers[:] = ["constfold"]
+    rewrite.min_graph_nodes = -1
+    rewrite.meta_optimizer_iterations = rewriter_config_pb2.RewriterConfig.ONE
+    folded = tf_optimizer.OptimizeGraph(config, meta_graph)
+    return tf.compat.v1.graph_util.extract_sub_graph(folded, [output_name.split(":")[0]])
+
+
+def save(name, fn, x, lower_control_flow=True, fixed_shape=False, fold=False):
+    spec = tf.TensorSpec(([] if fixed_shape else [None]) + list(x.shape[0 if fixed_shape else 1:]),
+                         tf.float32)
     graph_def, input_name, output_name = freeze(fn, spec, lower_control_flow)
+    if fold:
+        graph_def = fold_constants(graph_def, output_name)
     with open(os.path.join(OUT, name + ".pb"), "wb") as f:
         f.write(graph_def.SerializeToString())
     # Run the frozen graph itself in TensorFlow: the expected output is what the .pb computes.
@@ -37,7 +59,8 @@ def save(name, fn, x, lower_control_flow=True):
     np.save(os.path.join(OUT, name + "_expected.npy"), y)
     with open(os.path.join(OUT, name + ".names"), "w") as f:
         f.write(input_name + "\n" + output_name + "\n")
-    ops = sorted({n.op for n in graph_def.node})
+    ops = sorted({n.op for n in graph_def.node} |
+                 {n.op for f in graph_def.library.function for n in f.node_def})
     print(f"{name}: {len(graph_def.node)} nodes, ops {ops}, {input_name} -> {output_name} {y.shape}")
 
 
@@ -86,6 +109,19 @@ def main():
 
     save("tf_control_flow", control_flow, rng.normal(size=(3, 4)).astype(np.float32),
          lower_control_flow=False)
+
+    # Keras RNNs: a While whose loop variables include TensorLists (TensorListFromTensor of the
+    # inputs, TensorListReserve of the outputs, GetItem/SetItem in the body, TensorListStack
+    # after). A fixed input shape keeps the initial state a constant; constant folding removes
+    # the Range the loop bound is computed with. GRU is left out: its body uses StridedSlice.
+    tf.keras.utils.set_random_seed(0)
+    for name, layer in [("tf_simple_rnn", tf.keras.layers.SimpleRNN(4, return_sequences=True)),
+                        ("tf_lstm", tf.keras.layers.LSTM(3, return_sequences=True))]:
+        inputs = tf.keras.Input((5, 2), batch_size=2)
+        model = tf.keras.Model(inputs, layer(inputs))
+        save(name, tf.function(lambda x, model=model: model(x)),
+             rng.normal(size=(2, 5, 2)).astype(np.float32), lower_control_flow=False,
+             fixed_shape=True, fold=True)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,8 @@ const bool kRegistered = [] {
       RegisterKernel("ExpandDims", device, {dtype}, {ExpandDimsKernel, /*allocates_outputs=*/true});
       RegisterKernel("Squeeze", device, {dtype}, {SqueezeKernel, /*allocates_outputs=*/true});
     }
+    // A TensorList's view shares its list (Note [Object dtypes] in core/dtype.cc).
+    RegisterKernel("Identity", device, {kVariant}, {PassThroughKernel, /*allocates_outputs=*/true});
   }
   return true;
 }();
