@@ -27,6 +27,7 @@
 #include "ops/composite/composite_ops.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/execution_context.h"
+#include "ops/list/list_ops.h"
 #include "ops/math/math_ops.h"
 #include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/nn_ops.h"

@@ -4,6 +4,15 @@
 
 namespace duet {
 
+// Note [Object dtypes]
+// A kResource or kVariant tensor is 0-d and holds an object instead of elements: DTypeSize is 0,
+// `TensorImpl::data` points at the object and `TensorImpl::resource` owns it (views share the
+// owner through `base`, so Identity and function arguments pass the object on). kResource holds
+// mutable state (core/resource.h); kVariant an immutable value, so far only a TensorList
+// (core/tensor_list.h). Neither has a TensorProto or .npy form, and neither is folded into a
+// Const node. Kernel tables have a column for each (kNumAllDTypes), but only ops that pass the
+// object on (Identity, the functional ops) register kernels there.
+
 absl::string_view DTypeName(DType dtype) {
   switch (dtype) {
     case kFloat32:
@@ -22,6 +31,8 @@ absl::string_view DTypeName(DType dtype) {
       return "bool";
     case kResource:
       return "resource";
+    case kVariant:
+      return "variant";
   }
   return "invalid";
 }
@@ -43,7 +54,8 @@ int DTypeSize(DType dtype) {
     case kBool:
       return 1;
     case kResource:
-      return 0;  // a resource tensor holds a handle, not elements
+    case kVariant:
+      return 0;  // Note [Object dtypes]
   }
   return 0;
 }
@@ -55,7 +67,7 @@ bool IsFloating(DType dtype) {
 bool IsInteger(DType dtype) { return dtype == kInt32 || dtype == kInt64; }
 
 absl::StatusOr<DType> ParseDType(absl::string_view name) {
-  for (int i = 0; i <= kNumDTypes; ++i) {  // the value dtypes and kResource
+  for (int i = 0; i < kNumAllDTypes; ++i) {  // the value dtypes, kResource and kVariant
     DType d = static_cast<DType>(i);
     if (DTypeName(d) == name) return d;
   }
@@ -83,6 +95,8 @@ int ToProtoDataType(DType dtype) {
       return 19;  // DT_HALF
     case kResource:
       return 20;  // DT_RESOURCE
+    case kVariant:
+      return 21;  // DT_VARIANT
   }
   return 0;
 }
@@ -105,6 +119,8 @@ absl::StatusOr<DType> FromProtoDataType(int proto_dtype) {
       return kFloat16;
     case 20:
       return kResource;
+    case 21:
+      return kVariant;
   }
   return absl::UnimplementedError(
       absl::StrCat("TensorFlow DataType ", proto_dtype, " is not supported by duet"));

@@ -12,8 +12,9 @@ namespace duet {
 
 // The element type of a tensor. Values are dense indices (used to index kernel tables), not
 // TensorFlow's DataType numbers; see ToProtoDataType for those.
-// kResource is a handle to mutable state (a variable), not an element type: it comes after the
-// value dtypes so that tables of kernels, which are indexed by value dtype, stay kNumDTypes long.
+// kResource (a handle to mutable state, a variable) and kVariant (an immutable value of another
+// kind, a TensorList) are not element types: they come after the value dtypes, so that loops over
+// the value dtypes stay kNumDTypes long. Note [Object dtypes] in core/dtype.cc.
 enum class DType : uint8_t {
   kFloat32,
   kFloat64,
@@ -22,7 +23,8 @@ enum class DType : uint8_t {
   kInt32,
   kInt64,
   kBool,
-  kResource
+  kResource,
+  kVariant
 };
 
 inline constexpr DType kFloat32 = DType::kFloat32;
@@ -33,9 +35,12 @@ inline constexpr DType kInt32 = DType::kInt32;
 inline constexpr DType kInt64 = DType::kInt64;
 inline constexpr DType kBool = DType::kBool;
 inline constexpr DType kResource = DType::kResource;
+inline constexpr DType kVariant = DType::kVariant;
 
-// Number of value dtypes (all but kResource), for tables indexed by dtype.
+// Number of value dtypes (all but kResource and kVariant), for loops over element types.
 inline constexpr int kNumDTypes = 7;
+// Number of dtypes, kResource and kVariant included, for tables indexed by any dtype.
+inline constexpr int kNumAllDTypes = kNumDTypes + 2;
 
 // "float32", "int64", ... (NumPy / TensorFlow spelling).
 absl::string_view DTypeName(DType dtype);
@@ -43,6 +48,11 @@ absl::string_view DTypeName(DType dtype);
 int DTypeSize(DType dtype);
 bool IsFloating(DType dtype);  // float16, bfloat16, float32, float64
 bool IsInteger(DType dtype);   // int32, int64
+// kResource and kVariant: a tensor of it is 0-d and holds an object, not elements (Note [Object
+// dtypes] in core/dtype.cc).
+inline bool IsObjectDType(DType dtype) {
+  return dtype == DType::kResource || dtype == DType::kVariant;
+}
 // Parses "float32", "float" , "int32", ... .
 absl::StatusOr<DType> ParseDType(absl::string_view name);
 // TensorFlow DataType enum number (DT_FLOAT = 1, ...), and back.
@@ -107,6 +117,7 @@ decltype(auto) VisitDType(DType dtype, Fn&& fn) {
     case kBool:
       return fn(bool{});
     case kResource:
+    case kVariant:
       break;  // no element type; kernels never dispatch on it
   }
   return fn(float{});

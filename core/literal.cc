@@ -71,8 +71,9 @@ T Convert(const Value& v) {
 // The values value_at(i), one per element of `shape`, as a tensor of `dtype`, or why not.
 template <typename ValueAt>
 absl::StatusOr<Tensor> ConvertValues(ValueAt value_at, const Shape& shape, DType dtype) {
-  if (dtype == kResource) {
-    return absl::InvalidArgumentError("a literal cannot stand for a resource (a variable)");
+  if (IsObjectDType(dtype)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a literal cannot stand for a ", DTypeName(dtype), " tensor"));
   }
   DUET_ASSIGN_OR_RETURN(Tensor out, Tensor::TryEmpty(dtype, shape));
   const int64_t n = shape.num_elements();

@@ -42,7 +42,9 @@ absl::StatusOr<absl::string_view> Descr(DType dtype) {
     case kBFloat16:
       break;
     case kResource:
-      return absl::InvalidArgumentError("a resource (variable handle) cannot be stored in .npy");
+    case kVariant:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a ", DTypeName(dtype), " (a variable handle or a TensorList) cannot be stored in .npy"));
   }
   return absl::InvalidArgumentError(
       "bfloat16 has no NumPy dtype, so it cannot be stored in .npy; cast to float32 first");

@@ -49,7 +49,7 @@ struct TensorImpl {
   size_t allocated_bytes = 0;
   std::shared_ptr<const TensorImpl> base;         // views: the owner of the memory
   std::shared_ptr<const SymbolicValue> symbolic;  // graph mode's; null for eager tensors
-  std::shared_ptr<void> resource;                 // kResource tensors: the state they point to
+  std::shared_ptr<void> resource;  // kResource, kVariant: the object held (Note [Object dtypes])
   bool literal = false;  // made from a C++ literal (Note [Literal tensors] in core/literal.cc)
   // Identity on gradient tapes, assigned the first time a tape tracks this tensor; 0 = untracked.
   // An id, not the address, because a freed TensorImpl's address is soon reused.

@@ -348,7 +348,8 @@ std::vector<std::string> FormatWords(const Tensor& t, const Selection& sel) {
       return FormatBools(std::vector<bool>(v.begin(), v.end()));
     }
     case kResource:
-      break;  // FormatTensor prints resources itself
+    case kVariant:
+      break;  // FormatTensor prints objects itself
   }
   return {};
 }
@@ -371,7 +372,8 @@ std::string FormatScalar(const Tensor& t) {
     case kBool:
       return *t.data<bool>() ? "True" : "False";
     case kResource:
-      break;  // FormatTensor prints resources itself
+    case kVariant:
+      break;  // FormatTensor prints objects itself
   }
   return "";
 }
@@ -464,7 +466,9 @@ std::string FormatTensor(const Tensor& t, const TensorFormatOptions& options) {
       absl::StrCat("shape=", t.shape().str(), ", dtype=", DTypeName(t.dtype()),
                    t.device().is_cpu() ? "" : absl::StrCat(", device=", t.device().str()), ")");
   if (!t.has_value()) return absl::StrCat("Tensor(", suffix);
-  if (t.dtype() == kResource) return absl::StrCat("Tensor(<resource>, ", suffix);
+  if (IsObjectDType(t.dtype())) {
+    return absl::StrCat("Tensor(<", DTypeName(t.dtype()), ">, ", suffix);
+  }
   std::string values = FormatValues(t.cpu(), options);  // a GPU tensor is copied back
   // As tf.Tensor does: multi-line values start on their own line.
   if (values.find('\n') != std::string::npos) values = "\n" + values;

@@ -124,9 +124,11 @@ absl::StatusOr<Tensor> FromTypedFields(const tensorflow::TensorProto& p, DType d
       return FromValues<bfloat16>(dtype, shape, n, p.half_val(), "half_val",
                                   FromBits<bfloat16>("half_val"));
     case kResource:
+    case kVariant:
       break;
   }
-  return absl::InvalidArgumentError("resource TensorProtos (variable handles) are not supported");
+  return absl::InvalidArgumentError(
+      "resource and variant TensorProtos (variable handles, TensorLists) are not supported");
 }
 
 }  // namespace
@@ -177,8 +179,10 @@ absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto) {
     return absl::FailedPreconditionError(
         "TensorToProto needs a tensor with a value on the CPU (copy it with .cpu() first)");
   }
-  if (t.dtype() == kResource) {
-    return absl::InvalidArgumentError("a resource (variable handle) has no TensorProto value");
+  if (IsObjectDType(t.dtype())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a ", DTypeName(t.dtype()),
+                     " tensor (a variable handle or a TensorList) has no TensorProto value"));
   }
   proto->Clear();
   proto->set_dtype(static_cast<tensorflow::DataType>(ToProtoDataType(t.dtype())));
@@ -189,7 +193,7 @@ absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto) {
 
 absl::StatusOr<Tensor> TensorFromProto(const tensorflow::TensorProto& proto) {
   const absl::StatusOr<DType> dtype = FromProtoDataType(proto.dtype());
-  if (!dtype.ok() || *dtype == kResource) {
+  if (!dtype.ok() || IsObjectDType(*dtype)) {
     return absl::InvalidArgumentError(
         absl::StrCat("TensorProto dtype ", proto.dtype(),
                      " is not supported (duet reads DT_FLOAT, DT_DOUBLE, "

@@ -186,7 +186,7 @@ absl::Status StepError(const PlanStep& step, const OpCall& call, const absl::Sta
 // folded constants of nodes on a GPU, feeds). Runs the kernel directly: a plan must not add
 // nodes to whatever graph is being built.
 absl::StatusOr<Tensor> OnDevice(const Tensor& value, Device device) {
-  if (value.device() == device || value.dtype() == kResource) return value;
+  if (value.device() == device || IsObjectDType(value.dtype())) return value;
   OpCall call(&kCopyToDeviceOp.def(), {value}, OpSite());
   call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
   DUET_RETURN_IF_ERROR(BindAttrs(call));
@@ -356,12 +356,12 @@ bool Plan::Foldable(const PlanStep& step, const Layout& layout) const {
   for (int k = 0; k < step.node->num_outputs(); ++k) {
     const int slot = step.output_slot + k;
     const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
-    if (slot_dtypes_[slot] == kResource || bytes > kMaxFoldedBytes) return false;
+    if (IsObjectDType(slot_dtypes_[slot]) || bytes > kMaxFoldedBytes) return false;
   }
   // A handle's state may change between runs; ops that read it are stateful, but make sure.
   const auto& inputs = step.input_slots;
   if (std::any_of(inputs.begin(), inputs.end(),
-                  [&](int slot) { return slot_dtypes_[slot] == kResource; })) {
+                  [&](int slot) { return IsObjectDType(slot_dtypes_[slot]); })) {
     return false;
   }
   if (step.reads_only_shapes) return true;
@@ -418,7 +418,8 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
   std::vector<Interval> intervals;
   for (int slot = 0; slot < num_slots_; ++slot) {
     const int made = live.made[slot];
-    if (made < 0 || fetched_[slot] || !live.pure_readers[slot] || slot_dtypes_[slot] == kResource) {
+    if (made < 0 || fetched_[slot] || !live.pure_readers[slot] ||
+        IsObjectDType(slot_dtypes_[slot])) {
       continue;
     }
     const PlanStep& maker = steps_[live.run[made]];

@@ -53,9 +53,10 @@ struct KernelDef {
   bool allocates_outputs = false;
 };
 
-// Kernels of one op, by device type and dispatch dtype (see DispatchDType).
+// Kernels of one op, by device type and dispatch dtype (see DispatchDType); kResource and
+// kVariant have columns too, for the ops that pass objects on (Identity of a TensorList).
 struct KernelTable {
-  KernelDef kernels[kNumDeviceTypes][kNumDTypes];
+  KernelDef kernels[kNumDeviceTypes][kNumAllDTypes];
 };
 
 // Registers a kernel for op `op_name` on `device` for each dtype in `dtypes` (for ops without a

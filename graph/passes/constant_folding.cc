@@ -26,7 +26,7 @@ bool NeverFolded(const Node& node) {
     if (std::holds_alternative<FuncAttr>(attr)) return true;
   }
   for (int i = 0; i < node.num_outputs(); ++i) {
-    if (node.output_dtype(i) == kResource) return true;
+    if (IsObjectDType(node.output_dtype(i))) return true;  // Note [Object dtypes]
   }
   return false;
 }

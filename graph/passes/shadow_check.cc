@@ -79,7 +79,7 @@ absl::StatusOr<Run> RunGraph(const Graph& graph, const std::vector<std::string>&
     const Node* node = graph.FindNode(name);
     if (node == nullptr) continue;
     for (int i = 0; i < node->num_outputs(); ++i) {
-      if (node->output_dtype(i) == kResource || kPlaceholderOp.is(node->op())) continue;
+      if (IsObjectDType(node->output_dtype(i)) || kPlaceholderOp.is(node->op())) continue;
       run.fetched.push_back(Node::EdgeName({node, i}));
       fetches.push_back(in_copy(node, i));
     }
@@ -129,7 +129,7 @@ absl::StatusOr<std::string> ShadowCheck(const Graph& original, const Graph& opti
   std::mt19937 rng(20261122);
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const Node* node : original.nodes()) {
-    if (!kPlaceholderOp.is(node->op()) || node->output_dtype(0) == kResource) continue;
+    if (!kPlaceholderOp.is(node->op()) || IsObjectDType(node->output_dtype(0))) continue;
     feeds.emplace_back(node->name(),
                        RandomValue(node->output_dtype(0), node->output_shape(0), rng));
   }

@@ -114,10 +114,17 @@ absl::Status SqueezeShape(ShapeContext& ctx) {
   return absl::OkStatus();
 }
 
+// Identity also passes TensorLists on (While bodies return their loop variables through it).
+const std::vector<DType> kIdentityTypes = [] {
+  std::vector<DType> types = kAllDTypes;
+  types.push_back(kVariant);
+  return types;
+}();
+
 const OpDef* const kIdentity = OpDefBuilder("Identity")
                                    .Input("input", "T")
                                    .Output("output", "T")
-                                   .TypeAttr("T", kAllDTypes)
+                                   .TypeAttr("T", kIdentityTypes)
                                    .Doc("The input itself (a view of the same buffer).")
                                    .SetShapeFn(UnchangedShape)
                                    .Register();

@@ -38,6 +38,8 @@ Case Unary(const std::string& op, Tensor (*fn)(const Tensor&, OpSite), const Ten
   return {op, {x}, [fn](const std::vector<Tensor>& in) { return fn(in[0], {}); }};
 }
 
+Tensor Ints(std::vector<int32_t> v) { return from_vector(v, {static_cast<int64_t>(v.size())}); }
+
 // Reads the variable after the update, so the fetched value shows what the update did.
 Case VariableUpdate(const std::string& op, void (*update)(const Tensor&, const Tensor&, OpSite)) {
   return {op, {kX}, [update](const std::vector<Tensor>& in) {
@@ -154,6 +156,47 @@ std::vector<Case> Cases() {
        {kX, kY, constant(0.5f)},
        [](const std::vector<Tensor>& in) {
          return fused_elementwise({in[0], in[1], in[2]}, {"Mul", "AddV2", "Tanh"}, {0, 2, 3, 1, 4});
+       }},
+      // TensorLists (kX's rows as elements), each case fetching a value tensor.
+      {"TensorListReserve",
+       {kY},
+       [](const std::vector<Tensor>& in) {
+         const Tensor list = tensor_list_reserve(Ints({2, 3}), constant(3), kFloat32);
+         return tensor_list_stack(tensor_list_set_item(list, constant(1), in[0]), Ints({2, 3}),
+                                  kFloat32);
+       }},
+      {"TensorListFromTensor",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         return tensor_list_stack(tensor_list_from_tensor(in[0], Ints({3})), Ints({3}), kFloat32);
+       }},
+      {"TensorListSetItem",
+       {kX, constant({7.f, 8.f, 9.f})},
+       [](const std::vector<Tensor>& in) {
+         const Tensor list = tensor_list_from_tensor(in[0], Ints({-1}));
+         return tensor_list_stack(tensor_list_set_item(list, constant(0), in[1]), Ints({3}),
+                                  kFloat32, 2);
+       }},
+      {"TensorListGetItem",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         return tensor_list_get_item(tensor_list_from_tensor(in[0], Ints({3})), constant(1),
+                                     Ints({3}), kFloat32);
+       }},
+      {"TensorListStack",
+       {kP},
+       [](const std::vector<Tensor>& in) {
+         return tensor_list_stack(tensor_list_from_tensor(in[0], Ints({3})), constant(-1), kBool);
+       }},
+      {"TensorListLength",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         return tensor_list_length(tensor_list_from_tensor(in[0], Ints({3})));
+       }},
+      {"TensorListElementShape",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         return tensor_list_element_shape(tensor_list_from_tensor(in[0], Ints({-1})), kInt64);
        }},
       {"_FusedConv2D",
        {reshape(kX, {1, 3, 2, 1}), reshape(kY, {1, 2, 1, 3}), constant({0.5f, -1.f, 2.f})},

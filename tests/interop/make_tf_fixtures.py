@@ -37,7 +37,8 @@ def save(name, fn, x, lower_control_flow=True):
     np.save(os.path.join(OUT, name + "_expected.npy"), y)
     with open(os.path.join(OUT, name + ".names"), "w") as f:
         f.write(input_name + "\n" + output_name + "\n")
-    ops = sorted({n.op for n in graph_def.node})
+    ops = sorted({n.op for n in graph_def.node} |
+                 {n.op for f in graph_def.library.function for n in f.node_def})
     print(f"{name}: {len(graph_def.node)} nodes, ops {ops}, {input_name} -> {output_name} {y.shape}")
 
 
@@ -100,6 +101,19 @@ def main():
         return tf.einsum("...b,bc->...c", y, wd)
 
     save("tf_einsum", einsum_attention, rng.normal(size=(2, 4, 6)).astype(np.float32))
+
+    # Keras RNNs: a While whose loop variables include TensorLists (TensorListFromTensor of the
+    # inputs, TensorListReserve of the outputs, GetItem/SetItem in the body, TensorListStack
+    # after). The batch dim stays unknown, so the graphs keep the Shape/StridedSlice/Pack/Fill
+    # chain of the initial state and the Range of the loop bound, as users' frozen RNNs do.
+    tf.keras.utils.set_random_seed(0)
+    for name, layer in [("tf_simple_rnn", tf.keras.layers.SimpleRNN(4, return_sequences=True)),
+                        ("tf_lstm", tf.keras.layers.LSTM(3, return_sequences=True)),
+                        ("tf_gru", tf.keras.layers.GRU(3, return_sequences=True))]:
+        inputs = tf.keras.Input((5, 2))
+        model = tf.keras.Model(inputs, layer(inputs))
+        save(name, tf.function(lambda x, model=model: model(x)),
+             rng.normal(size=(2, 5, 2)).astype(np.float32), lower_control_flow=False)
 
 
 if __name__ == "__main__":

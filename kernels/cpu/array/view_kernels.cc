@@ -100,6 +100,8 @@ const bool kRegistered = [] {
     }
     // IdentityN has a list of dtypes and no type attr to dispatch on (kFloat32, see DispatchDType).
     RegisterKernel("IdentityN", device, {kFloat32}, {IdentityNKernel, /*allocates_outputs=*/true});
+    // A TensorList's view shares its list (Note [Object dtypes] in core/dtype.cc).
+    RegisterKernel("Identity", device, {kVariant}, {PassThroughKernel, /*allocates_outputs=*/true});
   }
   return true;
 }();

@@ -1,0 +1,242 @@
+// CPU kernels of the TensorList ops. They only move whole elements (memcpy), so one kernel serves
+// every element dtype. Lists are immutable values (Note [TensorLists are values] in
+// core/tensor_list.cc): SetItem copies the list's element handles and stores a copy of the item.
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "core/int_values.h"
+#include "core/tensor_list.h"
+#include "kernels/kernel_registry.h"
+#include "ops/list/list_attrs.h"
+
+namespace duet {
+namespace {
+
+// The list input 0 holds, after checking it holds `element_dtype`.
+absl::StatusOr<const TensorListValue*> ListInput(KernelContext& ctx, DType element_dtype) {
+  const TensorListValue* list = TensorListOf(ctx.input(0));
+  if (list == nullptr) {
+    return absl::InvalidArgumentError("input_handle does not hold a TensorList");
+  }
+  if (list->element_dtype != element_dtype) {
+    return absl::InvalidArgumentError(absl::StrCat("the list holds ",
+                                                   DTypeName(list->element_dtype),
+                                                   " elements, not ", DTypeName(element_dtype)));
+  }
+  return list;
+}
+
+// A copy of `t` with memory of its own (t may be a view into a plan's arena).
+absl::StatusOr<Tensor> OwnedCopy(const Tensor& t) {
+  DUET_ASSIGN_OR_RETURN(Tensor copy, Tensor::TryEmpty(t.dtype(), t.shape()));
+  if (t.nbytes() > 0) std::memcpy(copy.raw_data(), t.raw_data(), t.nbytes());
+  return copy;
+}
+
+// Zeros of `dtype` and `shape` (all-zero bits are zero, or false, in every value dtype).
+absl::StatusOr<Tensor> Zeros(DType dtype, const Shape& shape) {
+  if (!shape.is_fully_defined()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("an unset element reads as zeros, which needs a fully defined element shape, "
+                     "not ",
+                     shape.str()));
+  }
+  DUET_ASSIGN_OR_RETURN(Tensor zeros, Tensor::TryEmpty(dtype, shape));
+  if (zeros.nbytes() > 0) std::memset(zeros.raw_data(), 0, zeros.nbytes());
+  return zeros;
+}
+
+// The list's element shape merged with the one the caller passes, or why they differ.
+absl::StatusOr<Shape> MergedElementShape(const TensorListValue& list, const Shape& given) {
+  if (!list.element_shape.IsCompatibleWith(given)) {
+    return absl::InvalidArgumentError(absl::StrCat("element_shape ", given.str(),
+                                                   " is incompatible with the list's ",
+                                                   list.element_shape.str()));
+  }
+  return list.element_shape.Merge(given);
+}
+
+absl::StatusOr<int64_t> Index(const Tensor& index, int64_t length) {
+  const int64_t i = IntScalar(index);
+  if (i < 0 || i >= length) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("index ", i, " is out of range for a list of ", length, " elements"));
+  }
+  return i;
+}
+
+absl::Status ReserveKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(Shape element_shape, ShapeFromTensor(ctx.input(0)));
+  const int64_t n = IntScalar(ctx.input(1));
+  if (n < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("num_elements must be >= 0, not ", n));
+  }
+  auto list = std::make_shared<TensorListValue>();
+  list->element_dtype = ctx.attr(TensorListAttrs::kElementDtype);
+  list->element_shape = std::move(element_shape);
+  list->elements.resize(n);
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+absl::Status FromTensorKernel(KernelContext& ctx) {
+  const Tensor& tensor = ctx.input(0);
+  DUET_ASSIGN_OR_RETURN(Shape element_shape, ShapeFromTensor(ctx.input(1)));
+  const Shape element(tensor.shape().dims().subspan(1));
+  if (!element.IsCompatibleWith(element_shape)) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor of shape ", tensor.shape().str(),
+                                                   " has elements of shape ", element.str(),
+                                                   ", not ", element_shape.str()));
+  }
+  auto list = std::make_shared<TensorListValue>();
+  list->element_dtype = tensor.dtype();
+  list->element_shape = std::move(element_shape);
+  const int64_t n = tensor.shape().dim(0);
+  const size_t bytes = static_cast<size_t>(element.num_elements()) * DTypeSize(tensor.dtype());
+  list->elements.reserve(n);
+  for (int64_t i = 0; i < n; ++i) {
+    DUET_ASSIGN_OR_RETURN(Tensor item, Tensor::TryEmpty(tensor.dtype(), element));
+    if (bytes > 0) {
+      std::memcpy(item.raw_data(), static_cast<const char*>(tensor.raw_data()) + i * bytes, bytes);
+    }
+    list->elements.push_back(std::move(item));
+  }
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+absl::Status SetItemKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const TensorListValue* in,
+                        ListInput(ctx, ctx.attr(TensorListAttrs::kElementDtype)));
+  const Tensor& item = ctx.input(2);
+  if (!item.shape().IsCompatibleWith(in->element_shape)) {
+    return absl::InvalidArgumentError(absl::StrCat("item of shape ", item.shape().str(),
+                                                   " does not fit the list's element shape ",
+                                                   in->element_shape.str()));
+  }
+  const int64_t length = static_cast<int64_t>(in->elements.size());
+  int64_t i = IntScalar(ctx.input(1));
+  auto list = std::make_shared<TensorListValue>(*in);
+  if (i >= length && i >= 0 && ctx.attr(TensorListAttrs::kResizeIfIndexOutOfBounds)) {
+    list->elements.resize(i + 1);
+  } else {
+    DUET_ASSIGN_OR_RETURN(i, Index(ctx.input(1), length));
+  }
+  DUET_ASSIGN_OR_RETURN(list->elements[i], OwnedCopy(item));
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+absl::Status GetItemKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const TensorListValue* list,
+                        ListInput(ctx, ctx.attr(TensorListAttrs::kElementDtype)));
+  DUET_ASSIGN_OR_RETURN(const int64_t i,
+                        Index(ctx.input(1), static_cast<int64_t>(list->elements.size())));
+  DUET_ASSIGN_OR_RETURN(const Shape given, ShapeFromTensor(ctx.input(2)));
+  DUET_ASSIGN_OR_RETURN(const Shape shape, MergedElementShape(*list, given));
+  const Tensor& element = list->elements[i];
+  if (!element.defined()) {
+    DUET_ASSIGN_OR_RETURN(ctx.output(0), Zeros(list->element_dtype, shape));
+    return absl::OkStatus();
+  }
+  if (!element.shape().IsCompatibleWith(given)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("element ", i, " has shape ", element.shape().str(), ", not ", given.str()));
+  }
+  ctx.output(0) = element;  // elements are immutable and own their memory
+  return absl::OkStatus();
+}
+
+absl::Status StackKernel(KernelContext& ctx) {
+  const DType dtype = ctx.attr(TensorListAttrs::kElementDtype);
+  DUET_ASSIGN_OR_RETURN(const TensorListValue* list, ListInput(ctx, dtype));
+  const int64_t n = static_cast<int64_t>(list->elements.size());
+  const int64_t claimed = ctx.attr(TensorListAttrs::kNumElements);
+  if (claimed != -1 && claimed != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("num_elements is ", claimed, " but the list has ", n, " elements"));
+  }
+  DUET_ASSIGN_OR_RETURN(const Shape given, ShapeFromTensor(ctx.input(1)));
+  DUET_ASSIGN_OR_RETURN(Shape shape, MergedElementShape(*list, given));
+  for (const Tensor& element : list->elements) {
+    if (!element.defined()) continue;
+    if (!element.shape().IsCompatibleWith(shape)) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot stack elements of shapes ",
+                                                     shape.str(), " and ", element.shape().str()));
+    }
+    shape = element.shape();
+  }
+  if (!shape.is_fully_defined()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot stack a list whose element shape ", shape.str(),
+                     " is not fully defined and that has no set element to take it from"));
+  }
+  Shape out({n});
+  for (int64_t d : shape.dims()) out.push_back(d);
+  DUET_ASSIGN_OR_RETURN(Tensor result, Tensor::TryEmpty(dtype, out));
+  const size_t bytes = static_cast<size_t>(shape.num_elements()) * DTypeSize(dtype);
+  char* dst = static_cast<char*>(result.raw_data());
+  for (int64_t i = 0; i < n; ++i) {
+    const Tensor& element = list->elements[i];
+    if (bytes == 0) continue;
+    if (element.defined()) {
+      std::memcpy(dst + i * bytes, element.raw_data(), bytes);
+    } else {
+      std::memset(dst + i * bytes, 0, bytes);
+    }
+  }
+  ctx.output(0) = std::move(result);
+  return absl::OkStatus();
+}
+
+absl::Status LengthKernel(KernelContext& ctx) {
+  const TensorListValue* list = TensorListOf(ctx.input(0));
+  if (list == nullptr) return absl::InvalidArgumentError("input_handle does not hold a TensorList");
+  DUET_ASSIGN_OR_RETURN(Tensor length, Tensor::TryEmpty(kInt32, Shape()));
+  *length.mutable_data<int32_t>() = static_cast<int32_t>(list->elements.size());
+  ctx.output(0) = std::move(length);
+  return absl::OkStatus();
+}
+
+template <typename T>
+absl::Status ElementShapeKernel(KernelContext& ctx) {
+  const TensorListValue* list = TensorListOf(ctx.input(0));
+  if (list == nullptr) return absl::InvalidArgumentError("input_handle does not hold a TensorList");
+  const Shape& shape = list->element_shape;
+  const bool unknown_rank = shape.unknown_rank();
+  DUET_ASSIGN_OR_RETURN(
+      Tensor out, Tensor::TryEmpty(DTypeOf<T>(), unknown_rank ? Shape() : Shape({shape.rank()})));
+  T* p = out.mutable_data<T>();
+  if (unknown_rank) {
+    p[0] = -1;
+  } else {
+    for (int i = 0; i < shape.rank(); ++i) p[i] = static_cast<T>(shape.dim(i));
+  }
+  ctx.output(0) = std::move(out);
+  return absl::OkStatus();
+}
+
+constexpr std::initializer_list<DType> kElementTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
+                                                        kInt32,   kInt64,   kBool};
+
+const bool kRegistered = [] {
+  for (DType dtype : kElementTypes) {
+    for (auto [op, fn] : {std::pair{"TensorListReserve", &ReserveKernel},
+                          std::pair{"TensorListFromTensor", &FromTensorKernel},
+                          std::pair{"TensorListSetItem", &SetItemKernel},
+                          std::pair{"TensorListGetItem", &GetItemKernel},
+                          std::pair{"TensorListStack", &StackKernel}}) {
+      RegisterKernel(op, DeviceType::kCpu, {dtype}, {fn, /*allocates_outputs=*/true});
+    }
+  }
+  RegisterKernel("TensorListLength", DeviceType::kCpu, {kFloat32},
+                 {LengthKernel, /*allocates_outputs=*/true});
+  RegisterKernel("TensorListElementShape", DeviceType::kCpu, {kInt32},
+                 {ElementShapeKernel<int32_t>, /*allocates_outputs=*/true});
+  RegisterKernel("TensorListElementShape", DeviceType::kCpu, {kInt64},
+                 {ElementShapeKernel<int64_t>, /*allocates_outputs=*/true});
+  return true;
+}();
+
+}  // namespace
+}  // namespace duet

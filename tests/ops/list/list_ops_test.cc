@@ -1,0 +1,158 @@
+// TensorListReserve, TensorListFromTensor, TensorListSetItem, TensorListGetItem, TensorListStack,
+// TensorListLength, TensorListElementShape, eagerly: values for every element dtype, lists as
+// values (SetItem leaves its input alone), unset elements, partial shapes, errors.
+#include "ops/list/list_ops.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/constant.h"
+#include "core/tensor_list.h"
+#include "ops/list/list_attrs.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
+#include "tests/test_util.h"
+
+namespace duet {
+namespace {
+
+using testing::ExpectError;
+using testing::ExpectTensor;
+using testing::SequenceExpected;
+using testing::SequenceTensor;
+
+const Tensor kAnyShape = constant(-1);  // TensorFlow's unknown rank
+
+Tensor Ints(std::vector<int32_t> v) { return from_vector(v, {static_cast<int64_t>(v.size())}); }
+
+TEMPLATE_TEST_CASE("FromTensor, GetItem and Stack round-trip every element dtype", "",
+                   DUET_ALL_TYPES) {
+  const DType dtype = DTypeOf<TestType>();
+  const Tensor x = SequenceTensor<TestType>({3, 2});
+  const Tensor list = tensor_list_from_tensor(x, Ints({2}));
+  CHECK(list.dtype() == kVariant);
+  CHECK(list.shape() == Shape{});
+  REQUIRE(TensorListOf(list) != nullptr);
+  CHECK(TensorListOf(list)->element_dtype == dtype);
+  ExpectTensor(tensor_list_get_item(list, constant(1), Ints({2}), dtype), dtype, {2},
+               SequenceExpected<TestType>({2, 3}));
+  ExpectTensor(tensor_list_stack(list, Ints({2}), dtype, 3), dtype, {3, 2},
+               SequenceExpected<TestType>({0, 1, 2, 3, 4, 5}));
+  CHECK(tensor_list_length(list).item<int32_t>() == 3);
+}
+
+TEMPLATE_TEST_CASE("Reserve and SetItem build a list; unset elements read as zeros", "",
+                   DUET_ALL_TYPES) {
+  const DType dtype = DTypeOf<TestType>();
+  const Tensor empty = tensor_list_reserve(Ints({2}), constant(3), dtype);
+  const Tensor one = tensor_list_set_item(empty, constant(2), SequenceTensor<TestType>({2}, 5));
+  ExpectTensor(tensor_list_stack(one, Ints({2}), dtype), dtype, {3, 2},
+               SequenceExpected<TestType>({0, 0, 0, 0, 5, 6}));
+  ExpectTensor(tensor_list_get_item(one, constant(0), Ints({-1}), dtype), dtype, {2}, {0, 0});
+  // Lists are values: the input of SetItem is unchanged.
+  CHECK(!TensorListOf(empty)->elements[2].defined());
+}
+
+TEST_CASE("SetItem copies the item and leaves its input list alone") {
+  const Tensor a = tensor_list_from_tensor(constant({{1.f, 2.f}, {3.f, 4.f}}), Ints({2}));
+  const Tensor item = constant({9.f, 8.f});
+  const Tensor b = tensor_list_set_item(a, constant(0), item);
+  ExpectTensor(tensor_list_stack(a, Ints({2}), kFloat32), kFloat32, {2, 2}, {1, 2, 3, 4});
+  ExpectTensor(tensor_list_stack(b, Ints({2}), kFloat32), kFloat32, {2, 2}, {9, 8, 3, 4});
+  CHECK(!TensorListOf(b)->elements[0].shares_buffer_with(item));
+}
+
+TEST_CASE("SetItem grows the list when resize_if_index_out_of_bounds is set") {
+  const Tensor a = tensor_list_reserve(kAnyShape, constant(0), kInt32);
+  ExpectError(
+      [&] {
+        tensor_list_set_item(a, constant(0), constant({4, 5}));
+      },
+      {"TensorListSetItem", "index 0 is out of range for a list of 0 elements"});
+  // The op function leaves the attr at TensorFlow's default (false); imported graphs may set it.
+  OpCall call(OpRegistry::Global().Find("TensorListSetItem"), {a, constant(1), constant({4, 5})},
+              OpSite());
+  call.set(TensorListAttrs::kResizeIfIndexOutOfBounds, true);
+  const Tensor b = RunSingleOutputOp(call);
+  CHECK(tensor_list_length(b).item<int32_t>() == 2);
+  ExpectTensor(tensor_list_stack(b, kAnyShape, kInt32), kInt32, {2, 2}, {0, 0, 4, 5});
+}
+
+TEST_CASE("partial element shapes: merged on reads, taken from set elements on Stack") {
+  const Tensor list = tensor_list_reserve(Ints({-1, 2}), constant(2), kFloat32);
+  const Tensor set = tensor_list_set_item(list, constant(1), constant({{1.f, 2.f}}));
+  // Stack takes the unknown dim from the set element; the unset one is zeros of that shape.
+  ExpectTensor(tensor_list_stack(set, kAnyShape, kFloat32), kFloat32, {2, 1, 2}, {0, 0, 1, 2});
+  // An unset element needs a fully defined shape: the list's merged with the read's.
+  ExpectTensor(tensor_list_get_item(list, constant(0), Ints({3, -1}), kFloat32), kFloat32, {3, 2},
+               {0, 0, 0, 0, 0, 0});
+  ExpectError([&] { tensor_list_get_item(list, constant(0), kAnyShape, kFloat32); },
+              {"TensorListGetItem", "fully defined", "list_ops_test.cc"});
+  ExpectError([&] { tensor_list_stack(list, kAnyShape, kFloat32); },
+              {"TensorListStack", "not fully defined"});
+  // An empty list stacks to [0, ...] when its element shape is known.
+  ExpectTensor(
+      tensor_list_stack(tensor_list_reserve(Ints({3}), constant(0), kFloat32), kAnyShape, kFloat32),
+      kFloat32, {0, 3}, {});
+}
+
+TEST_CASE("ElementShape gives the list's partial shape") {
+  const Tensor list = tensor_list_reserve(Ints({-1, 2}), constant(1), kFloat32);
+  ExpectTensor(tensor_list_element_shape(list), kInt32, {2}, {-1, 2});
+  ExpectTensor(tensor_list_element_shape(list, kInt64), kInt64, {2}, {-1, 2});
+  const Tensor any = tensor_list_reserve(constant(int64_t{-1}), constant(1), kFloat32);
+  ExpectTensor(tensor_list_element_shape(any), kInt32, {}, {-1});
+}
+
+TEST_CASE("empty elements and zero-length lists") {
+  const Tensor list = tensor_list_from_tensor(zeros({4, 0}), Ints({0}));
+  CHECK(tensor_list_length(list).item<int32_t>() == 4);
+  ExpectTensor(tensor_list_stack(list, Ints({0}), kFloat32), kFloat32, {4, 0}, {});
+  const Tensor none = tensor_list_from_tensor(zeros({0, 3}), kAnyShape);
+  CHECK(tensor_list_length(none).item<int32_t>() == 0);
+}
+
+TEST_CASE("list ops report mistakes") {
+  const Tensor list = tensor_list_from_tensor(constant({{1.f, 2.f}, {3.f, 4.f}}), Ints({2}));
+  ExpectError([&] { tensor_list_get_item(list, constant(2), Ints({2}), kFloat32); },
+              {"TensorListGetItem", "index 2 is out of range for a list of 2 elements",
+               "list_ops_test.cc"});
+  ExpectError(
+      [&] {
+        tensor_list_set_item(list, constant(-1), constant({1.f, 2.f}));
+      },
+      {"TensorListSetItem", "index -1 is out of range"});
+  ExpectError([&] { tensor_list_get_item(list, constant(0), Ints({2}), kInt32); },
+              {"TensorListGetItem", "the list holds float32 elements, not int32"});
+  ExpectError(
+      [&] {
+        tensor_list_set_item(list, constant(0), constant({1, 2}));
+      },
+      {"TensorListSetItem", "float32 elements, not int32"});
+  ExpectError(
+      [&] {
+        tensor_list_set_item(list, constant(0), constant({1.f, 2.f, 3.f}));
+      },
+      {"TensorListSetItem", "item of shape (3,) does not fit the list's element shape (2,)"});
+  ExpectError([&] { tensor_list_get_item(list, constant(0), Ints({3}), kFloat32); },
+              {"TensorListGetItem", "element_shape (3,) is incompatible with the list's (2,)"});
+  ExpectError([&] { tensor_list_stack(list, Ints({2}), kFloat32, 3); },
+              {"TensorListStack", "num_elements is 3 but the list has 2 elements"});
+  ExpectError(
+      [&] {
+        tensor_list_from_tensor(constant({{1.f, 2.f}}), Ints({3}));
+      },
+      {"TensorListFromTensor", "has elements of shape (2,), not (3,)"});
+  ExpectError([&] { tensor_list_from_tensor(constant(1.f), kAnyShape); },
+              {"TensorListFromTensor", "at least one dim"});
+  ExpectError([&] { tensor_list_reserve(Ints({2}), constant(-1), kFloat32); },
+              {"TensorListReserve", "num_elements must be >= 0, not -1"});
+  ExpectError(
+      [&] {
+        tensor_list_reserve(constant({{1, 2}}), constant(1), kFloat32);
+      },
+      {"TensorListReserve", "element_shape must be a scalar or a vector"});
+  ExpectError([&] { tensor_list_length(constant(1.f)); }, {"TensorListLength", "variant"});
+}
+
+}  // namespace
+}  // namespace duet
