@@ -24,6 +24,8 @@
 #include "graph/traced_function.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/segment_ops.h"
+#include "ops/array/space_batch_ops.h"
+#include "ops/array/where_op.h"
 #include "ops/composite/composite_ops.h"
 #include "ops/control_flow/control_flow_ops.h"
 #include "ops/execution_context.h"

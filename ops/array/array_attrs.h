@@ -54,6 +54,20 @@ struct GatherAttrs {
   static constexpr AttrKey<DType> kTaxis{3, "Taxis"};
 };
 
+// GatherNd.
+struct GatherNdAttrs {
+  static constexpr AttrKey<DType> kTparams{0, "Tparams"};
+  static constexpr AttrKey<DType> kTindices{1, "Tindices"};
+  static constexpr AttrKey<std::string> kBadIndicesPolicy{2, "bad_indices_policy"};
+};
+
+// ScatterNd, TensorScatterUpdate and TensorScatterAdd.
+struct ScatterNdAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<DType> kTindices{1, "Tindices"};
+  static constexpr AttrKey<std::string> kBadIndicesPolicy{2, "bad_indices_policy"};
+};
+
 // OneHot.
 struct OneHotAttrs {
   static constexpr AttrKey<int64_t> kAxis{0, "axis"};

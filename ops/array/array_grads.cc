@@ -10,6 +10,7 @@
 #include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
 #include "ops/array/segment_ops.h"
+#include "ops/array/space_batch_ops.h"
 #include "ops/array/strided_slice_spec.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
@@ -229,6 +230,43 @@ TensorList UnsortedSegmentSumGrad(const GradientContext& ctx) {
   return {where(kept, gathered, scalar(0, grad.dtype())), Tensor(), Tensor()};
 }
 
+// Note [Nd indices] in ops/array/scatter_nd_ops.cc. A gather's gradient scatters dy (adding the
+// duplicate rows' shares); a scatter's gathers it back.
+TensorList GatherNdGrad(const GradientContext& ctx) {
+  const Tensor& indices = ctx.input(1);
+  return {scatter_nd(indices, ctx.grad(0), ctx.input_shape(0)), Tensor()};
+}
+
+TensorList ScatterNdGrad(const GradientContext& ctx) {
+  return {Tensor(), gather_nd(ctx.grad(0), ctx.input(0)), Tensor()};
+}
+
+// The replaced slices of tensor get no gradient; the updates get theirs.
+TensorList TensorScatterUpdateGrad(const GradientContext& ctx) {
+  const Tensor& indices = ctx.input(1);
+  const Tensor& grad = ctx.grad(0);
+  TensorList result(3);
+  if (ctx.needs_grad(0)) {
+    result[0] = tensor_scatter_update(grad, indices, zeros(ctx.input_shape(2), grad.dtype()));
+  }
+  if (ctx.needs_grad(2)) result[2] = gather_nd(grad, indices);
+  return result;
+}
+
+TensorList TensorScatterAddGrad(const GradientContext& ctx) {
+  return {ctx.grad(0), Tensor(), gather_nd(ctx.grad(0), ctx.input(1))};
+}
+
+// SpaceToBatchND and BatchToSpaceND move elements and are each other's inverse (padding and
+// cropping aside): each one's gradient is the other applied to dy with the same operands.
+TensorList SpaceToBatchNDGrad(const GradientContext& ctx) {
+  return {batch_to_space_nd(ctx.grad(0), ctx.input(1), ctx.input(2)), Tensor(), Tensor()};
+}
+
+TensorList BatchToSpaceNDGrad(const GradientContext& ctx) {
+  return {space_to_batch_nd(ctx.grad(0), ctx.input(1), ctx.input(2)), Tensor(), Tensor()};
+}
+
 const GradientRegistrar kIdentityGrad("Identity", IdentityGrad);
 const GradientRegistrar kIdentityNGrad("IdentityN", IdentityNGrad);
 const GradientRegistrar kSnapshotGrad("Snapshot", IdentityGrad);
@@ -257,6 +295,16 @@ const GradientRegistrar kReverseV2Grad("ReverseV2", ReverseV2Grad, /*keep_inputs
 const GradientRegistrar kFillGrad("Fill", FillGrad);
 const GradientRegistrar kUnsortedSegmentSumGrad("UnsortedSegmentSum", UnsortedSegmentSumGrad,
                                                 /*keep_inputs=*/{1});
+const GradientRegistrar kSpaceToBatchNDGrad("SpaceToBatchND", SpaceToBatchNDGrad,
+                                            /*keep_inputs=*/{1, 2});
+const GradientRegistrar kBatchToSpaceNDGrad("BatchToSpaceND", BatchToSpaceNDGrad,
+                                            /*keep_inputs=*/{1, 2});
+const GradientRegistrar kGatherNdGrad("GatherNd", GatherNdGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kScatterNdGrad("ScatterNd", ScatterNdGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kTensorScatterUpdateGrad("TensorScatterUpdate", TensorScatterUpdateGrad,
+                                                 /*keep_inputs=*/{1});
+const GradientRegistrar kTensorScatterAddGrad("TensorScatterAdd", TensorScatterAddGrad,
+                                              /*keep_inputs=*/{1});
 
 // Graph inputs: a Const has no inputs; gradients with respect to a Placeholder are taken by
 // gradients(), which treats it as a source.
@@ -271,6 +319,7 @@ const NotDifferentiable kZerosLike("ZerosLike");
 const NotDifferentiable kOnesLike("OnesLike");
 const NotDifferentiable kOneHot("OneHot");
 const NotDifferentiable kRange("Range");
+const NotDifferentiable kWhere("Where");  // integer coordinates
 
 }  // namespace
 }  // namespace duet

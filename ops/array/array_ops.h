@@ -118,6 +118,30 @@ Tensor reverse(const Tensor& x, const Tensor& axes, OpSite site = {});
 // [0, params.shape[axis]) is an InvalidArgument error naming it.
 Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis = 0, OpSite site = {});
 
+// Slices of `params` picked by the rows of int32/int64 `indices` (op GatherNd): indices has shape
+// batch + [K] with K <= params.rank, each row indexing params' first K dims, and the output has
+// shape batch + params.shape[K:]. A row outside params' shape is an InvalidArgument error naming
+// the row, its index values and params' shape (on CUDA it gives zeros).
+Tensor gather_nd(const Tensor& params, const Tensor& indices, OpSite site = {});
+// Zeros of shape `shape` with `updates` added at the slices the rows of `indices` pick (op
+// ScatterNd): indices has shape batch + [K], updates batch + shape[K:]; duplicate rows add up.
+// `shape` is a 1-D tensor of indices' dtype. An out-of-range row is an InvalidArgument error
+// (dropped on CUDA). dtypes: float32/64, float16, bfloat16, int32/64.
+Tensor scatter_nd(const Tensor& indices, const Tensor& updates, const Tensor& shape,
+                  OpSite site = {});
+// scatter_nd with a Shape; the shape tensor takes indices' dtype.
+Tensor scatter_nd(const Tensor& indices, const Tensor& updates, const Shape& shape,
+                  OpSite site = {});
+// `tensor` with the slices the rows of `indices` pick replaced by `updates` (op
+// TensorScatterUpdate); shapes as in scatter_nd with tensor's shape. Of duplicate rows the last
+// wins on the CPU (any one on CUDA). Every dtype.
+Tensor tensor_scatter_update(const Tensor& tensor, const Tensor& indices, const Tensor& updates,
+                             OpSite site = {});
+// `tensor` with `updates` added at the slices the rows of `indices` pick (op TensorScatterAdd).
+// dtypes as scatter_nd.
+Tensor tensor_scatter_add(const Tensor& tensor, const Tensor& indices, const Tensor& updates,
+                          OpSite site = {});
+
 // x with a size-1 dim inserted at `axis` (in [-rank-1, rank]). A view, no copy.
 Tensor expand_dims(const Tensor& x, int64_t axis, OpSite site = {});
 // x without the size-1 dims listed in `axes` (all size-1 dims when empty). A view, no copy.

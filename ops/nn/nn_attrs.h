@@ -141,6 +141,14 @@ struct SparseCrossEntropyAttrs {
   static constexpr AttrKey<DType> kTlabels{1, "Tlabels"};
 };
 
+// TopKV2.
+struct TopKAttrs {
+  static constexpr AttrKey<bool> kSorted{0, "sorted"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+  static constexpr AttrKey<DType> kTk{2, "Tk"};
+  static constexpr AttrKey<DType> kIndexType{3, "index_type"};
+};
+
 // Einsum.
 struct EinsumAttrs {
   static constexpr AttrKey<std::string> kEquation{0, "equation"};

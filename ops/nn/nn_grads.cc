@@ -1,6 +1,7 @@
 // Gradients of the nn ops (Conv2D and the pooling ops are in conv_pool_grads.cc). Every gradient
 // is written with op functions, never host reads, so it can be differentiated again and, later,
 // become graph nodes.
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -209,10 +210,29 @@ TensorList FusedBatchNormV3Grad(const GradientContext& ctx) {
   return {dx, dscale, doffset, dmean, dvariance};
 }
 
+// Each picked value's gradient goes back to where it was picked: dy scattered by (row, index)
+// into zeros of the input's shape, rows being the input's leading dims flattened. The indices
+// output gets no gradient, nor does k.
+TensorList TopKV2Grad(const GradientContext& ctx) {
+  const Shape& input = ctx.input_shape(0);
+  const Tensor& indices = ctx.output(1);
+  const int last = input.rank() - 1;
+  const int64_t n = input.dim(last), k = ctx.output_shape(1).dim(last);
+  int64_t rows = 1;
+  for (int d = 0; d < last; ++d) rows *= input.dim(d);
+  std::vector<int64_t> row_of(rows * k);
+  for (int64_t i = 0; i < rows * k; ++i) row_of[i] = i / std::max<int64_t>(k, 1);
+  const Tensor row_ids = cast(from_vector(row_of, Shape{rows, k, 1}), indices.dtype());
+  const Tensor nd = concat({row_ids, reshape(indices, Shape{rows, k, 1})}, 2);
+  const Tensor dx = scatter_nd(nd, reshape(ctx.grad_or_zeros(0), Shape{rows, k}), Shape{rows, n});
+  return {reshape(dx, input), Tensor()};
+}
+
 const GradientRegistrar kMatMulGrad("MatMul", MatMulGrad, /*keep_inputs=*/{0, 1});
 const GradientRegistrar kBatchMatMulV2Grad("BatchMatMulV2", BatchMatMulV2Grad,
                                            /*keep_inputs=*/{0, 1});
 const GradientRegistrar kBiasAddGrad("BiasAdd", BiasAddGrad);
+const GradientRegistrar kTopKV2Grad("TopKV2", TopKV2Grad, /*keep_inputs=*/{}, /*keep_outputs=*/{1});
 const GradientRegistrar kSoftmaxGrad("Softmax", SoftmaxGrad, /*keep_inputs=*/{},
                                      /*keep_outputs=*/{0});
 const GradientRegistrar kLogSoftmaxGrad("LogSoftmax", LogSoftmaxGrad, /*keep_inputs=*/{},

@@ -1,10 +1,9 @@
-// Neural-network op functions: matmul, einsum, bias_add, conv2d, depthwise_conv2d, pooling, softmax,
-// batch norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2, Einsum,
-// BiasAdd, Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, Softmax, LogSoftmax, FusedBatchNormV3,
-// SoftmaxCrossEntropyWithLogits,
-// SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO, as in TensorFlow.
-// Every function throws duet::Error (naming the op, input dtypes/shapes and the caller's line) on
-// bad shapes, dtypes or attrs.
+// Neural-network op functions: matmul, einsum, bias_add, conv2d, depthwise_conv2d, pooling,
+// softmax, batch norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2,
+// Einsum, BiasAdd, Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, Softmax, LogSoftmax,
+// FusedBatchNormV3, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits). Images are
+// NHWC and filters HWIO, as in TensorFlow. Every function throws duet::Error (naming the op, input
+// dtypes/shapes and the caller's line) on bad shapes, dtypes or attrs.
 #pragma once
 
 #include <cstdint>
@@ -103,5 +102,17 @@ Tensor softmax_cross_entropy_with_logits(const Tensor& labels, const Tensor& log
 // label outside [0, classes) is an InvalidArgument error naming it. float32, float64.
 Tensor sparse_softmax_cross_entropy_with_logits(const Tensor& labels, const Tensor& logits,
                                                 OpSite site = {});
+
+// The values and indices of the k largest entries of each row along the last axis of `input` (op
+// TopKV2), both of shape input.shape[:-1] + [k]. Equal values keep their order (the lower index
+// first), as TensorFlow; with `sorted` the values are in descending order (this kernel always
+// sorts them). k must be in [0, input.shape[-1]]. `index_type`: int32 or int64. dtypes:
+// float32/64, float16, bfloat16, int32/64.
+struct TopKResult {
+  Tensor values;
+  Tensor indices;
+};
+TopKResult top_k(const Tensor& input, int64_t k, bool sorted = true, DType index_type = kInt32,
+                 OpSite site = {});
 
 }  // namespace duet

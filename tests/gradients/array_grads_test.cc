@@ -1,6 +1,7 @@
 // Gradients of the array ops (and UnsortedSegmentSum) against finite differences, plus the ops
 // that must stop gradients.
 #include "ops/array/segment_ops.h"
+#include "ops/array/space_batch_ops.h"
 #include "ops/gradient.h"
 #include "ops/op_registry.h"
 #include "tests/gradients/gradient_checker.h"
@@ -462,6 +463,71 @@ DUET_GRADIENT_TEST("Fill", "the value's gradient sums the output's") {
                    return Tensors{fill({0, 3}, x[0])};
                  },
                  {RandomInput({}, 2)});
+}
+
+DUET_GRADIENT_TEST("GatherNd", "slices and elements, duplicate rows add up") {
+  CheckGradients("GatherNd",
+                 [](const Tensors& x) {
+                   return Tensors{gather_nd(x[0], constant({{1, 0}, {2, 1}, {1, 0}}))};
+                 },
+                 {RandomInput({3, 2, 4}, 1)});
+  CheckGradients("GatherNd",
+                 [](const Tensors& x) {
+                   return Tensors{gather_nd(x[0], constant<int64_t>({{{2}, {0}}}))};
+                 },
+                 {RandomInput({3, 2}, 2)});
+}
+
+DUET_GRADIENT_TEST("ScatterNd", "gathers the gradient back") {
+  CheckGradients(
+      "ScatterNd",
+      [](const Tensors& x) {
+        return Tensors{scatter_nd(constant({{1, 0}, {2, 1}, {1, 0}}), x[0], Shape{3, 2, 4})};
+      },
+      {RandomInput({3, 4}, 1)});
+}
+
+DUET_GRADIENT_TEST("TensorScatterUpdate", "replaced slices get no gradient") {
+  CheckGradients("TensorScatterUpdate",
+                 [](const Tensors& x) {
+                   return Tensors{tensor_scatter_update(x[0], constant({{2}, {0}}), x[1])};
+                 },
+                 {RandomInput({4, 3}, 1), RandomInput({2, 3}, 2)});
+}
+
+DUET_GRADIENT_TEST("TensorScatterAdd", "both operands") {
+  CheckGradients(
+      "TensorScatterAdd",
+      [](const Tensors& x) {
+        return Tensors{tensor_scatter_add(x[0], constant<int64_t>({{2, 1}, {0, 0}, {2, 1}}), x[1])};
+      },
+      {RandomInput({4, 3}, 1), RandomInput({3}, 2)});
+}
+
+DUET_GRADIENT_TEST("SpaceToBatchND", "padded 2-D blocks and a 1-D block") {
+  CheckGradients("SpaceToBatchND",
+                 [](const Tensors& x) {
+                   return Tensors{space_to_batch_nd(x[0], {2, 2}, {{1, 0}, {0, 1}})};
+                 },
+                 {RandomInput({2, 3, 3, 2}, 1)});
+  CheckGradients("SpaceToBatchND",
+                 [](const Tensors& x) {
+                   return Tensors{space_to_batch_nd(x[0], {3}, {{2, 2}})};
+                 },
+                 {RandomInput({2, 5, 1}, 2)});
+}
+
+DUET_GRADIENT_TEST("BatchToSpaceND", "cropped 2-D blocks, second order") {
+  CheckGradients("BatchToSpaceND",
+                 [](const Tensors& x) {
+                   return Tensors{batch_to_space_nd(x[0], {2, 2}, {{0, 1}, {1, 0}})};
+                 },
+                 {RandomInput({8, 2, 2, 1}, 1)});
+  CheckSecondOrderGradients("BatchToSpaceND",
+                            [](const Tensors& x) {
+                              return Tensors{batch_to_space_nd(x[0] * x[0], {2}, {{1, 0}})};
+                            },
+                            {RandomInput({4, 2, 1}, 2)});
 }
 
 DUET_GRADIENT_TEST("UnsortedSegmentSum", "rows into segments, one empty") {

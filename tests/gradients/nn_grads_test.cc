@@ -125,6 +125,16 @@ DUET_GRADIENT_TEST("BiasAdd", "NHWC") {
                  {RandomInput({2, 3, 2, 4}, 1), RandomInput({4}, 2)});
 }
 
+// ---- TopKV2 ----
+
+DUET_GRADIENT_TEST("TopKV2", "rows of a 3-D input, int32 and int64 indices") {
+  CheckGradients("TopKV2", [](const Inputs& x) { return Inputs{top_k(x[0], 2).values}; },
+                 {RandomInput({2, 3, 5}, 1)});
+  CheckGradients("TopKV2",
+                 [](const Inputs& x) { return Inputs{top_k(x[0], 3, true, kInt64).values}; },
+                 {RandomInput({4, 3}, 2)});
+}
+
 // ---- Softmax, LogSoftmax ----
 
 const TestFn kSoftmax = [](const Inputs& x) { return Inputs{softmax(x[0])}; };

@@ -83,6 +83,9 @@ std::vector<Case> Cases() {
       {"Range",
        {constant(1.5), constant(-1.0), constant(-0.5)},
        [](const std::vector<Tensor>& in) { return range(in[0], in[1], in[2]); }},
+      // The number of true elements is known only when the graph runs.
+      Unary("Where", &where_indices, kP),
+      Unary("Where", &where_indices, kX),
       {"OneHot",
        {from_vector(std::vector<int64_t>{2, 0, -1, 1})},
        [](const std::vector<Tensor>& in) { return one_hot(in[0], 3, 5, -1, 0, kFloat64); }},

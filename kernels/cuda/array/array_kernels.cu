@@ -198,6 +198,88 @@ cudaError_t SegmentSumHalf(const void* data, const void* ids, bool ids64, void* 
   return cudaGetLastError();
 }
 
+// The element offset of row `row`'s slice, or -1 when a coordinate is out of range.
+template <typename Index>
+__device__ int64_t NdSliceOffset(const Index* indices, int64_t row, const NdIndexDims& nd,
+                                 int64_t slice_size) {
+  const Index* r = indices + row * nd.depth;
+  int64_t offset = 0;
+  for (int j = 0; j < nd.depth; ++j) {
+    const int64_t v = static_cast<int64_t>(r[j]);
+    if (v < 0 || v >= nd.dims[j]) return -1;
+    offset += v * nd.strides[j];
+  }
+  return offset * slice_size;
+}
+
+template <typename U, typename Index>
+__global__ void GatherNdKernel(const U* params, const Index* indices, U* out, int64_t total,
+                               NdIndexDims nd, int64_t slice_size) {
+  DUET_GRID_STRIDE_LOOP(e, total) {
+    const int64_t offset = NdSliceOffset(indices, e / slice_size, nd, slice_size);
+    out[e] = offset >= 0 ? params[offset + e % slice_size] : U(0);
+  }
+}
+
+template <typename U, typename Index>
+__global__ void ScatterNdUpdateKernel(const U* updates, const Index* indices, U* out, int64_t total,
+                                      NdIndexDims nd, int64_t slice_size) {
+  DUET_GRID_STRIDE_LOOP(e, total) {
+    const int64_t offset = NdSliceOffset(indices, e / slice_size, nd, slice_size);
+    if (offset >= 0) out[offset + e % slice_size] = updates[e];
+  }
+}
+
+template <typename T, typename Acc, typename Index>
+__global__ void ScatterNdAddKernel(const T* updates, const Index* indices, Acc* acc, int64_t total,
+                                   NdIndexDims nd, int64_t slice_size) {
+  DUET_GRID_STRIDE_LOOP(e, total) {
+    const int64_t offset = NdSliceOffset(indices, e / slice_size, nd, slice_size);
+    if (offset >= 0) AtomicAddTo(acc + offset + e % slice_size, updates[e]);
+  }
+}
+
+__device__ float ToFloat(__half v) { return __half2float(v); }
+__device__ float ToFloat(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename T>
+__global__ void WidenToFloatKernel(const T* in, float* out, int64_t n) {
+  DUET_GRID_STRIDE_LOOP(i, n) { out[i] = ToFloat(in[i]); }
+}
+
+template <typename T, typename Acc>
+cudaError_t ScatterNdAdd(const void* updates, const void* indices, bool idx64, Acc* acc,
+                         const NdIndexDims& nd, int64_t num_rows, int64_t slice_size,
+                         cudaStream_t stream) {
+  const int64_t total = num_rows * slice_size;
+  if (total <= 0) return cudaSuccess;
+  const T* u = static_cast<const T*>(updates);
+  if (idx64) {
+    ScatterNdAddKernel<T, Acc><<<Blocks(total), kThreads, 0, stream>>>(
+        u, static_cast<const int64_t*>(indices), acc, total, nd, slice_size);
+  } else {
+    ScatterNdAddKernel<T, Acc><<<Blocks(total), kThreads, 0, stream>>>(
+        u, static_cast<const int32_t*>(indices), acc, total, nd, slice_size);
+  }
+  return cudaGetLastError();
+}
+
+// The 16-bit float types: widened into float scratch, added there, rounded once.
+template <typename T>
+cudaError_t ScatterNdAddHalf(const void* updates, const void* indices, bool idx64, void* out,
+                             float* scratch, int64_t out_size, const NdIndexDims& nd,
+                             int64_t num_rows, int64_t slice_size, cudaStream_t stream) {
+  T* o = static_cast<T*>(out);
+  WidenToFloatKernel<T><<<Blocks(out_size), kThreads, 0, stream>>>(o, scratch, out_size);
+  cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) return status;
+  status =
+      ScatterNdAdd<T, float>(updates, indices, idx64, scratch, nd, num_rows, slice_size, stream);
+  if (status != cudaSuccess) return status;
+  RoundFromFloatKernel<T><<<Blocks(out_size), kThreads, 0, stream>>>(scratch, o, out_size);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t LaunchFillScalar(void* out, int64_t n, int elem_size, ScalarBits value,
@@ -325,6 +407,82 @@ cudaError_t LaunchUnsortedSegmentSum(SegmentSumType type, const void* data, cons
     case SegmentSumType::kBFloat16:
       return SegmentSumHalf<__nv_bfloat16>(data, ids, ids_are_int64, out, float_scratch, rows,
                                            inner, num_segments, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+cudaError_t LaunchGatherNd(const void* params, const void* indices, bool indices_are_int64,
+                           void* out, const NdIndexDims& nd, int64_t num_rows, int64_t slice_size,
+                           int elem_size, cudaStream_t stream) {
+  const int64_t total = num_rows * slice_size;
+  if (total <= 0) return cudaSuccess;
+  if (!VisitElemSize(elem_size, [&](auto u) {
+        using U = decltype(u);
+        const U* p = static_cast<const U*>(params);
+        U* o = static_cast<U*>(out);
+        if (indices_are_int64) {
+          GatherNdKernel<U><<<Blocks(total), kThreads, 0, stream>>>(
+              p, static_cast<const int64_t*>(indices), o, total, nd, slice_size);
+        } else {
+          GatherNdKernel<U><<<Blocks(total), kThreads, 0, stream>>>(
+              p, static_cast<const int32_t*>(indices), o, total, nd, slice_size);
+        }
+      })) {
+    return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t LaunchScatterNdUpdate(const void* updates, const void* indices, bool indices_are_int64,
+                                  void* out, const NdIndexDims& nd, int64_t num_rows,
+                                  int64_t slice_size, int elem_size, cudaStream_t stream) {
+  const int64_t total = num_rows * slice_size;
+  if (total <= 0) return cudaSuccess;
+  if (!VisitElemSize(elem_size, [&](auto u) {
+        using U = decltype(u);
+        const U* p = static_cast<const U*>(updates);
+        U* o = static_cast<U*>(out);
+        if (indices_are_int64) {
+          ScatterNdUpdateKernel<U><<<Blocks(total), kThreads, 0, stream>>>(
+              p, static_cast<const int64_t*>(indices), o, total, nd, slice_size);
+        } else {
+          ScatterNdUpdateKernel<U><<<Blocks(total), kThreads, 0, stream>>>(
+              p, static_cast<const int32_t*>(indices), o, total, nd, slice_size);
+        }
+      })) {
+    return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t LaunchScatterNdAdd(SegmentSumType type, const void* updates, const void* indices,
+                               bool indices_are_int64, void* out, float* float_scratch,
+                               int64_t out_size, const NdIndexDims& nd, int64_t num_rows,
+                               int64_t slice_size, cudaStream_t stream) {
+  if (out_size <= 0 || num_rows * slice_size <= 0) return cudaSuccess;
+  switch (type) {
+    case SegmentSumType::kFloat32:
+      return ScatterNdAdd<float, float>(updates, indices, indices_are_int64,
+                                        static_cast<float*>(out), nd, num_rows, slice_size, stream);
+    case SegmentSumType::kFloat64:
+      return ScatterNdAdd<double, double>(updates, indices, indices_are_int64,
+                                          static_cast<double*>(out), nd, num_rows, slice_size,
+                                          stream);
+    case SegmentSumType::kInt32:
+      return ScatterNdAdd<int32_t, int32_t>(updates, indices, indices_are_int64,
+                                            static_cast<int32_t*>(out), nd, num_rows, slice_size,
+                                            stream);
+    case SegmentSumType::kInt64:
+      return ScatterNdAdd<int64_t, int64_t>(updates, indices, indices_are_int64,
+                                            static_cast<int64_t*>(out), nd, num_rows, slice_size,
+                                            stream);
+    case SegmentSumType::kFloat16:
+      return ScatterNdAddHalf<__half>(updates, indices, indices_are_int64, out, float_scratch,
+                                      out_size, nd, num_rows, slice_size, stream);
+    case SegmentSumType::kBFloat16:
+      return ScatterNdAddHalf<__nv_bfloat16>(updates, indices, indices_are_int64, out,
+                                             float_scratch, out_size, nd, num_rows, slice_size,
+                                             stream);
   }
   return cudaErrorInvalidValue;
 }

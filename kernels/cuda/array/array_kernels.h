@@ -74,4 +74,34 @@ cudaError_t LaunchUnsortedSegmentSum(SegmentSumType type, const void* data, cons
                                      int64_t rows, int64_t inner, int64_t num_segments,
                                      cudaStream_t stream);
 
+// Rows of indices (batch + [depth]) into a shape's first `depth` dims (Note [Nd indices] in
+// ops/array/scatter_nd_ops.cc): row i names slice sum_j indices[i, j] * strides[j] of
+// slice_size elements. A row with a coordinate outside [0, dims[j]) names no slice.
+struct NdIndexDims {
+  int depth = 0;
+  int64_t dims[kMaxCopyRank] = {};
+  int64_t strides[kMaxCopyRank] = {};
+};
+
+// GatherNd: out[i, :] = params[slice of row i, :] for the num_rows rows; zero bits for a row
+// that names no slice (TensorFlow's GPU kernel does the same; the CPU kernel reports it).
+cudaError_t LaunchGatherNd(const void* params, const void* indices, bool indices_are_int64,
+                           void* out, const NdIndexDims& nd, int64_t num_rows, int64_t slice_size,
+                           int elem_size, cudaStream_t stream);
+
+// TensorScatterUpdate's update: out[slice of row i, :] = updates[i, :] (out holds the tensor
+// already). Rows that name no slice are dropped; of duplicate rows, any one wins.
+cudaError_t LaunchScatterNdUpdate(const void* updates, const void* indices, bool indices_are_int64,
+                                  void* out, const NdIndexDims& nd, int64_t num_rows,
+                                  int64_t slice_size, int elem_size, cudaStream_t stream);
+
+// ScatterNd's and TensorScatterAdd's add: out[slice of row i, :] += updates[i, :] by atomic adds
+// into out (out_size elements, holding the starting values already). float16 and bfloat16 widen
+// out into `float_scratch` (out_size floats), add there and round once at the end. Rows that
+// name no slice are dropped. Integers wrap.
+cudaError_t LaunchScatterNdAdd(SegmentSumType type, const void* updates, const void* indices,
+                               bool indices_are_int64, void* out, float* float_scratch,
+                               int64_t out_size, const NdIndexDims& nd, int64_t num_rows,
+                               int64_t slice_size, cudaStream_t stream);
+
 }  // namespace duet::cuda

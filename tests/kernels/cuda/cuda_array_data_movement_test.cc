@@ -1,8 +1,8 @@
 // CUDA Fill, ZerosLike, OnesLike, Transpose, ConcatV2, Split, SplitV, Slice, Pad, StridedSlice,
-// StridedSliceGrad, ReverseV2, Tile and BroadcastTo against the CPU, for every dtype. These
-// kernels only move bits, so the tolerance is 0 (exact). Shapes include empty ones, odd sizes and
-// more than 1M elements (many blocks); strided slices cover every mask and negative strides.
-// Every case skips without a GPU.
+// StridedSliceGrad, ReverseV2, Tile, BroadcastTo, SpaceToBatchND and BatchToSpaceND against the
+// CPU, for every dtype. These kernels only move bits, so the tolerance is 0 (exact). Shapes include
+// empty ones, odd sizes and more than 1M elements (many blocks); strided slices cover every mask
+// and negative strides. Every case skips without a GPU.
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -244,6 +244,33 @@ TEST_CASE("CUDA Tile and BroadcastTo match the CPU") {
                         return tile(x, {41, 1});
                       }),
                       {Pattern(kFloat16, {25, 1031})}, 0);
+}
+
+TEST_CASE("CUDA SpaceToBatchND and BatchToSpaceND match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return space_to_batch_nd(x, {2, 2}, {{1, 0}, {0, 2}});
+                        }),
+                        {Pattern(dtype, {2, 3, 4, 3})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return batch_to_space_nd(x, {2, 2}, {{0, 1}, {1, 0}});
+                        }),
+                        {Pattern(dtype, {8, 2, 3, 3})}, 0);
+    ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                          return space_to_batch_nd(x, {3}, {{2, 2}});
+                        }),
+                        {Pattern(dtype, {2, 5, 1})}, 0);
+  }
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return space_to_batch_nd(x, {4, 3}, {{3, 0}, {1, 1}});
+                      }),
+                      {Pattern(kFloat32, {3, 129, 127, 17})}, 0);
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return batch_to_space_nd(x, {4, 3}, {{3, 0}, {1, 1}});
+                      }),
+                      {Pattern(kFloat32, {36, 33, 43, 17})}, 0);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
-// CUDA GatherV2, OneHot and UnsortedSegmentSum against the CPU. Gather and OneHot move bits
-// (tolerance 0). UnsortedSegmentSum adds with atomics in any order: the inputs are small
-// integers, whose float sums are exact in every order, so it is checked exactly too; one
-// non-integer float32 case uses 1e-5 (absolute + relative). Every case skips without a GPU.
+// CUDA GatherV2, GatherNd, OneHot, UnsortedSegmentSum and the ScatterNd family against the CPU.
+// Gather and OneHot move bits (tolerance 0), as do GatherNd and TensorScatterUpdate (with unique
+// rows). UnsortedSegmentSum, ScatterNd and TensorScatterAdd add with atomics in any order: the
+// inputs are small integers, whose float sums are exact in every order, so it is checked exactly
+// too; one non-integer float32 case uses 1e-5 (absolute + relative). Every case skips without a
+// GPU.
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -147,6 +149,71 @@ TEST_CASE("CUDA UnsortedSegmentSum drops ids past the last segment where the CPU
   testing::ExpectError([&] { unsorted_segment_sum(data, ids, 2); }, {"num_segments"});
   testing::ExpectTensor(unsorted_segment_sum(data.gpu(), ids.gpu(), 2).cpu(), kFloat32, {2}, {1, 4},
                         0);
+}
+
+TEST_CASE("CUDA GatherNd and the ScatterNd family match the CPU") {
+  if (SkipWithoutGpu()) return;
+  // Unique rows (i, 2i mod 6, ...) into (5, 6, 7): TensorScatterUpdate's winner is then unique.
+  std::vector<double> rows2, rows3;
+  for (int i = 0; i < 5; ++i) {
+    rows2.insert(rows2.end(), {double(i), double(2 * i % 6)});
+    rows3.insert(rows3.end(), {double(i), double(2 * i % 6), double(3 * i % 7)});
+  }
+  for (DType dtype : kAllTypes) {
+    for (DType index_type : {kInt32, kInt64}) {
+      INFO("dtype " << DTypeName(dtype) << " indices " << DTypeName(index_type));
+      const Tensor x = Pattern(dtype, {5, 6, 7});
+      const auto gather_fn = [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{gather_nd(in[0], in[1])};
+      };
+      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {4, 3, 2}, 5)}, 0);
+      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {9, 3}, 5)}, 0);
+      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {2, 0}, 5)}, 0);
+      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {0, 1}, 5)}, 0);
+      const auto update_fn = [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{tensor_scatter_update(in[0], in[1], in[2])};
+      };
+      ExpectGpuMatchesCpu(
+          update_fn, {x, testing::MakeTensor(index_type, {5, 2}, rows2), Pattern(dtype, {5, 7})},
+          0);
+      ExpectGpuMatchesCpu(
+          update_fn, {x, testing::MakeTensor(index_type, {5, 3}, rows3), Pattern(dtype, {5})}, 0);
+      if (dtype == kBool) continue;
+      // Duplicate rows add up.
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{scatter_nd(in[0], in[1], Shape{5, 6, 7})};
+          },
+          {Indices(index_type, {3, 4, 2}, 5), Pattern(dtype, {3, 4, 7})}, 0);
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{tensor_scatter_add(in[0], in[1], in[2])};
+          },
+          {x, Indices(index_type, {11, 1}, 5), Pattern(dtype, {11, 6, 7})}, 0);
+    }
+  }
+  // Many rows onto few slices: heavy atomic contention.
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{scatter_nd(in[0], in[1], Shape{3, 5, 64})};
+      },
+      {Indices(kInt64, {20011, 2}, 3), Pattern(kInt32, {20011, 64})}, 0);
+  ExpectGpuMatchesCpu(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{tensor_scatter_add(in[0], in[1], in[2])};
+      },
+      {Tenths({7, 33}), Indices(kInt32, {4099, 1}, 7), Tenths({4099, 33})}, 1e-5);
+}
+
+TEST_CASE("CUDA GatherNd and ScatterNd drop out-of-range rows where the CPU fails") {
+  if (SkipWithoutGpu()) return;
+  const Tensor params = testing::MakeTensor(kFloat32, {2, 2}, {1, 2, 3, 4});
+  const Tensor indices = testing::MakeTensor(kInt32, {3, 2}, {1, 0, 2, 0, 0, -1});
+  testing::ExpectError([&] { gather_nd(params, indices); }, {"does not index into"});
+  testing::ExpectTensor(gather_nd(params.gpu(), indices.gpu()).cpu(), kFloat32, {3}, {3, 0, 0}, 0);
+  const Tensor updates = testing::MakeTensor(kFloat32, {3}, {5, 6, 7});
+  testing::ExpectTensor(scatter_nd(indices.gpu(), updates.gpu(), Shape{2, 2}).cpu(), kFloat32,
+                        {2, 2}, {0, 0, 5, 0}, 0);
 }
 
 }  // namespace
