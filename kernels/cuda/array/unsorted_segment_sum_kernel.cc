@@ -5,28 +5,12 @@
 // GPU kernel drops them too. No bool kernel, as on the CPU.
 #include "absl/strings/str_cat.h"
 #include "kernels/cuda/array/array_kernels.h"
+#include "kernels/cuda/array/sum_type.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
 namespace {
-
-cuda::SegmentSumType SegmentTypeOf(DType dtype) {
-  switch (dtype) {
-    case kFloat64:
-      return cuda::SegmentSumType::kFloat64;
-    case kFloat16:
-      return cuda::SegmentSumType::kFloat16;
-    case kBFloat16:
-      return cuda::SegmentSumType::kBFloat16;
-    case kInt32:
-      return cuda::SegmentSumType::kInt32;
-    case kInt64:
-      return cuda::SegmentSumType::kInt64;
-    default:
-      return cuda::SegmentSumType::kFloat32;
-  }
-}
 
 absl::Status UnsortedSegmentSumKernel(KernelContext& ctx) {
   const Tensor& data = ctx.input(0);
@@ -49,7 +33,7 @@ absl::Status UnsortedSegmentSumKernel(KernelContext& ctx) {
     DUET_ASSIGN_OR_RETURN(scratch, Tensor::TryEmpty(kFloat32, Shape({n}), ctx.device()));
   }
   DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchUnsortedSegmentSum(
-      SegmentTypeOf(out.dtype()), data.raw_data(), ids.raw_data(), ids.dtype() == kInt64,
+      cuda::SumTypeOf(out.dtype()), data.raw_data(), ids.raw_data(), ids.dtype() == kInt64,
       out.raw_data(), scratch.defined() ? scratch.mutable_data<float>() : nullptr,
       ids.num_elements(), inner, num_segments, context->stream()));
   return absl::OkStatus();
