@@ -128,6 +128,13 @@ struct EnsureShapeAttrs {
   static constexpr AttrKey<DType> kT{1, "T"};
 };
 
+// MirrorPad and MirrorPadGrad.
+struct MirrorPadAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<DType> kTpaddings{1, "Tpaddings"};
+  static constexpr AttrKey<std::string> kMode{2, "mode"};
+};
+
 // PlaceholderWithDefault shares Placeholder's keys (dtype, shape at the same positions).
 
 }  // namespace duet

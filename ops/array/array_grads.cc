@@ -125,6 +125,22 @@ TensorList PadGrad(const GradientContext& ctx) {
           Tensor()};
 }
 
+// PadV2's constant gets no gradient, as in TensorFlow.
+TensorList PadV2Grad(const GradientContext& ctx) {
+  TensorList grads = PadGrad(ctx);
+  grads.push_back(Tensor());
+  return grads;
+}
+
+// MirrorPad and MirrorPadGrad are linear and each other's adjoint.
+TensorList MirrorPadGrad(const GradientContext& ctx) {
+  return {mirror_pad_grad(ctx.grad(0), ctx.input(1), ctx.attr(MirrorPadAttrs::kMode)), Tensor()};
+}
+
+TensorList MirrorPadGradGrad(const GradientContext& ctx) {
+  return {mirror_pad(ctx.grad(0), ctx.input(1), ctx.attr(MirrorPadAttrs::kMode)), Tensor()};
+}
+
 // Dim d of the output is multiples[d] copies of the input's dim d, so viewing the gradient as
 // [m0, d0, m1, d1, ...] and summing the m axes adds up every copy.
 TensorList TileGrad(const GradientContext& ctx) {
@@ -284,6 +300,10 @@ const GradientRegistrar kSplitGrad("Split", SplitGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kSplitVGrad("SplitV", SplitVGrad, /*keep_inputs=*/{2});
 const GradientRegistrar kSliceGrad("Slice", SliceGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kPadGrad("Pad", PadGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kPadV2Grad("PadV2", PadV2Grad, /*keep_inputs=*/{1});
+const GradientRegistrar kMirrorPadGrad("MirrorPad", MirrorPadGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kMirrorPadGradGrad("MirrorPadGrad", MirrorPadGradGrad,
+                                           /*keep_inputs=*/{1});
 const GradientRegistrar kTileGrad("Tile", TileGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kBroadcastToGrad("BroadcastTo", BroadcastToGrad);
 const GradientRegistrar kGatherV2Grad("GatherV2", GatherV2Grad, /*keep_inputs=*/{1, 2});

@@ -204,4 +204,27 @@ Tensor pad(const Tensor& x, std::initializer_list<std::pair<int64_t, int64_t>> p
 // Same, with paddings as an int32/int64 tensor of shape (rank, 2).
 Tensor pad(const Tensor& x, const Tensor& paddings, OpSite site = {});
 
+// x padded with the scalar `constant_values` (of x's dtype; a C++ number is converted to it)
+// instead of zeros (op PadV2): pad(x, {{1, 1}}, -1.f). InvalidArgument for a non-scalar constant.
+Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& paddings,
+           const Tensor& constant_values, OpSite site = {});
+Tensor pad(const Tensor& x, std::initializer_list<std::pair<int64_t, int64_t>> paddings,
+           const Tensor& constant_values, OpSite site = {});
+Tensor pad(const Tensor& x, const Tensor& paddings, const Tensor& constant_values,
+           OpSite site = {});
+
+// x padded with its own mirror image along each dim, as tf.pad(mode=...) (op MirrorPad). `mode`
+// is "REFLECT" (the edge is not repeated: [1, 2, 3] padded (2, 1) is [3, 2, 1, 2, 3, 2]) or
+// "SYMMETRIC" (it is: [2, 1, 1, 2, 3, 3]). InvalidArgument when a padding exceeds TensorFlow's
+// limits: dim - 1 for REFLECT, dim for SYMMETRIC.
+Tensor mirror_pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& paddings,
+                  std::string mode, OpSite site = {});
+Tensor mirror_pad(const Tensor& x, std::initializer_list<std::pair<int64_t, int64_t>> paddings,
+                  std::string mode, OpSite site = {});
+Tensor mirror_pad(const Tensor& x, const Tensor& paddings, std::string mode, OpSite site = {});
+// The gradient of mirror_pad (op MirrorPadGrad): dy (of the padded shape) with every padded
+// element added onto the element it copies, cut to the unpadded shape. Not for bool.
+Tensor mirror_pad_grad(const Tensor& dy, const Tensor& paddings, std::string mode,
+                       OpSite site = {});
+
 }  // namespace duet

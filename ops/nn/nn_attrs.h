@@ -119,6 +119,14 @@ struct UnpaddedPoolAttrs {
   static constexpr AttrKey<DType> kT{4, "T"};
 };
 
+// ResizeBilinear, ResizeNearestNeighbor and their gradients (kernels/common/resize_geometry.h
+// has the coordinate rules these select).
+struct ResizeAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<bool> kAlignCorners{1, "align_corners"};
+  static constexpr AttrKey<bool> kHalfPixelCenters{2, "half_pixel_centers"};
+};
+
 // FusedBatchNormV3.
 struct FusedBatchNormAttrs {
   static constexpr AttrKey<DType> kT{0, "T"};

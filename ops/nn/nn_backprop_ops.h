@@ -1,7 +1,8 @@
-// The backward ops of convolution and pooling, with TensorFlow's names and signatures
+// The backward ops of convolution, pooling and resizing, with TensorFlow's names and signatures
 // (Conv2DBackpropInput, Conv2DBackpropFilter, DepthwiseConv2dNativeBackpropInput,
-// DepthwiseConv2dNativeBackpropFilter, MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad). The gradients
-// of Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool are made of them, and each of them has a
+// DepthwiseConv2dNativeBackpropFilter, MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad,
+// ResizeBilinearGrad, ResizeNearestNeighborGrad). The gradients of Conv2D,
+// DepthwiseConv2dNative, MaxPool, AvgPool and the resizes are made of them, and each of them has a
 // gradient made of the forward ops and each other, so gradients of any order exist. Images are
 // NHWC, filters HWIO (depthwise filters [height, width, in_channels, multiplier]); `strides`,
 // `ksize` and `dilations` take 4 entries [1, h, w, 1], 2 entries [h, w] or one for both, as in
@@ -114,5 +115,18 @@ Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vec
 Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
                           std::vector<int64_t> ksize, std::vector<int64_t> strides,
                           std::string padding, OpSite site = {});
+
+// The gradient of ResizeBilinear's images (op ResizeBilinearGrad): `grads` (float32, the resized
+// shape) spread back onto an image of original_image's shape and dtype (float32, float64,
+// float16, bfloat16) by the interpolation weights. Only original_image's shape is read.
+Tensor resize_bilinear_grad(const Tensor& grads, const Tensor& original_image,
+                            bool align_corners = false, bool half_pixel_centers = false,
+                            OpSite site = {});
+// The gradient of ResizeNearestNeighbor's images (op ResizeNearestNeighborGrad): each of `grads`
+// added to the pixel it was copied from, in an image of spatial size `size` (int32 [2]).
+// float32, float64, float16, bfloat16, int32.
+Tensor resize_nearest_neighbor_grad(const Tensor& grads, const Tensor& size,
+                                    bool align_corners = false, bool half_pixel_centers = false,
+                                    OpSite site = {});
 
 }  // namespace duet

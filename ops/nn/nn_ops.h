@@ -1,9 +1,10 @@
 // Neural-network op functions: matmul, einsum, bias_add, conv2d, depthwise_conv2d, pooling,
-// softmax, batch norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul, BatchMatMulV2,
-// Einsum, BiasAdd, Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, Softmax, LogSoftmax,
-// FusedBatchNormV3, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits). Images are
-// NHWC and filters HWIO, as in TensorFlow. Every function throws duet::Error (naming the op, input
-// dtypes/shapes and the caller's line) on bad shapes, dtypes or attrs.
+// image resizing, softmax, batch norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul,
+// BatchMatMulV2, Einsum, BiasAdd, Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, ResizeBilinear,
+// ResizeNearestNeighbor, Softmax, LogSoftmax, FusedBatchNormV3, SoftmaxCrossEntropyWithLogits,
+// SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO, as in TensorFlow.
+// Every function throws duet::Error (naming the op, input dtypes/shapes and the caller's line) on
+// bad shapes, dtypes or attrs.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +67,20 @@ Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t
 // the average, as in TensorFlow. float32, float64, bfloat16.
 Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site = {});
+
+// NHWC `images` resized to `size` (height, width; an int32 tensor, or a braced pair {h, w}) by
+// bilinear interpolation, as float32 whatever the input dtype (op ResizeBilinear, as
+// tf.compat.v1.image.resize_bilinear). align_corners lines up the corner pixels' centers;
+// half_pixel_centers (what tf.image.resize and Keras' Resizing and UpSampling2D use) samples at
+// pixel centers. float32, float64, float16, bfloat16, int32, int64. InvalidArgument for non-4-D
+// images, a size that is not 2 positive numbers, or both flags true.
+Tensor resize_bilinear(const Tensor& images, const Tensor& size, bool align_corners = false,
+                       bool half_pixel_centers = false, OpSite site = {});
+// Same, each output pixel a copy of its nearest input pixel, in the input's dtype (op
+// ResizeNearestNeighbor): TensorFlow's rule, floor of the scaled coordinate (rounded with
+// align_corners; at pixel centers with half_pixel_centers).
+Tensor resize_nearest_neighbor(const Tensor& images, const Tensor& size, bool align_corners = false,
+                               bool half_pixel_centers = false, OpSite site = {});
 
 // exp(logits) / sum(exp(logits)) over the last axis (op Softmax). float32, float64, bfloat16.
 Tensor softmax(const Tensor& logits, OpSite site = {});

@@ -247,6 +247,42 @@ DUET_GRADIENT_TEST("Pad", "before and after each dim") {
                  {RandomInput({2, 1, 2}, 2)});
 }
 
+DUET_GRADIENT_TEST("PadV2", "a constant other than zero") {
+  CheckGradients("PadV2",
+                 [](const Tensors& x) {
+                   return Tensors{pad(x[0], {{1, 2}, {0, 1}}, 0.5)};
+                 },
+                 {RandomInput({2, 3}, 1)});
+}
+
+DUET_GRADIENT_TEST("MirrorPad", "REFLECT and SYMMETRIC, 3-D") {
+  for (const char* mode : {"REFLECT", "SYMMETRIC"}) {
+    INFO(mode);
+    CheckGradients("MirrorPad",
+                   [mode](const Tensors& x) {
+                     return Tensors{mirror_pad(x[0], {{1, 2}, {0, 1}, {2, 1}}, mode)};
+                   },
+                   {RandomInput({3, 2, 3}, 1)});
+  }
+  CheckSecondOrderGradients("MirrorPad",
+                            [](const Tensors& x) {
+                              return Tensors{mirror_pad(x[0], {{1, 1}, {2, 0}}, "SYMMETRIC")};
+                            },
+                            {RandomInput({2, 3}, 2)});
+}
+
+DUET_GRADIENT_TEST("MirrorPadGrad", "REFLECT and SYMMETRIC") {
+  const Tensor paddings = from_vector<int32_t>({1, 2, 2, 1}, {2, 2});
+  for (const char* mode : {"REFLECT", "SYMMETRIC"}) {
+    INFO(mode);
+    CheckGradients("MirrorPadGrad",
+                   [mode, paddings](const Tensors& x) {
+                     return Tensors{mirror_pad_grad(x[0], paddings, mode)};
+                   },
+                   {RandomInput({6, 6}, 3)});
+  }
+}
+
 DUET_GRADIENT_TEST("Tile", "two dims") {
   CheckGradients("Tile",
                  [](const Tensors& x) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "kernels/common/mirror_sources.h"
 #include "kernels/cuda/array/array_kernels.h"
 
 namespace duet::cuda {
@@ -280,6 +281,68 @@ cudaError_t ScatterNdAddHalf(const void* updates, const void* indices, bool idx6
   return cudaGetLastError();
 }
 
+template <typename T>
+struct MirrorAcc {
+  using type = T;
+};
+template <>
+struct MirrorAcc<__half> {
+  using type = float;
+};
+template <>
+struct MirrorAcc<__nv_bfloat16> {
+  using type = float;
+};
+
+__device__ float ToAcc(__half v) { return __half2float(v); }
+__device__ float ToAcc(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <typename T>
+__device__ T ToAcc(T v) {
+  return v;
+}
+__device__ void FromAcc(float v, __half* out) { *out = __float2half_rn(v); }
+__device__ void FromAcc(float v, __nv_bfloat16* out) { *out = __float2bfloat16_rn(v); }
+template <typename T>
+__device__ void FromAcc(T v, T* out) {
+  *out = v;
+}
+
+template <typename T>
+__global__ void MirrorPadGradKernel(MirrorPadGradDims dims, const T* dy, T* out, int64_t n) {
+  DUET_GRID_STRIDE_LOOP(flat, n) {
+    int64_t sources[kMaxCopyRank][3];
+    int counts[kMaxCopyRank];
+    int64_t rest = flat, stride = 1;
+    for (int d = dims.rank - 1; d >= 0; --d) {
+      const int64_t i = rest % dims.out_dims[d];
+      rest /= dims.out_dims[d];
+      counts[d] = duet::MirrorSources(i, dims.out_dims[d], dims.before[d], dims.after[d],
+                                      dims.symmetric, sources[d]);
+      for (int k = 0; k < counts[d]; ++k) sources[d][k] *= stride;
+      stride *= dims.out_dims[d] + dims.before[d] + dims.after[d];
+    }
+    int pick[kMaxCopyRank] = {};
+    typename MirrorAcc<T>::type sum = 0;
+    while (true) {
+      int64_t at = 0;
+      for (int d = 0; d < dims.rank; ++d) at += sources[d][pick[d]];
+      sum += ToAcc(dy[at]);
+      int d = dims.rank - 1;
+      while (d >= 0 && ++pick[d] == counts[d]) pick[d--] = 0;
+      if (d < 0) break;
+    }
+    FromAcc(sum, &out[flat]);
+  }
+}
+
+template <typename T>
+cudaError_t MirrorPadGrad(const MirrorPadGradDims& dims, const void* dy, void* out, int64_t n,
+                          cudaStream_t stream) {
+  MirrorPadGradKernel<T><<<Blocks(n), kThreads, 0, stream>>>(dims, static_cast<const T*>(dy),
+                                                             static_cast<T*>(out), n);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t LaunchFillScalar(void* out, int64_t n, int elem_size, ScalarBits value,
@@ -483,6 +546,26 @@ cudaError_t LaunchScatterNdAdd(SegmentSumType type, const void* updates, const v
       return ScatterNdAddHalf<__nv_bfloat16>(updates, indices, indices_are_int64, out,
                                              float_scratch, out_size, nd, num_rows, slice_size,
                                              stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+cudaError_t LaunchMirrorPadGrad(SegmentSumType type, const MirrorPadGradDims& dims, const void* dy,
+                                void* out, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  switch (type) {
+    case SegmentSumType::kFloat32:
+      return MirrorPadGrad<float>(dims, dy, out, n, stream);
+    case SegmentSumType::kFloat64:
+      return MirrorPadGrad<double>(dims, dy, out, n, stream);
+    case SegmentSumType::kInt32:
+      return MirrorPadGrad<int32_t>(dims, dy, out, n, stream);
+    case SegmentSumType::kInt64:
+      return MirrorPadGrad<int64_t>(dims, dy, out, n, stream);
+    case SegmentSumType::kFloat16:
+      return MirrorPadGrad<__half>(dims, dy, out, n, stream);
+    case SegmentSumType::kBFloat16:
+      return MirrorPadGrad<__nv_bfloat16>(dims, dy, out, n, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -104,4 +104,18 @@ cudaError_t LaunchScatterNdAdd(SegmentSumType type, const void* updates, const v
                                int64_t out_size, const NdIndexDims& nd, int64_t num_rows,
                                int64_t slice_size, cudaStream_t stream);
 
+// MirrorPadGrad: out (contiguous, `rank` dims `out_dims`) gathers dy (contiguous, each dim d
+// padded by before[d] and after[d]) at MirrorSources (kernels/common/mirror_sources.h): one
+// thread per output element, no atomics, so the sums are deterministic. float16 and bfloat16
+// add in float.
+struct MirrorPadGradDims {
+  int rank = 0;
+  int64_t out_dims[kMaxCopyRank] = {};
+  int64_t before[kMaxCopyRank] = {};
+  int64_t after[kMaxCopyRank] = {};
+  bool symmetric = false;
+};
+cudaError_t LaunchMirrorPadGrad(SegmentSumType type, const MirrorPadGradDims& dims, const void* dy,
+                                void* out, int64_t n, cudaStream_t stream);
+
 }  // namespace duet::cuda

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/common/nd_index.h"
 #include "kernels/cuda/array/array_kernels.h"
-#include "kernels/cuda/array/segment_sum_type.h"
+#include "kernels/cuda/array/sum_type.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
 
@@ -82,7 +82,7 @@ absl::Status Scatter(KernelContext& ctx, int tensor_input, int indices_input, in
     DUET_ASSIGN_OR_RETURN(scratch, Tensor::TryEmpty(kFloat32, Shape({n}), ctx.device()));
   }
   DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchScatterNdAdd(
-      cuda::SegmentTypeOf(out.dtype()), updates, indices.raw_data(), int64_indices, out.raw_data(),
+      cuda::SumTypeOf(out.dtype()), updates, indices.raw_data(), int64_indices, out.raw_data(),
       scratch.defined() ? scratch.mutable_data<float>() : nullptr, n, nd, plan.num_rows,
       plan.slice_size, stream));
   return absl::OkStatus();

@@ -5,7 +5,7 @@
 // GPU kernel drops them too. No bool kernel, as on the CPU.
 #include "absl/strings/str_cat.h"
 #include "kernels/cuda/array/array_kernels.h"
-#include "kernels/cuda/array/segment_sum_type.h"
+#include "kernels/cuda/array/sum_type.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
 
@@ -33,7 +33,7 @@ absl::Status UnsortedSegmentSumKernel(KernelContext& ctx) {
     DUET_ASSIGN_OR_RETURN(scratch, Tensor::TryEmpty(kFloat32, Shape({n}), ctx.device()));
   }
   DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchUnsortedSegmentSum(
-      cuda::SegmentTypeOf(out.dtype()), data.raw_data(), ids.raw_data(), ids.dtype() == kInt64,
+      cuda::SumTypeOf(out.dtype()), data.raw_data(), ids.raw_data(), ids.dtype() == kInt64,
       out.raw_data(), scratch.defined() ? scratch.mutable_data<float>() : nullptr,
       ids.num_elements(), inner, num_segments, context->stream()));
   return absl::OkStatus();

@@ -1,8 +1,9 @@
-// CUDA Fill, ZerosLike, OnesLike, Transpose, ConcatV2, Split, SplitV, Slice, Pad, StridedSlice,
-// StridedSliceGrad, ReverseV2, Tile, BroadcastTo, SpaceToBatchND and BatchToSpaceND against the
-// CPU, for every dtype. These kernels only move bits, so the tolerance is 0 (exact). Shapes include
-// empty ones, odd sizes and more than 1M elements (many blocks); strided slices cover every mask
-// and negative strides. Every case skips without a GPU.
+// CUDA Fill, ZerosLike, OnesLike, Transpose, ConcatV2, Split, SplitV, Slice, Pad, PadV2,
+// MirrorPad, MirrorPadGrad (sums of small integers, exact too), StridedSlice, StridedSliceGrad,
+// ReverseV2, Tile, BroadcastTo, SpaceToBatchND and BatchToSpaceND against the CPU, for every dtype.
+// These kernels only move bits, so the tolerance is 0 (exact). Shapes include empty ones, odd
+// sizes and more than 1M elements (many blocks); strided slices cover every mask and negative
+// strides. Every case skips without a GPU.
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -151,6 +152,46 @@ TEST_CASE("CUDA Slice and Pad match the CPU") {
                         return pad(slice(x, {3, 5}, {1000, 1001}), {{7, 0}, {1, 33}});
                       }),
                       {Pattern(kInt32, kLarge)}, 0);
+}
+
+TEST_CASE("CUDA PadV2, MirrorPad and MirrorPadGrad match the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    // The constant goes to the GPU too: the fill kernel reads it from device memory.
+    ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{pad(in[0], {{1, 2}, {0, 3}, {2, 0}}, in[1]),
+                                     pad(in[0], {{0, 0}, {1, 1}, {0, 0}}, in[1])};
+        },
+        {Pattern(dtype, {3, 4, 5}), testing::MakeTensor(dtype, {}, {-3})}, 0);
+    for (const char* mode : {"REFLECT", "SYMMETRIC"}) {
+      INFO(mode);
+      ExpectGpuMatchesCpu(Unary([mode](const Tensor& x) {
+                            return mirror_pad(x, {{1, 2}, {0, 3}, {2, 0}}, mode);
+                          }),
+                          {Pattern(dtype, {3, 4, 5})}, 0);
+      ExpectGpuMatchesCpu(Unary([mode](const Tensor& x) {
+                            return mirror_pad(x, {{0, 0}, {1, 1}}, mode);
+                          }),
+                          {Pattern(dtype, {0, 3})}, 0);
+      if (dtype == kBool) continue;
+      ExpectGpuMatchesCpu(
+          Unary([mode](const Tensor& dy) {
+            return mirror_pad_grad(dy, from_vector<int32_t>({1, 2, 0, 3, 2, 0}, {3, 2}), mode);
+          }),
+          {Pattern(dtype, {6, 7, 7})}, 0);
+    }
+  }
+  ExpectGpuMatchesCpu(Unary([](const Tensor& x) {
+                        return mirror_pad(x, {{7, 3}, {1, 33}}, "REFLECT");
+                      }),
+                      {Pattern(kInt32, kLarge)}, 0);
+  ExpectGpuMatchesCpu(
+      Unary([](const Tensor& dy) {
+        return mirror_pad_grad(dy, from_vector<int32_t>({7, 3, 1, 33}, {2, 2}), "SYMMETRIC");
+      }),
+      {Pattern(kFloat32, kLarge)}, 1e-6);
 }
 
 TEST_CASE("CUDA StridedSlice and StridedSliceGrad match the CPU") {

@@ -1,4 +1,5 @@
-// The launchers' element type of an adding kernel's dtype (UnsortedSegmentSum, ScatterNd).
+// The element type of the array family's summing launchers (UnsortedSegmentSum, MirrorPadGrad,
+// ScatterNd, TensorScatterAdd).
 #pragma once
 
 #include "core/dtype.h"
@@ -6,8 +7,8 @@
 
 namespace duet::cuda {
 
-// float32 for the dtypes without their own type (the kernels register none of them).
-inline SegmentSumType SegmentTypeOf(DType dtype) {
+// The launchers' type for `dtype`, one of the numeric dtypes (anything else reads as float32).
+inline SegmentSumType SumTypeOf(DType dtype) {
   switch (dtype) {
     case kFloat64:
       return SegmentSumType::kFloat64;
