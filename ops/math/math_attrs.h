@@ -35,6 +35,12 @@ struct LeakyReluAttrs {
   static constexpr AttrKey<DType> kT{1, "T"};
 };
 
+// CheckNumerics.
+struct CheckNumericsAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::string> kMessage{1, "message"};
+};
+
 // _FusedElementwise (Note [Elementwise programs] in ops/math/elementwise_program.h).
 struct FusedElementwiseAttrs {
   static constexpr AttrKey<DType> kT{0, "T"};

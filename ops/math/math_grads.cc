@@ -109,6 +109,18 @@ TensorList SelectBetweenGrad(const GradientContext& ctx, const Tensor& x_wins) {
           ReduceToShape(where(x_wins, zero, g), ctx, 1)};
 }
 
+// TensorFlow's _ClipByValueGrad: the gradient goes to t where t is within the bounds (ties
+// included), else to the bound that clipped it, summed to the bound's shape.
+TensorList ClipByValueGrad(const GradientContext& ctx) {
+  const Tensor& g = ctx.grad(0);
+  const Tensor& t = ctx.input(0);
+  const Tensor zero = scalar(0, g.dtype());
+  const Tensor below = less(t, ctx.input(1));
+  const Tensor above = greater(t, ctx.input(2));
+  return {where(logical_or(below, above), zero, g), ReduceToShape(where(below, g, zero), ctx, 1),
+          ReduceToShape(where(above, g, zero), ctx, 2)};
+}
+
 TensorList MaximumGrad(const GradientContext& ctx) {
   return SelectBetweenGrad(ctx, ctx.input(0) >= ctx.input(1));
 }
@@ -220,6 +232,20 @@ Tensor ErfSlope(const Tensor& x) {
 
 TensorList ErfGrad(const GradientContext& ctx) { return {ctx.grad(0) * ErfSlope(ctx.input(0))}; }
 
+// d erfinv(x) = sqrt(pi) / 2 e^(erfinv(x)^2), from the output.
+TensorList ErfinvGrad(const GradientContext& ctx) {
+  constexpr double kSqrtPiOverTwo = 0.88622692545275801364908374167057;
+  const Tensor& y = ctx.output(0);
+  return {ctx.grad(0) * (exp(y * y) * kSqrtPiOverTwo)};
+}
+
+// TensorFlow's _CheckNumericsGrad: the gradient passes through, checked in turn.
+TensorList CheckNumericsGrad(const GradientContext& ctx) {
+  return {check_numerics(ctx.grad(0),
+                         "Not a number (NaN) or infinity (Inf) values detected in gradient. " +
+                             ctx.attr(CheckNumericsAttrs::kMessage))};
+}
+
 TensorList ErfcGrad(const GradientContext& ctx) {
   return {negative(ctx.grad(0) * ErfSlope(ctx.input(0)))};
 }
@@ -284,6 +310,11 @@ const GradientRegistrar kSeluGrad("Selu", SeluGrad, /*keep_inputs=*/{}, /*keep_o
 const GradientRegistrar kSoftsignGrad("Softsign", SoftsignGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kErfGrad("Erf", ErfGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kErfcGrad("Erfc", ErfcGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kClipByValueGrad("ClipByValue", ClipByValueGrad,
+                                         /*keep_inputs=*/{0, 1, 2});
+const GradientRegistrar kErfinvGrad("Erfinv", ErfinvGrad, /*keep_inputs=*/{},
+                                    /*keep_outputs=*/{0});
+const GradientRegistrar kCheckNumericsGrad("CheckNumerics", CheckNumericsGrad, /*keep_inputs=*/{});
 const GradientRegistrar kSinGrad("Sin", SinGrad, /*keep_inputs=*/{0});
 const GradientRegistrar kCosGrad("Cos", CosGrad, /*keep_inputs=*/{0});
 
@@ -310,6 +341,9 @@ const NotDifferentiable kGreaterEqual("GreaterEqual");
 const NotDifferentiable kLogicalAnd("LogicalAnd");
 const NotDifferentiable kLogicalOr("LogicalOr");
 const NotDifferentiable kLogicalNot("LogicalNot");
+const NotDifferentiable kIsNan("IsNan");
+const NotDifferentiable kIsInf("IsInf");
+const NotDifferentiable kIsFinite("IsFinite");
 // Made by the fusion pass, which runs after gradients are built (like _FusedMatMul).
 const NotDifferentiable kFusedElementwise("_FusedElementwise");
 

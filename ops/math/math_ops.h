@@ -4,6 +4,7 @@
 // Dtypes: float32/float64 everywhere; int32/int64 where noted; bool where noted.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/tensor.h"
@@ -39,6 +40,14 @@ Tensor squared_difference(const Tensor& x, const Tensor& y, OpSite site = {});
 // The angle in radians, in [-pi, pi], of the point (x, y): note y comes first, as in std::atan2
 // (op Atan2; floats only).
 Tensor atan2(const Tensor& y, const Tensor& x, OpSite site = {});
+
+// t limited to [clip_value_min, clip_value_max]: max(min(t, max), min) elementwise, so the lower
+// bound wins where max < min, as in TensorFlow (op ClipByValue; also float16, bfloat16). Each
+// bound is a scalar or has t's shape (TensorFlow's rule; anything else is an InvalidArgument
+// error). NaN in t or a bound gives NaN (TensorFlow ignores some NaN bounds). The gradient
+// goes to t where it is inside the bounds (ties included), else to the bound that clipped it.
+Tensor clip_by_value(const Tensor& t, const Tensor& clip_value_min, const Tensor& clip_value_max,
+                     OpSite site = {});
 
 // The elementwise sum of one or more tensors of one dtype and shape, no broadcasting (op AddN).
 // Also float16 and bfloat16 (summed in float32, rounded once). Differing shapes or dtypes, or no
@@ -122,10 +131,26 @@ Tensor softsign(const Tensor& x, OpSite site = {});
 Tensor erf(const Tensor& x, OpSite site = {});
 // 1 - erf(x), accurate for large x (op Erfc).
 Tensor erfc(const Tensor& x, OpSite site = {});
+// The inverse error function: the y with erf(y) = x, for x in [-1, 1] (+-inf at +-1, NaN outside)
+// (op Erfinv). Float32 results are within an ulp or so, float64 within a few ulps.
+Tensor erfinv(const Tensor& x, OpSite site = {});
 // Sine, x in radians (op Sin).
 Tensor sin(const Tensor& x, OpSite site = {});
 // Cosine, x in radians (op Cos).
 Tensor cos(const Tensor& x, OpSite site = {});
+
+// ---- Float classification (float32, float64, float16, bfloat16; not differentiable) ----
+
+// x is NaN, elementwise (op IsNan; bool result).
+Tensor is_nan(const Tensor& x, OpSite site = {});
+// x is +inf or -inf (op IsInf; bool result).
+Tensor is_inf(const Tensor& x, OpSite site = {});
+// x is neither NaN nor infinite (op IsFinite; bool result).
+Tensor is_finite(const Tensor& x, OpSite site = {});
+// x itself when it holds no NaN and no infinity; otherwise an InvalidArgument error naming the op,
+// `message` and what was found ("<message> : Tensor had NaN values", or Inf, or Inf and NaN), as
+// TensorFlow's tf.debugging.check_numerics (op CheckNumerics). Its gradient checks the gradient.
+Tensor check_numerics(const Tensor& x, const std::string& message, OpSite site = {});
 
 // ---- Selection and conversion ----
 

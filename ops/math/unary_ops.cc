@@ -1,6 +1,6 @@
 // Unary elementwise ops: Neg, Abs, Square, Sign, Relu, Relu6, Round (also on integers) and Exp,
 // Log, Log1p, Sqrt, Rsqrt, Tanh, Sigmoid, Elu, Selu, Softplus, Softsign, Floor, Ceil, Rint, Erf,
-// Erfc, Sin, Cos (floating point).
+// Erfc, Erfinv, Sin, Cos (floating point).
 #include "ops/math/elementwise_op_def.h"
 #include "ops/math/math_ops.h"
 
@@ -50,6 +50,9 @@ const OpDef* const kErf =
                     "The error function: 2 / sqrt(pi) times the integral of e^-t^2 over [0, x].");
 const OpDef* const kErfc =
     RegisterUnaryOp("Erfc", kMathFloatTypes, "1 - erf(x), accurate where erf(x) is near 1.");
+const OpDef* const kErfinv = RegisterUnaryOp(
+    "Erfinv", kMathFloatTypes,
+    "The inverse error function: erf(y) = x for x in (-1, 1); +-inf at +-1, NaN beyond.");
 const OpDef* const kSin = RegisterUnaryOp("Sin", kMathFloatTypes, "Sine of x (radians).");
 const OpDef* const kCos = RegisterUnaryOp("Cos", kMathFloatTypes, "Cosine of x (radians).");
 
@@ -78,6 +81,7 @@ Tensor selu(const Tensor& x, OpSite site) { return CallUnaryOp(kSelu, x, site); 
 Tensor softsign(const Tensor& x, OpSite site) { return CallUnaryOp(kSoftsign, x, site); }
 Tensor erf(const Tensor& x, OpSite site) { return CallUnaryOp(kErf, x, site); }
 Tensor erfc(const Tensor& x, OpSite site) { return CallUnaryOp(kErfc, x, site); }
+Tensor erfinv(const Tensor& x, OpSite site) { return CallUnaryOp(kErfinv, x, site); }
 Tensor sin(const Tensor& x, OpSite site) { return CallUnaryOp(kSin, x, site); }
 Tensor cos(const Tensor& x, OpSite site) { return CallUnaryOp(kCos, x, site); }
 

@@ -13,6 +13,7 @@
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
+#include "ops/reduction/reduction_attrs.h"
 #include "ops/reduction/reduction_ops.h"
 
 namespace duet {
@@ -148,6 +149,31 @@ TensorList ProdGrad(const GradientContext& ctx) {
   return {grad, Tensor()};
 }
 
+// TensorFlow's _CumsumGrad: each x[i] reaches every out[j] at or after it (before it with
+// `reverse`), so the gradient is the cumulative sum of dy in the other direction.
+TensorList CumsumGrad(const GradientContext& ctx) {
+  const bool exclusive = ctx.attr(ScanAttrs::kExclusive);
+  const bool reverse = ctx.attr(ScanAttrs::kReverse);
+  return {cumsum(ctx.grad(0), ctx.input(1), exclusive, !reverse), Tensor()};
+}
+
+// TensorFlow's _CumprodGrad: d out[j] / d x[i] = out[j] / x[i] for the out[j] that x[i] reaches,
+// so the gradient is cumsum(out * dy) in the other direction divided by x, with 0 where x is 0
+// (as TensorFlow's div_no_nan; the true gradient there is not computed, in TensorFlow either).
+TensorList CumprodGrad(const GradientContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const bool exclusive = ctx.attr(ScanAttrs::kExclusive);
+  const bool reverse = ctx.attr(ScanAttrs::kReverse);
+  const Tensor sums =
+      cumsum(multiply(ctx.output(0), ctx.grad(0)), ctx.input(1), exclusive, !reverse);
+  const Tensor zero = zeros_like(x);
+  const Tensor is_zero = equal(x, zero);
+  return {where(is_zero, zero, divide(sums, where(is_zero, ones_like(x), x))), Tensor()};
+}
+
+// d (sum(t^2) / 2) = t dt.
+TensorList L2LossGrad(const GradientContext& ctx) { return {multiply(ctx.input(0), ctx.grad(0))}; }
+
 const GradientRegistrar kSumGrad("Sum", SumGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kMeanGrad("Mean", MeanGrad, /*keep_inputs=*/{1});
 const GradientRegistrar kMaxGrad("Max", ExtremumGrad, /*keep_inputs=*/{0, 1},
@@ -155,9 +181,15 @@ const GradientRegistrar kMaxGrad("Max", ExtremumGrad, /*keep_inputs=*/{0, 1},
 const GradientRegistrar kMinGrad("Min", ExtremumGrad, /*keep_inputs=*/{0, 1},
                                  /*keep_outputs=*/{0});
 const GradientRegistrar kProdGrad("Prod", ProdGrad, /*keep_inputs=*/{0, 1});
+const GradientRegistrar kL2LossGrad("L2Loss", L2LossGrad, /*keep_inputs=*/{0});
+const GradientRegistrar kCumsumGrad("Cumsum", CumsumGrad, /*keep_inputs=*/{1});
+const GradientRegistrar kCumprodGrad("Cumprod", CumprodGrad, /*keep_inputs=*/{0, 1},
+                                     /*keep_outputs=*/{0});
 
 const NotDifferentiable kArgMax("ArgMax");
 const NotDifferentiable kArgMin("ArgMin");
+const NotDifferentiable kAll("All");  // bool
+const NotDifferentiable kAny("Any");
 
 }  // namespace
 }  // namespace duet

@@ -1,4 +1,5 @@
-// Sum, Mean, Max, Min, Prod: reductions over a set of axes given as a tensor input.
+// Sum, Mean, Max, Min, Prod, and All, Any on bools: reductions over a set of axes given as a
+// tensor input.
 #include "ops/reduction/reduction_ops.h"
 
 #include <algorithm>
@@ -33,7 +34,8 @@ absl::StatusOr<std::vector<bool>> ReducedDims(const std::vector<int64_t>& axes, 
   return reduced;
 }
 
-absl::Status ReductionShape(ShapeContext& ctx) {
+// The output shape of any reduction; `keep_dims` is read by the caller through its op's key.
+absl::Status ReductionShapeWith(ShapeContext& ctx, bool keep_dims) {
   const Shape& in = ctx.input_shape(0);
   const Shape& axes_shape = ctx.input_shape(1);
   if (!axes_shape.unknown_rank() && axes_shape.rank() > 1) {
@@ -41,7 +43,6 @@ absl::Status ReductionShape(ShapeContext& ctx) {
         "reduction_indices must be a scalar or 1-D tensor, got shape ", axes_shape.str()));
   }
   const DType dtype = ctx.output(0).dtype;
-  const bool keep_dims = ctx.attr(ReductionAttrs::kKeepDims);
   const auto axes = ctx.input_ints(1);
   if (in.unknown_rank() || !axes) {
     // With keep_dims the rank is kept, though which dims become 1 is not known.
@@ -60,6 +61,14 @@ absl::Status ReductionShape(ShapeContext& ctx) {
   }
   ctx.set_output(0, dtype, std::move(out));
   return absl::OkStatus();
+}
+
+absl::Status ReductionShape(ShapeContext& ctx) {
+  return ReductionShapeWith(ctx, ctx.attr(ReductionAttrs::kKeepDims));
+}
+
+absl::Status BoolReductionShape(ShapeContext& ctx) {
+  return ReductionShapeWith(ctx, ctx.attr(BoolReductionAttrs::kKeepDims));
 }
 
 // Declares one of the five reductions (they share signature, attrs and shape function).
@@ -83,10 +92,36 @@ const OpDef* const kMax = RegisterReduction("Max", "Maximum over the given axes.
 const OpDef* const kMin = RegisterReduction("Min", "Minimum over the given axes.");
 const OpDef* const kProd = RegisterReduction("Prod", "Product over the given axes.");
 
+// Declares All or Any: a bool input and output, so only keep_dims and Tidx.
+const OpDef* RegisterBoolReduction(const char* name, const char* doc) {
+  return OpDefBuilder(name)
+      .Input("input", kBool)
+      .Input("reduction_indices", "Tidx")
+      .HostInputs({"reduction_indices"})
+      .Output("output", kBool)
+      .BoolAttr(BoolReductionAttrs::kKeepDims, false)
+      .TypeAttr(BoolReductionAttrs::kTidx, {kInt32, kInt64}, kInt32)
+      .Doc(doc)
+      .SetShapeFn(BoolReductionShape)
+      .Register();
+}
+
+const OpDef* const kAll =
+    RegisterBoolReduction("All", "Logical and over the given axes (true over an empty axis).");
+const OpDef* const kAny =
+    RegisterBoolReduction("Any", "Logical or over the given axes (false over an empty axis).");
+
 Tensor Reduce(const OpDef* op, const Tensor& x, const Axes& axes, bool keep_dims, OpSite site) {
   const int rank = x.defined() && !x.shape().unknown_rank() ? x.rank() : 0;
   OpCall call(op, {x, axes.ToTensor(rank)}, site);
   call.set(ReductionAttrs::kKeepDims, keep_dims);
+  return RunSingleOutputOp(call);
+}
+
+Tensor BoolReduce(const OpDef* op, const Tensor& x, const Axes& axes, bool keep_dims, OpSite site) {
+  const int rank = x.defined() && !x.shape().unknown_rank() ? x.rank() : 0;
+  OpCall call(op, {x, axes.ToTensor(rank)}, site);
+  call.set(BoolReductionAttrs::kKeepDims, keep_dims);
   return RunSingleOutputOp(call);
 }
 
@@ -110,6 +145,14 @@ Tensor reduce_min(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
 
 Tensor reduce_prod(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
   return Reduce(kProd, x, axes, keep_dims, site);
+}
+
+Tensor all(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return BoolReduce(kAll, x, axes, keep_dims, site);
+}
+
+Tensor any(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+  return BoolReduce(kAny, x, axes, keep_dims, site);
 }
 
 }  // namespace duet

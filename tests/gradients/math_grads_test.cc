@@ -2,6 +2,7 @@
 // ways for the binary ops, inputs kept away from kinks and singularities, second-order checks for
 // the ops whose gradients are themselves smooth, and the ops through which nothing flows.
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -360,6 +361,49 @@ DUET_GRADIENT_TEST("Erfc", "elementwise") {
   CheckGradients("Erfc", Unary(&duet::erfc), {RandomInput({2, 3}, 1, -2, 2)});
 }
 
+DUET_GRADIENT_TEST("Erfinv", "elementwise") {
+  CheckGradients("Erfinv", Unary(&duet::erfinv), {RandomInput({2, 3}, 1, -0.9, 0.9)});
+}
+
+DUET_GRADIENT_TEST("Erfinv", "second order") {
+  CheckSecondOrderGradients("Erfinv", Unary(&duet::erfinv), {RandomInput({2, 3}, 1, -0.8, 0.8)});
+}
+
+DUET_GRADIENT_TEST("ClipByValue", "scalar bounds, full-shape bounds") {
+  // Values kept away from the bounds, where the gradient jumps.
+  const Tensor t = constant({{-2.0, -0.7, 0.1}, {0.6, 1.3, 3.0}});
+  CheckGradients("ClipByValue",
+                 [](const std::vector<Tensor>& x) {
+                   return std::vector<Tensor>{clip_by_value(x[0], x[1], x[2])};
+                 },
+                 {t, constant(-1.0), constant(1.0)});
+  CheckGradients("ClipByValue",
+                 [](const std::vector<Tensor>& x) {
+                   return std::vector<Tensor>{clip_by_value(x[0], x[1], x[2])};
+                 },
+                 {t, constant({{-1.5, 0.0, -1.0}, {0.0, 1.0, 2.0}}),
+                  constant({{-1.0, 0.5, 1.0}, {2.0, 1.5, 2.5}})});
+}
+
+DUET_GRADIENT_TEST("CheckNumerics", "passes the gradient through") {
+  CheckGradients(
+      "CheckNumerics",
+      [](const std::vector<Tensor>& x) { return std::vector<Tensor>{check_numerics(x[0], "m")}; },
+      {RandomInput({2, 3}, 1)});
+}
+
+TEST_CASE("CheckNumerics checks the gradient too", "[gradient]") {
+  const Tensor x = constant({1.0, 4.0});
+  GradientTape tape;
+  tape.watch(x);
+  const Tensor y = multiply(check_numerics(x, "forward"),
+                            constant({std::numeric_limits<double>::infinity(), 1.0}));
+  testing::ExpectError([&] { tape.gradient(y, {x}); },
+                       {"CheckNumerics",
+                        "Not a number (NaN) or infinity (Inf) values detected in gradient. forward "
+                        ": Tensor had Inf values"});
+}
+
 DUET_GRADIENT_TEST("Sin", "elementwise") {
   CheckGradients("Sin", Unary(&duet::sin), {RandomInput({2, 3}, 1, -4, 4)});
 }
@@ -463,18 +507,19 @@ TEST_CASE("Math ops keep only what their gradients read", "[gradient]") {
   };
   // Ops that can use their output keep it instead of their input, so the tape frees the input.
   const std::vector<Keeps> expected = {
-      {"AddV2", 0, 0},    {"Sub", 0, 0},       {"Mul", 3, 0},
-      {"RealDiv", 3, 0},  {"Div", 3, 0},       {"FloorMod", 3, 0},
-      {"Maximum", 3, 0},  {"Minimum", 3, 0},   {"Abs", 1, 0},
-      {"Square", 1, 0},   {"Log", 1, 0},       {"Log1p", 1, 0},
-      {"Pow", 3, 1},      {"Neg", 0, 0},       {"Relu", 0, 1},
-      {"Relu6", 0, 1},    {"Exp", 0, 1},       {"Sqrt", 0, 1},
-      {"Rsqrt", 0, 1},    {"Tanh", 0, 1},      {"Sigmoid", 0, 1},
-      {"Elu", 0, 1},      {"Softplus", 1, 0},  {"SelectV2", 1, 0},
-      {"Cast", 0, 0},     {"ReluGrad", 2, 0},  {"SquaredDifference", 3, 0},
-      {"Atan2", 3, 0},    {"LeakyRelu", 1, 0}, {"Selu", 0, 1},
-      {"Softsign", 1, 0}, {"Erf", 1, 0},       {"Erfc", 1, 0},
-      {"Sin", 1, 0},      {"Cos", 1, 0},
+      {"AddV2", 0, 0},    {"Sub", 0, 0},         {"Mul", 3, 0},
+      {"RealDiv", 3, 0},  {"Div", 3, 0},         {"FloorMod", 3, 0},
+      {"Maximum", 3, 0},  {"Minimum", 3, 0},     {"Abs", 1, 0},
+      {"Square", 1, 0},   {"Log", 1, 0},         {"Log1p", 1, 0},
+      {"Pow", 3, 1},      {"Neg", 0, 0},         {"Relu", 0, 1},
+      {"Relu6", 0, 1},    {"Exp", 0, 1},         {"Sqrt", 0, 1},
+      {"Rsqrt", 0, 1},    {"Tanh", 0, 1},        {"Sigmoid", 0, 1},
+      {"Elu", 0, 1},      {"Softplus", 1, 0},    {"SelectV2", 1, 0},
+      {"Cast", 0, 0},     {"ReluGrad", 2, 0},    {"SquaredDifference", 3, 0},
+      {"Atan2", 3, 0},    {"LeakyRelu", 1, 0},   {"Selu", 0, 1},
+      {"Softsign", 1, 0}, {"Erf", 1, 0},         {"Erfc", 1, 0},
+      {"Sin", 1, 0},      {"Cos", 1, 0},         {"CheckNumerics", 0, 0},
+      {"Erfinv", 0, 1},   {"ClipByValue", 7, 0},
   };
   for (const Keeps& k : expected) {
     INFO("op " << k.op);
@@ -487,9 +532,10 @@ TEST_CASE("Math ops keep only what their gradients read", "[gradient]") {
 
 TEST_CASE("Comparisons, logic and piecewise-constant math ops are not differentiable",
           "[gradient]") {
-  for (const char* name : {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
-                           "LogicalAnd", "LogicalOr", "LogicalNot", "Sign", "Floor", "Ceil",
-                           "Round", "Rint", "FloorDiv", "TruncateDiv"}) {
+  for (const char* name :
+       {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
+        "LogicalOr", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "Rint", "FloorDiv",
+        "TruncateDiv", "IsNan", "IsInf", "IsFinite"}) {
     INFO("op " << name);
     const GradientDef* def = FindGradient(*OpRegistry::Global().Find(name));
     REQUIRE(def != nullptr);

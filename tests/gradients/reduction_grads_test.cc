@@ -179,5 +179,74 @@ TEST_CASE("ArgMax and ArgMin are not recorded") {
   CHECK(tape_internal::RecordedOpNames(tape).empty());
 }
 
+TEST_CASE("All and Any are not recorded") {
+  const Tensor x = RandomInput({2, 3}, 1);
+  GradientTape tape;
+  tape.watch(x);
+  all(greater(x, constant(0.0)), 1);
+  any(less(x, constant(0.0)));
+  for (const std::string& name : tape_internal::RecordedOpNames(tape)) {
+    CHECK(name != "All");
+    CHECK(name != "Any");
+  }
+}
+
+DUET_GRADIENT_TEST("L2Loss", "any rank") {
+  CheckGradients("L2Loss", [](const Tensors& x) { return Tensors{l2_loss(x[0])}; },
+                 {RandomInput({2, 3, 4}, 1)});
+  CheckGradients("L2Loss", [](const Tensors& x) { return Tensors{l2_loss(x[0])}; },
+                 {RandomInput({}, 2)});
+}
+
+DUET_GRADIENT_TEST("L2Loss", "second order") {
+  CheckSecondOrderGradients("L2Loss", [](const Tensors& x) { return Tensors{l2_loss(x[0])}; },
+                            {RandomInput({3, 2}, 3)});
+}
+
+DUET_GRADIENT_TEST("Cumsum", "every axis, exclusive and reverse") {
+  const Tensor x = RandomInput({2, 3, 4}, 1);
+  for (int64_t axis : {0, 1, -1}) {
+    for (bool exclusive : {false, true}) {
+      for (bool reverse : {false, true}) {
+        INFO("axis " << axis << " exclusive " << exclusive << " reverse " << reverse);
+        CheckGradients(
+            "Cumsum",
+            [=](const Tensors& x) { return Tensors{cumsum(x[0], axis, exclusive, reverse)}; }, {x});
+      }
+    }
+  }
+}
+
+DUET_GRADIENT_TEST("Cumsum", "second order") {
+  CheckSecondOrderGradients("Cumsum",
+                            [](const Tensors& x) { return Tensors{cumsum(x[0], 1, false, true)}; },
+                            {RandomInput({3, 4}, 2)});
+}
+
+DUET_GRADIENT_TEST("Cumprod", "every axis, exclusive and reverse (nonzero inputs)") {
+  const Tensor x = RandomInput({2, 3, 4}, 1, 0.5, 1.5);
+  for (int64_t axis : {0, 1, -1}) {
+    for (bool exclusive : {false, true}) {
+      for (bool reverse : {false, true}) {
+        INFO("axis " << axis << " exclusive " << exclusive << " reverse " << reverse);
+        CheckGradients(
+            "Cumprod",
+            [=](const Tensors& x) { return Tensors{cumprod(x[0], axis, exclusive, reverse)}; },
+            {x});
+      }
+    }
+  }
+  CheckGradients("Cumprod", [](const Tensors& x) { return Tensors{cumprod(x[0], 0)}; },
+                 {constant({-1.5, 0.7, -2.0, 1.25})});
+}
+
+TEST_CASE("Cumprod gradient is 0 where x is 0, as TensorFlow's div_no_nan") {
+  // out = [2, 0, 0]; cumsum(out * dy, reverse) / x = [2, 0, 0] / [2, 0, 3], with 0 for 0 / 0:
+  // what tf.GradientTape gives for tf.math.cumprod (the true d/dx[1] would be 2 + 6 = 8).
+  const Tensor x = constant({2.0, 0.0, 3.0});
+  const Tensor g = GradientOf([](const Tensor& t) { return cumprod(t); }, x, ones_like(x));
+  ExpectTensor(g, kFloat64, {3}, {1, 0, 0});
+}
+
 }  // namespace
 }  // namespace duet::testing

@@ -105,6 +105,9 @@ std::vector<Case> Cases() {
       Binary("LogicalAnd", &logical_and, kP, kQ),
       Binary("LogicalOr", &logical_or, kP, kQ),
       Unary("LogicalNot", &logical_not, kP),
+      Unary("IsNan", &is_nan, divide(kX, kY)),  // 0/0 is NaN, 2.5/0 is inf
+      Unary("IsInf", &is_inf, divide(kX, kY)),
+      Unary("IsFinite", &is_finite, divide(kX, kY)),
       {"StatelessRandomNormal",
        {from_vector(std::vector<int32_t>{3, 2}), from_vector(std::vector<int64_t>{7, 1})},
        [](const std::vector<Tensor>& in) { return stateless_random_normal(in[0], in[1]); }},
@@ -149,6 +152,8 @@ std::vector<Case> Cases() {
          return v.value();
        }},
       {"ArgMax", {kX}, [](const std::vector<Tensor>& in) { return argmax(in[0], 1); }},
+      {"All", {kP}, [](const std::vector<Tensor>& in) { return all(in[0], 1); }},
+      {"Any", {kQ}, [](const std::vector<Tensor>& in) { return any(in[0], 0, true); }},
       {"ArgMin", {kX}, [](const std::vector<Tensor>& in) { return argmin(in[0], 0, kInt32); }},
       {"_FusedMatMul",
        {kX, kY, constant({0.5f, -1.f})},

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/common/wrapping_arithmetic.h"
@@ -214,6 +215,31 @@ struct LogicalNotFn {
   bool operator()(bool x) const { return !x; }
 };
 
+// ---- Float classification: bool results
+// ----------------------------------------------------------- Written as comparisons, not
+// std::isnan/std::isinf (library calls that stop vectorization, and that -ffinite-math-only would
+// fold away): NaN is the only value unequal to itself, and |x| of an infinity is the only value
+// above the type's largest finite value.
+
+struct IsNanFn {
+  template <typename T>
+  bool operator()(T x) const {
+    return x != x;
+  }
+};
+struct IsInfFn {
+  template <typename T>
+  bool operator()(T x) const {
+    return (x < 0 ? -x : x) > std::numeric_limits<T>::max();
+  }
+};
+struct IsFiniteFn {
+  template <typename T>
+  bool operator()(T x) const {
+    return (x < 0 ? -x : x) <= std::numeric_limits<T>::max();
+  }
+};
+
 // ---- Unary, simple (the compiler vectorizes these loops) ---------------------------------------
 
 struct NegFn {
@@ -414,6 +440,68 @@ struct ErfcFn {
   template <typename V>
   static V Vec(V x) {
     return simd::Erfc(x);
+  }
+};
+
+// The inverse error function. SLEEF has none: Giles' single-precision approximation ("Approximating
+// the erfinv function", GPU Computing Gems, 2011; about 4e-7 relative within float's range) as the
+// start, then Newton steps in double until the step is below the type's precision (one or two for
+// float; up to six for double, whose tails lie beyond the approximation's range). Where |y| > 0.5
+// the steps solve log(erfc(x)) = log(1 - |y|) instead of erf(x) = y: 1 - |y| is exact there, erfc
+// keeps the tails' relative accuracy, and log(erfc) is nearly quadratic, so Newton converges from
+// the approximation's far-off tail values too. erfinv(+-1) = +-inf; |y| > 1 and NaN give NaN.
+struct ErfinvFn {
+  static constexpr int kCost = 60;
+  template <typename T>
+  T operator()(T value) const {
+    const double y = static_cast<double>(value);
+    const double t = y < 0 ? -y : y;
+    if (!(t < 1)) {
+      return t == 1 ? static_cast<T>(std::copysign(std::numeric_limits<double>::infinity(), y))
+                    : std::numeric_limits<T>::quiet_NaN();
+    }
+    double w = -std::log((1.0 - t) * (1.0 + t));
+    double p;
+    if (w < 5) {
+      w -= 2.5;
+      p = 2.81022636e-08;
+      p = 3.43273939e-07 + p * w;
+      p = -3.5233877e-06 + p * w;
+      p = -4.39150654e-06 + p * w;
+      p = 0.00021858087 + p * w;
+      p = -0.00125372503 + p * w;
+      p = -0.00417768164 + p * w;
+      p = 0.246640727 + p * w;
+      p = 1.50140941 + p * w;
+    } else {
+      w = std::sqrt(w) - 3;
+      p = -0.000200214257;
+      p = 0.000100950558 + p * w;
+      p = 0.00134934322 + p * w;
+      p = -0.00367342844 + p * w;
+      p = 0.00573950773 + p * w;
+      p = -0.0076224613 + p * w;
+      p = 0.00943887047 + p * w;
+      p = 1.00167406 + p * w;
+      p = 2.83297682 + p * w;
+    }
+    double x = p * t;  // erfinv(|y|); the sign goes on at the end
+    constexpr double kTwoOverSqrtPi = 1.1283791670955125738961589031215;
+    constexpr bool kDouble = sizeof(T) > 4;
+    const double tolerance = kDouble ? 1e-17 : 1e-10;
+    for (int i = 0; i < (kDouble ? 6 : 2); ++i) {
+      const double slope = kTwoOverSqrtPi * std::exp(-x * x);
+      double step;
+      if (t > 0.5) {
+        const double tail = std::erfc(x);
+        step = (std::log(tail) - std::log1p(-t)) * tail / slope;
+      } else {
+        step = (t - std::erf(x)) / slope;
+      }
+      x += step;
+      if (std::abs(step) <= tolerance * x) break;
+    }
+    return static_cast<T>(y < 0 ? -x : x);
   }
 };
 

@@ -33,6 +33,7 @@ const bool registered = [] {
   RegisterUnaryKernels<SoftsignFn, float, double>("Softsign");
   RegisterUnaryKernels<ErfFn, float, double>("Erf");
   RegisterUnaryKernels<ErfcFn, float, double>("Erfc");
+  RegisterUnaryKernels<ErfinvFn, float, double>("Erfinv");
   RegisterUnaryKernels<SinFn, float, double>("Sin");
   RegisterUnaryKernels<CosFn, float, double>("Cos");
   RegisterHalfUnaryKernels<NegFn>("Neg");
@@ -58,6 +59,7 @@ const bool registered = [] {
   RegisterHalfUnaryKernels<SoftsignFn>("Softsign");
   RegisterHalfUnaryKernels<ErfFn>("Erf");
   RegisterHalfUnaryKernels<ErfcFn>("Erfc");
+  RegisterHalfUnaryKernels<ErfinvFn>("Erfinv");
   RegisterHalfUnaryKernels<SinFn>("Sin");
   RegisterHalfUnaryKernels<CosFn>("Cos");
   return true;

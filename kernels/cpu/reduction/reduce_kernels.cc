@@ -1,9 +1,11 @@
-// Sum, Mean, Max, Min, Prod: planned as (outer, reduce, inner) passes (see reduce_plan.h), each
-// pass a row or column reduction (reduce_loops.h) split over the thread pool when large.
+// Sum, Mean, Max, Min, Prod, All, Any: planned as (outer, reduce, inner) passes (see
+// reduce_plan.h), each pass a row or column reduction (reduce_loops.h) split over the thread pool
+// when large.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/common/reduce_plan.h"
@@ -93,11 +95,30 @@ void RunPasses(const std::vector<ReducePass>& passes, const T* src, T* out, Thre
   }
 }
 
+// The elements of t as T; bool tensors (All, Any) are read as their bytes.
+template <typename T>
+const T* ElementsOf(const Tensor& t) {
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    return reinterpret_cast<const uint8_t*>(t.data<bool>());
+  } else {
+    return t.data<T>();
+  }
+}
+
+template <typename T>
+T* MutableElementsOf(Tensor& t) {
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    return reinterpret_cast<uint8_t*>(t.mutable_data<bool>());
+  } else {
+    return t.mutable_data<T>();
+  }
+}
+
 template <typename R, typename T, bool kMean = false>
 absl::Status ReduceKernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   Tensor& out = ctx.output(0);
-  T* dst = out.mutable_data<T>();
+  T* dst = MutableElementsOf<T>(out);
   const int64_t n_out = out.num_elements();
   if (n_out == 0) return absl::OkStatus();
   if (x.num_elements() == 0) {
@@ -107,10 +128,10 @@ absl::Status ReduceKernel(KernelContext& ctx) {
   const std::vector<bool> reduced = ReducedDims(ctx.input(1), x.rank());
   const std::vector<ReducePass> passes = PlanReduction(x.shape().dims(), reduced);
   if (passes.empty()) {
-    std::memcpy(dst, x.data<T>(), x.nbytes());
+    std::memcpy(dst, ElementsOf<T>(x), x.nbytes());
     return absl::OkStatus();
   }
-  RunPasses<R>(passes, x.data<T>(), dst, ctx.pool());
+  RunPasses<R>(passes, ElementsOf<T>(x), dst, ctx.pool());
   if constexpr (kMean) {
     const T count = static_cast<T>(x.num_elements() / n_out);
     for (int64_t i = 0; i < n_out; ++i) dst[i] /= count;  // integers truncate, like TensorFlow
@@ -133,6 +154,12 @@ const bool kMean = RegisterReduction<SumReducer, /*kMean=*/true>("Mean");
 const bool kMax = RegisterReduction<MaxReducer>("Max");
 const bool kMin = RegisterReduction<MinReducer>("Min");
 const bool kProd = RegisterReduction<ProdReducer>("Prod");
+
+// All and Any have no T: their kernels are picked by Tidx (int32 or int64), and read bytes.
+const KernelRegistrar kAll("All", DeviceType::kCpu, {kInt32, kInt64},
+                           {ReduceKernel<AllReducer, uint8_t>});
+const KernelRegistrar kAny("Any", DeviceType::kCpu, {kInt32, kInt64},
+                           {ReduceKernel<AnyReducer, uint8_t>});
 
 }  // namespace
 }  // namespace duet

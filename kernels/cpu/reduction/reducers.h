@@ -1,6 +1,7 @@
 // The combine operations of the reduction kernels: an identity and a binary combine each.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -45,6 +46,18 @@ struct MinReducer {
     }
   }
   static T Combine(T a, T b) { return (a < b || a != a) ? a : b; }
+};
+
+// All and Any run on bools stored as bytes (0 or 1; std::vector<bool> has no data()), so they
+// are a bitwise and/or that vectorizes.
+struct AllReducer {
+  static uint8_t Identity() { return 1; }
+  static uint8_t Combine(uint8_t a, uint8_t b) { return a & b; }
+};
+
+struct AnyReducer {
+  static uint8_t Identity() { return 0; }
+  static uint8_t Combine(uint8_t a, uint8_t b) { return a | b; }
 };
 
 }  // namespace duet

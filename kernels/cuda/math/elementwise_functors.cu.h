@@ -84,6 +84,8 @@ __device__ __forceinline__ float MathErf(float x) { return erff(x); }
 __device__ __forceinline__ double MathErf(double x) { return erf(x); }
 __device__ __forceinline__ float MathErfc(float x) { return erfcf(x); }
 __device__ __forceinline__ double MathErfc(double x) { return erfc(x); }
+__device__ __forceinline__ float MathErfinv(float x) { return erfinvf(x); }
+__device__ __forceinline__ double MathErfinv(double x) { return erfinv(x); }
 __device__ __forceinline__ float MathSin(float x) { return sinf(x); }
 __device__ __forceinline__ double MathSin(double x) { return sin(x); }
 __device__ __forceinline__ float MathCos(float x) { return cosf(x); }
@@ -462,6 +464,12 @@ struct ErfcFn {
     return MathErfc(x);
   }
 };
+struct ErfinvFn {
+  template <typename T>
+  __device__ __forceinline__ T operator()(T x) const {
+    return MathErfinv(x);
+  }
+};
 struct SinFn {
   template <typename T>
   __device__ __forceinline__ T operator()(T x) const {
@@ -472,6 +480,28 @@ struct CosFn {
   template <typename T>
   __device__ __forceinline__ T operator()(T x) const {
     return MathCos(x);
+  }
+};
+
+// ---- Float classification (bool results) -------------------------------------------------------
+// x - x is 0 for finite x and NaN for infinities and NaN; NaN is the only value unequal to itself.
+
+struct IsNanFn {
+  template <typename T>
+  __device__ __forceinline__ bool operator()(T x) const {
+    return x != x;
+  }
+};
+struct IsInfFn {
+  template <typename T>
+  __device__ __forceinline__ bool operator()(T x) const {
+    return x == x && (x - x) != (x - x);
+  }
+};
+struct IsFiniteFn {
+  template <typename T>
+  __device__ __forceinline__ bool operator()(T x) const {
+    return (x - x) == (x - x);
   }
 };
 

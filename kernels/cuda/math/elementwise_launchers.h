@@ -55,6 +55,7 @@ enum class UnaryOp : int {
   kSoftsign,
   kErf,
   kErfc,
+  kErfinv,
   kSin,
   kCos,
   kLogicalNot,  // bool
@@ -106,5 +107,17 @@ enum class IntPredicate : int { kZero, kNegative };
 // int64. The caller initializes *first (device memory) to a value >= n.
 cudaError_t LaunchFindFirst(IntPredicate pred, ElementType type, const void* x, int64_t n,
                             unsigned long long* first, cudaStream_t stream);
+
+// The float classifications: IsNan, IsInf, IsFinite.
+enum class FloatClass : int { kIsNan, kIsInf, kIsFinite };
+
+// z[i] = op(x[i]) for i < n; x is a float type, z bool.
+cudaError_t LaunchFloatClass(FloatClass op, ElementType type, const void* x, bool* z, int64_t n,
+                             cudaStream_t stream);
+
+// *flags |= 1 when x (a float type, n elements) holds a NaN, |= 2 when it holds an infinity
+// (CheckNumerics). The caller zeroes *flags (device memory) first.
+cudaError_t LaunchNonFiniteFlags(ElementType type, const void* x, int64_t n, unsigned* flags,
+                                 cudaStream_t stream);
 
 }  // namespace duet::cuda

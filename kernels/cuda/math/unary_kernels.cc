@@ -49,6 +49,7 @@ const bool registered = [] {
   RegisterFloat<UnaryOp::kSoftsign>("Softsign");
   RegisterFloat<UnaryOp::kErf>("Erf");
   RegisterFloat<UnaryOp::kErfc>("Erfc");
+  RegisterFloat<UnaryOp::kErfinv>("Erfinv");
   RegisterFloat<UnaryOp::kSin>("Sin");
   RegisterFloat<UnaryOp::kCos>("Cos");
   // LogicalNot has a fixed bool input and no type attr, so it dispatches as float32.

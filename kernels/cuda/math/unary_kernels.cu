@@ -102,6 +102,8 @@ cudaError_t LaunchUnary(UnaryOp op, ElementType type, const void* x, void* z, in
       return LaunchUnaryOp<ErfFn, kFloat>(type, x, z, n, stream);
     case UnaryOp::kErfc:
       return LaunchUnaryOp<ErfcFn, kFloat>(type, x, z, n, stream);
+    case UnaryOp::kErfinv:
+      return LaunchUnaryOp<ErfinvFn, kFloat>(type, x, z, n, stream);
     case UnaryOp::kSin:
       return LaunchUnaryOp<SinFn, kFloat>(type, x, z, n, stream);
     case UnaryOp::kCos:

@@ -1,4 +1,5 @@
-// Sum, Mean, Max, Min, Prod, ArgMax and ArgMin on CUDA. The axes are a host input; the CPU's
+// Sum, Mean, Max, Min, Prod, All, Any, ArgMax and ArgMin on CUDA (All and Any are Min and Max
+// of bytes). The axes are a host input; the CPU's
 // planner (reduce_plan.h) turns them into (outer, reduce, inner) passes, each one or two kernel
 // launches (reduce_kernels.h). Results accumulate in the element type, as on the CPU; float sums
 // and products differ from the CPU's in rounding only (another summation order).
@@ -23,6 +24,8 @@ cuda::ReduceType ReduceTypeOf(DType dtype) {
       return cuda::ReduceType::kInt32;
     case kInt64:
       return cuda::ReduceType::kInt64;
+    case kBool:
+      return cuda::ReduceType::kBool;
     default:
       return cuda::ReduceType::kFloat32;
   }
@@ -104,6 +107,11 @@ const KernelRegistrar kMax("Max", DeviceType::kCuda, kTypes, {ReduceKernel<cuda:
 const KernelRegistrar kMin("Min", DeviceType::kCuda, kTypes, {ReduceKernel<cuda::ReduceOp::kMin>});
 const KernelRegistrar kProd("Prod", DeviceType::kCuda, kTypes,
                             {ReduceKernel<cuda::ReduceOp::kProd>});
+// All and Any have no T: Tidx (int32 or int64) picks their kernels.
+const KernelRegistrar kAll("All", DeviceType::kCuda, {kInt32, kInt64},
+                           {ReduceKernel<cuda::ReduceOp::kMin>});
+const KernelRegistrar kAny("Any", DeviceType::kCuda, {kInt32, kInt64},
+                           {ReduceKernel<cuda::ReduceOp::kMax>});
 const KernelRegistrar kArgMax("ArgMax", DeviceType::kCuda, kTypes, {ArgReduceKernel<true>});
 const KernelRegistrar kArgMin("ArgMin", DeviceType::kCuda, kTypes, {ArgReduceKernel<false>});
 

@@ -36,6 +36,21 @@ __device__ void Range(int64_t* lo, int64_t* hi) {
   *lo = INT64_MIN;
   *hi = INT64_MAX;
 }
+// Bools (All as Min, Any as Max): false and true.
+__device__ void Range(uint8_t* lo, uint8_t* hi) {
+  *lo = 0;
+  *hi = 1;
+}
+
+// __shfl_down_sync has no overload for bytes: shuffle them as ints.
+template <typename T>
+__device__ T ShuffleDown(T v, int offset) {
+  if constexpr (sizeof(T) < 4) {
+    return static_cast<T>(__shfl_down_sync(0xffffffffu, static_cast<int>(v), offset));
+  } else {
+    return __shfl_down_sync(0xffffffffu, v, offset);
+  }
+}
 
 template <typename T>
 struct SumR {
@@ -84,14 +99,14 @@ __device__ T BlockReduce(T v, T* shared) {
   const int tid = threadIdx.y * blockDim.x + threadIdx.x;
   const int lane = tid % 32, warp = tid / 32;
   for (int offset = 16; offset > 0; offset /= 2) {
-    v = R::Combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+    v = R::Combine(v, ShuffleDown(v, offset));
   }
   if (lane == 0) shared[warp] = v;
   __syncthreads();
   if (warp == 0) {
     v = lane < kWarps ? shared[lane] : R::Identity();
     for (int offset = 16; offset > 0; offset /= 2) {
-      v = R::Combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+      v = R::Combine(v, ShuffleDown(v, offset));
     }
   }
   return v;
@@ -206,6 +221,7 @@ cudaError_t ReduceTyped(ReduceOp op, const void* src, void* dst, int64_t outer, 
 }
 
 int ElemSize(ReduceType type) {
+  if (type == ReduceType::kBool) return 1;
   return type == ReduceType::kFloat64 || type == ReduceType::kInt64 ? 8 : 4;
 }
 
@@ -328,6 +344,14 @@ cudaError_t LaunchReducePass(ReduceOp op, ReduceType type, const void* src, void
     case ReduceType::kInt64:
       return ReduceTyped<int64_t>(op, src, dst, outer, reduce, inner, mean, mean_count, scratch,
                                   stream);
+    case ReduceType::kBool:
+      if (op == ReduceOp::kMax) {
+        return Reduce<MaxR, uint8_t>(src, dst, outer, reduce, inner, false, 0, scratch, stream);
+      }
+      if (op == ReduceOp::kMin) {
+        return Reduce<MinR, uint8_t>(src, dst, outer, reduce, inner, false, 0, scratch, stream);
+      }
+      return cudaErrorInvalidValue;
   }
   return cudaErrorInvalidValue;
 }
@@ -349,6 +373,8 @@ cudaError_t LaunchArgReduce(bool is_max, ReduceType type, const void* src, void*
     case ReduceType::kInt64:
       ArgTyped<int64_t>(is_max, src, out, out_is_int64, outer, n, inner, stream);
       break;
+    case ReduceType::kBool:
+      return cudaErrorInvalidValue;  // ArgMax and ArgMin take no bools
   }
   return cudaGetLastError();
 }

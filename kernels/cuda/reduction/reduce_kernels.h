@@ -11,8 +11,9 @@
 namespace duet::cuda {
 
 enum class ReduceOp { kSum, kProd, kMax, kMin };
-// The element types the reduction ops accept (the ops take no 16-bit floats).
-enum class ReduceType { kFloat32, kFloat64, kInt32, kInt64 };
+// The element types the reduction ops accept (the ops take no 16-bit floats). kBool is one byte,
+// 0 or 1: All is its kMin and Any its kMax (kSum and kProd are not defined on it).
+enum class ReduceType { kFloat32, kFloat64, kInt32, kInt64, kBool };
 
 // One pass: dst[o, j] = reduction over r < reduce of src[o, r, j]. reduce == 0 gives the
 // identity (0, 1, -inf / lowest, +inf / max). With `mean`, each result is then divided by

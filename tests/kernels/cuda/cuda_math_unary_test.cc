@@ -4,10 +4,10 @@
 // broadcasting in every dtype.
 //
 // Tolerances: exact (0) for Neg, Abs, Square, Sign, Floor, Ceil, Round, Rint, Sqrt, Rsqrt,
-// Softsign, LeakyRelu (correctly rounded IEEE operations on both devices), LogicalNot, Cast and
-// SelectV2. Exp, Log, Log1p, Selu, Erf, Erfc, Sin, Cos: 2e-6
-// relative in float32 (CUDA's and SLEEF's functions each err up to a few ulps), 1e-13 in float64,
-// and one unit in the last place of the 16-bit types (1e-3 float16, 8e-3 bfloat16).
+// Softsign, LeakyRelu (correctly rounded IEEE operations on both devices), LogicalNot, IsNan,
+// IsInf, IsFinite, CheckNumerics, Cast and SelectV2. Exp, Log, Log1p, Selu, Erf, Erfc, Sin, Cos:
+// 2e-6 relative in float32 (CUDA's and SLEEF's functions each err up to a few ulps), 1e-13 in
+// float64, and one unit in the last place of the 16-bit types (1e-3 float16, 8e-3 bfloat16).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -62,7 +62,7 @@ const Shape kLarge{(1 << 20) + 5};
 
 // Ops whose CUDA and SLEEF implementations may differ by a few ulps.
 bool Transcendental(const std::string& op) {
-  for (const char* name : {"Exp", "Log", "Log1p", "Selu", "Erf", "Erfc", "Sin", "Cos"}) {
+  for (const char* name : {"Exp", "Log", "Log1p", "Selu", "Erf", "Erfc", "Erfinv", "Sin", "Cos"}) {
     if (op == name) return true;
   }
   return false;
@@ -116,13 +116,14 @@ TEST_CASE("CUDA Floor, Ceil, Sqrt, Rsqrt, Exp, Log, Log1p match the CPU") {
   }
 }
 
-TEST_CASE("CUDA Round, Rint, Selu, Softsign, Erf, Erfc, Sin, Cos, LeakyRelu match the CPU") {
+TEST_CASE(
+    "CUDA Round, Rint, Selu, Softsign, Erf, Erfc, Erfinv, Sin, Cos, LeakyRelu match the CPU") {
   if (testing::SkipWithoutGpu()) return;
   for (DType dtype : {kInt32, kInt64}) {
     for (const Shape& shape : Shapes()) CheckUnary("Round", dtype, shape);
   }
   for (const char* op :
-       {"Round", "Rint", "Selu", "Softsign", "Erf", "Erfc", "Sin", "Cos", "LeakyRelu"}) {
+       {"Round", "Rint", "Selu", "Softsign", "Erf", "Erfc", "Erfinv", "Sin", "Cos", "LeakyRelu"}) {
     for (DType dtype : kFloats) {
       for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
     }
@@ -134,6 +135,64 @@ TEST_CASE("CUDA LogicalNot matches the CPU") {
   if (testing::SkipWithoutGpu()) return;
   for (const Shape& shape : Shapes()) CheckUnary("LogicalNot", kBool, shape);
   CheckUnary("LogicalNot", kBool, kLarge);
+}
+
+TEST_CASE("CUDA IsNan, IsInf, IsFinite and CheckNumerics match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  for (const char* op : {"IsNan", "IsInf", "IsFinite"}) {
+    for (DType dtype : kFloats) {
+      for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
+    }
+    CheckUnary(op, kFloat32, kLarge);
+  }
+  for (DType dtype : kFloats) {
+    INFO(DTypeName(dtype));
+    std::vector<double> v(kLarge.num_elements(), 1.5);
+    testing::ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{check_numerics(in[0], "fine")};
+        },
+        {testing::MakeTensor(dtype, kLarge, v)}, 0);
+    v[v.size() - 3] = kNan;
+    testing::ExpectError([&] { check_numerics(testing::MakeTensor(dtype, kLarge, v).gpu(), "m"); },
+                         {"CheckNumerics", "m : Tensor had NaN values"});
+    v[7] = -kInf;
+    testing::ExpectError([&] { check_numerics(testing::MakeTensor(dtype, kLarge, v).gpu(), "m"); },
+                         {"CheckNumerics", "m : Tensor had Inf and NaN values"});
+    v[v.size() - 3] = 0;
+    testing::ExpectError([&] { check_numerics(testing::MakeTensor(dtype, kLarge, v).gpu(), "m"); },
+                         {"CheckNumerics", "m : Tensor had Inf values"});
+  }
+}
+
+TEST_CASE("CUDA Erfinv matches the CPU across (-1, 1)") {
+  if (testing::SkipWithoutGpu()) return;
+  for (DType dtype : {kFloat32, kFloat64}) {
+    std::vector<double> v(20001);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = (static_cast<double>(i) - 10000) / 10000.5;
+    testing::ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) { return std::vector<Tensor>{erfinv(in[0])}; },
+        {testing::MakeTensor(dtype, {20001}, v)}, Tolerance("Erfinv", dtype));
+  }
+}
+
+TEST_CASE("CUDA ClipByValue matches the CPU with scalar and full-shape bounds") {
+  if (testing::SkipWithoutGpu()) return;
+  const auto clip = [](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{clip_by_value(in[0], in[1], in[2])};
+  };
+  for (DType dtype : kArithmetic) {
+    for (const Shape& shape : Shapes()) {
+      INFO(DTypeName(dtype) << " " << shape.str());
+      const Tensor t = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 1));
+      const Tensor lo = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 2));
+      const Tensor hi = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 3));
+      testing::ExpectGpuMatchesCpu(clip, {t, lo, hi}, 0);
+      testing::ExpectGpuMatchesCpu(
+          clip, {t, testing::MakeTensor(dtype, {}, {-2}), testing::MakeTensor(dtype, {}, {3})}, 0);
+      testing::ExpectGpuMatchesCpu(clip, {t, testing::MakeTensor(dtype, {}, {-2}), hi}, 0);
+    }
+  }
 }
 
 TEST_CASE("CUDA Cast matches the CPU for every dtype pair") {

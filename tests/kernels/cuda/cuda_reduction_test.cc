@@ -1,5 +1,5 @@
-// CUDA Sum, Mean, Max, Min, Prod, ArgMax and ArgMin against the CPU, over many axes sets, with
-// and without keep_dims, on empty, odd and large (> 1M elements) shapes.
+// CUDA Sum, Mean, Max, Min, Prod, All, Any, ArgMax and ArgMin against the CPU, over many axes sets,
+// with and without keep_dims, on empty, odd and large (> 1M elements) shapes.
 //
 // Tolerances: integer inputs (and float inputs that are small integers, whose sums stay below
 // 2^24 so every order is exact) must match exactly, as must Max, Min and the Arg ops. Float sums
@@ -157,6 +157,41 @@ TEST_CASE("CUDA ArgMax and ArgMin match the CPU (first of ties)") {
           {Pattern(dtype, shape)}, 0);
     }
   }
+}
+
+// Bools where true is rare (`every` = 0: none), so that Any and All differ along every axis.
+Tensor SparseBools(const Shape& shape, int64_t every) {
+  std::vector<bool> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = every > 0 && (i * 7919) % every == 0;
+  return from_vector(v, shape);
+}
+
+TEST_CASE("CUDA All and Any match the CPU") {
+  if (SkipWithoutGpu()) return;
+  auto both = [](Axes axes, bool keep_dims) {
+    return [axes, keep_dims](const std::vector<Tensor>& in) {
+      const Tensor flipped = logical_not(in[0]);
+      return std::vector<Tensor>{all(in[0], axes, keep_dims), any(in[0], axes, keep_dims),
+                                 all(flipped, axes, keep_dims), any(flipped, axes, keep_dims)};
+    };
+  };
+  for (const auto& axes : kAxesSets) {
+    for (bool keep_dims : {false, true}) {
+      ExpectGpuMatchesCpu(both(axes.empty() ? Axes() : Axes(axes), keep_dims),
+                          {SparseBools({7, 9, 11}, 13)}, 0);
+    }
+  }
+  // Long rows and columns (split paths), all-false inputs, and empty ones.
+  for (const Shape& shape : {Shape({3, 400001}), Shape({400001, 3}), Shape({2000003})}) {
+    for (int64_t every : {0, 1000003}) {
+      INFO("shape " << shape.str() << " every " << every);
+      ExpectGpuMatchesCpu(both(0, false), {SparseBools(shape, every)}, 0);
+      ExpectGpuMatchesCpu(both(-1, true), {SparseBools(shape, every)}, 0);
+      ExpectGpuMatchesCpu(both(Axes(), false), {SparseBools(shape, every)}, 0);
+    }
+  }
+  ExpectGpuMatchesCpu(both(0, false), {SparseBools({0, 5}, 3)}, 0);
+  ExpectGpuMatchesCpu(both(Axes(), false), {SparseBools({3, 0, 2}, 3)}, 0);
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 // Unary ops: values against NumPy, every dtype, special values (inf, NaN, huge |x|), vector tails
 // of every length, the threaded path against the C library, and unsupported dtypes.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <iomanip>
+#include <limits>
 
 #include "core/constant.h"
 #include "ops/math/math_ops.h"
@@ -17,6 +20,7 @@ using testing::MakeTensor;
 using UnaryFn = Tensor (*)(const Tensor&, OpSite);
 
 const double kNaN = std::nan("");
+const double kInf = std::numeric_limits<double>::infinity();
 const std::vector<DType> kFloats = {kFloat32, kFloat64};
 
 TEST_CASE("neg, abs, square, sign, relu, relu6 on every arithmetic dtype") {
@@ -246,6 +250,55 @@ TEST_CASE("large inputs take the threaded path and match the C library") {
   testing::ExpectTensor(log(MakeTensor(kFloat32, {n}, shifted)), kFloat32, {n}, expected, 1e-6);
 }
 
+TEST_CASE("erfinv matches mpmath and inverts erf") {
+  // Made by testdata/gen_erfinv_l2_clip_expected.py: mpmath at 40 digits. TensorFlow's float64
+  // kernel agrees to 1e-15 except at -1e-8 (5e-9 relative off) and 0.999999999999 (1e-5 off);
+  // its float32 kernel gives 0 for -1e-8.
+  const std::vector<double> x = {-0.999999, -0.9, -0.5, -1e-08, 0.0,
+                                 0.1,       0.5,  0.75, 0.99,   0.999999999999};
+  testing::ExpectTensor(erfinv(MakeTensor(kFloat64, {10}, x)), kFloat64, {10},
+                        {-3.458910737275499, -1.1630871536766743, -0.4769362762044699,
+                         -8.86226925452758e-09, 0.0, 0.08885599049425769, 0.4769362762044699,
+                         0.8134198475976185, 1.8213863677184494, 5.042031898572696},
+                        2e-15);
+  // float32 against the erfinv of the float32-rounded inputs; 0.999999999999 rounds to 1.
+  testing::ExpectTensor(
+      erfinv(MakeTensor(kFloat32, {10}, x)), kFloat32, {10},
+      {-3.45707472603595, -1.1630870719457722, -0.4769362762044699, -8.862269200667396e-09, 0.0,
+       0.08885599182530649, 0.4769362762044699, 0.8134198475976185, 1.8213866009002777, kInf},
+      2e-7);
+  // Edges: +-1, outside [-1, 1], NaN; the 16-bit types through float32.
+  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    INFO(DTypeName(dtype));
+    testing::ExpectTensor(erfinv(MakeTensor(dtype, {6}, {1, -1, 1.5, -2, kNaN, 0.5})), dtype, {6},
+                          {kInf, -kInf, kNaN, kNaN, kNaN, 0.4769362762044699},
+                          dtype == kFloat16    ? 1e-3
+                          : dtype == kBFloat16 ? 8e-3
+                                               : 1e-6);
+  }
+  // erf(erfinv(y)) == y across (-1, 1), tails included, in float64.
+  std::vector<double> y;
+  for (int i = -999; i <= 999; ++i) y.push_back(i / 1000.0);
+  for (double e : {1e-3, 1e-6, 1e-9, 1e-12, 1e-15}) {
+    y.push_back(1 - e);
+    y.push_back(e - 1);
+  }
+  const int64_t n = static_cast<int64_t>(y.size());
+  const std::vector<double> inv = testing::ToDoubles(erfinv(MakeTensor(kFloat64, {n}, y)));
+  for (int64_t i = 0; i < n; ++i) {
+    INFO("y " << std::setprecision(17) << y[i]);
+    // Near +-1 compare 1 - |y| through erfc, which keeps the tails' relative accuracy. erfc's
+    // relative slope there is 2x^2 (up to ~120), so rounding x alone moves erfc(x) by ~1e-14.
+    if (std::abs(y[i]) > 0.5) {
+      const double tail = 1 - std::abs(y[i]);
+      INFO("relative error " << std::abs(std::erfc(std::abs(inv[i])) - tail) / tail);
+      CHECK(std::abs(std::erfc(std::abs(inv[i])) - tail) <= 2e-14 * tail);
+    } else {
+      CHECK(std::abs(std::erf(inv[i]) - y[i]) <= 1e-15 * std::max(std::abs(y[i]), 1e-300));
+    }
+  }
+}
+
 TEST_CASE("unsupported dtypes are a clear error naming the op") {
   testing::ExpectError(
       [] {
@@ -256,6 +309,11 @@ TEST_CASE("unsupported dtypes are a clear error naming the op") {
   testing::ExpectError([] { sqrt(MakeTensor(kInt64, {1}, {1})); },
                        {"Sqrt", "dtype int64 is not supported", "unary_ops_test.cc"});
   testing::ExpectError([] { negative(Tensor()); }, {"Neg", "undefined"});
+  testing::ExpectError(
+      [] {
+        erfinv(constant({1, 2}));
+      },
+      {"Erfinv", "dtype int32 is not supported", "x: int32 (2,)"});
 }
 
 }  // namespace

@@ -26,3 +26,15 @@ print("// {axes, shape, keep_dims shape, sum, max, min, float mean, int mean, pr
 print("const ReductionCase kCases[] = {")
 print("\n".join(out))
 print("};")
+
+# All and Any (the second table): b = x % 4 != 0, whose rows and columns are all true, all false
+# or mixed.
+b = x % 4 != 0
+print("// b = x % 4 != 0 (Python modulo)")
+print("const std::vector<int> kB = " + L(b) + ";")
+print("// {axes, shape, all, any}")
+print("const BoolCase kBoolCases[] = {")
+for axes in cases:
+    c_axes = "{}" if axes is None else (str(axes) if isinstance(axes, int) else "{" + ", ".join(map(str, axes)) + "}")
+    print(f"    {{{c_axes}, {S(np.shape(b.all(axis=axes)))}, {L(b.all(axis=axes))}, {L(b.any(axis=axes))}}},")
+print("};")
