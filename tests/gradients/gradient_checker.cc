@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "absl/strings/str_join.h"
+#include "kernels/kernel_registry.h"
+#include "ops/op_registry.h"
 #include "tests/test_util.h"
 
 namespace duet::testing {
@@ -88,12 +90,18 @@ void CheckGraphAgreement(const std::string& op, const TestFn& f, const std::vect
 // Note [Gradient checks on the GPU]: with a GPU (and --config=cuda), f also runs on GPU copies of
 // the inputs inside a DeviceScope (so constants f makes move there too), under a tape: its
 // outputs and gradients, computed by the CUDA kernels without host round trips, must equal the
-// CPU's. Both are float64, so only summation order differs.
-void CheckGpuAgreement(const std::vector<Tensor>& inputs, const TestFn& f,
+// CPU's. Both are float64, so only summation order differs. Ops with no float64 CUDA kernel run
+// on the CPU only (eager placement does not fall back to the CPU), so they skip, saying so.
+void CheckGpuAgreement(const std::string& op, const std::vector<Tensor>& inputs, const TestFn& f,
                        const std::vector<int>& wrt, const std::vector<Tensor>& cpu_outputs,
                        const std::vector<Tensor>& weights, const std::vector<Tensor>& analytic) {
 #if DUET_CUDA
   if (num_gpus() == 0) return;
+  const OpDef* def = OpRegistry::Global().Find(op);
+  if (def == nullptr || FindKernel(*def, DeviceType::kCuda, kFloat64) == nullptr) {
+    WARN(op << " has no float64 CUDA kernel: GPU agreement not checked");
+    return;
+  }
   DeviceScope on_gpu(Device::cuda(0));
   std::vector<Tensor> xs;
   for (const Tensor& x : inputs) xs.push_back(x.gpu());
@@ -119,7 +127,7 @@ void CheckGpuAgreement(const std::vector<Tensor>& inputs, const TestFn& f,
     if (grads[s].defined()) ExpectTensorNear(grads[s].cpu(), analytic[s], 1e-9);
   }
 #else
-  (void)inputs, (void)f, (void)wrt, (void)cpu_outputs, (void)weights, (void)analytic;
+  (void)op, (void)inputs, (void)f, (void)wrt, (void)cpu_outputs, (void)weights, (void)analytic;
 #endif
 }
 
@@ -153,7 +161,7 @@ void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Te
   for (int i : wrt) sources.push_back(xs[i]);
   const std::vector<Tensor> analytic = tape.gradient(targets, sources, weights);
   if (options.check_graph) CheckGraphAgreement(op, f, inputs, wrt, ys, weights, analytic);
-  CheckGpuAgreement(inputs, f, wrt, ys, weights, analytic);
+  CheckGpuAgreement(op, inputs, f, wrt, ys, weights, analytic);
 
   // Numeric: central differences of the same projection.
   for (size_t s = 0; s < wrt.size(); ++s) {

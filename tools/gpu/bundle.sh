@@ -22,8 +22,9 @@ if ((${#TARGETS[@]} == 0)); then
     'tests(//tests:all) intersect (attr(name, "kernels/cuda/", //tests:all) + attr(name, "_grads_test$", //tests:all))' 2>/dev/null)
   TARGETS+=(//tools/bench:gpu_bench)
 fi
+# No bazel-* links (--symlink_prefix=/): they would point the main build's links at this base.
 bazel --output_base="$OUTPUT_BASE" build --config=cuda --disk_cache="$HOME/.cache/duet-bazel-disk" \
-  "${TARGETS[@]}"
+  --symlink_prefix=/ "${TARGETS[@]}"
 BIN="$(bazel --output_base="$OUTPUT_BASE" info --config=cuda bazel-bin 2>/dev/null)"
 
 rm -rf "$BUNDLE" && mkdir -p "$BUNDLE/bin" "$BUNDLE/lib"

@@ -61,12 +61,6 @@ __device__ void BilinearRange(const Axis& a, int64_t p, int64_t* begin, int64_t*
   *end = FirstAtLeast(a.out_size, p + 1, [&](int64_t i) { return Tap(a, i).lower; });
 }
 
-// The weight output index i gives input index p (both taps may be p).
-__device__ float BilinearWeight(const Axis& a, int64_t i, int64_t p) {
-  const LinearTap t = Tap(a, i);
-  return (t.lower == p ? 1.0f - t.lerp : 0.0f) + (t.upper == p ? t.lerp : 0.0f);
-}
-
 struct Cell {
   int64_t n, h, w, k;
 };
@@ -109,12 +103,23 @@ __global__ void ResizeBilinearGradKernel(ResizeDims d, const float* dy, T* dx, i
     int64_t h0, h1, w0, w1;
     BilinearRange(ah, c.h, &h0, &h1);
     BilinearRange(aw, c.w, &w0, &w1);
+    // Each tap's term is rounded to float as the CPU kernel rounds it (dy * y weight * x weight,
+    // one term per coinciding tap), so float64 results agree with the CPU's to summation order.
     Compute<T> sum = 0;
     for (int64_t oh = h0; oh < h1; ++oh) {
-      const float wy = BilinearWeight(ah, oh, c.h);
+      const LinearTap ty = Tap(ah, oh);
       for (int64_t ow = w0; ow < w1; ++ow) {
+        const LinearTap tx = Tap(aw, ow);
         const float g = dy[((c.n * d.out_h + oh) * d.out_w + ow) * d.channels + c.k];
-        sum += static_cast<Compute<T>>(g * wy * BilinearWeight(aw, ow, c.w));
+        const float inv_y = 1.0f - ty.lerp, inv_x = 1.0f - tx.lerp;
+        if (ty.lower == c.h) {
+          if (tx.lower == c.w) sum += static_cast<Compute<T>>(g * inv_y * inv_x);
+          if (tx.upper == c.w) sum += static_cast<Compute<T>>(g * inv_y * tx.lerp);
+        }
+        if (ty.upper == c.h) {
+          if (tx.lower == c.w) sum += static_cast<Compute<T>>(g * ty.lerp * inv_x);
+          if (tx.upper == c.w) sum += static_cast<Compute<T>>(g * ty.lerp * tx.lerp);
+        }
       }
     }
     dx[i] = Store<T>(sum);

@@ -5,6 +5,7 @@
 // sizes and more than 1M elements (many blocks); strided slices cover every mask and negative
 // strides. Every case skips without a GPU.
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "duet.h"
 #include "tests/cuda_test_util.h"
@@ -171,10 +172,13 @@ TEST_CASE("CUDA PadV2, MirrorPad and MirrorPadGrad match the CPU") {
                             return mirror_pad(x, {{1, 2}, {0, 3}, {2, 0}}, mode);
                           }),
                           {Pattern(dtype, {3, 4, 5})}, 0);
-      ExpectGpuMatchesCpu(Unary([mode](const Tensor& x) {
-                            return mirror_pad(x, {{0, 0}, {1, 1}}, mode);
-                          }),
-                          {Pattern(dtype, {0, 3})}, 0);
+      // An empty dim takes no REFLECT padding, not even 0 (pad < dim), as in TensorFlow.
+      if (std::string(mode) == "SYMMETRIC") {
+        ExpectGpuMatchesCpu(Unary([mode](const Tensor& x) {
+                              return mirror_pad(x, {{0, 0}, {1, 1}}, mode);
+                            }),
+                            {Pattern(dtype, {0, 3})}, 0);
+      }
       if (dtype == kBool) continue;
       ExpectGpuMatchesCpu(
           Unary([mode](const Tensor& dy) {

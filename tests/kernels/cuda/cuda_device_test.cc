@@ -89,7 +89,7 @@ TEST_CASE("a variable made from a GPU value lives and updates on the GPU") {
   Variable v(constant({1.f, 2.f}).gpu(), "gpu_v");
   CHECK(v.value().device() == Device::cuda(0));
   v.assign_add(constant({0.5f, 0.5f}).gpu());
-  v.assign_sub(constant(1.f));  // a CPU scalar: copied to the variable's device
+  v.assign_sub(constant({1.f, 1.f}));  // a CPU value: copied to the variable's device
   CHECK(v.value().device() == Device::cuda(0));
   ExpectTensorNear(v.value().cpu(), constant({0.5f, 1.5f}), 0);
 }

@@ -141,7 +141,9 @@ TEST_CASE("CUDA float32 matmul is exact float32 with TF32 off, and the switch is
     worst = std::max(worst,
                      std::abs(double(gpu[i]) - cpu[i]) / std::max(1.0, std::abs(double(cpu[i]))));
   }
-  CHECK(worst < 1e-6);
+  // float32 sums of 256 products in another order differ by a few 1e-6 (5e-6 on an H200);
+  // TF32's 10-bit mantissa would differ by ~1e-3.
+  CHECK(worst < 5e-5);
   cuda::set_allow_tf32(true);
   CHECK(cuda::allow_tf32());
   const std::vector<float> tf32 = matmul(a.gpu(), b.gpu()).to_vector<float>();
