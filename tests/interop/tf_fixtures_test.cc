@@ -27,9 +27,8 @@ Tensor Npy(const std::string& path) {
 }
 
 TEST_CASE("TensorFlow's frozen graphs run in duet and match TensorFlow's outputs") {
-  for (const std::string fixture :
-      {"tf_mlp", "tf_conv", "tf_shapes", "tf_control_flow", "tf_einsum", "tf_simple_rnn",
-       "tf_lstm", "tf_gru"}) {
+  for (const std::string fixture : {"tf_mlp", "tf_conv", "tf_shapes", "tf_control_flow",
+                                    "tf_einsum", "tf_simple_rnn", "tf_lstm", "tf_gru"}) {
     INFO("fixture " << fixture);
     const auto [input, output] = Names(fixture);
     Graph graph = read_graph(kDir + fixture + ".pb");
