@@ -47,7 +47,10 @@ done | sort -u | while read -r lib; do
     *) cp -L "$lib" "$BUNDLE/lib/" ;;
   esac
 done
-cp tools/gpu/run.sh tools/gpu/bench.sh tools/bench/torch_gpu_bench.py "$BUNDLE/"
+# torch_gpu_bench.py imports torch_bench.py and peer_timing.py (the shared output format) from
+# beside itself.
+cp tools/gpu/run.sh tools/gpu/bench.sh tools/bench/torch_gpu_bench.py tools/bench/torch_bench.py \
+  tools/bench/peer_timing.py "$BUNDLE/"
 chmod -R u+w "$BUNDLE"
 find "$BUNDLE" -type f \( -name '*.so*' -o -perm -u+x \) ! -name '*.sh' ! -name '*.py' \
   -exec strip --strip-unneeded {} + 2>/dev/null || true
