@@ -1,4 +1,6 @@
 // Cutting out and padding around a block: Slice, Pad, PadV2, MirrorPad and MirrorPadGrad.
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
@@ -44,7 +46,14 @@ absl::Status SliceShape(ShapeContext& ctx) {
   return absl::OkStatus();
 }
 
-absl::Status PadShape(ShapeContext& ctx) {
+// Whether a padding op's output dims gain their paddings (Pad, PadV2, MirrorPad) or lose them
+// (MirrorPadGrad).
+enum class PadDirection { kAdd, kRemove };
+
+// Sets output 0 to input 0's shape with input 1's paddings added or removed in each dim. `known`
+// (if given) receives that shape when the rank and the paddings are known.
+absl::Status SetPaddedShape(ShapeContext& ctx, PadDirection direction,
+                            std::optional<Shape>* known = nullptr) {
   const Shape& in = ctx.input_shape(0);
   const Shape& p = ctx.input_shape(1);
   const DType dtype = ctx.output(0).dtype;
@@ -71,11 +80,20 @@ absl::Status PadShape(ShapeContext& ctx) {
       return absl::InvalidArgumentError(
           absl::StrCat("paddings ", IntsString(*pads), " must be non-negative"));
     }
-    out.push_back(in.dim(d) < 0 ? Shape::kUnknownDim : in.dim(d) + before + after);
+    if (direction == PadDirection::kRemove && in.dim(d) >= 0 && in.dim(d) < before + after) {
+      return absl::InvalidArgumentError(absl::StrCat("paddings ", IntsString(*pads),
+                                                     " remove more than dimension ", d,
+                                                     " of shape ", in.str(), " holds"));
+    }
+    const int64_t change = direction == PadDirection::kAdd ? before + after : -(before + after);
+    out.push_back(in.dim(d) < 0 ? Shape::kUnknownDim : in.dim(d) + change);
   }
+  if (known != nullptr) *known = out;
   ctx.set_output(0, dtype, std::move(out));
   return absl::OkStatus();
 }
+
+absl::Status PadShape(ShapeContext& ctx) { return SetPaddedShape(ctx, PadDirection::kAdd); }
 
 absl::Status PadV2Shape(ShapeContext& ctx) {
   const Shape& c = ctx.input_shape(2);
@@ -113,44 +131,12 @@ absl::Status MirrorPadShape(ShapeContext& ctx) {
   return CheckMirrorPaddings(ctx, ctx.input_shape(0), *pads);
 }
 
-// The inverse of MirrorPad's shape: each dim loses its paddings.
+// The inverse of MirrorPad's shape: each dim loses its paddings, within MirrorPad's limits.
 absl::Status MirrorPadGradShape(ShapeContext& ctx) {
-  const Shape& in = ctx.input_shape(0);
-  const Shape& p = ctx.input_shape(1);
-  const DType dtype = ctx.output(0).dtype;
-  if (in.unknown_rank()) {
-    ctx.set_output(0, dtype, Shape::UnknownRank());
-    return absl::OkStatus();
-  }
-  const bool bad_shape = !p.unknown_rank() && (p.rank() != 2 || p.dim(1) != 2 ||
-                                               (p.dim(0) >= 0 && p.dim(0) != in.rank()));
-  if (bad_shape) {
-    return absl::InvalidArgumentError(absl::StrCat("paddings must have shape (", in.rank(),
-                                                   ", 2) for an input of shape ", in.str(),
-                                                   ", got ", p.str()));
-  }
-  const auto pads = ctx.input_ints(1);
-  if (!pads) {
-    ctx.set_output(0, dtype, Shape::Unknown(in.rank()));
-    return absl::OkStatus();
-  }
-  Shape out;
-  for (int d = 0; d < in.rank(); ++d) {
-    const int64_t before = (*pads)[2 * d], after = (*pads)[2 * d + 1];
-    if (before < 0 || after < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("paddings ", IntsString(*pads), " must be non-negative"));
-    }
-    if (in.dim(d) >= 0 && in.dim(d) < before + after) {
-      return absl::InvalidArgumentError(absl::StrCat("paddings ", IntsString(*pads),
-                                                     " remove more than dimension ", d,
-                                                     " of shape ", in.str(), " holds"));
-    }
-    out.push_back(in.dim(d) < 0 ? Shape::kUnknownDim : in.dim(d) - before - after);
-  }
-  DUET_RETURN_IF_ERROR(CheckMirrorPaddings(ctx, out, *pads));
-  ctx.set_output(0, dtype, std::move(out));
-  return absl::OkStatus();
+  std::optional<Shape> unpadded;
+  DUET_RETURN_IF_ERROR(SetPaddedShape(ctx, PadDirection::kRemove, &unpadded));
+  if (!unpadded) return absl::OkStatus();
+  return CheckMirrorPaddings(ctx, *unpadded, *ctx.input_ints(1));
 }
 
 const OpDef* const kSlice = OpDefBuilder("Slice")
