@@ -95,19 +95,6 @@ std::string BatchNormObstacle(const Node& bn, const PassContext& context, const 
   return "";
 }
 
-// Why `node`'s value may not change (empty when only `reader` reads it).
-std::string SharedObstacle(const Node& node, const PassContext& context, const UseIndex& uses) {
-  if (context.Keeps(&node)) return absl::StrCat("node '", node.name(), "' is fetched or kept");
-  if (uses.num_data_uses(&node) != 1) {
-    return absl::StrCat("the output of node '", node.name(), "' (", node.op().name, ") is read by ",
-                        uses.num_data_uses(&node), " nodes");
-  }
-  if (!uses.control_dependents(&node).empty()) {
-    return absl::StrCat("a control edge leaves node '", node.name(), "'");
-  }
-  return "";
-}
-
 // The constant at `input` of `node`, or why it is not one.
 absl::StatusOr<const Tensor*> ConstantInput(const Node& node, int input, absl::string_view what) {
   const NodeOutput in = node.inputs()[input];
@@ -144,34 +131,24 @@ absl::Status ReadConstants(const Node& bn, Match& match) {
   return absl::OkStatus();
 }
 
-std::vector<double> Values(const Tensor& t) {
-  std::vector<double> values(t.num_elements());
-  for (int64_t i = 0; i < t.num_elements(); ++i) {
-    values[i] = t.dtype() == kFloat64 ? t.data<double>()[i] : t.data<float>()[i];
-  }
-  return values;
-}
-
-Tensor TensorOf(DType dtype, const std::vector<double>& values, const Shape& shape) {
-  if (dtype == kFloat64) return from_vector(values, shape);
-  return from_vector(std::vector<float>(values.begin(), values.end()), shape);
-}
-
 // The folded filter and bias, computed in double as the float64 kernel does.
 std::pair<Tensor, Tensor> Fold(const Match& match, double epsilon, DType dtype) {
-  const std::vector<double> scale = Values(*match.params[0]), offset = Values(*match.params[1]),
-                            mean = Values(*match.params[2]), variance = Values(*match.params[3]);
+  const std::vector<double> scale = FloatValues(*match.params[0]),
+                            offset = FloatValues(*match.params[1]),
+                            mean = FloatValues(*match.params[2]),
+                            variance = FloatValues(*match.params[3]);
   const int64_t channels = static_cast<int64_t>(scale.size());
   std::vector<double> multiplier(channels), bias(channels);
   const std::vector<double> old_bias =
-      match.bias != nullptr ? Values(*match.bias) : std::vector<double>(channels, 0.0);
+      match.bias != nullptr ? FloatValues(*match.bias) : std::vector<double>(channels, 0.0);
   for (int64_t k = 0; k < channels; ++k) {
     multiplier[k] = scale[k] / std::sqrt(variance[k] + epsilon);
     bias[k] = offset[k] - mean[k] * multiplier[k] + old_bias[k] * multiplier[k];
   }
-  std::vector<double> filter = Values(*match.filter);
+  std::vector<double> filter = FloatValues(*match.filter);
   for (size_t i = 0; i < filter.size(); ++i) filter[i] *= multiplier[i % channels];  // HWIO
-  return {TensorOf(dtype, filter, match.filter->shape()), TensorOf(dtype, bias, Shape{channels})};
+  return {FloatTensor(dtype, filter, match.filter->shape()),
+          FloatTensor(dtype, bias, Shape{channels})};
 }
 
 // Rewrites `bn` into BiasAdd(Conv2D(x, folded filter), folded bias).

@@ -1,5 +1,7 @@
 #include "graph/passes/pass_context.h"
 
+#include "absl/strings/str_cat.h"
+
 namespace duet {
 
 void PassContext::Count(absl::string_view counter, int64_t n) {
@@ -26,5 +28,17 @@ std::vector<std::pair<std::string, int64_t>> PassContext::TakeCounters() {
 }
 
 std::vector<FusionRecord> PassContext::TakeFusions() { return std::exchange(fusions_, {}); }
+
+std::string SharedObstacle(const Node& node, const PassContext& context, const UseIndex& uses) {
+  if (context.Keeps(&node)) return absl::StrCat("node '", node.name(), "' is fetched or kept");
+  if (uses.num_data_uses(&node) != 1) {
+    return absl::StrCat("the output of node '", node.name(), "' (", node.op().name, ") is read by ",
+                        uses.num_data_uses(&node), " nodes");
+  }
+  if (!uses.control_dependents(&node).empty()) {
+    return absl::StrCat("a control edge leaves node '", node.name(), "'");
+  }
+  return "";
+}
 
 }  // namespace duet

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
 #include "graph/passes/optimize.h"
+#include "graph/passes/rewrite.h"
 
 namespace duet {
 
@@ -59,6 +60,10 @@ class PassContext {
   std::vector<FusionRecord> fusions_;
   std::vector<MissedFusion> missed_;
 };
+
+// Why `node`'s value may not change (empty when it may: one data reader, not kept, no control
+// edges out).
+std::string SharedObstacle(const Node& node, const PassContext& context, const UseIndex& uses);
 
 // A pass: true when it changed the graph.
 using PassFn = absl::StatusOr<bool> (*)(Graph& graph, PassContext& context);

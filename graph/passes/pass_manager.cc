@@ -29,6 +29,7 @@ constexpr Pass kPipeline[] = {
     {"simplify", Simplify},
     {"cse", EliminateCommonSubexpressions},
     {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias
+    {"fold_scale_offset", FoldScaleOffset},  // likewise
     {"fuse_bias_activation", FuseBiasActivation},
     // Before fuse_elementwise, which would otherwise take its Log, Mul and Neg into a region.
     {"fuse_softmax_cross_entropy", FuseSoftmaxCrossEntropy},

@@ -22,6 +22,10 @@ absl::StatusOr<bool> EliminateCommonSubexpressions(Graph& graph, PassContext& co
 // "fold_batch_norm": inference FusedBatchNormV3 with constant statistics after a Conv2D with a
 // constant filter -> Conv2D(folded filter) + BiasAdd(folded bias).
 absl::StatusOr<bool> FoldBatchNorm(Graph& graph, PassContext& context);
+// "fold_scale_offset": Mul/AddV2/Sub of a constant per-channel vector after a Conv2D,
+// DepthwiseConv2dNative or MatMul with a constant filter (Keras' frozen batch norm) -> the
+// contraction with a scaled filter and a BiasAdd.
+absl::StatusOr<bool> FoldScaleOffset(Graph& graph, PassContext& context);
 // "fuse_bias_activation": MatMul/Conv2D + bias + optional activation -> _FusedMatMul/_FusedConv2D.
 absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
 // "fuse_softmax_cross_entropy": hand-written -sum(y * log_softmax(z), -1) (or with log(softmax(z)))

@@ -1,6 +1,7 @@
 #include "graph/passes/rewrite.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/constant.h"
 #include "core/error.h"
 #include "graph/graph_ops.h"
 #include "ops/array/array_attrs.h"
@@ -86,6 +87,19 @@ bool IsConstFilledWith(NodeOutput output, double x) {
     }
     return true;
   });
+}
+
+std::vector<double> FloatValues(const Tensor& t) {
+  std::vector<double> values(t.num_elements());
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    values[i] = t.dtype() == kFloat64 ? t.data<double>()[i] : t.data<float>()[i];
+  }
+  return values;
+}
+
+Tensor FloatTensor(DType dtype, const std::vector<double>& values, const Shape& shape) {
+  if (dtype == kFloat64) return from_vector(values, shape);
+  return from_vector(std::vector<float>(values.begin(), values.end()), shape);
 }
 
 void MoveControlDependents(Graph& graph, const UseIndex& uses, const Node* from, const Node* to) {

@@ -55,6 +55,11 @@ const Tensor* ConstValue(NodeOutput output);
 // True when the Const value is a scalar or all of its elements equal `x` (numeric dtypes).
 bool IsConstFilledWith(NodeOutput output, double x);
 
+// A float32 or float64 tensor's values as doubles, for folding constants as the float64 kernels
+// compute; and a tensor of `dtype` (float32 or float64) holding `values`.
+std::vector<double> FloatValues(const Tensor& t);
+Tensor FloatTensor(DType dtype, const std::vector<double>& values, const Shape& shape);
+
 // Makes the nodes that depend on `from` through control edges depend on `to` instead.
 void MoveControlDependents(Graph& graph, const UseIndex& uses, const Node* from, const Node* to);
 

@@ -100,4 +100,20 @@ TEST_CASE("an empty Variable is a clear error") {
 }
 
 }  // namespace
+TEST_CASE("convolutions see a variable's new value after it is updated in place") {
+  // Note [Cached weight reorders]: the convolution's plan keeps a copy of the weights it saw
+  // twice and a reference to them, so the variable writes a new tensor instead of updating the
+  // one the plan copied (Note [Variables copy on write]).
+  const Tensor x = random_normal({1, 5, 5, 16}, 1);
+  Variable w(random_normal({3, 3, 16, 32}, 2), "w");
+  const Tensor delta = random_normal({3, 3, 16, 32}, 3);
+  for (int step = 0; step < 6; ++step) {
+    const Tensor value = w.value();
+    const Tensor fresh = value + 0.0f;  // the same values in a tensor the cache never saw
+    testing::ExpectTensorNear(conv2d(x, value, {1, 1, 1, 1}, "SAME"),
+                              conv2d(x, fresh, {1, 1, 1, 1}, "SAME"), 1e-5);
+    w.assign_sub(delta);
+  }
+}
+
 }  // namespace duet

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -68,14 +69,20 @@ class DnnlPlan {
   dnnl::memory AddScratch(const dnnl::memory::desc& md);
   // Appends a primitive that Run executes, in order, with `args`.
   void AddStep(dnnl::primitive primitive, std::unordered_map<int, dnnl::memory> args);
+  // Appends a reorder of read-only buffer `slot` into a memory of layout `wanted`, and returns
+  // that memory for the steps added next. The plan keeps reordered copies of the tensors bound to
+  // `slot` with Bind(slot, tensor) and skips the reorder when one comes again (Note [Cached
+  // weight reorders] in dnnl_plan.cc). At most one per plan.
+  dnnl::memory AddCachedReorder(int slot, const dnnl::memory::desc& wanted);
 
   // Points buffer slot `slot` at `data`, dense elements of `dtype`. oneDNN takes non-const
   // pointers; buffers the steps only read are only read. float16 or bfloat16 data for a float32
   // buffer is staged (Note [Reduced precision without oneDNN support]): Run converts it to float32
   // in a per-thread buffer and back. Any other dtype that is not the buffer's fails Run.
   void Bind(int slot, const void* data, DType dtype);
-  // Points buffer slot `slot` at the data of `t` (contiguous), as above.
-  void Bind(int slot, const Tensor& t) { Bind(slot, t.raw_data(), t.dtype()); }
+  // Points buffer slot `slot` at the data of `t` (contiguous), as above; a cached reorder of the
+  // slot may reuse its copy of `t`.
+  void Bind(int slot, const Tensor& t);
   // Executes every step on this thread's stream and waits; oneDNN errors become a status naming
   // `what`.
   absl::Status Run(absl::string_view what);
@@ -93,10 +100,34 @@ class DnnlPlan {
     bool dtype_mismatch = false;  // it is neither the layout's dtype nor one that can be staged
   };
 
+  // What AddCachedReorder added: its step, and the copies it keeps.
+  struct CachedReorder {
+    struct Copy {
+      std::shared_ptr<TensorImpl> tensor;
+      dnnl::memory reordered;
+    };
+    size_t step = 0;
+    int slot = 0;
+    // What the later steps read: a memory over data it does not own (set_data_handle on a memory
+    // that owns its data frees it), pointed at `scratch` or at a copy.
+    dnnl::memory to;
+    dnnl::memory scratch;                 // for tensors without a copy
+    std::shared_ptr<TensorImpl> bound;    // bound for this run, when it may be cached
+    std::vector<Copy> copies;             // at most kMaxCopies
+    std::vector<const TensorImpl*> seen;  // bound once: a hint, never trusted for values
+    int64_t hits = 0, stores = 0;
+    bool disabled = false;
+
+    // Points `to` at the copy of `bound` (true: skip the reorder), or at where the reorder
+    // should write (false).
+    bool Reuse();
+  };
+
   absl::Status RunSteps(absl::string_view what);
 
   std::vector<Buffer> buffers_;  // few slots: a linear search is fastest
   std::vector<std::pair<dnnl::primitive, std::unordered_map<int, dnnl::memory>>> steps_;
+  std::unique_ptr<CachedReorder> reorder_;
 };
 
 // The most plans one thread keeps before its cache is cleared.

@@ -51,7 +51,7 @@ absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEp
                        {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
                         {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},
                         {DNNL_ARG_DST, ctx.output(0).raw_data()}},
-                       "convolution");
+                       "convolution", {}, &ctx.input(1));
   }
   DnnlKey epilogue_key;
   AppendEpilogueKey(*epilogue, epilogue_key);
@@ -60,7 +60,7 @@ absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEp
                       {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},
                       {DNNL_ARG_BIAS, ctx.input(2).raw_data()},
                       {DNNL_ARG_DST, ctx.output(0).raw_data()}},
-                     "fused convolution", epilogue_key);
+                     "fused convolution", epilogue_key, &ctx.input(1));
 }
 
 // output [positions, out_c] = im2col(input) [positions, patch] x filter [patch, out_c] per image.

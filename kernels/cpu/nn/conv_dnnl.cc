@@ -74,18 +74,15 @@ dnnl::convolution_forward::primitive_desc ConvDescs::ForwardWithBias(
 
 dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& user,
                              const dnnl::memory::desc& wanted) {
-  const dnnl::memory weights = p.buffer(slot);
-  if (wanted == user) return weights;
-  dnnl::memory reordered = p.AddScratch(wanted);
-  p.AddStep(dnnl::reorder(weights, reordered),
-            {{DNNL_ARG_FROM, weights}, {DNNL_ARG_TO, reordered}});
-  return reordered;
+  if (wanted == user) return p.buffer(slot);
+  return p.AddCachedReorder(slot, wanted);
 }
 
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
                          std::initializer_list<std::pair<int, const void*>> bindings,
-                         absl::string_view what, absl::Span<const int64_t> key_extra) {
+                         absl::string_view what, absl::Span<const int64_t> key_extra,
+                         const Tensor* weights) {
   DnnlKey key = ConvDnnlKey(dtype, g);
   key.insert(key.end(), key_extra.begin(), key_extra.end());
   DUET_ASSIGN_OR_RETURN(
@@ -93,6 +90,7 @@ absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType 
       CachedDnnlPlan(kind, key, dtype,
                      [&](DnnlPlan& p, dnnl::memory::data_type type) { build(p, g, type); }));
   for (const auto& [slot, data] : bindings) plan->Bind(slot, data, dtype);
+  if (weights != nullptr) plan->Bind(DNNL_ARG_WEIGHTS, *weights);
   return plan->Run(absl::StrCat(what, " ", DTypeName(dtype)));
 }
 

@@ -43,7 +43,8 @@ struct ConvDescs {
 
 // The weights memory for a primitive that reads the HWIO weights of buffer `slot` (layout `user`)
 // and wants them in layout `wanted`: the buffer itself when the layouts match, else a scratch
-// memory filled from it by a reorder step added now, so that it runs before the steps added next.
+// memory filled from it by a reorder step added now, so that it runs before the steps added next
+// (a cached reorder: Note [Cached weight reorders] in kernels/cpu/common/dnnl_plan.cc).
 dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& user,
                              const dnnl::memory::desc& wanted);
 
@@ -56,10 +57,12 @@ using ConvPlanBuilder =
 // Runs this thread's plan of `kind` for the `dtype` convolution `g` (built with `build` on first
 // use) with each (slot, data of `dtype`) of `bindings` bound; errors name "`what` `dtype`". A
 // builder that depends on more than `g` and `dtype` (e.g. fused post-ops) passes that as
-// `key_extra`.
+// `key_extra`. A forward convolution passes its filter as `weights` (bound to DNNL_ARG_WEIGHTS
+// after `bindings`), so that its reordered copy can be reused.
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
                          std::initializer_list<std::pair<int, const void*>> bindings,
-                         absl::string_view what, absl::Span<const int64_t> key_extra = {});
+                         absl::string_view what, absl::Span<const int64_t> key_extra = {},
+                         const Tensor* weights = nullptr);
 
 }  // namespace duet

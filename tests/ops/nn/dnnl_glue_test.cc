@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "core/constant.h"
 #include "kernels/common/window_geometry.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_matmul.h"
 #include "kernels/cpu/common/dnnl_plan.h"
+#include "ops/array/array_ops.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -159,6 +161,65 @@ TEST_CASE("SameOrValidPadding follows TensorFlow's total / 2 rule") {
   CHECK(SameOrValidPadding(5, 3, 3, 2).before == 1);
   CHECK(SameOrValidPadding(5, 5, 3, 1, 2).before == 2);  // dilated window 5
   CHECK(SameOrValidPadding(6, 2, 3, 2).after == 0);      // VALID: no padding
+}
+
+// Note [Cached weight reorders]: a plan that reorders FROM ([2, 3] row-major) into a cached
+// column-major copy, then back into TO, so TO shows what the copy holds.
+void BuildCachedTranspose(DnnlPlan& p, dnnl::memory::data_type type) {
+  const dnnl::memory::desc rows({2, 3}, type, dnnl::memory::format_tag::ab);
+  p.AddBuffer(DNNL_ARG_FROM, rows, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_TO, rows, DnnlUse::kWrite);
+  const dnnl::memory columns = p.AddCachedReorder(
+      DNNL_ARG_FROM, dnnl::memory::desc({2, 3}, type, dnnl::memory::format_tag::ba));
+  p.AddStep(dnnl::reorder(columns, p.buffer(DNNL_ARG_TO)),
+            {{DNNL_ARG_FROM, columns}, {DNNL_ARG_TO, p.buffer(DNNL_ARG_TO)}});
+}
+
+constexpr DnnlPlanKind kCachedPlan{"cached transpose"};
+
+// Runs the plan with `from` bound as a tensor (or as a pointer) and returns TO.
+std::vector<float> RunCached(const Tensor& from, bool as_tensor = true) {
+  auto plan = CachedDnnlPlan(kCachedPlan, {6}, kFloat32, BuildCachedTranspose);
+  REQUIRE(plan.ok());
+  std::vector<float> to(6);
+  if (as_tensor) {
+    (*plan)->Bind(DNNL_ARG_FROM, from);
+  } else {
+    (*plan)->Bind(DNNL_ARG_FROM, from.raw_data(), kFloat32);
+  }
+  (*plan)->Bind(DNNL_ARG_TO, to.data(), kFloat32);
+  REQUIRE((*plan)->Run("cached transpose").ok());
+  return to;
+}
+
+// Writes over a tensor's values, which no kernel may do: here it shows whether the plan read
+// the tensor or its cached copy.
+void Overwrite(const Tensor& t, float value) {
+  std::fill_n(t.mutable_data<float>(), t.num_elements(), value);
+}
+
+TEST_CASE("a cached reorder reuses its copy from the third time a tensor is bound") {
+  const Tensor w = from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3});
+  const std::vector<float> values = {1, 2, 3, 4, 5, 6};
+  CHECK(RunCached(w) == values);  // noted
+  Overwrite(w, 7);
+  CHECK(RunCached(w) == std::vector<float>(6, 7));  // copied now
+  Overwrite(w, 8);
+  CHECK(RunCached(w) == std::vector<float>(6, 7));                       // the copy, not the tensor
+  CHECK(RunCached(w, /*as_tensor=*/false) == std::vector<float>(6, 8));  // a pointer is not cached
+  // Another tensor of the same shape gets its own copy; the first one's stays.
+  const Tensor other = from_vector<float>({6, 5, 4, 3, 2, 1}, {2, 3});
+  for (int i = 0; i < 3; ++i) CHECK(RunCached(other) == std::vector<float>{6, 5, 4, 3, 2, 1});
+  CHECK(RunCached(w) == std::vector<float>(6, 7));
+}
+
+TEST_CASE("a cached reorder never caches a view, which may be a reused arena slot") {
+  const Tensor base = from_vector<float>({1, 2, 3, 4, 5, 6}, {6});
+  const Tensor view = reshape(base, {2, 3});  // a view of base: same data
+  REQUIRE(view.impl()->base != nullptr);
+  for (int i = 0; i < 3; ++i) RunCached(view);
+  Overwrite(view, 9);
+  CHECK(RunCached(view) == std::vector<float>(6, 9));
 }
 
 }  // namespace
