@@ -68,7 +68,7 @@ Session::~Session() = default;
 
 int Session::num_plans() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return static_cast<int>(plans_.size());
+  return num_plans_;
 }
 
 Tensor Session::SessionVariable(const Node& node) {
@@ -104,8 +104,8 @@ Session::Signature Session::SignatureOf(const std::vector<NodeOutput>& feeds,
 // (Note [Rewriting graphs] in graph.cc: they keep their names and outputs), so the signature's
 // outputs map from the user's graph to the copy by node id.
 absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
-    const std::vector<NodeOutput>& feeds, const std::vector<NodeOutput>& fetches,
-    const std::vector<const Node*>& targets) {
+    const std::vector<NodeOutput>& feeds, const std::vector<Shape>& feed_shapes,
+    const std::vector<NodeOutput>& fetches, const std::vector<const Node*>& targets) {
   auto compiled = std::make_unique<Compiled>();
   std::vector<const Node*> copy_of;
   compiled->graph = graph_.Copy(&copy_of);
@@ -113,12 +113,13 @@ absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
   auto map = [&](NodeOutput out) { return NodeOutput{copy_of[out.node->id()], out.index}; };
   absl::flat_hash_set<const Node*> keep;
   std::vector<NodeOutput> feed_outputs;
-  for (const NodeOutput& feed : feeds) {
+  for (size_t i = 0; i < feeds.size(); ++i) {
+    const NodeOutput& feed = feeds[i];
     const NodeOutput original = map(feed);
     NodeOutput fed = original;
-    if (!kPlaceholderOp.is(feed.node->op())) {
-      NodeSpec spec = NodeSpec::Placeholder(feed.node->output_dtype(feed.index),
-                                            feed.node->output_shape(feed.index));
+    const Shape& shape = feed_shapes.empty() ? feed.node->output_shape(feed.index) : feed_shapes[i];
+    if (!kPlaceholderOp.is(feed.node->op()) || shape != feed.node->output_shape(feed.index)) {
+      NodeSpec spec = NodeSpec::Placeholder(feed.node->output_dtype(feed.index), shape);
       spec.device = original.node->device();
       spec.location = original.node->location();
       DUET_ASSIGN_OR_RETURN(const Node* placeholder,
@@ -140,6 +141,7 @@ absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
     target_nodes.push_back(copy_of[target->id()]);
     keep.insert(target_nodes.back());
   }
+  if (!feed_shapes.empty()) DUET_RETURN_IF_ERROR(RefineShapes(graph));
   if (options_.optimize) {
     DUET_ASSIGN_OR_RETURN(compiled->passes,
                           OptimizeKeeping(graph, options_.passes, std::move(keep)));
@@ -151,24 +153,71 @@ absl::StatusOr<std::unique_ptr<Session::Compiled>> Session::Compile(
   return compiled;
 }
 
+// Note [Specializing to fed shapes]: a frozen model's placeholders usually leave the batch
+// unknown, and so does everything computed from them, which keeps the shape-dependent passes
+// from firing: elementwise fusion needs static shapes, and the Shape/StridedSlice/Pack chains
+// Keras writes for reshapes fold only when the shapes are known. The session knows more: the
+// values fed. So the first runs of a signature each compile a plan for the shapes fed (the copy's
+// placeholders get them, and RefineShapes carries them through the graph before the passes run),
+// kept with those shapes as a key. A workload feeding ever-new shapes would compile without end,
+// so after kMaxSpecializations shape sets the others share one general plan, compiled as before.
+// Feeds whose placeholders are fully defined are never specialized: their shape is checked.
+namespace {
+
+constexpr size_t kMaxSpecializations = 4;
+
+// The shapes to specialize a signature to: one per feed, or none when there is nothing to learn
+// (every fed endpoint's shape is fully defined already).
+std::vector<Shape> SpecializedShapes(const std::vector<NodeOutput>& feeds,
+                                     const std::vector<Tensor>& values) {
+  bool learns = false;
+  for (const NodeOutput& feed : feeds) {
+    learns |= !feed.node->output_shape(feed.index).is_fully_defined();
+  }
+  if (!learns) return {};
+  std::vector<Shape> shapes;
+  shapes.reserve(values.size());
+  for (const Tensor& value : values) shapes.push_back(value.shape());
+  return shapes;
+}
+
+}  // namespace
+
 absl::StatusOr<Session::Compiled*> Session::CompiledFor(const std::vector<NodeOutput>& feeds,
+                                                        const std::vector<Tensor>* values,
                                                         const std::vector<NodeOutput>& fetches,
                                                         const std::vector<const Node*>& targets) {
   Signature key = SignatureOf(feeds, fetches, targets);
+  std::vector<Shape> shapes;
+  if (values != nullptr && options_.specialize_shapes) shapes = SpecializedShapes(feeds, *values);
   std::lock_guard<std::mutex> lock(mu_);
   if (renumberings_ != graph_.renumberings()) {  // optimize() renumbered the user's graph
     plans_.clear();
     renumberings_ = graph_.renumberings();
   }
-  auto it = plans_.find(key);
-  if (it != plans_.end()) return it->second.get();
-  DUET_ASSIGN_OR_RETURN(std::unique_ptr<Compiled> compiled, Compile(feeds, fetches, targets));
-  Compiled* result = compiled.get();
-  plans_.emplace(std::move(key), std::move(compiled));
-  return result;
+  SignaturePlans& plans = plans_[std::move(key)];
+  if (values == nullptr && plans.last != nullptr) return plans.last;
+  if (!shapes.empty()) {
+    for (const auto& [specialized, compiled] : plans.specialized) {
+      if (specialized == shapes) return plans.last = compiled.get();
+    }
+    if (plans.specialized.size() < kMaxSpecializations) {
+      DUET_ASSIGN_OR_RETURN(std::unique_ptr<Compiled> compiled,
+                            Compile(feeds, shapes, fetches, targets));
+      ++num_plans_;
+      plans.specialized.emplace_back(std::move(shapes), std::move(compiled));
+      return plans.last = plans.specialized.back().second.get();
+    }
+  }
+  if (plans.general == nullptr) {
+    DUET_ASSIGN_OR_RETURN(plans.general, Compile(feeds, {}, fetches, targets));
+    ++num_plans_;
+  }
+  return plans.last = plans.general.get();
 }
 
 absl::StatusOr<Session::Compiled*> Session::ResolvePlan(const std::vector<NodeOutput>& feeds,
+                                                        const std::vector<Tensor>* values,
                                                         const std::vector<GraphTensor>& fetches,
                                                         const std::vector<GraphTensor>& targets) {
   DUET_ASSIGN_OR_RETURN(const std::vector<NodeOutput> fetch_outputs, ResolveAll(graph_, fetches));
@@ -178,7 +227,7 @@ absl::StatusOr<Session::Compiled*> Session::ResolvePlan(const std::vector<NodeOu
     DUET_ASSIGN_OR_RETURN(const Node* node, target.ResolveNode(graph_));
     target_nodes.push_back(node);
   }
-  return CompiledFor(feeds, fetch_outputs, target_nodes);
+  return CompiledFor(feeds, values, fetch_outputs, target_nodes);
 }
 
 absl::StatusOr<std::vector<Tensor>> Session::TryRun(const FeedList& feeds,
@@ -193,10 +242,10 @@ absl::StatusOr<std::vector<Tensor>> Session::TryRun(const FeedList& feeds,
     feed_outputs.push_back(output);
     values.push_back(value);
   }
-  DUET_ASSIGN_OR_RETURN(Compiled * compiled, ResolvePlan(feed_outputs, fetches, targets));
   for (size_t i = 0; i < feeds.size(); ++i) {
     DUET_RETURN_IF_ERROR(CheckFeed(feed_outputs[i], values[i]));
   }
+  DUET_ASSIGN_OR_RETURN(Compiled * compiled, ResolvePlan(feed_outputs, &values, fetches, targets));
   return compiled->plan->Run(values);
 }
 
@@ -205,7 +254,7 @@ Session::PlanInfo Session::plan_info(const std::vector<GraphTensor>& feeds,
                                      const std::vector<GraphTensor>& targets) {
   absl::StatusOr<std::vector<NodeOutput>> feed_outputs = ResolveAll(graph_, feeds);
   if (!feed_outputs.ok()) throw Error(feed_outputs.status());
-  absl::StatusOr<Compiled*> compiled = ResolvePlan(*feed_outputs, fetches, targets);
+  absl::StatusOr<Compiled*> compiled = ResolvePlan(*feed_outputs, nullptr, fetches, targets);
   if (!compiled.ok()) throw Error(compiled.status());
   const Plan& plan = *(*compiled)->plan;
   return {plan.num_steps(), plan.last_run_static(), plan.arena_bytes(), (*compiled)->passes};

@@ -41,6 +41,10 @@ using FeedList = std::vector<std::pair<GraphTensor, Tensor>>;
 struct SessionOptions {
   // Run the pass pipeline on each signature's copy of the graph (the user's graph is untouched).
   bool optimize = true;
+  // Specialize a signature's copy to the shapes fed at its first runs where the graph leaves dims
+  // unknown (a frozen model's batch), so shape-dependent passes fire (Note [Specializing to fed
+  // shapes] in session.cc). A few shape sets per signature; others share one general plan.
+  bool specialize_shapes = true;
   PassOptions passes;  // keep, dump_dir and verify apply per signature
 };
 
@@ -59,7 +63,7 @@ class Session {
   std::vector<Tensor> run(const FeedList& feeds, const std::vector<GraphTensor>& fetches,
                           const std::vector<GraphTensor>& targets = {});
 
-  // The number of plans compiled so far (one per distinct signature).
+  // The number of plans compiled so far (one per distinct signature and specialized shapes).
   int num_plans() const;
 
   // What the plan of a signature did on its last run (Note [Static plans] in plan.h): its steps,
@@ -70,6 +74,8 @@ class Session {
     int64_t arena_bytes = 0;
     PassReport passes;  // what optimizing the signature's graph did (empty when not optimized)
   };
+  // The plan is the one the signature's last run used (a specialized one: Note [Specializing to
+  // fed shapes]), or its general plan before any run.
   PlanInfo plan_info(const std::vector<GraphTensor>& feeds, const std::vector<GraphTensor>& fetches,
                      const std::vector<GraphTensor>& targets = {});
 
@@ -79,8 +85,9 @@ class Session {
                                              const std::vector<GraphTensor>& fetches,
                                              const std::vector<GraphTensor>& targets);
   // The plan of a signature whose fetches and targets are given by names or handles, compiled if
-  // need be.
+  // need be: for the shapes of the fed `values`, or (none given) the last one used.
   absl::StatusOr<Compiled*> ResolvePlan(const std::vector<NodeOutput>& feeds,
+                                        const std::vector<Tensor>* values,
                                         const std::vector<GraphTensor>& fetches,
                                         const std::vector<GraphTensor>& targets);
   using Signature = absl::InlinedVector<int, 16>;
@@ -99,17 +106,28 @@ class Session {
     PassReport passes;
     std::unique_ptr<Plan> plan;
   };
+  // A signature's plans: one per specialized set of feed shapes, and the general one.
+  struct SignaturePlans {
+    std::vector<std::pair<std::vector<Shape>, std::unique_ptr<Compiled>>> specialized;
+    std::unique_ptr<Compiled> general;
+    Compiled* last = nullptr;  // what the last run used
+  };
+  // Compiles the signature's plan, with the fed placeholders of the copy given `feed_shapes`
+  // (one per feed) when they are not empty.
   absl::StatusOr<std::unique_ptr<Compiled>> Compile(const std::vector<NodeOutput>& feeds,
+                                                    const std::vector<Shape>& feed_shapes,
                                                     const std::vector<NodeOutput>& fetches,
                                                     const std::vector<const Node*>& targets);
   absl::StatusOr<Compiled*> CompiledFor(const std::vector<NodeOutput>& feeds,
+                                        const std::vector<Tensor>* values,
                                         const std::vector<NodeOutput>& fetches,
                                         const std::vector<const Node*>& targets);
 
   Graph graph_;  // shares the user's graph's nodes
   const SessionOptions options_;
   mutable std::mutex mu_;
-  absl::flat_hash_map<Signature, std::unique_ptr<Compiled>> plans_;  // guarded by mu_
+  absl::flat_hash_map<Signature, SignaturePlans> plans_;  // guarded by mu_
+  int num_plans_ = 0;                                     // guarded by mu_
   int64_t renumberings_ = 0;  // guarded by mu_: the graph's, when plans_ was keyed
   absl::flat_hash_map<std::string, Tensor> variables_;  // guarded by mu_
 };

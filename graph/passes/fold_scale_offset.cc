@@ -72,8 +72,8 @@ struct Match {
   ChannelLayout layout;
   const Node* add = nullptr;  // BiasAdd, or AddV2 of a constant vector, after the contraction
   int bias_input = 0;
-  const Node* op = nullptr;  // the Mul, AddV2 or Sub that folds
-  int value_input = 0;       // op's input reading the contraction (or the add)
+  const Node* op = nullptr;         // the Mul, AddV2 or Sub that folds
+  int value_input = 0;              // op's input reading the contraction (or the add)
   std::vector<double> per_channel;  // op's constant, one value per channel
 };
 

@@ -1,5 +1,7 @@
 #include "graph/passes/rewrite.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "core/constant.h"
 #include "core/error.h"
@@ -57,6 +59,54 @@ absl::StatusOr<NodeSpec> SpecFor(const OpRef& op_ref, std::vector<NodeOutput> in
   spec.location = site.location();
   spec.SetOutputs(shapes.outputs());
   return spec;
+}
+
+namespace {
+
+// `node`'s output shapes inferred from its inputs' current shapes, merged with what it knew; or
+// nullopt when inference fails, changes a dtype, or learns nothing new.
+std::optional<std::vector<Shape>> RefinedShapes(const Node& node) {
+  TensorList symbolic;
+  for (const NodeOutput& in : node.inputs()) symbolic.push_back(in.node->output(in.index));
+  OpCall call(&node.op(), std::move(symbolic), OpSite(node.name(), node.location()));
+  call.attrs = node.attrs();
+  ShapeContext shapes(call);
+  if (!InferShapes(shapes).ok() || shapes.num_outputs() != node.num_outputs()) return std::nullopt;
+  std::vector<Shape> refined;
+  bool changed = false;
+  for (int i = 0; i < node.num_outputs(); ++i) {
+    const ShapeContext::Output& out = shapes.outputs()[i];
+    const Shape& known = node.output_shape(i);
+    if (out.dtype != node.output_dtype(i) || !out.shape.IsCompatibleWith(known))
+      return std::nullopt;
+    refined.push_back(known.Merge(out.shape));
+    changed |= refined.back() != known;
+  }
+  if (!changed) return std::nullopt;
+  return refined;
+}
+
+}  // namespace
+
+absl::Status RefineShapes(Graph& graph) {
+  DUET_RETURN_IF_ERROR(graph.SortTopologically());
+  for (const Node* node : graph.nodes()) {
+    if (node->inputs().empty() || node->bound_value() != nullptr) continue;
+    std::optional<std::vector<Shape>> shapes = RefinedShapes(*node);
+    if (!shapes) continue;
+    NodeSpec spec;
+    spec.op = &node->op();
+    spec.attrs = node->attrs();
+    spec.inputs.assign(node->inputs().begin(), node->inputs().end());
+    spec.control_inputs.assign(node->control_inputs().begin(), node->control_inputs().end());
+    spec.device = node->device();
+    spec.location = node->location();
+    for (int i = 0; i < node->num_outputs(); ++i)
+      spec.output_dtypes.push_back(node->output_dtype(i));
+    spec.output_shapes = *std::move(shapes);
+    DUET_RETURN_IF_ERROR(graph.Rewrite(node, std::move(spec)));
+  }
+  return absl::OkStatus();
 }
 
 NodeSpec ConstSpec(const Tensor& value, const Node& site) {

@@ -26,7 +26,7 @@ TEST_CASE("run feeds placeholders and fetches by handle or by name") {
   out = sess.run({{"x", batch}}, {"y:0", "y"});
   testing::ExpectTensor(out[1], kFloat32, {2, 2}, {5, 0, 0, 3.5});
   CHECK(sess.num_plans() == 2);
-  sess.run({{"x:0", constant({{0.f, 1.f}})}}, {"y"});  // the first signature again, by name
+  sess.run({{"x:0", constant({{0.f, 1.f}, {1.f, 0.f}})}}, {"y"});  // the first signature, by name
   sess.run({{x, batch}}, {y});
   CHECK(sess.num_plans() == 2);
 }
@@ -341,6 +341,53 @@ TEST_CASE("views of intermediates and fetched intermediates keep their values ac
     CHECK(out[2].to_vector<float>() == std::vector<float>(4, v + 1));
   }
   CHECK(sess.plan_info({x}, {b, c, a}).static_layout);
+}
+
+// Note [Specializing to fed shapes].
+TEST_CASE("a plan is specialized to the shapes fed, so that shape-dependent passes fire") {
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 8}, "x");
+    y = tanh(x * 2.f + 1.f) * x;  // fuses into one _FusedElementwise only with static shapes
+  }
+  const Tensor in = random_normal({3, 8}, 1);
+  const Tensor expected = tanh(in * 2.f + 1.f) * in;
+  Session specialized(g);
+  Session general(g, SessionOptions{.specialize_shapes = false});
+  testing::ExpectTensorNear(specialized.run({{x, in}}, {y})[0], expected, 1e-6);
+  testing::ExpectTensorNear(general.run({{x, in}}, {y})[0], expected, 1e-6);
+  CHECK(specialized.plan_info({x}, {y}).passes.counter("fusion.elementwise") == 1);
+  CHECK(specialized.plan_info({x}, {y}).static_layout);
+  CHECK(general.plan_info({x}, {y}).passes.counter("fusion.elementwise") == 0);
+}
+
+TEST_CASE("after a few specialized shapes, other shapes share one general plan") {
+  Graph g;
+  Tensor x, y, fixed, z;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 2}, "x");
+    y = reshape(x, shape_of(x)) * 2.f;  // Shape folds in a specialized plan
+    fixed = placeholder(kFloat32, {2, 2}, "fixed");
+    z = fixed * 3.f;
+  }
+  Session sess(g);
+  for (int64_t n : {1, 2, 3, 4, 5, 6, 1, 6}) {
+    INFO("n = " << n);
+    const Tensor in = fill(Shape({n, 2}), 1.5);
+    testing::ExpectTensor(sess.run({{x, in}}, {y})[0], kFloat32, {n, 2},
+                          std::vector<double>(n * 2, 3.0));
+    const PassReport passes = sess.plan_info({x}, {y}).passes;
+    INFO(passes.str());
+    CHECK((passes.counter("constant_folding.shapes") > 0) == (n <= 4));  // a specialized plan
+  }
+  CHECK(sess.num_plans() == 5);  // 4 specialized, 1 general
+  // A placeholder with a fully defined shape has nothing to learn from the values fed.
+  sess.run({{fixed, fill(Shape({2, 2}), 1.0)}}, {z});
+  sess.run({{fixed, fill(Shape({2, 2}), 2.0)}}, {z});
+  CHECK(sess.num_plans() == 6);
 }
 
 }  // namespace

@@ -29,8 +29,9 @@ std::string MissedReasons(const PassReport& report, absl::string_view fold) {
 
 // relu(conv2d(x, w) + b) * m + a, as Keras freezes Conv2D + BatchNormalization + ReLU.
 testing::Optimized KerasConvBlock(DType dtype) {
-  const Tensor filter = Random({3, 3, 2, kChannels}, 10, dtype), bias = Random({kChannels}, 11, dtype),
-               m = Random({kChannels}, 12, dtype), a = Random({kChannels}, 13, dtype);
+  const Tensor filter = Random({3, 3, 2, kChannels}, 10, dtype),
+               bias = Random({kChannels}, 11, dtype), m = Random({kChannels}, 12, dtype),
+               a = Random({kChannels}, 13, dtype);
   Graph g;
   {
     GraphScope scope(g);
@@ -112,13 +113,14 @@ TEST_CASE("what is not one value per channel, or not after a constant filter, do
     Tensor conv = conv2d(x, filter, {1, 1, 1, 1}, "SAME");
     // Varies along the width: not a per-channel scale.
     identity(multiply(conv, Random({1, 1, 5, kChannels}, 41, kFloat32)), OpSite("out1"));
-    Tensor conv2 = conv2d(x, placeholder(kFloat32, {3, 3, 2, kChannels}, "filter"), {1, 1, 1, 1},
-                          "SAME");
+    Tensor conv2 =
+        conv2d(x, placeholder(kFloat32, {3, 3, 2, kChannels}, "filter"), {1, 1, 1, 1}, "SAME");
     identity(multiply(conv2, Random({kChannels}, 42, kFloat32)), OpSite("out2"));
     Tensor conv3 = conv2d(x, Random({3, 3, 2, kChannels}, 43, kFloat32), {1, 1, 1, 1}, "SAME");
     identity(subtract(Random({kChannels}, 44, kFloat32), conv3), OpSite("out3"));  // c - conv
   }
-  const FeedList feeds = {{"x", Input(kFloat32)}, {"filter", Random({3, 3, 2, kChannels}, 45, kFloat32)}};
+  const FeedList feeds = {{"x", Input(kFloat32)},
+                          {"filter", Random({3, 3, 2, kChannels}, 45, kFloat32)}};
   auto result = testing::OptimizeAndCompare(g, {}, feeds, {"out1", "out2", "out3"}, 1e-5);
   CHECK(result.report.counter("fold.scale") == 0);
   CHECK(result.report.counter("fold.offset") == 0);
@@ -130,21 +132,23 @@ TEST_CASE("what is not one value per channel, or not after a constant filter, do
 
 TEST_CASE("a shared convolution or a kept Mul stops the fold, with reasons") {
   const Tensor f1 = Random({3, 3, 2, kChannels}, 50, kFloat32),
-               f2 = Random({3, 3, 2, kChannels}, 51, kFloat32), m = Random({kChannels}, 52, kFloat32);
+               f2 = Random({3, 3, 2, kChannels}, 51, kFloat32),
+               m = Random({kChannels}, 52, kFloat32);
   Graph g;
   {
     GraphScope scope(g);
     Tensor x = placeholder(kFloat32, {-1, 5, 5, 2}, "x");
     Tensor conv = conv2d(x, f1, {1, 1, 1, 1}, "SAME", OpSite("conv1"));
     identity(multiply(conv, m, OpSite("scale1")) + conv, OpSite("out1"));  // conv read twice
-    multiply(conv2d(x, f2, {1, 1, 1, 1}, "SAME"), m, OpSite("scale2"));  // fetched itself
+    multiply(conv2d(x, f2, {1, 1, 1, 1}, "SAME"), m, OpSite("scale2"));    // fetched itself
   }
   auto result =
       testing::OptimizeAndCompare(g, {}, {{"x", Input(kFloat32)}}, {"out1", "scale2"}, 1e-5);
   CHECK(result.report.counter("fold.scale") == 0);
   const std::string whys = MissedReasons(result.report, "fold.scale");
   INFO(whys);
-  CHECK_THAT(whys, Catch::Contains("scale1: the output of node 'conv1' (Conv2D) is read by 2 nodes"));
+  CHECK_THAT(whys,
+             Catch::Contains("scale1: the output of node 'conv1' (Conv2D) is read by 2 nodes"));
   CHECK_THAT(whys, Catch::Contains("scale2: it is fetched or kept"));
 }
 
