@@ -14,8 +14,10 @@
 // shape [C], [1, ..., 1, C] or a scalar; float32 or float64, folded in double. The contraction's
 // filter and bias must be constants, and every node whose value changes must be read only by the
 // next one and not kept. Candidates that do not fire are reported with why.
+#include <algorithm>
 #include <optional>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "graph/passes/passes.h"
 #include "graph/passes/rewrite.h"
@@ -39,8 +41,8 @@ constexpr absl::string_view kOffset = "fold.offset";
 // Maps a filter element's flat index to the output channel it contributes to.
 struct ChannelLayout {
   int64_t channels = 0;
-  int64_t stride = 1;  // index / stride % channels
-  int64_t channel(int64_t index) const { return index / stride % channels; }
+  int64_t stride = 1;  // channel k's elements are runs of `stride` at k * stride + j * block
+  int64_t block() const { return channels * stride; }
 };
 
 // The filter layout of a contraction with a constant filter and channels last, or nullopt.
@@ -166,16 +168,41 @@ absl::StatusOr<NodeOutput> AddConst(Graph& graph, const Node& site, absl::string
   return NodeOutput{node, 0};
 }
 
+template <typename T>
+void ScalePerChannel(const T* from, T* to, int64_t n, const std::vector<double>& factors,
+                     const ChannelLayout& layout) {
+  const std::vector<T> f(factors.begin(), factors.end());  // exact: they came from T values
+  for (int64_t base = 0; base < n; base += layout.block()) {
+    for (int64_t k = 0; k < layout.channels; ++k) {
+      const int64_t run = base + k * layout.stride;
+      for (int64_t j = 0; j < layout.stride; ++j) to[run + j] = from[run + j] * f[k];
+    }
+  }
+}
+
+// `filter` with each element multiplied by its output channel's factor, in its own dtype: a
+// float32 product rounded once is the double product rounded, so nothing is lost.
+Tensor ScaledFilter(const Tensor& filter, const std::vector<double>& factors,
+                    const ChannelLayout& layout) {
+  Tensor scaled = Tensor::Empty(filter.dtype(), filter.shape());
+  if (filter.dtype() == kFloat64) {
+    ScalePerChannel(filter.data<double>(), scaled.mutable_data<double>(), filter.num_elements(),
+                    factors, layout);
+  } else {
+    ScalePerChannel(filter.data<float>(), scaled.mutable_data<float>(), filter.num_elements(),
+                    factors, layout);
+  }
+  return scaled;
+}
+
 // Mul(P, m): scales the filter (and the bias) by m; P's result replaces the Mul's.
 absl::Status FoldScale(Graph& graph, const UseIndex& uses, const Match& match) {
   const Node& c = *match.contraction;
   const DType dtype = c.output_dtype(0);
-  const Tensor& filter = *ConstValue(c.inputs()[1]);
-  std::vector<double> w = FloatValues(filter);
-  for (size_t i = 0; i < w.size(); ++i) w[i] *= match.per_channel[match.layout.channel(i)];
-  DUET_ASSIGN_OR_RETURN(NodeOutput scaled,
-                        AddConst(graph, c, "scaled_filter", dtype, w, filter.shape()));
-  graph.SetInput(&c, 1, scaled);
+  const Tensor filter = ScaledFilter(*ConstValue(c.inputs()[1]), match.per_channel, match.layout);
+  DUET_ASSIGN_OR_RETURN(const Node* scaled,
+                        AddNamed(graph, ConstSpec(filter, c), c.name() + "/scaled_filter"));
+  graph.SetInput(&c, 1, {scaled, 0});
   const Node* result = &c;
   if (match.add != nullptr) {
     std::vector<double> b = FloatValues(*ConstValue(match.add->inputs()[match.bias_input]));
@@ -211,37 +238,57 @@ absl::Status FoldOffset(Graph& graph, const UseIndex& uses, const Match& match) 
   return graph.RemoveNodes({match.op});
 }
 
-absl::StatusOr<bool> FoldAt(Graph& graph, PassContext& context, const Node& node) {
-  std::optional<Match> match = Candidate(node);
-  if (!match) return false;
-  const bool scale = kMulOp.is(node.op());
-  const absl::string_view counter = scale ? kScale : kOffset;
-  const UseIndex uses(graph);
-  if (std::string why = Obstacle(*match, context, uses); !why.empty()) {
-    context.Missed(counter, node, std::move(why));
-    return false;
-  }
-  std::vector<ReplacedNode> replaced = {ReplacedNode::Of(node)};
-  const Node* result = match->add != nullptr ? match->add : match->contraction;
-  if (!scale && match->add == nullptr) result = &node;  // rewritten in place into a BiasAdd
-  if (scale) {
-    DUET_RETURN_IF_ERROR(FoldScale(graph, uses, *match));
-  } else {
-    DUET_RETURN_IF_ERROR(FoldOffset(graph, uses, *match));
-  }
+absl::string_view CounterOf(const Node& op) { return kMulOp.is(op.op()) ? kScale : kOffset; }
+
+// Folds `match`, whose obstacles were checked against `uses`.
+absl::Status Fold(Graph& graph, PassContext& context, const UseIndex& uses, const Match& match) {
+  const Node& op = *match.op;
+  const bool scale = kMulOp.is(op.op());
+  std::vector<ReplacedNode> replaced = {ReplacedNode::Of(op)};
+  const Node* result = match.add != nullptr ? match.add : match.contraction;
+  if (!scale && match.add == nullptr) result = &op;  // rewritten in place into a BiasAdd
+  DUET_RETURN_IF_ERROR(scale ? FoldScale(graph, uses, match) : FoldOffset(graph, uses, match));
   context.Fused(*result, std::move(replaced));
-  context.Count(counter);
-  return true;
+  context.Count(CounterOf(op));
+  return absl::OkStatus();
 }
 
 }  // namespace
 
+// Folds in sweeps over the graph with one UseIndex each (building one per fold made ResNet-50's
+// 106 folds cost 300 ms). A fold makes the uses of the nodes it changes stale in the index, so a
+// match touching one waits for the next sweep. The last sweep folds nothing; it reports the
+// candidates that did not fold.
 absl::StatusOr<bool> FoldScaleOffset(Graph& graph, PassContext& context) {
   bool changed = false;
-  const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
-  for (const Node* node : nodes) {
-    if (node->removed()) continue;
-    DUET_ASSIGN_OR_RETURN(const bool folded, FoldAt(graph, context, *node));
+  for (bool folded = true; folded;) {
+    folded = false;
+    const UseIndex uses(graph);
+    absl::flat_hash_set<const Node*> touched;
+    std::vector<std::pair<const Node*, std::string>> missed;
+    const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+    for (const Node* node : nodes) {
+      if (node->removed()) continue;
+      std::optional<Match> match = Candidate(*node);
+      if (!match) continue;
+      const Node* changes[] = {node, match->contraction, match->add};
+      if (std::any_of(std::begin(changes), std::end(changes),
+                      [&](const Node* n) { return n != nullptr && touched.contains(n); })) {
+        continue;
+      }
+      if (std::string why = Obstacle(*match, context, uses); !why.empty()) {
+        missed.emplace_back(node, std::move(why));
+        continue;
+      }
+      DUET_RETURN_IF_ERROR(Fold(graph, context, uses, *match));
+      for (const Node* n : changes) {
+        if (n != nullptr) touched.insert(n);
+      }
+      folded = true;
+    }
+    if (!folded) {
+      for (auto& [node, why] : missed) context.Missed(CounterOf(*node), *node, std::move(why));
+    }
     changed |= folded;
   }
   return changed;
