@@ -12,7 +12,8 @@ keras_zoo.py builds them) it freezes the inference graph as TensorFlow 2 writes 
 --threads) and `duet bench --threads` on the same feeds, each the median of --runs runs after a
 warm-up. Prints `name<TAB>value<TAB>unit` lines: each round's medians, then the median over rounds
 and the ratio tensorflow/duet (above 1: duet is faster). onnxruntime joins when tf2onnx and
-onnxruntime are importable; otherwise a line says it was skipped.
+onnxruntime are importable; otherwise a line says it was skipped. --baseline adds another duet
+binary (an older build, say) as `duet_baseline`, timed in the same rounds.
 """
 import argparse
 import os
@@ -114,7 +115,7 @@ def onnx_session(graph_def, input_names, output_names, threads):
         return None, f"the model does not convert: {type(e).__name__}: {str(e)[:200]}"
 
 
-def bench_model(name, duet_bin, batches, threads, runs, rounds, rng, workdir):
+def bench_model(name, duet_bin, baseline_bin, batches, threads, runs, rounds, rng, workdir):
     keras.backend.clear_session()
     model, shape = MODELS[name]()
     keras_zoo.randomize_weights(model, rng)
@@ -140,11 +141,14 @@ def bench_model(name, duet_bin, batches, threads, runs, rounds, rng, workdir):
         feed_path = os.path.join(workdir, f"{name}_b{batch}.npy")
         np.save(feed_path, x)
         feed_args = ["--input", f"{input_names[0]}={feed_path}"]
-        results = {"tensorflow": [], "duet": [], "onnxruntime": []}
+        results = {"tensorflow": [], "duet": [], "duet_baseline": [], "onnxruntime": []}
         for r in range(rounds):
             results["tensorflow"].append(tf_median_ms(session, feeds, output_names, runs))
             results["duet"].append(duet_bench_ms(duet_bin, model_path, feed_args, output_names[0],
                                                  runs, threads))
+            if baseline_bin:
+                results["duet_baseline"].append(duet_bench_ms(baseline_bin, model_path, feed_args,
+                                                              output_names[0], runs, threads))
             if ort is not None:
                 ort_feeds = {input_names[0]: x}
                 results["onnxruntime"].append(
@@ -155,7 +159,7 @@ def bench_model(name, duet_bin, batches, threads, runs, rounds, rng, workdir):
         medians = {peer: statistics.median(t) for peer, t in results.items() if t}
         for peer, value in medians.items():
             emit(f"{peer}.{name}_b{batch}", value, "ms")
-        for peer in ("tensorflow", "onnxruntime"):
+        for peer in ("tensorflow", "onnxruntime", "duet_baseline"):
             if peer in medians:
                 emit(f"ratio.{name}_b{batch}.{peer}/duet", medians[peer] / medians["duet"], "x")
     session.close()
@@ -179,6 +183,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--baseline", metavar="DUET_BIN", help="another duet binary to time")
     parser.add_argument("--keep", metavar="DIR",
                         help="write the frozen models and feeds here (for duet optimize, profilers)")
     args = parser.parse_args()
@@ -191,8 +196,9 @@ def main():
         workdir = args.keep or scratch
         os.makedirs(workdir, exist_ok=True)
         for name in args.models.split(","):
-            bench_model(name, os.path.abspath(args.duet_bin), batches, args.threads, args.runs,
-                        args.rounds, rng, workdir)
+            baseline = os.path.abspath(args.baseline) if args.baseline else None
+            bench_model(name, os.path.abspath(args.duet_bin), baseline, batches, args.threads,
+                        args.runs, args.rounds, rng, workdir)
 
 
 if __name__ == "__main__":
