@@ -1,12 +1,15 @@
-// Fusion of a MatMul or Conv2D with the bias added to its result and an optional activation
-// after it, into TensorFlow's _FusedMatMul / _FusedConv2D: one oneDNN primitive with the bias
-// and the activation as post-ops, so the product is written once instead of three times.
+// Fusion of a MatMul, Conv2D or DepthwiseConv2dNative with the bias added to its result and an
+// optional activation after it, into TensorFlow's _FusedMatMul / _FusedConv2D /
+// _FusedDepthwiseConv2dNative: one oneDNN primitive with the bias and the activation as post-ops,
+// so the product is written once instead of three times.
 //
-// Pattern: P = MatMul(a, b) or Conv2D(x, w); S = BiasAdd(P, bias) or AddV2(P, bias) with bias a
-// vector along P's last dim; optionally A = Relu|Relu6|Elu|Tanh|Sigmoid(S). The last node of the
-// match is rewritten in place into the fused op (so a fetched result keeps its name); the others
-// go. It fires only when the intermediate values are read by nothing else and are not kept, and
-// only for float32 (the fused kernels' type). Candidates that do not fire are reported with why.
+// Pattern: P = MatMul(a, b), Conv2D(x, w) or DepthwiseConv2dNative(x, w); S = BiasAdd(P, bias) or
+// AddV2(P, bias) with bias a vector along P's last dim; optionally A =
+// Relu|Relu6|Elu|Tanh|Sigmoid(S). The last node of the match is rewritten in place into the fused
+// op (so a fetched result keeps its name); the others go. It fires only when the intermediate
+// values are read by nothing else and are not kept, and only for float32 (the fused kernels'
+// type). Candidates that do not fire are reported with why. The convolutions are NHWC, the only
+// layout duet's convolution ops accept.
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "graph/passes/passes.h"
@@ -21,6 +24,8 @@ const OpRef kMatMulOp("MatMul");
 const OpRef kFusedMatMulOp("_FusedMatMul");
 const OpRef kConv2DOp("Conv2D");
 const OpRef kFusedConv2DOp("_FusedConv2D");
+const OpRef kDepthwiseConvOp("DepthwiseConv2dNative");
+const OpRef kFusedDepthwiseConvOp("_FusedDepthwiseConv2dNative");
 const OpRef kBiasAddOp("BiasAdd");
 const OpRef kAddV2Op("AddV2");
 const OpRef kActivations[] = {OpRef("Relu"), OpRef("Relu6"), OpRef("Elu"), OpRef("Tanh"),
@@ -46,6 +51,18 @@ void SetFusedConv2DAttrs(const Node& product, std::vector<std::string> fused_ops
   call.set(FusedConv2DAttrs::kFusedOps, std::move(fused_ops));
 }
 
+// TensorFlow's fused op has no explicit_paddings, so an EXPLICIT depthwise convolution fails the
+// fused op's checks and is reported as not fused.
+void SetFusedDepthwiseConvAttrs(const Node& product, std::vector<std::string> fused_ops,
+                                OpCall& call) {
+  call.set(FusedDepthwiseConvAttrs::kStrides, product.attr(DepthwiseConvAttrs::kStrides));
+  call.set(FusedDepthwiseConvAttrs::kPadding, product.attr(DepthwiseConvAttrs::kPadding));
+  call.set(FusedDepthwiseConvAttrs::kDataFormat, product.attr(DepthwiseConvAttrs::kDataFormat));
+  call.set(FusedDepthwiseConvAttrs::kDilations, product.attr(DepthwiseConvAttrs::kDilations));
+  call.set(FusedDepthwiseConvAttrs::kNumArgs, 1);
+  call.set(FusedDepthwiseConvAttrs::kFusedOps, std::move(fused_ops));
+}
+
 struct Contraction {
   const OpRef& op;
   const OpRef& fused_op;
@@ -56,6 +73,8 @@ struct Contraction {
 const Contraction kContractions[] = {
     {kMatMulOp, kFusedMatMulOp, "fusion.matmul", SetFusedMatMulAttrs},
     {kConv2DOp, kFusedConv2DOp, "fusion.conv2d", SetFusedConv2DAttrs},
+    {kDepthwiseConvOp, kFusedDepthwiseConvOp, "fusion.depthwise_conv2d",
+     SetFusedDepthwiseConvAttrs},
 };
 
 const Contraction* ContractionOf(const Node& node) {

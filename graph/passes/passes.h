@@ -26,7 +26,8 @@ absl::StatusOr<bool> FoldBatchNorm(Graph& graph, PassContext& context);
 // DepthwiseConv2dNative or MatMul with a constant filter (Keras' frozen batch norm) -> the
 // contraction with a scaled filter and a BiasAdd.
 absl::StatusOr<bool> FoldScaleOffset(Graph& graph, PassContext& context);
-// "fuse_bias_activation": MatMul/Conv2D + bias + optional activation -> _FusedMatMul/_FusedConv2D.
+// "fuse_bias_activation": MatMul/Conv2D/DepthwiseConv2dNative + bias + optional activation ->
+// _FusedMatMul/_FusedConv2D/_FusedDepthwiseConv2dNative.
 absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context);
 // "fuse_softmax_cross_entropy": hand-written -sum(y * log_softmax(z), -1) (or with log(softmax(z)))
 // -> SoftmaxCrossEntropyWithLogits(z, y), whose max-shifted kernel stays finite for large logits.

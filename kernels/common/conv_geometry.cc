@@ -4,11 +4,17 @@ namespace duet {
 
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Shape& in,
                               const Shape& filter, const Shape& out) {
-  const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
+  return MakeConvGeometry(ctx, kind, ConvWindowKeysOf(kind), in, filter, out);
+}
+
+ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
+                              const Shape& in, const Shape& filter, const Shape& out) {
   const auto& strides = ctx.attr(keys.strides);
   const auto& dilations = ctx.attr(keys.dilations);
-  const auto& explicit_pads = ctx.attr(keys.explicit_paddings);
+  // Read only when padding is EXPLICIT, which the ops without the attr do not allow.
   const bool is_explicit = ctx.attr(keys.padding) == "EXPLICIT";
+  const std::vector<int64_t>* explicit_pads =
+      is_explicit ? &ctx.attr(*keys.explicit_paddings) : nullptr;
   ConvGeometry g;
   g.batch = in[0];
   g.in_c = in[3];
@@ -25,7 +31,7 @@ ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Sha
     g.stride[d] = strides[1 + d];
     g.dilation[d] = dilations[1 + d];
     g.pad[d] = is_explicit
-                   ? WindowPadding{explicit_pads[2 + 2 * d], explicit_pads[3 + 2 * d]}
+                   ? WindowPadding{(*explicit_pads)[2 + 2 * d], (*explicit_pads)[3 + 2 * d]}
                    : SameOrValidPadding(g.in[d], g.out[d], g.window[d], g.stride[d], g.dilation[d]);
   }
   return g;

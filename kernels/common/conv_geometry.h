@@ -32,6 +32,10 @@ struct ConvGeometry {
 // and padding from the attrs of `ctx`, whose op is of that kind.
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Shape& in,
                               const Shape& filter, const Shape& out);
+// MakeConvGeometry reading the window attrs through `keys` (an op that declares them at positions
+// of its own: _FusedDepthwiseConv2dNative).
+ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
+                              const Shape& in, const Shape& filter, const Shape& out);
 
 // MakeConvGeometry for Conv2D's family.
 inline ConvGeometry MakeConvGeometry(const KernelContext& ctx, const Shape& in, const Shape& filter,

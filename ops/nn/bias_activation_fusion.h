@@ -1,5 +1,6 @@
-// What _FusedMatMul and _FusedConv2D share: the fusions their fused_ops attr may name and the
-// check their shape functions make of fused_ops, num_args and the bias.
+// What _FusedMatMul, _FusedConv2D and _FusedDepthwiseConv2dNative share: the fusions their
+// fused_ops attr may name and the check their shape functions make of fused_ops, num_args and the
+// bias.
 #pragma once
 
 #include <string>

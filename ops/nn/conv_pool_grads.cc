@@ -38,7 +38,7 @@ struct ConvParams {
 
 ConvParams ReadConvParams(const GradientContext& ctx, ConvKind kind) {
   const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
-  return {kind, ctx.attr(keys.strides), ctx.attr(keys.padding), ctx.attr(keys.explicit_paddings),
+  return {kind, ctx.attr(keys.strides), ctx.attr(keys.padding), ctx.attr(*keys.explicit_paddings),
           ctx.attr(keys.dilations)};
 }
 

@@ -33,17 +33,18 @@ absl::Status CheckRank4(const Shape& s, absl::string_view name, absl::string_vie
       absl::StrCat(name, " must be 4-D (", dims, "), got shape ", s.str()));
 }
 
-// Checks the call's strides and dilations and reads its window attrs and the spatial size of
-// `filter` (rank 4 or unknown) into `spec` (an unknown filter size reads as 1).
-absl::Status ReadWindow(const ShapeContext& ctx, ConvKind kind, const Shape& filter,
+// Checks the call's strides and dilations and reads its window attrs (through `keys`) and the
+// spatial size of `filter` (rank 4 or unknown) into `spec` (an unknown filter size reads as 1).
+absl::Status ReadWindow(const ShapeContext& ctx, const ConvWindowKeys& keys, const Shape& filter,
                         WindowSpec& spec) {
-  const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
   const std::vector<int64_t>& strides = ctx.attr(keys.strides);
   const std::vector<int64_t>& dilations = ctx.attr(keys.dilations);
   DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
   DUET_RETURN_IF_ERROR(CheckNhwcAttr("dilations", dilations));
   spec.padding = ctx.attr(keys.padding);
-  DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(keys.explicit_paddings), spec));
+  if (keys.explicit_paddings != nullptr) {
+    DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(*keys.explicit_paddings), spec));
+  }
   for (int d = 0; d < 2; ++d) {
     spec.window[d] = Known(filter, d) ? filter[d] : 1;
     spec.stride[d] = strides[1 + d];
@@ -89,7 +90,7 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, ConvKind kind, const Shape
                              absl::string_view input_name, const Shape& filter,
                              absl::string_view filter_name, const Shape& out_backprop) {
   WindowSpec spec;
-  DUET_RETURN_IF_ERROR(ReadWindow(ctx, kind, filter, spec));
+  DUET_RETURN_IF_ERROR(ReadWindow(ctx, ConvWindowKeysOf(kind), filter, spec));
   DUET_RETURN_IF_ERROR(
       CheckRank4(out_backprop, "out_backprop", "batch, height, width, out_channels"));
   if ((Known(filter, 0) && filter[0] == 0) || (Known(filter, 1) && filter[1] == 0)) {
@@ -142,6 +143,11 @@ OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder) {
 }
 
 absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind) {
+  return ConvOutputShape(ctx, kind, ConvWindowKeysOf(kind));
+}
+
+absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind,
+                                      const ConvWindowKeys& keys) {
   const Shape& input = ctx.input_shape(0);
   const Shape& filter = ctx.input_shape(1);
   if (!filter.unknown_rank() && filter.rank() != 4) {
@@ -153,7 +159,7 @@ absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind) {
         "input must be 4-D (batch, height, width, channels), got shape ", input.str()));
   }
   WindowSpec spec;
-  DUET_RETURN_IF_ERROR(ReadWindow(ctx, kind, filter, spec));
+  DUET_RETURN_IF_ERROR(ReadWindow(ctx, keys, filter, spec));
   if (!filter.unknown_rank() && (filter[0] == 0 || filter[1] == 0)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "filter height and width must be at least 1, got filter shape ", filter.str()));

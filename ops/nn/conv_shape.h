@@ -1,6 +1,7 @@
-// What the 2-D convolution ops (Conv2D, its backprops, _FusedConv2D, DepthwiseConv2dNative and its
-// backprops) share: the declaration of their common attrs, the output shape of an NHWC input
-// convolved with a filter, the shape functions of the backprop ops and their size operands.
+// What the 2-D convolution ops (Conv2D, its backprops, _FusedConv2D, DepthwiseConv2dNative, its
+// backprops and _FusedDepthwiseConv2dNative) share: the declaration of their common attrs, the
+// output shape of an NHWC input convolved with a filter, the shape functions of the backprop ops
+// and their size operands.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,10 @@ OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder);
 // DepthwiseConv2dNative) that convolves input 0 [batch, h, w, in_channels] with filter input 1;
 // unknown dims stay unknown. Errors name the bad attr or the shapes that do not fit together.
 absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind);
+// ConvOutputShape reading the window attrs through `keys`, for an op that declares them at
+// positions of its own (_FusedDepthwiseConv2dNative).
+absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind,
+                                      const ConvWindowKeys& keys);
 // ConvOutputShape for Conv2D's family.
 absl::StatusOr<Shape> Conv2DOutputShape(const ShapeContext& ctx);
 

@@ -71,22 +71,24 @@ struct DepthwiseConvAttrs {
 // in_channels, multiplier], output channel c * multiplier + m from input channel c).
 enum class ConvKind { kConv2D, kDepthwise };
 
-// The window attrs of a 2-D convolution, for code shared by both kinds, which declare them at
-// different positions: references to one family's keys (an attr is read through the very key that
-// declared it, Note [Attribute keys] in ops/attr_key.h).
+// The window attrs of a 2-D convolution, for code shared by the ops that declare them at
+// different positions: references to one op family's keys (an attr is read through the very key
+// that declared it, Note [Attribute keys] in ops/attr_key.h). `explicit_paddings` is null for an
+// op without that attr (TensorFlow's _FusedDepthwiseConv2dNative: padding SAME or VALID only).
 struct ConvWindowKeys {
   const AttrKey<std::vector<int64_t>>& strides;
   const AttrKey<std::string>& padding;
-  const AttrKey<std::vector<int64_t>>& explicit_paddings;
+  const AttrKey<std::vector<int64_t>>* explicit_paddings;
   const AttrKey<std::vector<int64_t>>& dilations;
 };
 
+// The window keys of the unfused `kind` ops and their backprops (Conv2D's also _FusedConv2D's).
 inline const ConvWindowKeys& ConvWindowKeysOf(ConvKind kind) {
   static constexpr ConvWindowKeys kConv{ConvAttrs::kStrides, ConvAttrs::kPadding,
-                                        ConvAttrs::kExplicitPaddings, ConvAttrs::kDilations};
+                                        &ConvAttrs::kExplicitPaddings, ConvAttrs::kDilations};
   static constexpr ConvWindowKeys kDepthwise{
       DepthwiseConvAttrs::kStrides, DepthwiseConvAttrs::kPadding,
-      DepthwiseConvAttrs::kExplicitPaddings, DepthwiseConvAttrs::kDilations};
+      &DepthwiseConvAttrs::kExplicitPaddings, DepthwiseConvAttrs::kDilations};
   return kind == ConvKind::kConv2D ? kConv : kDepthwise;
 }
 
@@ -97,6 +99,25 @@ struct FusedConv2DAttrs {
   static constexpr AttrKey<float> kEpsilon{9, "epsilon"};
   static constexpr AttrKey<float> kLeakyReluAlpha{10, "leakyrelu_alpha"};
 };
+
+// _FusedDepthwiseConv2dNative's attrs, at TensorFlow's positions: unlike DepthwiseConv2dNative it
+// has num_args second and no explicit_paddings, so its window attrs cannot share
+// DepthwiseConvAttrs' positions and are read through kFusedDepthwiseWindowKeys.
+struct FusedDepthwiseConvAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<int64_t> kNumArgs{1, "num_args"};
+  static constexpr AttrKey<std::vector<int64_t>> kStrides{2, "strides"};
+  static constexpr AttrKey<std::string> kPadding{3, "padding"};
+  static constexpr AttrKey<std::string> kDataFormat{4, "data_format"};
+  static constexpr AttrKey<std::vector<int64_t>> kDilations{5, "dilations"};
+  static constexpr AttrKey<std::vector<std::string>> kFusedOps{6, "fused_ops"};
+  static constexpr AttrKey<float> kEpsilon{7, "epsilon"};
+  static constexpr AttrKey<float> kLeakyReluAlpha{8, "leakyrelu_alpha"};
+};
+
+inline constexpr ConvWindowKeys kFusedDepthwiseWindowKeys{
+    FusedDepthwiseConvAttrs::kStrides, FusedDepthwiseConvAttrs::kPadding, nullptr,
+    FusedDepthwiseConvAttrs::kDilations};
 
 // Every pooling op and pooling gradient: the window.
 struct PoolAttrs {

@@ -250,6 +250,7 @@ const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3", FusedBatchNorm
 // unfused ops first), as TensorFlow's grappler does.
 const NotDifferentiable kFusedMatMul("_FusedMatMul");
 const NotDifferentiable kFusedConv2D("_FusedConv2D");
+const NotDifferentiable kFusedDepthwiseConv2dNative("_FusedDepthwiseConv2dNative");
 // An update of a variable, like ResourceApplyGradientDescent: no outputs to differentiate.
 const NotDifferentiable kMatMulApplyGradientDescent("_ResourceApplyMatMulGradientDescent");
 

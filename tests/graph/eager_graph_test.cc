@@ -211,6 +211,11 @@ std::vector<Case> Cases() {
        [](const std::vector<Tensor>& in) {
          return fused_conv2d(in[0], in[1], {in[2]}, {"BiasAdd", "Tanh"}, {1}, "SAME");
        }},
+      {"_FusedDepthwiseConv2dNative",
+       {reshape(kX, {1, 2, 1, 3}), reshape(kY, {1, 2, 3, 1}), constant({0.5f, -1.f, 2.f})},
+       [](const std::vector<Tensor>& in) {
+         return fused_depthwise_conv2d(in[0], in[1], {in[2]}, {"BiasAdd", "Relu6"}, {1}, "SAME");
+       }},
   };
 }
 

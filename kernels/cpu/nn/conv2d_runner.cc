@@ -80,12 +80,13 @@ absl::Status EigenConv2D(KernelContext& ctx, const ConvGeometry& g) {
   return absl::OkStatus();
 }
 
-// Inputs: input, filter[, bias].
-absl::Status RunConv(KernelContext& ctx, ConvKind kind, const FusedEpilogue* epilogue) {
+// Inputs: input, filter[, bias]. The window attrs are read through `keys`.
+absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
+                     const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   const ConvGeometry g =
-      MakeConvGeometry(ctx, kind, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
+      MakeConvGeometry(ctx, kind, keys, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
   if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv2D(ctx, g, epilogue);
   if (g.in_c == 0) {  // empty sums: zeros
     std::memset(out.raw_data(), 0, out.nbytes());
@@ -102,11 +103,15 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const FusedEpilogue* epi
 }  // namespace
 
 absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue) {
-  return RunConv(ctx, ConvKind::kConv2D, epilogue);
+  return RunConv(ctx, ConvKind::kConv2D, ConvWindowKeysOf(ConvKind::kConv2D), epilogue);
 }
 
 absl::Status RunDepthwiseConv2D(KernelContext& ctx) {
-  return RunConv(ctx, ConvKind::kDepthwise, nullptr);
+  return RunConv(ctx, ConvKind::kDepthwise, ConvWindowKeysOf(ConvKind::kDepthwise), nullptr);
+}
+
+absl::Status RunFusedDepthwiseConv2D(KernelContext& ctx, const FusedEpilogue& epilogue) {
+  return RunConv(ctx, ConvKind::kDepthwise, kFusedDepthwiseWindowKeys, &epilogue);
 }
 
 }  // namespace duet

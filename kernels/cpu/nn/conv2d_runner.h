@@ -1,8 +1,9 @@
-// The CPU forward convolution behind Conv2D, _FusedConv2D and DepthwiseConv2dNative: oneDNN's
-// convolution for float32 and bfloat16 (NHWC activations; HWIO or grouped weights reordered into
-// the layout oneDNN prefers; bfloat16 in float32 where the CPU lacks it, Note [Reduced precision
-// without oneDNN support] in kernels/cpu/common/dnnl_plan.cc), im2col + Eigen GEMM for float64
-// (direct loops for grouped float64 convolutions).
+// The CPU forward convolution behind Conv2D, _FusedConv2D, DepthwiseConv2dNative and
+// _FusedDepthwiseConv2dNative: oneDNN's convolution for float32 and bfloat16 (NHWC activations;
+// HWIO or grouped weights reordered into the layout oneDNN prefers; bfloat16 in float32 where the
+// CPU lacks it, Note [Reduced precision without oneDNN support] in
+// kernels/cpu/common/dnnl_plan.cc), im2col + Eigen GEMM for float64 (direct loops for grouped
+// float64 convolutions).
 #pragma once
 
 #include "absl/status/status.h"
@@ -22,5 +23,10 @@ absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue = nullp
 // DepthwiseConvAttrs: oneDNN's grouped convolution (one group per input channel), or direct loops
 // for float64 (grouped_conv_loops.h).
 absl::Status RunDepthwiseConv2D(KernelContext& ctx);
+
+// RunDepthwiseConv2D for _FusedDepthwiseConv2dNative (window attrs at its own positions,
+// kFusedDepthwiseWindowKeys), then adds input 2 (the bias) and applies the activation of
+// `epilogue`, as RunConv2D does.
+absl::Status RunFusedDepthwiseConv2D(KernelContext& ctx, const FusedEpilogue& epilogue);
 
 }  // namespace duet

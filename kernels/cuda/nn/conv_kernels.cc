@@ -1,5 +1,6 @@
 // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative,
-// DepthwiseConv2dNativeBackpropInput and DepthwiseConv2dNativeBackpropFilter on cuDNN
+// _FusedDepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput and
+// DepthwiseConv2dNativeBackpropFilter on cuDNN
 // (conv_cache.h): NHWC activations as the ops define them; the HWIO filter (a [h*w*in_c, out_c]
 // matrix) is transposed to cuDNN's KRSC ([out_c, h*w*in_c]) for each call, and the filter
 // gradient back. The depthwise ops are grouped convolutions (cudnnSetConvolutionGroupCount, one
@@ -165,15 +166,16 @@ absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g,
   return padded;
 }
 
-// Inputs: input, filter[, bias]. With an epilogue, adds the bias and applies its activation in
-// place after the convolution.
-absl::Status RunConv(KernelContext& ctx, ConvKind kind, const FusedEpilogue* epilogue) {
+// Inputs: input, filter[, bias]; the window attrs are read through `keys`. With an epilogue, adds
+// the bias and applies its activation in place after the convolution.
+absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
+                     const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
   const Tensor& input = ctx.input(0);
   const DType dtype = out.dtype();
   const ConvGeometry g =
-      MakeConvGeometry(ctx, kind, input.shape(), ctx.input(1).shape(), out.shape());
+      MakeConvGeometry(ctx, kind, keys, input.shape(), ctx.input(1).shape(), out.shape());
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   const cudaStream_t stream = device->stream();
   if (g.in_c == 0) {  // empty sums: zeros
@@ -197,17 +199,26 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const FusedEpilogue* epi
       "fused convolution epilogue");
 }
 
-absl::Status Conv2DKernel(KernelContext& ctx) { return RunConv(ctx, ConvKind::kConv2D, nullptr); }
+absl::Status Conv2DKernel(KernelContext& ctx) {
+  return RunConv(ctx, ConvKind::kConv2D, ConvWindowKeysOf(ConvKind::kConv2D), nullptr);
+}
 
 absl::Status DepthwiseConv2dNativeKernel(KernelContext& ctx) {
-  return RunConv(ctx, ConvKind::kDepthwise, nullptr);
+  return RunConv(ctx, ConvKind::kDepthwise, ConvWindowKeysOf(ConvKind::kDepthwise), nullptr);
 }
 
 absl::Status FusedConv2DKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
                         ReadFusedEpilogue(ctx.attr(FusedConv2DAttrs::kFusedOps),
                                           ctx.attr(FusedConv2DAttrs::kLeakyReluAlpha)));
-  return RunConv(ctx, ConvKind::kConv2D, &epilogue);
+  return RunConv(ctx, ConvKind::kConv2D, ConvWindowKeysOf(ConvKind::kConv2D), &epilogue);
+}
+
+absl::Status FusedDepthwiseConv2dNativeKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
+                        ReadFusedEpilogue(ctx.attr(FusedDepthwiseConvAttrs::kFusedOps),
+                                          ctx.attr(FusedDepthwiseConvAttrs::kLeakyReluAlpha)));
+  return RunConv(ctx, ConvKind::kDepthwise, kFusedDepthwiseWindowKeys, &epilogue);
 }
 
 // Inputs: input_sizes (host), filter, out_backprop.
@@ -284,6 +295,8 @@ const bool kRegistered = [] {
                    KernelDef{&BackpropFilterKernel});
     RegisterKernel("DepthwiseConv2dNative", DeviceType::kCuda, {dtype},
                    KernelDef{&DepthwiseConv2dNativeKernel});
+    RegisterKernel("_FusedDepthwiseConv2dNative", DeviceType::kCuda, {dtype},
+                   KernelDef{&FusedDepthwiseConv2dNativeKernel});
     RegisterKernel("DepthwiseConv2dNativeBackpropInput", DeviceType::kCuda, {dtype},
                    KernelDef{&DepthwiseBackpropInputKernel});
     RegisterKernel("DepthwiseConv2dNativeBackpropFilter", DeviceType::kCuda, {dtype},

@@ -81,8 +81,10 @@ TEST_CASE("a depthwise convolution takes a [1, 1, 1, C] scale and a subtracted o
   const auto ops = testing::OpCounts(result.graph);
   CHECK(ops.count("Mul") == 0);
   CHECK(ops.count("Sub") == 0);
-  CHECK(ops.at("DepthwiseConv2dNative") == 1);
-  CHECK(ops.at("BiasAdd") == 1);
+  // MobileNet's block end to end: fuse_bias_activation then makes the folded depthwise
+  // convolution, its BiasAdd and the Relu6 one op.
+  CHECK(ops.at("_FusedDepthwiseConv2dNative") == 1);
+  CHECK(result.report.counter("fusion.depthwise_conv2d_bias_relu6") == 1);
 }
 
 TEST_CASE("a transposed MatMul takes a scalar scale and an offset added on the left") {

@@ -1,5 +1,6 @@
-// MatMul/Conv2D + bias + activation fusion: what fuses (and into what), what must not, the report
-// of candidates that did not fire, and values equal to the unfused graph within float rounding.
+// MatMul/Conv2D/DepthwiseConv2dNative + bias + activation fusion: what fuses (and into what), what
+// must not, the report of candidates that did not fire, and values equal to the unfused graph
+// within float rounding.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +129,51 @@ TEST_CASE("Conv2D + BiasAdd + Relu fuse into _FusedConv2D") {
   CHECK(result.report.counter("fusion.conv2d_bias_relu") == 1);
   CHECK(testing::OpCounts(result.graph).at("_FusedConv2D") == 1);
   CHECK(testing::OpCounts(result.graph).count("Conv2D") == 0);
+}
+
+// out = relu6(bias_add(depthwise_conv2d(x, filter), b)), MobileNet's block, for x: (2, 6, 6, 3).
+testing::Optimized FuseDepthwiseBlock(DType dtype, const std::string& padding,
+                                      std::vector<int64_t> explicit_paddings = {}) {
+  const Tensor filter = cast(random_normal({3, 3, 3, 2}, 1), dtype);
+  const Tensor b = cast(random_normal({6}, 2), dtype);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(dtype, {-1, 6, 6, 3}, "x");
+    Tensor y = padding == "EXPLICIT"
+                   ? depthwise_conv2d_explicit_padding(x, filter, {1, 1, 1, 1}, explicit_paddings,
+                                                       {1, 1, 1, 1}, OpSite("dw"))
+                   : depthwise_conv2d(x, filter, {1, 2, 2, 1}, padding, OpSite("dw"));
+    identity(relu6(bias_add(y, b)), OpSite("out"));
+  }
+  return testing::OptimizeAndCompare(
+      g, kFuseOnly, {{"x", cast(random_normal({2, 6, 6, 3}, 3), dtype)}}, {"out"}, 1e-5);
+}
+
+TEST_CASE("DepthwiseConv2dNative + BiasAdd + Relu6 fuse into _FusedDepthwiseConv2dNative") {
+  for (const char* padding : {"SAME", "VALID"}) {
+    INFO(padding);
+    auto result = FuseDepthwiseBlock(kFloat32, padding);
+    CHECK(result.report.counter("fusion.depthwise_conv2d_bias_relu6") == 1);
+    CHECK(
+        testing::OpCounts(result.graph) ==
+        std::map<std::string, int>{
+            {"Const", 2}, {"Identity", 1}, {"Placeholder", 1}, {"_FusedDepthwiseConv2dNative", 1}});
+  }
+}
+
+TEST_CASE("float64 and EXPLICIT padding depthwise convolutions do not fuse, and say why") {
+  auto f64 = FuseDepthwiseBlock(kFloat64, "SAME");
+  CHECK(testing::OpCounts(f64.graph).at("DepthwiseConv2dNative") == 1);
+  REQUIRE(f64.report.missed.size() == 1);
+  CHECK(f64.report.missed[0].fusion == "fusion.depthwise_conv2d");
+  CHECK_THAT(f64.report.missed[0].why, Catch::Contains("dtype float64"));
+  // TensorFlow's _FusedDepthwiseConv2dNative has no explicit_paddings.
+  auto explicit_pads = FuseDepthwiseBlock(kFloat32, "EXPLICIT", {0, 0, 1, 1, 2, 0, 0, 0});
+  CHECK(testing::OpCounts(explicit_pads.graph).at("DepthwiseConv2dNative") == 1);
+  REQUIRE(explicit_pads.report.missed.size() == 1);
+  CHECK(explicit_pads.report.missed[0].node == "dw");
+  CHECK_THAT(explicit_pads.report.missed[0].why, Catch::Contains("\"EXPLICIT\""));
 }
 
 TEST_CASE("the dump's diff lists the fused nodes with their source lines") {

@@ -1,5 +1,6 @@
-// CUDA Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative and
-// its backprops (cuDNN; grouped convolutions for the depthwise ops) against the CPU kernels.
+// CUDA Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative,
+// _FusedDepthwiseConv2dNative and its backprops (cuDNN; grouped convolutions for the depthwise
+// ops) against the CPU kernels.
 //
 // Tolerances: float32 1e-4 (cuDNN's algorithms, FMA math only, sum in a different order than
 // oneDNN over windows of up to a few hundred terms); float64 1e-10; bfloat16 5e-2.
@@ -161,6 +162,26 @@ TEST_CASE("CUDA _FusedConv2D matches the CPU for every activation") {
           },
           {Random({2, 9, 8, 3}, seed++, dtype), Random({3, 3, 3, 5}, seed++, dtype),
            Random({5}, seed++, dtype)},
+          Tol(dtype));
+    }
+  }
+}
+
+TEST_CASE("CUDA _FusedDepthwiseConv2dNative matches the CPU for every activation") {
+  if (testing::SkipWithoutGpu()) return;
+  int seed = 600;
+  for (DType dtype : {kFloat32, kFloat64}) {
+    for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
+      INFO(DTypeName(dtype) << " " << activation);
+      std::vector<std::string> ops = {"BiasAdd"};
+      if (*activation != '\0') ops.push_back(activation);
+      testing::ExpectGpuMatchesCpu(
+          [ops](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{
+                fused_depthwise_conv2d(in[0], in[1], {in[2]}, ops, {1, 2, 2, 1}, "SAME")};
+          },
+          {Random({2, 9, 8, 3}, seed++, dtype), Random({3, 3, 3, 2}, seed++, dtype),
+           Random({6}, seed++, dtype)},
           Tol(dtype));
     }
   }
