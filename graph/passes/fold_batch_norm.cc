@@ -145,9 +145,7 @@ std::pair<Tensor, Tensor> Fold(const Match& match, double epsilon, DType dtype) 
     multiplier[k] = scale[k] / std::sqrt(variance[k] + epsilon);
     bias[k] = offset[k] - mean[k] * multiplier[k] + old_bias[k] * multiplier[k];
   }
-  std::vector<double> filter = FloatValues(*match.filter);
-  for (size_t i = 0; i < filter.size(); ++i) filter[i] *= multiplier[i % channels];  // HWIO
-  return {FloatTensor(dtype, filter, match.filter->shape()),
+  return {ScalePerChannel(*match.filter, multiplier),  // HWIO: channels last
           FloatTensor(dtype, bias, Shape{channels})};
 }
 

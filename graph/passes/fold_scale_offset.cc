@@ -38,11 +38,10 @@ const OpRef kMatMulOp("MatMul");
 constexpr absl::string_view kScale = "fold.scale";
 constexpr absl::string_view kOffset = "fold.offset";
 
-// Maps a filter element's flat index to the output channel it contributes to.
+// Where a filter's output channels lie (ScalePerChannel's stride: 1 for channels last).
 struct ChannelLayout {
   int64_t channels = 0;
-  int64_t stride = 1;  // channel k's elements are runs of `stride` at k * stride + j * block
-  int64_t block() const { return channels * stride; }
+  int64_t stride = 1;
 };
 
 // The filter layout of a contraction with a constant filter and channels last, or nullopt.
@@ -75,7 +74,6 @@ struct Match {
   const Node* add = nullptr;  // BiasAdd, or AddV2 of a constant vector, after the contraction
   int bias_input = 0;
   const Node* op = nullptr;         // the Mul, AddV2 or Sub that folds
-  int value_input = 0;              // op's input reading the contraction (or the add)
   std::vector<double> per_channel;  // op's constant, one value per channel
 };
 
@@ -109,7 +107,7 @@ std::optional<Match> Candidate(const Node& op) {
   if (!IsFloat(op.output_dtype(0))) return std::nullopt;
   for (int input = 0; input < 2; ++input) {
     if (sub && input == 1) break;  // c - conv is not an offset of conv
-    Match match{.op = &op, .value_input = input};
+    Match match{.op = &op};
     const Node* value = op.inputs()[input].node;
     const Tensor* constant = ConstValue(op.inputs()[1 - input]);
     if (constant == nullptr || !constant->has_value()) continue;
@@ -168,38 +166,13 @@ absl::StatusOr<NodeOutput> AddConst(Graph& graph, const Node& site, absl::string
   return NodeOutput{node, 0};
 }
 
-template <typename T>
-void ScalePerChannel(const T* from, T* to, int64_t n, const std::vector<double>& factors,
-                     const ChannelLayout& layout) {
-  const std::vector<T> f(factors.begin(), factors.end());  // exact: they came from T values
-  for (int64_t base = 0; base < n; base += layout.block()) {
-    for (int64_t k = 0; k < layout.channels; ++k) {
-      const int64_t run = base + k * layout.stride;
-      for (int64_t j = 0; j < layout.stride; ++j) to[run + j] = from[run + j] * f[k];
-    }
-  }
-}
-
-// `filter` with each element multiplied by its output channel's factor, in its own dtype: a
-// float32 product rounded once is the double product rounded, so nothing is lost.
-Tensor ScaledFilter(const Tensor& filter, const std::vector<double>& factors,
-                    const ChannelLayout& layout) {
-  Tensor scaled = Tensor::Empty(filter.dtype(), filter.shape());
-  if (filter.dtype() == kFloat64) {
-    ScalePerChannel(filter.data<double>(), scaled.mutable_data<double>(), filter.num_elements(),
-                    factors, layout);
-  } else {
-    ScalePerChannel(filter.data<float>(), scaled.mutable_data<float>(), filter.num_elements(),
-                    factors, layout);
-  }
-  return scaled;
-}
-
 // Mul(P, m): scales the filter (and the bias) by m; P's result replaces the Mul's.
 absl::Status FoldScale(Graph& graph, const UseIndex& uses, const Match& match) {
   const Node& c = *match.contraction;
   const DType dtype = c.output_dtype(0);
-  const Tensor filter = ScaledFilter(*ConstValue(c.inputs()[1]), match.per_channel, match.layout);
+  // Exact: a float32 product rounded once is the double product rounded.
+  const Tensor filter =
+      ScalePerChannel(*ConstValue(c.inputs()[1]), match.per_channel, match.layout.stride);
   DUET_ASSIGN_OR_RETURN(const Node* scaled,
                         AddNamed(graph, ConstSpec(filter, c), c.name() + "/scaled_filter"));
   graph.SetInput(&c, 1, {scaled, 0});

@@ -152,6 +152,36 @@ Tensor FloatTensor(DType dtype, const std::vector<double>& values, const Shape& 
   return from_vector(std::vector<float>(values.begin(), values.end()), shape);
 }
 
+namespace {
+
+template <typename T>
+void ScaleRuns(const T* from, T* to, int64_t n, const std::vector<double>& factors,
+               int64_t stride) {
+  const int64_t channels = static_cast<int64_t>(factors.size());
+  for (int64_t base = 0; base < n; base += channels * stride) {
+    for (int64_t k = 0; k < channels; ++k) {
+      const int64_t run = base + k * stride;
+      for (int64_t j = 0; j < stride; ++j) {
+        to[run + j] = static_cast<T>(static_cast<double>(from[run + j]) * factors[k]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Tensor ScalePerChannel(const Tensor& filter, const std::vector<double>& factors, int64_t stride) {
+  Tensor scaled = Tensor::Empty(filter.dtype(), filter.shape());
+  if (filter.dtype() == kFloat64) {
+    ScaleRuns(filter.data<double>(), scaled.mutable_data<double>(), filter.num_elements(), factors,
+              stride);
+  } else {
+    ScaleRuns(filter.data<float>(), scaled.mutable_data<float>(), filter.num_elements(), factors,
+              stride);
+  }
+  return scaled;
+}
+
 void MoveControlDependents(Graph& graph, const UseIndex& uses, const Node* from, const Node* to) {
   for (const Node* dependent : uses.control_dependents(from)) {
     std::vector<const Node*> inputs;

@@ -63,6 +63,11 @@ bool IsConstFilledWith(NodeOutput output, double x);
 // compute; and a tensor of `dtype` (float32 or float64) holding `values`.
 std::vector<double> FloatValues(const Tensor& t);
 Tensor FloatTensor(DType dtype, const std::vector<double>& values, const Shape& shape);
+// A float32 or float64 `filter` with the elements of output channel k multiplied by factors[k],
+// each product taken in double and rounded once to the filter's dtype. Channel k's elements are
+// the runs of `stride` at k * stride + j * stride * factors.size(): stride 1 for channels last.
+Tensor ScalePerChannel(const Tensor& filter, const std::vector<double>& factors,
+                       int64_t stride = 1);
 
 // Makes the nodes that depend on `from` through control edges depend on `to` instead.
 void MoveControlDependents(Graph& graph, const UseIndex& uses, const Node* from, const Node* to);

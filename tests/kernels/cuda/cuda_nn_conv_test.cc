@@ -147,44 +147,45 @@ TEST_CASE("CUDA DepthwiseConv2dNative and its gradients match the CPU") {
   ExpectConvOpsGpuMatchCpu(ops, DepthwiseCases(), 300);
 }
 
-TEST_CASE("CUDA _FusedConv2D matches the CPU for every activation") {
-  if (testing::SkipWithoutGpu()) return;
-  int seed = 500;
+// A fused convolution of (input, filter, bias, fused_ops), stride 2, SAME padding.
+using FusedConvFn = Tensor (*)(const Tensor& x, const Tensor& filter, const Tensor& bias,
+                               const std::vector<std::string>& fused_ops);
+
+// Checks `conv` on the GPU against the CPU for a bias alone and every activation after it.
+void ExpectFusedConvMatchesCpu(FusedConvFn conv, const Shape& filter, int64_t out_channels,
+                               int seed) {
   for (DType dtype : {kFloat32, kFloat64}) {
     for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
       INFO(DTypeName(dtype) << " " << activation);
       std::vector<std::string> ops = {"BiasAdd"};
       if (*activation != '\0') ops.push_back(activation);
       testing::ExpectGpuMatchesCpu(
-          [ops](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{
-                fused_conv2d(in[0], in[1], {in[2]}, ops, {1, 2, 2, 1}, "SAME")};
+          [conv, ops](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{conv(in[0], in[1], in[2], ops)};
           },
-          {Random({2, 9, 8, 3}, seed++, dtype), Random({3, 3, 3, 5}, seed++, dtype),
-           Random({5}, seed++, dtype)},
+          {Random({2, 9, 8, 3}, seed++, dtype), Random(filter, seed++, dtype),
+           Random({out_channels}, seed++, dtype)},
           Tol(dtype));
     }
   }
 }
 
+TEST_CASE("CUDA _FusedConv2D matches the CPU for every activation") {
+  if (testing::SkipWithoutGpu()) return;
+  ExpectFusedConvMatchesCpu(
+      [](const Tensor& x, const Tensor& f, const Tensor& b, const std::vector<std::string>& ops) {
+        return fused_conv2d(x, f, {b}, ops, {1, 2, 2, 1}, "SAME");
+      },
+      {3, 3, 3, 5}, 5, 500);
+}
+
 TEST_CASE("CUDA _FusedDepthwiseConv2dNative matches the CPU for every activation") {
   if (testing::SkipWithoutGpu()) return;
-  int seed = 600;
-  for (DType dtype : {kFloat32, kFloat64}) {
-    for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
-      INFO(DTypeName(dtype) << " " << activation);
-      std::vector<std::string> ops = {"BiasAdd"};
-      if (*activation != '\0') ops.push_back(activation);
-      testing::ExpectGpuMatchesCpu(
-          [ops](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{
-                fused_depthwise_conv2d(in[0], in[1], {in[2]}, ops, {1, 2, 2, 1}, "SAME")};
-          },
-          {Random({2, 9, 8, 3}, seed++, dtype), Random({3, 3, 3, 2}, seed++, dtype),
-           Random({6}, seed++, dtype)},
-          Tol(dtype));
-    }
-  }
+  ExpectFusedConvMatchesCpu(
+      [](const Tensor& x, const Tensor& f, const Tensor& b, const std::vector<std::string>& ops) {
+        return fused_depthwise_conv2d(x, f, {b}, ops, {1, 2, 2, 1}, "SAME");
+      },
+      {3, 3, 3, 2}, 6, 600);
 }
 
 }  // namespace
