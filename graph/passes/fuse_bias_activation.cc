@@ -1,15 +1,17 @@
-// Fusion of a MatMul, Conv2D or DepthwiseConv2dNative with the bias added to its result and an
-// optional activation after it, into TensorFlow's _FusedMatMul / _FusedConv2D /
-// _FusedDepthwiseConv2dNative: one oneDNN primitive with the bias and the activation as post-ops,
-// so the product is written once instead of three times.
+// Fusion of a MatMul, Conv2D or DepthwiseConv2dNative with the bias added to its result, an
+// optional residual added after it and an optional activation, into TensorFlow's _FusedMatMul /
+// _FusedConv2D / _FusedDepthwiseConv2dNative: one oneDNN primitive with the bias, the residual and
+// the activation as post-ops, so the product is written once instead of up to four times.
 //
 // Pattern: P = MatMul(a, b), Conv2D(x, w) or DepthwiseConv2dNative(x, w); S = BiasAdd(P, bias) or
-// AddV2(P, bias) with bias a vector along P's last dim; optionally A =
-// Relu|Relu6|Elu|Tanh|Sigmoid(S). The last node of the match is rewritten in place into the fused
-// op (so a fetched result keeps its name); the others go. It fires only when the intermediate
-// values are read by nothing else and are not kept, and only for float32 (the fused kernels'
-// type). Candidates that do not fire are reported with why. The convolutions are NHWC, the only
-// layout duet's convolution ops accept.
+// AddV2(P, bias) with bias a vector along P's last dim; optionally R = AddV2(S, r) with r of S's
+// fully known shape (a ResNet block's sum: fused_ops "Add", as TensorFlow's remapper names it);
+// optionally A = Relu|Relu6|Elu|Tanh|Sigmoid of the last. A fused op made earlier (or imported)
+// whose fused_ops ends before an activation grows the same way. The last node of the match is
+// rewritten in place into the fused op (so a fetched result keeps its name); the others go. It
+// fires only when the intermediate values are read by nothing else and are not kept, and only for
+// float32 (the fused kernels' type). Candidates that do not fire are reported with why. The
+// convolutions are NHWC, the only layout duet's convolution ops accept.
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "graph/passes/passes.h"
@@ -31,58 +33,48 @@ const OpRef kAddV2Op("AddV2");
 const OpRef kActivations[] = {OpRef("Relu"), OpRef("Relu6"), OpRef("Elu"), OpRef("Tanh"),
                               OpRef("Sigmoid")};
 
-// The fused op's attrs: the product's own (which the fused op declares at the same positions,
-// through the same keys), the fusion and its one arg, the bias.
-void SetFusedMatMulAttrs(const Node& product, std::vector<std::string> fused_ops, OpCall& call) {
+// The fused op's attrs from the product's own (which the fused op declares at the same positions,
+// through the same keys).
+void SetMatMulAttrs(const Node& product, OpCall& call) {
   call.set(MatMulAttrs::kTransposeA, product.attr(MatMulAttrs::kTransposeA));
   call.set(MatMulAttrs::kTransposeB, product.attr(MatMulAttrs::kTransposeB));
-  call.set(FusedMatMulAttrs::kNumArgs, 1);
-  call.set(FusedMatMulAttrs::kFusedOps, std::move(fused_ops));
 }
 
-void SetFusedConv2DAttrs(const Node& product, std::vector<std::string> fused_ops, OpCall& call) {
+void SetConv2DAttrs(const Node& product, OpCall& call) {
   call.set(ConvAttrs::kStrides, product.attr(ConvAttrs::kStrides));
   call.set(ConvAttrs::kUseCudnnOnGpu, product.attr(ConvAttrs::kUseCudnnOnGpu));
   call.set(ConvAttrs::kPadding, product.attr(ConvAttrs::kPadding));
   call.set(ConvAttrs::kExplicitPaddings, product.attr(ConvAttrs::kExplicitPaddings));
   call.set(ConvAttrs::kDataFormat, product.attr(ConvAttrs::kDataFormat));
   call.set(ConvAttrs::kDilations, product.attr(ConvAttrs::kDilations));
-  call.set(FusedConv2DAttrs::kNumArgs, 1);
-  call.set(FusedConv2DAttrs::kFusedOps, std::move(fused_ops));
 }
 
 // TensorFlow's fused op has no explicit_paddings, so an EXPLICIT depthwise convolution fails the
 // fused op's checks and is reported as not fused.
-void SetFusedDepthwiseConvAttrs(const Node& product, std::vector<std::string> fused_ops,
-                                OpCall& call) {
+void SetDepthwiseConvAttrs(const Node& product, OpCall& call) {
   call.set(FusedDepthwiseConvAttrs::kStrides, product.attr(DepthwiseConvAttrs::kStrides));
   call.set(FusedDepthwiseConvAttrs::kPadding, product.attr(DepthwiseConvAttrs::kPadding));
   call.set(FusedDepthwiseConvAttrs::kDataFormat, product.attr(DepthwiseConvAttrs::kDataFormat));
   call.set(FusedDepthwiseConvAttrs::kDilations, product.attr(DepthwiseConvAttrs::kDilations));
-  call.set(FusedDepthwiseConvAttrs::kNumArgs, 1);
-  call.set(FusedDepthwiseConvAttrs::kFusedOps, std::move(fused_ops));
 }
 
 struct Contraction {
   const OpRef& op;
   const OpRef& fused_op;
+  const AttrKey<int64_t>& num_args;
+  const AttrKey<std::vector<std::string>>& fused_ops;
   absl::string_view counter;
-  void (*set_attrs)(const Node& product, std::vector<std::string> fused_ops, OpCall& call);
+  void (*set_attrs)(const Node& product, OpCall& call);
 };
 
 const Contraction kContractions[] = {
-    {kMatMulOp, kFusedMatMulOp, "fusion.matmul", SetFusedMatMulAttrs},
-    {kConv2DOp, kFusedConv2DOp, "fusion.conv2d", SetFusedConv2DAttrs},
-    {kDepthwiseConvOp, kFusedDepthwiseConvOp, "fusion.depthwise_conv2d",
-     SetFusedDepthwiseConvAttrs},
+    {kMatMulOp, kFusedMatMulOp, FusedMatMulAttrs::kNumArgs, FusedMatMulAttrs::kFusedOps,
+     "fusion.matmul", SetMatMulAttrs},
+    {kConv2DOp, kFusedConv2DOp, FusedConv2DAttrs::kNumArgs, FusedConv2DAttrs::kFusedOps,
+     "fusion.conv2d", SetConv2DAttrs},
+    {kDepthwiseConvOp, kFusedDepthwiseConvOp, FusedDepthwiseConvAttrs::kNumArgs,
+     FusedDepthwiseConvAttrs::kFusedOps, "fusion.depthwise_conv2d", SetDepthwiseConvAttrs},
 };
-
-const Contraction* ContractionOf(const Node& node) {
-  for (const Contraction& c : kContractions) {
-    if (c.op.is(node.op())) return &c;
-  }
-  return nullptr;
-}
 
 bool IsActivation(const Node& node) {
   return std::any_of(std::begin(kActivations), std::end(kActivations),
@@ -130,10 +122,19 @@ std::string Obstacle(const Node& product, const PassContext& context, const UseI
   return "";
 }
 
-// Fuses the match starting at `product`; false when there is none.
-absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& product,
-                            const Contraction& c) {
-  const UseIndex uses(graph);
+// A match: the nodes the fused op replaces, in order, its inputs and its fused_ops.
+struct Match {
+  const Contraction& c;
+  const Node& start;  // the contraction, or a fused op made earlier
+  std::vector<const Node*> chain;
+  std::vector<NodeOutput> inputs;
+  std::vector<std::string> fused_ops;
+};
+
+// Starts a match at contraction `product` with the bias added to it; false when there is none
+// (reported when one was near).
+bool StartAtProduct(Match& m, const UseIndex& uses, PassContext& context) {
+  const Node& product = m.start;
   int input = 0;
   const Node* add = SoleReader(uses, product, &input);
   if (add == nullptr) {
@@ -144,7 +145,7 @@ absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& prod
     });
     if (adds && readers.size() > 1) {
       context.Missed(
-          c.counter, product,
+          m.c.counter, product,
           absl::StrCat("its output is read by ", readers.size(), " nodes, not only the add"));
     }
     return false;
@@ -152,45 +153,112 @@ absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& prod
   absl::StatusOr<NodeOutput> bias = BiasOf(*add, input, product);
   if (!bias.ok()) {
     if (bias.status().code() != absl::StatusCode::kNotFound) {
-      context.Missed(c.counter, product, std::string(bias.status().message()));
+      context.Missed(m.c.counter, product, std::string(bias.status().message()));
     }
     return false;
   }
   if (std::string why = Obstacle(product, context, uses); !why.empty()) {
-    context.Missed(c.counter, product, std::move(why));
+    context.Missed(m.c.counter, product, std::move(why));
     return false;
   }
-  std::vector<const Node*> chain = {&product, add};
-  const Node* act = SoleReader(uses, *add);
-  if (act != nullptr && IsActivation(*act) && !context.Keeps(add) &&
-      uses.control_dependents(add).empty()) {
-    chain.push_back(act);
+  m.chain = {&product, add};
+  m.inputs = {product.inputs()[0], product.inputs()[1], *bias};
+  m.fused_ops = {"BiasAdd"};
+  return true;
+}
+
+// The sole reader of the match's last node when the match may grow to it: the last value is not
+// kept and no control edge leaves it.
+const Node* NextInChain(const Match& m, const UseIndex& uses, const PassContext& context,
+                        int* input = nullptr) {
+  const Node& last = *m.chain.back();
+  if (context.Keeps(&last) || !uses.control_dependents(&last).empty()) return nullptr;
+  return SoleReader(uses, last, input);
+}
+
+// Grows the match by the residual add after the bias, when there is one. Its other operand must
+// have the biased product's shape, fully known: an operand with unknown dims might broadcast,
+// which the fused op does not. Reported when an AddV2 is there but the shapes do not allow it.
+void GrowByResidual(Match& m, const UseIndex& uses, PassContext& context) {
+  if (m.fused_ops.size() != 1) return;  // only right after the bias
+  int input = 0;
+  const Node* add = NextInChain(m, uses, context, &input);
+  if (add == nullptr || !kAddV2Op.is(add->op())) return;
+  const NodeOutput& residual = add->inputs()[1 - input];
+  const Shape& r = residual.node->output_shape(residual.index);
+  const Shape& out = m.chain.back()->output_shape(0);
+  if (!out.is_fully_defined() || r != out || add->output_shape(0) != out) {
+    context.Missed(absl::StrCat(m.c.counter, "_add"), *add,
+                   absl::StrCat("the residual add's operands are ", out.str(), " and ", r.str(),
+                                ": both must have the same fully known shape"));
+    return;
   }
-  const Node* root = chain.back();
-  std::vector<std::string> fused_ops = {"BiasAdd"};
-  if (chain.size() == 3) fused_ops.push_back(root->op().name);
-  absl::StatusOr<NodeSpec> made =
-      SpecFor(c.fused_op, {product.inputs()[0], product.inputs()[1], *bias}, product,
-              [&](OpCall& call) { c.set_attrs(product, fused_ops, call); });
+  m.chain.push_back(add);
+  m.inputs.push_back(residual);
+  m.fused_ops.push_back("Add");
+}
+
+// Grows the match by the activation after it, unless it has one.
+void GrowByActivation(Match& m, const UseIndex& uses, const PassContext& context) {
+  if (m.fused_ops.back() != "BiasAdd" && m.fused_ops.back() != "Add") return;
+  const Node* act = NextInChain(m, uses, context);
+  if (act == nullptr || !IsActivation(*act)) return;
+  m.chain.push_back(act);
+  m.fused_ops.push_back(act->op().name);
+}
+
+// Replaces the match by its fused op.
+absl::StatusOr<bool> Fuse(Graph& graph, PassContext& context, Match& m) {
+  absl::StatusOr<NodeSpec> made = SpecFor(m.c.fused_op, m.inputs, m.start, [&](OpCall& call) {
+    if (m.c.fused_op.is(m.start.op())) {
+      call.attrs = m.start.attrs();
+    } else {
+      m.c.set_attrs(m.start, call);
+    }
+    call.set(m.c.num_args, static_cast<int64_t>(m.inputs.size()) - 2);
+    call.set(m.c.fused_ops, m.fused_ops);
+  });
   if (!made.ok()) {  // the fused op's own checks: report, and leave the graph as it is
-    context.Missed(c.counter, product, std::string(made.status().message()));
+    context.Missed(m.c.counter, m.start, std::string(made.status().message()));
     return false;
   }
   NodeSpec spec = *std::move(made);
   std::vector<ReplacedNode> replaced;
-  for (const Node* node : chain) {
+  for (const Node* node : m.chain) {
     replaced.push_back(ReplacedNode::Of(*node));
     spec.control_inputs.insert(spec.control_inputs.end(), node->control_inputs().begin(),
                                node->control_inputs().end());
   }
+  const Node* root = m.chain.back();
   DUET_RETURN_IF_ERROR(graph.Rewrite(root, std::move(spec)));
-  chain.pop_back();
-  DUET_RETURN_IF_ERROR(graph.RemoveNodes(chain));
+  m.chain.pop_back();
+  DUET_RETURN_IF_ERROR(graph.RemoveNodes(m.chain));
   context.Fused(*root, std::move(replaced));
-  std::string counter = absl::StrCat(c.counter, "_bias");
-  if (fused_ops.size() == 2) absl::StrAppend(&counter, "_", absl::AsciiStrToLower(fused_ops[1]));
+  std::string counter = std::string(m.c.counter);
+  for (const std::string& op : m.fused_ops) {  // fusion.conv2d_bias_add_relu
+    absl::StrAppend(&counter, "_", op == "BiasAdd" ? "bias" : absl::AsciiStrToLower(op));
+  }
   context.Count(counter);
   return true;
+}
+
+// Fuses the match starting at `node`, a contraction or a fused op that may grow; false when there
+// is none.
+absl::StatusOr<bool> FuseAt(Graph& graph, PassContext& context, const Node& node,
+                            const Contraction& c) {
+  const UseIndex uses(graph);
+  Match m{c, node};
+  if (c.op.is(node.op())) {
+    if (!StartAtProduct(m, uses, context)) return false;
+  } else {
+    m.chain = {&node};
+    m.inputs.assign(node.inputs().begin(), node.inputs().end());
+    m.fused_ops = node.attr(c.fused_ops);
+  }
+  GrowByResidual(m, uses, context);
+  GrowByActivation(m, uses, context);
+  if (m.chain.size() == 1) return false;  // a fused op that did not grow
+  return Fuse(graph, context, m);
 }
 
 }  // namespace
@@ -200,10 +268,11 @@ absl::StatusOr<bool> FuseBiasActivation(Graph& graph, PassContext& context) {
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
     if (node->removed()) continue;
-    const Contraction* c = ContractionOf(*node);
-    if (c == nullptr) continue;
-    DUET_ASSIGN_OR_RETURN(const bool fused, FuseAt(graph, context, *node, *c));
-    changed |= fused;
+    for (const Contraction& c : kContractions) {
+      if (!c.op.is(node->op()) && !c.fused_op.is(node->op())) continue;
+      DUET_ASSIGN_OR_RETURN(const bool fused, FuseAt(graph, context, *node, c));
+      changed |= fused;
+    }
   }
   return changed;
 }

@@ -9,11 +9,21 @@
 namespace duet {
 namespace {
 
-bool IsSupported(const std::vector<std::string>& fused_ops) {
-  if (fused_ops.empty() || fused_ops.size() > 2 || fused_ops[0] != "BiasAdd") return false;
-  return fused_ops.size() == 1 ||
-         std::find(std::begin(kFusedActivations), std::end(kFusedActivations), fused_ops[1]) !=
-             std::end(kFusedActivations);
+bool IsActivation(const std::string& name) {
+  return std::find(std::begin(kFusedActivations), std::end(kFusedActivations), name) !=
+         std::end(kFusedActivations);
+}
+
+// The number of args `fused_ops` takes (the bias, and the residual with "Add"), or 0 when it is
+// not a supported fusion.
+int ArgsOf(const std::vector<std::string>& fused_ops) {
+  if (fused_ops.empty() || fused_ops[0] != "BiasAdd") return 0;
+  size_t next = 1;
+  const bool add = next < fused_ops.size() && fused_ops[next] == "Add";
+  if (add) ++next;
+  if (next < fused_ops.size() && IsActivation(fused_ops[next])) ++next;
+  if (next != fused_ops.size()) return 0;
+  return add ? 2 : 1;
 }
 
 absl::Status CheckBias(const Shape& bias, const Shape& output, absl::string_view fused) {
@@ -27,24 +37,36 @@ absl::Status CheckBias(const Shape& bias, const Shape& output, absl::string_view
       channels, ", the last dim of the output shape ", output.str(), "), got shape ", bias.str()));
 }
 
+absl::Status CheckResidual(const Shape& residual, const Shape& output, absl::string_view fused) {
+  if (residual.IsCompatibleWith(output)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("the residual (args[1] of fused_ops ", fused,
+                                                 ") must have the output's shape ", output.str(),
+                                                 ", got shape ", residual.str()));
+}
+
 }  // namespace
 
 absl::Status CheckBiasActivationFusion(const ShapeContext& ctx,
                                        const std::vector<std::string>& fused_ops, int first_arg,
                                        const Shape& output) {
   const std::string fused = AttrValueString(fused_ops);
-  if (!IsSupported(fused_ops)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("fused_ops ", fused,
-                     " is not supported: expected [\"BiasAdd\"] or [\"BiasAdd\", A] with A ",
-                     "one of ", absl::StrJoin(kFusedActivations, ", ")));
+  const int args = ArgsOf(fused_ops);
+  if (args == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fused_ops ", fused,
+        " is not supported: expected \"BiasAdd\", then optionally \"Add\", then optionally one of ",
+        absl::StrJoin(kFusedActivations, ", ")));
   }
   const int num_args = ctx.num_inputs() - first_arg;
-  if (num_args != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "fused_ops ", fused, " takes exactly one arg (the bias), got num_args=", num_args));
+  if (num_args != args) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fused_ops ", fused, " takes ", args,
+                     args == 1 ? " arg (the bias)" : " args (the bias and the residual)",
+                     ", got num_args=", num_args));
   }
-  return CheckBias(ctx.input_shape(first_arg), output, fused);
+  DUET_RETURN_IF_ERROR(CheckBias(ctx.input_shape(first_arg), output, fused));
+  if (args == 2) return CheckResidual(ctx.input_shape(first_arg + 1), output, fused);
+  return absl::OkStatus();
 }
 
 }  // namespace duet

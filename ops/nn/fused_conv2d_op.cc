@@ -33,8 +33,8 @@ const OpDef* const kFusedConv2D =
         .FloatAttr(FusedConv2DAttrs::kEpsilon, 0.0001f)
         .FloatAttr(FusedConv2DAttrs::kLeakyReluAlpha, 0.2f)
         .Doc(
-            "Made by the fusion pass from Conv2D -> BiasAdd (-> A): A(conv(input, filter) + "
-            "args[0]), with fused_ops as _FusedMatMul's.")
+            "Made by the fusion pass from Conv2D -> BiasAdd (-> AddV2) (-> A): A(conv(input, "
+            "filter) + args[0] (+ args[1])), with fused_ops as _FusedMatMul's.")
         .SetShapeFn(FusedConv2DShape)
         .Register();
 

@@ -41,8 +41,9 @@ const OpDef* const kFusedDepthwiseConv2dNative =
         .FloatAttr(FusedDepthwiseConvAttrs::kEpsilon, 0.0001f)
         .FloatAttr(FusedDepthwiseConvAttrs::kLeakyReluAlpha, 0.2f)
         .Doc(
-            "Made by the fusion pass from DepthwiseConv2dNative -> BiasAdd (-> A): "
-            "A(depthwise_conv(input, filter) + args[0]), with fused_ops as _FusedMatMul's.")
+            "Made by the fusion pass from DepthwiseConv2dNative -> BiasAdd (-> AddV2) (-> A): "
+            "A(depthwise_conv(input, filter) + args[0] (+ args[1])), with fused_ops as "
+            "_FusedMatMul's.")
         .SetShapeFn(FusedDepthwiseConv2dNativeShape)
         .Register();
 

@@ -36,9 +36,10 @@ const OpDef* const kFusedMatMul =
         .FloatAttr(FusedMatMulAttrs::kEpsilon, 0.0001f)
         .FloatAttr(FusedMatMulAttrs::kLeakyReluAlpha, 0.2f)
         .Doc(
-            "Made by the fusion pass from MatMul -> BiasAdd (-> A): A(a x b + args[0]), with "
-            "fused_ops [\"BiasAdd\"] or [\"BiasAdd\", A], A one of Relu, Relu6, Elu, Tanh, "
-            "Sigmoid, LeakyRelu.")
+            "Made by the fusion pass from MatMul -> BiasAdd (-> AddV2) (-> A): A(a x b + args[0] "
+            "(+ args[1])), with fused_ops [\"BiasAdd\"], then \"Add\" when args[1] (the "
+            "output's shape) is added, then A when there is one: Relu, Relu6, Elu, Tanh, "
+            "Sigmoid or LeakyRelu.")
         .SetShapeFn(FusedMatMulShape)
         .Register();
 

@@ -363,6 +363,28 @@ TEST_CASE("a plan is specialized to the shapes fed, so that shape-dependent pass
   CHECK(general.plan_info({x}, {y}).passes.counter("fusion.elementwise") == 0);
 }
 
+TEST_CASE("a specialized plan fuses a residual block's sum into its convolution") {
+  const Tensor filter = random_normal({3, 3, 4, 4}, 1), bias = random_normal({4}, 2);
+  auto block = [&](const Tensor& x) {
+    return relu(bias_add(conv2d(x, filter, {1, 1, 1, 1}, "SAME"), bias) + x);
+  };
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {-1, 6, 6, 4}, "x");  // an unknown batch might broadcast
+    y = block(x);
+  }
+  const Tensor in = random_normal({2, 6, 6, 4}, 3);
+  Session specialized(g);
+  Session general(g, SessionOptions{.specialize_shapes = false});
+  testing::ExpectTensorNear(specialized.run({{x, in}}, {y})[0], block(in), 1e-5);
+  testing::ExpectTensorNear(general.run({{x, in}}, {y})[0], block(in), 1e-5);
+  CHECK(specialized.plan_info({x}, {y}).passes.counter("fusion.conv2d_bias_add_relu") == 1);
+  CHECK(general.plan_info({x}, {y}).passes.counter("fusion.conv2d_bias") == 1);
+  CHECK(general.plan_info({x}, {y}).passes.counter("fusion.conv2d_bias_add_relu") == 0);
+}
+
 TEST_CASE("after a few specialized shapes, other shapes share one general plan") {
   Graph g;
   Tensor x, y, fixed, z;

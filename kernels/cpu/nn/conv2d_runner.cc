@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/conv_dnnl.h"
 #include "kernels/cpu/nn/fused_epilogue.h"
@@ -19,12 +20,13 @@ constexpr DnnlPlanKind kConv2DPlan{"Conv2D"};
 constexpr DnnlPlanKind kFusedConv2DPlan{"_FusedConv2D"};
 
 // Builds the convolution (and, when oneDNN wants blocked weights, a weights reorder before it),
-// with the epilogue's bias and activation post-op when there is one.
+// with the epilogue's bias, residual and activation post-ops when there is one.
 void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type,
                    const FusedEpilogue* epilogue) {
   const ConvDescs d(g, type);
   const dnnl::convolution_forward::primitive_desc pd =
-      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference, EpilogueDnnlAttr(*epilogue))
+      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference,
+                                   EpilogueDnnlAttr(*epilogue, d.dst))
                : d.Forward(dnnl::prop_kind::forward_inference);
   p.AddBuffer(DNNL_ARG_SRC, d.src, DnnlUse::kRead);
   p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights, DnnlUse::kRead);
@@ -37,6 +39,7 @@ void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type t
   if (epilogue) {
     p.AddBuffer(DNNL_ARG_BIAS, d.bias, DnnlUse::kRead);
     args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
+    AddResidualBuffer(*epilogue, d.dst, p, args);
   }
   p.AddStep(dnnl::convolution_forward(pd), std::move(args));
 }
@@ -46,21 +49,17 @@ absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEp
     BuildConvPlan(p, geometry, type, epilogue);
   };
   const DType dtype = ctx.input(0).dtype();
+  absl::InlinedVector<std::pair<int, const void*>, 4> bindings = {
+      {DNNL_ARG_SRC, ctx.input(0).raw_data()}, {DNNL_ARG_DST, ctx.output(0).raw_data()}};
   if (epilogue == nullptr) {
-    return RunConvPlan(kConv2DPlan, build, dtype, g,
-                       {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
-                        {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},
-                        {DNNL_ARG_DST, ctx.output(0).raw_data()}},
-                       "convolution", {}, &ctx.input(1));
+    return RunConvPlan(kConv2DPlan, build, dtype, g, bindings, "convolution", {}, &ctx.input(1));
   }
+  bindings.emplace_back(DNNL_ARG_BIAS, ctx.input(2).raw_data());
+  if (epilogue->add_residual) bindings.emplace_back(kResidualArg, ctx.input(3).raw_data());
   DnnlKey epilogue_key;
   AppendEpilogueKey(*epilogue, epilogue_key);
-  return RunConvPlan(kFusedConv2DPlan, build, dtype, g,
-                     {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
-                      {DNNL_ARG_WEIGHTS, ctx.input(1).raw_data()},
-                      {DNNL_ARG_BIAS, ctx.input(2).raw_data()},
-                      {DNNL_ARG_DST, ctx.output(0).raw_data()}},
-                     "fused convolution", epilogue_key, &ctx.input(1));
+  return RunConvPlan(kFusedConv2DPlan, build, dtype, g, bindings, "fused convolution", epilogue_key,
+                     &ctx.input(1));
 }
 
 // output [positions, out_c] = im2col(input) [positions, patch] x filter [patch, out_c] per image.
@@ -96,7 +95,10 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
     GroupedConvForward(g, ctx.input(0).data<double>(), ctx.input(1).data<double>(),
                        out.mutable_data<double>());
   }
-  if (epilogue != nullptr) ApplyFusedEpilogue(*epilogue, ctx.input(2), out, ctx.pool());
+  if (epilogue != nullptr) {
+    ApplyFusedEpilogue(*epilogue, ctx.input(2), epilogue->add_residual ? &ctx.input(3) : nullptr,
+                       out, ctx.pool());
+  }
   return absl::OkStatus();
 }
 

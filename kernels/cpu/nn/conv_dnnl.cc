@@ -80,7 +80,7 @@ dnnl::memory WeightsInLayout(DnnlPlan& p, int slot, const dnnl::memory::desc& us
 
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
-                         std::initializer_list<std::pair<int, const void*>> bindings,
+                         absl::Span<const std::pair<int, const void*>> bindings,
                          absl::string_view what, absl::Span<const int64_t> key_extra,
                          const Tensor* weights) {
   DnnlKey key = ConvDnnlKey(dtype, g);

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <utility>
 
 #include "absl/functional/function_ref.h"
@@ -61,7 +60,7 @@ using ConvPlanBuilder =
 // after `bindings`), so that its reordered copy can be reused.
 absl::Status RunConvPlan(const DnnlPlanKind& kind, ConvPlanBuilder build, DType dtype,
                          const ConvGeometry& g,
-                         std::initializer_list<std::pair<int, const void*>> bindings,
+                         absl::Span<const std::pair<int, const void*>> bindings,
                          absl::string_view what, absl::Span<const int64_t> key_extra = {},
                          const Tensor* weights = nullptr);
 

@@ -72,8 +72,9 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
   const auto bias = OperandDesc(bias_dims, false, type);
   p.AddBuffer(DNNL_ARG_BIAS, bias, DnnlUse::kRead);
   args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out), EpilogueDnnlAttr(*epilogue),
-                                  DnnlEngine());
+  AddResidualBuffer(*epilogue, out, p, args);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out),
+                                  EpilogueDnnlAttr(*epilogue, out), DnnlEngine());
   p.AddStep(dnnl::matmul(pd), std::move(args));
 }
 
@@ -97,6 +98,7 @@ absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
   plan->Bind(DNNL_ARG_WEIGHTS, ctx.input(1));
   plan->Bind(DNNL_ARG_DST, ctx.output(0));
   if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2));
+  if (epilogue != nullptr && epilogue->add_residual) plan->Bind(kResidualArg, ctx.input(3));
   return plan->Run(absl::StrCat(epilogue ? "fused matmul " : "matmul ", DTypeName(dtype)));
 }
 
@@ -212,7 +214,10 @@ absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, const FusedEp
   } else {
     DUET_RETURN_IF_ERROR(EigenMatMul(ctx, g));
   }
-  if (epilogue != nullptr) ApplyFusedEpilogue(*epilogue, ctx.input(2), out, ctx.pool());
+  if (epilogue != nullptr) {
+    ApplyFusedEpilogue(*epilogue, ctx.input(2), epilogue->add_residual ? &ctx.input(3) : nullptr,
+                       out, ctx.pool());
+  }
   return absl::OkStatus();
 }
 

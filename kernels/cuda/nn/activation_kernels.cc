@@ -54,11 +54,11 @@ absl::Status BiasAddKernel(KernelContext& ctx) {
   if (out.num_elements() == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(value.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::CudaStatus(
-      cuda::LaunchBiasActivation(cuda::NnActivation::kNone, type, value.raw_data(),
-                                 ctx.input(1).raw_data(), out.raw_data(), out.num_elements(),
-                                 value.shape()[value.rank() - 1], 0.0f, device->stream()),
-      "BiasAdd");
+  return cuda::CudaStatus(cuda::LaunchBiasActivation(
+                              cuda::NnActivation::kNone, type, value.raw_data(),
+                              ctx.input(1).raw_data(), nullptr, out.raw_data(), out.num_elements(),
+                              value.shape()[value.rank() - 1], 0.0f, device->stream()),
+                          "BiasAdd");
 }
 
 const bool kRegistered = [] {

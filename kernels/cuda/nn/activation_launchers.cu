@@ -43,11 +43,13 @@ __global__ void ActivationKernel(const T* x, T* y, int64_t n, float alpha) {
 }
 
 template <NnActivation kAct, typename T>
-__global__ void BiasActivationKernel(const T* x, const T* bias, T* y, int64_t n, int64_t channels,
-                                     float alpha) {
+__global__ void BiasActivationKernel(const T* x, const T* bias, const T* residual, T* y, int64_t n,
+                                     int64_t channels, float alpha) {
   DUET_GRID_STRIDE_LOOP(i, n) {
     // Rounded to T once, at the end, like the CPU's fused epilogue.
-    y[i] = Store<T>(Activate<kAct>(Load(x[i]) + Load(bias[i % channels]), alpha));
+    auto sum = Load(x[i]) + Load(bias[i % channels]);
+    if (residual != nullptr) sum += Load(residual[i]);
+    y[i] = Store<T>(Activate<kAct>(sum, alpha));
   }
 }
 
@@ -147,15 +149,15 @@ cudaError_t LaunchReluGrad(NnType type, const void* gradients, const void* featu
 }
 
 cudaError_t LaunchBiasActivation(NnActivation act, NnType type, const void* x, const void* bias,
-                                 void* y, int64_t n, int64_t channels, float leakyrelu_alpha,
-                                 cudaStream_t stream) {
+                                 const void* residual, void* y, int64_t n, int64_t channels,
+                                 float leakyrelu_alpha, cudaStream_t stream) {
   if (n <= 0 || channels <= 0) return cudaSuccess;
   return WithType(type, [&](auto zero) {
     using T = decltype(zero);
     return WithActivation<T>(act, [&](auto a) {
       BiasActivationKernel<decltype(a)::value, T><<<BlocksFor(n), kThreads, 0, stream>>>(
-          static_cast<const T*>(x), static_cast<const T*>(bias), static_cast<T*>(y), n, channels,
-          leakyrelu_alpha);
+          static_cast<const T*>(x), static_cast<const T*>(bias), static_cast<const T*>(residual),
+          static_cast<T*>(y), n, channels, leakyrelu_alpha);
       return cudaGetLastError();
     });
   });

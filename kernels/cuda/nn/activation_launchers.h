@@ -20,11 +20,12 @@ cudaError_t LaunchActivation(NnActivation act, NnType type, const void* x, void*
 cudaError_t LaunchReluGrad(NnType type, const void* gradients, const void* features, void* out,
                            int64_t n, cudaStream_t stream);
 
-// y[i] = act(x[i] + bias[i % channels]) over n elements (NHWC: the channel is the last dim).
-// x and y may alias (the fused epilogue runs in place on a product).
+// y[i] = act(x[i] + bias[i % channels] + residual[i]) over n elements (NHWC: the channel is the
+// last dim; no residual term when `residual` is null). x and y may alias (the fused epilogue runs
+// in place on a product).
 cudaError_t LaunchBiasActivation(NnActivation act, NnType type, const void* x, const void* bias,
-                                 void* y, int64_t n, int64_t channels, float leakyrelu_alpha,
-                                 cudaStream_t stream);
+                                 const void* residual, void* y, int64_t n, int64_t channels,
+                                 float leakyrelu_alpha, cudaStream_t stream);
 
 // out[0] = -alpha[0], out[1] = 1 in `type` (float32 or float64): the device-side alpha and beta of
 // a gemm that subtracts alpha times a product from its destination.

@@ -166,8 +166,8 @@ absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g,
   return padded;
 }
 
-// Inputs: input, filter[, bias]; the window attrs are read through `keys`. With an epilogue, adds
-// the bias and applies its activation in place after the convolution.
+// Inputs: input, filter[, bias[, residual]]; the window attrs are read through `keys`. With an
+// epilogue, runs it in place after the convolution.
 absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
                      const FusedEpilogue* epilogue) {
   Tensor& out = ctx.output(0);
@@ -191,12 +191,7 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
         WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->y, out.raw_data()));
   }
   if (epilogue == nullptr) return absl::OkStatus();
-  DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(dtype));
-  return cuda::CudaStatus(
-      cuda::LaunchBiasActivation(cuda::ToNnActivation(epilogue->activation), type, out.raw_data(),
-                                 ctx.input(2).raw_data(), out.raw_data(), out.num_elements(),
-                                 g.out_c, epilogue->leakyrelu_alpha, stream),
-      "fused convolution epilogue");
+  return cuda::ApplyFusedEpilogue(ctx, *epilogue, out, stream, "fused convolution epilogue");
 }
 
 absl::Status Conv2DKernel(KernelContext& ctx) {

@@ -107,8 +107,8 @@ absl::Status BatchMatMulKernel(KernelContext& ctx) {
                    device);
 }
 
-// Inputs: a, b, bias (fused_ops {"BiasAdd"} or {"BiasAdd", activation}; the shape function
-// checked the bias).
+// Inputs: a, b, bias[, residual] (fused_ops as kernels/common/fused_epilogue.h reads them; the
+// shape function checked the args).
 absl::Status FusedMatMulKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
                         ReadFusedEpilogue(ctx.attr(FusedMatMulAttrs::kFusedOps),
@@ -116,14 +116,8 @@ absl::Status FusedMatMulKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   DUET_RETURN_IF_ERROR(RunMatMul(ctx, ctx.attr(MatMulAttrs::kTransposeA),
                                  ctx.attr(MatMulAttrs::kTransposeB), device));
-  Tensor& out = ctx.output(0);
-  DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(out.dtype()));
-  return cuda::CudaStatus(
-      cuda::LaunchBiasActivation(cuda::ToNnActivation(epilogue.activation), type, out.raw_data(),
-                                 ctx.input(2).raw_data(), out.raw_data(), out.num_elements(),
-                                 out.shape()[out.rank() - 1], epilogue.leakyrelu_alpha,
-                                 device->stream()),
-      "fused matmul epilogue");
+  return cuda::ApplyFusedEpilogue(ctx, epilogue, ctx.output(0), device->stream(),
+                                  "fused matmul epilogue");
 }
 
 // Restores the host pointer mode however the gemm ends.

@@ -1,11 +1,12 @@
-// MatMul/Conv2D/DepthwiseConv2dNative + bias + activation fusion: what fuses (and into what), what
-// must not, the report of candidates that did not fire, and values equal to the unfused graph
-// within float rounding.
+// MatMul/Conv2D/DepthwiseConv2dNative + bias (+ residual add) + activation fusion: what fuses (and
+// into what), what must not, the report of candidates that did not fire, and values equal to the
+// unfused graph within float rounding.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
+#include "ops/nn/nn_attrs.h"
 #include "tests/graph/passes/pass_test_util.h"
 #include "tests/test_util.h"
 
@@ -129,6 +130,77 @@ TEST_CASE("Conv2D + BiasAdd + Relu fuse into _FusedConv2D") {
   CHECK(result.report.counter("fusion.conv2d_bias_relu") == 1);
   CHECK(testing::OpCounts(result.graph).at("_FusedConv2D") == 1);
   CHECK(testing::OpCounts(result.graph).count("Conv2D") == 0);
+}
+
+// A ResNet block's end: relu(conv(x) + b + shortcut), for x: (2, 6, 6, 4) with the batch known or
+// not; the shortcut is x itself, or (`projected`) another conv + bias of x.
+testing::Optimized FuseResidualBlock(bool batch_known, bool projected, bool shortcut_first) {
+  const Tensor filter = random_normal({3, 3, 4, 4}, 1), b = random_normal({4}, 2);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {batch_known ? 2 : -1, 6, 6, 4}, "x");
+    Tensor main = bias_add(conv2d(x, filter, {1, 1, 1, 1}, "SAME"), b);
+    Tensor shortcut = x;
+    if (projected) {
+      shortcut = bias_add(conv2d(x, random_normal({1, 1, 4, 4}, 4), {1, 1, 1, 1}, "SAME"),
+                          random_normal({4}, 5));
+    }
+    Tensor sum = shortcut_first ? add(shortcut, main) : add(main, shortcut);
+    identity(relu(sum, OpSite("block")), OpSite("out"));
+  }
+  return testing::OptimizeAndCompare(g, kFuseOnly, {{"x", random_normal({2, 6, 6, 4}, 3)}}, {"out"},
+                                     1e-5);
+}
+
+TEST_CASE("a residual add and Relu after Conv2D + bias fuse into one _FusedConv2D") {
+  for (bool shortcut_first : {false, true}) {
+    INFO("shortcut first: " << shortcut_first);
+    auto result = FuseResidualBlock(/*batch_known=*/true, /*projected=*/false, shortcut_first);
+    CHECK(result.report.counter("fusion.conv2d_bias_add_relu") == 1);
+    CHECK(testing::OpCounts(result.graph) ==
+          std::map<std::string, int>{
+              {"Const", 2}, {"Identity", 1}, {"Placeholder", 1}, {"_FusedConv2D", 1}});
+    const Node* block = result.graph.FindNode("block");
+    REQUIRE(block != nullptr);
+    CHECK(block->attr(FusedConv2DAttrs::kFusedOps) ==
+          std::vector<std::string>{"BiasAdd", "Add", "Relu"});
+    REQUIRE(block->inputs().size() == 4);
+    CHECK(block->inputs()[3].node->name() == "x");
+  }
+}
+
+TEST_CASE("of a sum of two convolutions, one takes the other's result as its residual") {
+  auto result = FuseResidualBlock(/*batch_known=*/true, /*projected=*/true, false);
+  CHECK(result.report.counter("fusion.conv2d_bias_add_relu") == 1);
+  CHECK(result.report.counter("fusion.conv2d_bias") == 1);
+  CHECK(testing::OpCounts(result.graph).at("_FusedConv2D") == 2);
+  CHECK(testing::OpCounts(result.graph).count("AddV2") == 0);
+}
+
+TEST_CASE("a residual add whose shapes are not fully known stays apart, and says why") {
+  auto result = FuseResidualBlock(/*batch_known=*/false, /*projected=*/false, false);
+  CHECK(result.report.counter("fusion.conv2d_bias") == 1);
+  CHECK(testing::OpCounts(result.graph).at("AddV2") == 1);
+  CHECK(testing::OpCounts(result.graph).at("Relu") == 1);
+  REQUIRE(result.report.missed.size() == 1);
+  CHECK(result.report.missed[0].fusion == "fusion.conv2d_add");
+  CHECK_THAT(result.report.missed[0].why, Catch::Contains("same fully known shape"));
+  CHECK_THAT(result.report.missed[0].why, Catch::Contains("(None, 6, 6, 4)"));
+}
+
+TEST_CASE("MatMul + bias + a residual add fuse into one _FusedMatMul") {
+  const Tensor w = random_normal({5, 5}, 1), b = random_normal({5}, 2);
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {4, 5}, "x");
+    identity(bias_add(matmul(x, w), b) + x, OpSite("out"));
+  }
+  auto result =
+      testing::OptimizeAndCompare(g, kFuseOnly, {{"x", random_normal({4, 5}, 3)}}, {"out"}, 1e-5);
+  CHECK(result.report.counter("fusion.matmul_bias_add") == 1);
+  CHECK(testing::OpCounts(result.graph).count("AddV2") == 0);
 }
 
 // out = relu6(bias_add(depthwise_conv2d(x, filter), b)), MobileNet's block, for x: (2, 6, 6, 3).

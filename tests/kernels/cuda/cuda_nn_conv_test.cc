@@ -147,43 +147,52 @@ TEST_CASE("CUDA DepthwiseConv2dNative and its gradients match the CPU") {
   ExpectConvOpsGpuMatchCpu(ops, DepthwiseCases(), 300);
 }
 
-// A fused convolution of (input, filter, bias, fused_ops), stride 2, SAME padding.
-using FusedConvFn = Tensor (*)(const Tensor& x, const Tensor& filter, const Tensor& bias,
+// A fused convolution of (input, filter, args, fused_ops), stride 2, SAME padding.
+using FusedConvFn = Tensor (*)(const Tensor& x, const Tensor& filter, absl::Span<const Tensor> args,
                                const std::vector<std::string>& fused_ops);
 
-// Checks `conv` on the GPU against the CPU for a bias alone and every activation after it.
+// Checks `conv` on the GPU against the CPU for a bias alone, a bias and a residual, and every
+// activation after them; the input is (2, 9, 8, 3), so the output is (2, 5, 4, out_channels).
 void ExpectFusedConvMatchesCpu(FusedConvFn conv, const Shape& filter, int64_t out_channels,
                                int seed) {
   for (DType dtype : {kFloat32, kFloat64}) {
-    for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
-      INFO(DTypeName(dtype) << " " << activation);
-      std::vector<std::string> ops = {"BiasAdd"};
-      if (*activation != '\0') ops.push_back(activation);
-      testing::ExpectGpuMatchesCpu(
-          [conv, ops](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{conv(in[0], in[1], in[2], ops)};
-          },
-          {Random({2, 9, 8, 3}, seed++, dtype), Random(filter, seed++, dtype),
-           Random({out_channels}, seed++, dtype)},
-          Tol(dtype));
+    for (bool residual : {false, true}) {
+      for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
+        INFO(DTypeName(dtype) << " residual " << residual << " " << activation);
+        std::vector<std::string> ops = {"BiasAdd"};
+        if (residual) ops.push_back("Add");
+        if (*activation != '\0') ops.push_back(activation);
+        std::vector<Tensor> inputs = {Random({2, 9, 8, 3}, seed++, dtype),
+                                      Random(filter, seed++, dtype),
+                                      Random({out_channels}, seed++, dtype)};
+        if (residual) inputs.push_back(Random({2, 5, 4, out_channels}, seed++, dtype));
+        testing::ExpectGpuMatchesCpu(
+            [conv, ops](const std::vector<Tensor>& in) {
+              return std::vector<Tensor>{
+                  conv(in[0], in[1], absl::MakeConstSpan(in).subspan(2), ops)};
+            },
+            inputs, Tol(dtype));
+      }
     }
   }
 }
 
-TEST_CASE("CUDA _FusedConv2D matches the CPU for every activation") {
+TEST_CASE("CUDA _FusedConv2D matches the CPU for every fusion") {
   if (testing::SkipWithoutGpu()) return;
   ExpectFusedConvMatchesCpu(
-      [](const Tensor& x, const Tensor& f, const Tensor& b, const std::vector<std::string>& ops) {
-        return fused_conv2d(x, f, {b}, ops, {1, 2, 2, 1}, "SAME");
+      [](const Tensor& x, const Tensor& f, absl::Span<const Tensor> args,
+         const std::vector<std::string>& ops) {
+        return fused_conv2d(x, f, args, ops, {1, 2, 2, 1}, "SAME");
       },
       {3, 3, 3, 5}, 5, 500);
 }
 
-TEST_CASE("CUDA _FusedDepthwiseConv2dNative matches the CPU for every activation") {
+TEST_CASE("CUDA _FusedDepthwiseConv2dNative matches the CPU for every fusion") {
   if (testing::SkipWithoutGpu()) return;
   ExpectFusedConvMatchesCpu(
-      [](const Tensor& x, const Tensor& f, const Tensor& b, const std::vector<std::string>& ops) {
-        return fused_depthwise_conv2d(x, f, {b}, ops, {1, 2, 2, 1}, "SAME");
+      [](const Tensor& x, const Tensor& f, absl::Span<const Tensor> args,
+         const std::vector<std::string>& ops) {
+        return fused_depthwise_conv2d(x, f, args, ops, {1, 2, 2, 1}, "SAME");
       },
       {3, 3, 3, 2}, 6, 600);
 }

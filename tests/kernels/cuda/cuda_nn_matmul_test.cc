@@ -83,22 +83,27 @@ TEST_CASE("CUDA BatchMatMulV2 matches the CPU with broadcast batch dims") {
   }
 }
 
-TEST_CASE("CUDA _FusedMatMul matches the CPU for every activation") {
+TEST_CASE("CUDA _FusedMatMul matches the CPU for every fusion") {
   if (testing::SkipWithoutGpu()) return;
   int seed = 200;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
-    for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
-      INFO(DTypeName(dtype) << " " << activation);
-      std::vector<std::string> ops = {"BiasAdd"};
-      if (*activation != '\0') ops.push_back(activation);
-      testing::ExpectGpuMatchesCpu(
-          [ops](const std::vector<Tensor>& in) {
-            return std::vector<Tensor>{
-                fused_matmul(in[0], in[1], {in[2]}, ops, false, true, /*leakyrelu_alpha=*/0.3f)};
-          },
-          {Random({33, 70}, seed++, dtype), Random({65, 70}, seed++, dtype),
-           Random({65}, seed++, dtype)},
-          dtype == kBFloat16 ? 3e-2 : Tol(dtype));
+    for (bool residual : {false, true}) {
+      for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
+        INFO(DTypeName(dtype) << " residual " << residual << " " << activation);
+        std::vector<std::string> ops = {"BiasAdd"};
+        if (residual) ops.push_back("Add");
+        if (*activation != '\0') ops.push_back(activation);
+        std::vector<Tensor> inputs = {Random({33, 70}, seed++, dtype),
+                                      Random({65, 70}, seed++, dtype), Random({65}, seed++, dtype)};
+        if (residual) inputs.push_back(Random({33, 65}, seed++, dtype));
+        testing::ExpectGpuMatchesCpu(
+            [ops](const std::vector<Tensor>& in) {
+              return std::vector<Tensor>{fused_matmul(in[0], in[1],
+                                                      absl::MakeConstSpan(in).subspan(2), ops,
+                                                      false, true, /*leakyrelu_alpha=*/0.3f)};
+            },
+            inputs, dtype == kBFloat16 ? 3e-2 : Tol(dtype));
+      }
     }
   }
 }

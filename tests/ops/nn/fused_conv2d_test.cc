@@ -1,6 +1,6 @@
-// _FusedConv2D through fused_conv2d(): equal to Conv2D -> BiasAdd -> activation run op by op, for
-// every supported fused_ops, SAME/VALID/EXPLICIT padding, strides, dilations, several shapes and
-// dtypes; empty sums; shape and attr errors.
+// _FusedConv2D through fused_conv2d(): equal to Conv2D -> BiasAdd (-> residual add) -> activation
+// run op by op, for every supported fused_ops, SAME/VALID/EXPLICIT padding, strides, dilations,
+// several shapes and dtypes; empty sums; shape and attr errors.
 #include <catch2/catch.hpp>
 
 #include "core/constant.h"
@@ -37,16 +37,16 @@ void ExpectMatchesUnfused(DType dt, const ConvCase& c, int64_t stride, const cha
   INFO(DTypeName(dt) << " input " << c.input.str() << " filter " << c.filter.str() << " stride "
                      << stride << " " << padding << " dilation " << dilation << " fused_ops "
                      << fused_ops.back());
-  const Tensor x = Input(dt, c.input), f = Filter(dt, c.filter), bias = Bias(dt, c.filter[3]);
-  const Tensor want =
-      testing::UnfusedBiasActivation(conv2d(x, f, {stride}, padding, {dilation}), bias, fused_ops);
-  testing::ExpectTensorNear(fused_conv2d(x, f, {bias}, fused_ops, {stride}, padding, {dilation}),
-                            want, tol);
+  const Tensor x = Input(dt, c.input), f = Filter(dt, c.filter);
+  const Tensor product = conv2d(x, f, {stride}, padding, {dilation});
+  const auto args = testing::FusionArgs(fused_ops, Bias(dt, c.filter[3]), product.shape());
+  testing::ExpectTensorNear(fused_conv2d(x, f, args, fused_ops, {stride}, padding, {dilation}),
+                            testing::UnfusedEpilogue(product, args, fused_ops), tol);
 }
 
 const std::vector<ConvCase> kCases = {{{1, 5, 4, 2}, {3, 3, 2, 2}}, {{2, 9, 8, 5}, {3, 3, 5, 7}}};
 
-TEST_CASE("_FusedConv2D equals Conv2D, BiasAdd and the activation for every fusion") {
+TEST_CASE("_FusedConv2D equals Conv2D, BiasAdd, the residual add and activation for every fusion") {
   for (DType dt : {kFloat32, kFloat64}) {
     const double tol = dt == kFloat32 ? 1e-5 : 1e-12;
     for (const auto& fused_ops : testing::SupportedFusedOps()) {
@@ -77,8 +77,8 @@ TEST_CASE("_FusedConv2D with EXPLICIT padding equals Conv2D with the same paddin
     const std::vector<std::string> fused_ops = {"BiasAdd", "Elu"};
     testing::ExpectTensorNear(
         fused_conv2d(x, f, {bias}, fused_ops, {1}, "EXPLICIT", {1}, pads),
-        testing::UnfusedBiasActivation(conv2d_explicit_padding(x, f, {1, 1, 1, 1}, pads), bias,
-                                       fused_ops),
+        testing::UnfusedEpilogue(conv2d_explicit_padding(x, f, {1, 1, 1, 1}, pads), {bias},
+                                 fused_ops),
         1e-5);
   }
 }
@@ -93,6 +93,18 @@ TEST_CASE("_FusedConv2D with no input channels is the activation of the bias") {
   }
 }
 
+TEST_CASE("_FusedConv2D with no input channels adds the residual to the bias") {
+  for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
+    INFO(DTypeName(dt));
+    const Tensor x = MakeTensor(dt, {1, 2, 1, 0}, {}), f = MakeTensor(dt, {1, 1, 0, 3}, {});
+    const Tensor bias = MakeTensor(dt, {3}, {-1.5, 0.5, 7});
+    const Tensor residual = MakeTensor(dt, {1, 2, 1, 3}, {1, -1, 2, 3, 0.5, -8});
+    testing::ExpectTensor(
+        fused_conv2d(x, f, {bias, residual}, {"BiasAdd", "Add", "Relu"}, {1}, "VALID"), dt,
+        {1, 2, 1, 3}, {0, 0, 9, 1.5, 1, 0});
+  }
+}
+
 TEST_CASE("_FusedConv2D rejects fusions, biases, arg counts and attrs it does not run") {
   const Tensor x = Input(kFloat32, {1, 5, 4, 2}), f = Filter(kFloat32, {3, 3, 2, 2});
   const Tensor bias = Bias(kFloat32, 2);
@@ -101,7 +113,10 @@ TEST_CASE("_FusedConv2D rejects fusions, biases, arg counts and attrs it does no
                                              {"Relu"},
                                              {"BiasAdd", "Softplus"},
                                              {"FusedBatchNorm"},
-                                             {"BiasAdd", "Relu", "Relu"}}) {
+                                             {"BiasAdd", "Relu", "Relu"},
+                                             {"Add"},
+                                             {"BiasAdd", "Relu", "Add"},
+                                             {"BiasAdd", "Add", "Add"}}) {
     testing::ExpectError([&] { fused_conv2d(x, f, {bias}, bad, {1}, "SAME"); },
                          {"_FusedConv2D", "fused_ops", "is not supported", "Sigmoid",
                           "(1, 5, 4, 2)", "(3, 3, 2, 2)"});
@@ -112,12 +127,22 @@ TEST_CASE("_FusedConv2D rejects fusions, biases, arg counts and attrs it does no
       [&] {
         fused_conv2d(x, f, {}, {"BiasAdd", "Relu"}, {1}, "SAME");
       },
-      {"_FusedConv2D", "exactly one arg", "num_args=0"});
+      {"_FusedConv2D", "takes 1 arg (the bias)", "num_args=0"});
   testing::ExpectError(
       [&] {
         fused_conv2d(x, f, {bias, bias}, {"BiasAdd", "Relu"}, {1}, "SAME");
       },
-      {"_FusedConv2D", "exactly one arg", "num_args=2"});
+      {"_FusedConv2D", "takes 1 arg (the bias)", "num_args=2"});
+  testing::ExpectError(
+      [&] {
+        fused_conv2d(x, f, {bias}, {"BiasAdd", "Add", "Relu"}, {1}, "SAME");
+      },
+      {"_FusedConv2D", "takes 2 args (the bias and the residual)", "num_args=1"});
+  testing::ExpectError(
+      [&] {
+        fused_conv2d(x, f, {bias, Input(kFloat32, {1, 5, 4, 1})}, {"BiasAdd", "Add"}, {1}, "SAME");
+      },
+      {"_FusedConv2D", "residual", "output's shape (1, 5, 4, 2)", "got shape (1, 5, 4, 1)"});
   testing::ExpectError([&] { fused_conv2d(x, f, {bias}, {"BiasAdd"}, {1}, "FULL"); },
                        {"_FusedConv2D", "attr 'padding' is \"FULL\""});
   testing::ExpectError(

@@ -1,7 +1,7 @@
 // _FusedDepthwiseConv2dNative through fused_depthwise_conv2d(): equal to DepthwiseConv2dNative ->
-// BiasAdd -> activation run op by op, for every supported fused_ops, channel multipliers 1 and 2,
-// SAME/VALID padding, strides, dilations and dtypes; empty sums; shape and attr errors. (Eager
-// equals graph: tests/graph/eager_graph_test.cc.)
+// BiasAdd (-> residual add) -> activation run op by op, for every supported fused_ops, channel
+// multipliers 1 and 2, SAME/VALID padding, strides, dilations and dtypes; empty sums; shape and
+// attr errors. (Eager equals graph: tests/graph/eager_graph_test.cc.)
 #include <catch2/catch.hpp>
 
 #include "core/constant.h"
@@ -38,11 +38,12 @@ void ExpectMatchesUnfused(DType dt, const DepthwiseCase& c, int64_t stride, cons
                      << stride << " " << padding << " dilation " << dilation << " fused_ops "
                      << fused_ops.back());
   const Tensor x = Input(dt, c.input), f = Filter(dt, c.filter);
-  const Tensor bias = Bias(dt, c.filter[2] * c.filter[3]);
-  const Tensor want = testing::UnfusedBiasActivation(
-      depthwise_conv2d(x, f, {stride}, padding, {dilation}), bias, fused_ops);
+  const Tensor product = depthwise_conv2d(x, f, {stride}, padding, {dilation});
+  const auto args =
+      testing::FusionArgs(fused_ops, Bias(dt, c.filter[2] * c.filter[3]), product.shape());
   testing::ExpectTensorNear(
-      fused_depthwise_conv2d(x, f, {bias}, fused_ops, {stride}, padding, {dilation}), want, tol);
+      fused_depthwise_conv2d(x, f, args, fused_ops, {stride}, padding, {dilation}),
+      testing::UnfusedEpilogue(product, args, fused_ops), tol);
 }
 
 // Multipliers 1 (MobileNet's) and 2.
@@ -102,12 +103,12 @@ TEST_CASE("_FusedDepthwiseConv2dNative rejects fusions, biases, arg counts and a
       [&] {
         fused_depthwise_conv2d(x, f, {}, {"BiasAdd", "Relu"}, {1}, "SAME");
       },
-      {"_FusedDepthwiseConv2dNative", "exactly one arg", "num_args=0"});
+      {"_FusedDepthwiseConv2dNative", "takes 1 arg (the bias)", "num_args=0"});
   testing::ExpectError(
       [&] {
         fused_depthwise_conv2d(x, f, {bias, bias}, {"BiasAdd", "Relu"}, {1}, "SAME");
       },
-      {"_FusedDepthwiseConv2dNative", "exactly one arg", "num_args=2"});
+      {"_FusedDepthwiseConv2dNative", "takes 1 arg (the bias)", "num_args=2"});
   // TensorFlow's op has no explicit_paddings.
   testing::ExpectError([&] { fused_depthwise_conv2d(x, f, {bias}, {"BiasAdd"}, {1}, "EXPLICIT"); },
                        {"_FusedDepthwiseConv2dNative", "attr 'padding' is \"EXPLICIT\""});

@@ -1,4 +1,5 @@
-// _FusedMatMul through fused_matmul(): equal to MatMul -> BiasAdd -> activation run op by op, for
+// _FusedMatMul through fused_matmul(): equal to MatMul -> BiasAdd (-> residual add) -> activation
+// run op by op, for
 // every supported fused_ops, every transpose, several shapes and dtypes; empty sums; shape errors.
 #include <catch2/catch.hpp>
 
@@ -29,13 +30,14 @@ void ExpectMatchesUnfused(DType dt, int64_t m, int64_t k, int64_t n, bool ta, bo
                           float alpha = 0.2f) {
   INFO(DTypeName(dt) << " " << m << "x" << k << "x" << n << " transpose_a=" << ta
                      << " transpose_b=" << tb << " fused_ops " << fused_ops.back());
-  const Tensor a = MatrixOperand(dt, m, k, ta, 0), b = MatrixOperand(dt, k, n, tb, 1),
-               bias = Bias(dt, n);
-  const Tensor want = testing::UnfusedBiasActivation(matmul(a, b, ta, tb), bias, fused_ops, alpha);
-  testing::ExpectTensorNear(fused_matmul(a, b, {bias}, fused_ops, ta, tb, alpha), want, tol);
+  const Tensor a = MatrixOperand(dt, m, k, ta, 0), b = MatrixOperand(dt, k, n, tb, 1);
+  const Tensor product = matmul(a, b, ta, tb);
+  const auto args = testing::FusionArgs(fused_ops, Bias(dt, n), product.shape());
+  testing::ExpectTensorNear(fused_matmul(a, b, args, fused_ops, ta, tb, alpha),
+                            testing::UnfusedEpilogue(product, args, fused_ops, alpha), tol);
 }
 
-TEST_CASE("_FusedMatMul equals MatMul, BiasAdd and the activation for every fusion") {
+TEST_CASE("_FusedMatMul equals MatMul, BiasAdd, the residual add and activation for every fusion") {
   const std::vector<std::vector<int64_t>> shapes = {{3, 4, 5}, {17, 33, 9}, {64, 96, 48}};
   for (DType dt : {kFloat32, kFloat64}) {
     for (const auto& fused_ops : testing::SupportedFusedOps()) {
@@ -114,12 +116,12 @@ TEST_CASE("_FusedMatMul rejects fusions, biases and arg counts it does not run")
       },
       {"_FusedMatMul", "must be 1-D", "got shape (1, 4)"});
   testing::ExpectError([&] { fused_matmul(a, b, {}, {"BiasAdd"}); },
-                       {"_FusedMatMul", "exactly one arg", "num_args=0"});
+                       {"_FusedMatMul", "takes 1 arg (the bias)", "num_args=0"});
   testing::ExpectError(
       [&] {
         fused_matmul(a, b, {bias, bias}, {"BiasAdd"});
       },
-      {"_FusedMatMul", "exactly one arg", "num_args=2"});
+      {"_FusedMatMul", "takes 1 arg (the bias)", "num_args=2"});
   testing::ExpectError([&] { fused_matmul(a, a, {bias}, {"BiasAdd"}); },
                        {"_FusedMatMul", "inner dimensions do not match: 3 vs 2"});
   testing::ExpectError([&] { fused_matmul(a, b, {Bias(kFloat64, 4)}, {"BiasAdd"}); },
