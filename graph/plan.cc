@@ -407,15 +407,52 @@ Plan::Liveness Plan::StaticLiveness(const Layout& layout) const {
   return live;
 }
 
+namespace {
+
+// Where values share the arena: steps [begin, end] of a static run, `bytes` at `offset`.
+struct ArenaInterval {
+  int begin, end;
+  int64_t bytes;
+  int64_t offset = 0;
+};
+
+// Note [In-place outputs]: a kernel that may write its output over one input
+// (KernelDef::in_place_input: the fused convolutions add a residual with oneDNN's sum post-op,
+// which reads dst) gets both in one buffer when the input is an arena value the step reads last,
+// through that input alone, and the output one of the same size: the output's interval joins the
+// input's (which may itself hold earlier in-place values), so no other value is placed there
+// between the input's making and the output's last read. As for scratch inputs (below), nothing
+// else sees the input's buffer by then. Elsewhere (eager, dynamic runs) the kernel copies the
+// input into its output first.
+void ShareInPlaceOutputs(const std::vector<PlanStep>& steps, const std::vector<int>& run,
+                         const std::vector<int>& last_read, std::vector<ArenaInterval>& intervals,
+                         std::vector<int>& interval_of) {
+  for (int at = 0; at < static_cast<int>(run.size()); ++at) {
+    const PlanStep& step = steps[run[at]];
+    const int k = step.kernel->in_place_input;
+    if (k < 0 || k >= static_cast<int>(step.input_slots.size())) continue;
+    const int in = step.input_slots[k], out = step.output_slot;
+    if (interval_of[in] < 0 || interval_of[out] < 0 || last_read[in] != at ||
+        std::count(step.input_slots.begin(), step.input_slots.end(), in) != 1) {
+      continue;
+    }
+    ArenaInterval& shared = intervals[interval_of[in]];
+    ArenaInterval& own = intervals[interval_of[out]];
+    if (shared.bytes != own.bytes) continue;
+    shared.end = std::max(shared.end, own.end);
+    own.bytes = 0;
+    interval_of[out] = interval_of[in];
+  }
+}
+
+}  // namespace
+
 // The arena: slots that only pure kernels read, made by non-view kernels and not fetched. Greedy
-// first fit, largest first, among slots whose lifetimes [made, last read] overlap.
+// first fit, largest first, among intervals whose lifetimes [made, last read] overlap; an in-place
+// output shares its input's interval (Note [In-place outputs]).
 void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
-  struct Interval {
-    int slot;
-    int begin, end;
-    int64_t bytes;
-  };
-  std::vector<Interval> intervals;
+  std::vector<ArenaInterval> intervals;
+  std::vector<int> interval_of(num_slots_, -1);
   for (int slot = 0; slot < num_slots_; ++slot) {
     const int made = live.made[slot];
     if (made < 0 || fetched_[slot] || !live.pure_readers[slot] ||
@@ -425,31 +462,39 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
     const PlanStep& maker = steps_[live.run[made]];
     if (maker.kernel->allocates_outputs || !maker.device.is_cpu()) continue;
     const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
-    intervals.push_back({slot, made, std::max(made, live.last_read[slot]), Aligned(bytes)});
+    interval_of[slot] = static_cast<int>(intervals.size());
+    intervals.push_back({made, std::max(made, live.last_read[slot]), Aligned(bytes)});
   }
-  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes : a.begin < b.begin;
+  ShareInPlaceOutputs(steps_, live.run, live.last_read, intervals, interval_of);
+  std::vector<ArenaInterval*> order;
+  for (ArenaInterval& interval : intervals) {
+    if (interval.bytes > 0) order.push_back(&interval);  // merged ones have no bytes left
+  }
+  std::sort(order.begin(), order.end(), [](const ArenaInterval* a, const ArenaInterval* b) {
+    return a->bytes != b->bytes ? a->bytes > b->bytes : a->begin < b->begin;
   });
-  layout.arena_offset.assign(num_slots_, -1);
-  std::vector<const Interval*> placed;
-  for (const Interval& interval : intervals) {
-    // Offsets taken by placed slots alive at the same time, in address order.
+  std::vector<const ArenaInterval*> placed;
+  for (ArenaInterval* interval : order) {
+    // Offsets taken by placed intervals alive at the same time, in address order.
     std::vector<std::pair<int64_t, int64_t>> taken;
-    for (const Interval* other : placed) {
-      if (other->begin <= interval.end && interval.begin <= other->end) {
-        const int64_t at = layout.arena_offset[other->slot];
-        taken.emplace_back(at, at + other->bytes);
+    for (const ArenaInterval* other : placed) {
+      if (other->begin <= interval->end && interval->begin <= other->end) {
+        taken.emplace_back(other->offset, other->offset + other->bytes);
       }
     }
     std::sort(taken.begin(), taken.end());
     int64_t offset = 0;
     for (const auto& [begin, end] : taken) {
-      if (offset + interval.bytes <= begin) break;
+      if (offset + interval->bytes <= begin) break;
       offset = std::max(offset, end);
     }
-    layout.arena_offset[interval.slot] = offset;
-    layout.arena_bytes = std::max(layout.arena_bytes, offset + interval.bytes);
-    placed.push_back(&interval);
+    interval->offset = offset;
+    layout.arena_bytes = std::max(layout.arena_bytes, offset + interval->bytes);
+    placed.push_back(interval);
+  }
+  layout.arena_offset.assign(num_slots_, -1);
+  for (int slot = 0; slot < num_slots_; ++slot) {
+    if (interval_of[slot] >= 0) layout.arena_offset[slot] = intervals[interval_of[slot]].offset;
   }
 }
 

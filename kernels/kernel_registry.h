@@ -51,6 +51,10 @@ struct KernelDef {
   // The kernel sets its outputs itself (views such as Reshape, or data-dependent allocation);
   // the dispatcher then passes undefined outputs instead of allocating them.
   bool allocates_outputs = false;
+  // Output 0 may be written over input `in_place_input` (same shape and dtype), which the kernel
+  // then finds already holding that input's value: a static plan gives both one buffer when the
+  // step reads that input last (Note [In-place outputs] in graph/plan.cc). -1: never.
+  int in_place_input = -1;
 };
 
 // Kernels of one op, by device type and dispatch dtype (see DispatchDType); kResource and

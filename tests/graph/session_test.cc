@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "duet.h"
+#include "ops/nn/fused_nn_ops.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -383,6 +384,37 @@ TEST_CASE("a specialized plan fuses a residual block's sum into its convolution"
   CHECK(specialized.plan_info({x}, {y}).passes.counter("fusion.conv2d_bias_add_relu") == 1);
   CHECK(general.plan_info({x}, {y}).passes.counter("fusion.conv2d_bias") == 1);
   CHECK(general.plan_info({x}, {y}).passes.counter("fusion.conv2d_bias_add_relu") == 0);
+}
+
+// Note [In-place outputs].
+TEST_CASE("a static plan writes a fused op's residual sum over the residual, in every dtype") {
+  for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
+    INFO(DTypeName(dt));
+    const Tensor f = cast(random_normal({3, 3, 4, 4}, 1), dt), b = cast(random_normal({4}, 2), dt);
+    auto net = [&](const Tensor& x) {
+      const Tensor r = relu(x);
+      const Tensor a = fused_conv2d(r, f, {b}, {"BiasAdd", "Relu"}, {1}, "SAME");
+      const Tensor y = fused_conv2d(a, f, {b, r}, {"BiasAdd", "Add", "Relu"}, {1}, "SAME");
+      return fused_conv2d(y, f, {b}, {"BiasAdd"}, {1}, "SAME");
+    };
+    Graph g;
+    Tensor x, out;
+    {
+      GraphScope scope(g);
+      x = placeholder(dt, {2, 6, 6, 4}, "x");
+      out = net(x);
+    }
+    const Tensor in = cast(random_normal({2, 6, 6, 4}, 3), dt);
+    Session sess(g);
+    for (int run = 0; run < 2; ++run) {  // the second run reuses the arena
+      testing::ExpectTensorNear(sess.run({{x, in}}, {out})[0], net(in),
+                                dt == kBFloat16 ? 5e-2 : 1e-5);
+    }
+    const Session::PlanInfo info = sess.plan_info({x}, {out});
+    REQUIRE(info.static_layout);
+    // r, a and y are alive together at y's step: three buffers, but y takes r's.
+    CHECK(info.arena_bytes == 2 * in.nbytes());
+  }
 }
 
 TEST_CASE("after a few specialized shapes, other shapes share one general plan") {

@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/inlined_vector.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/conv_dnnl.h"
 #include "kernels/cpu/nn/fused_epilogue.h"
@@ -20,17 +19,17 @@ constexpr DnnlPlanKind kConv2DPlan{"Conv2D"};
 constexpr DnnlPlanKind kFusedConv2DPlan{"_FusedConv2D"};
 
 // Builds the convolution (and, when oneDNN wants blocked weights, a weights reorder before it),
-// with the epilogue's bias, residual and activation post-ops when there is one.
+// with the epilogue's bias and post-ops when there is one (the residual is in dst already).
 void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type type,
                    const FusedEpilogue* epilogue) {
   const ConvDescs d(g, type);
   const dnnl::convolution_forward::primitive_desc pd =
-      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference,
-                                   EpilogueDnnlAttr(*epilogue, d.dst))
+      epilogue ? d.ForwardWithBias(dnnl::prop_kind::forward_inference, EpilogueDnnlAttr(*epilogue))
                : d.Forward(dnnl::prop_kind::forward_inference);
+  const bool reads_dst = epilogue != nullptr && epilogue->add_residual;
   p.AddBuffer(DNNL_ARG_SRC, d.src, DnnlUse::kRead);
   p.AddBuffer(DNNL_ARG_WEIGHTS, d.user_weights, DnnlUse::kRead);
-  p.AddBuffer(DNNL_ARG_DST, d.dst, DnnlUse::kWrite);
+  p.AddBuffer(DNNL_ARG_DST, d.dst, reads_dst ? DnnlUse::kReadWrite : DnnlUse::kWrite);
   const dnnl::memory weights =
       WeightsInLayout(p, DNNL_ARG_WEIGHTS, d.user_weights, pd.weights_desc());
   std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
@@ -39,7 +38,6 @@ void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type t
   if (epilogue) {
     p.AddBuffer(DNNL_ARG_BIAS, d.bias, DnnlUse::kRead);
     args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
-    AddResidualBuffer(*epilogue, d.dst, p, args);
   }
   p.AddStep(dnnl::convolution_forward(pd), std::move(args));
 }
@@ -49,17 +47,20 @@ absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEp
     BuildConvPlan(p, geometry, type, epilogue);
   };
   const DType dtype = ctx.input(0).dtype();
-  absl::InlinedVector<std::pair<int, const void*>, 4> bindings = {
-      {DNNL_ARG_SRC, ctx.input(0).raw_data()}, {DNNL_ARG_DST, ctx.output(0).raw_data()}};
   if (epilogue == nullptr) {
-    return RunConvPlan(kConv2DPlan, build, dtype, g, bindings, "convolution", {}, &ctx.input(1));
+    return RunConvPlan(
+        kConv2DPlan, build, dtype, g,
+        {{DNNL_ARG_SRC, ctx.input(0).raw_data()}, {DNNL_ARG_DST, ctx.output(0).raw_data()}},
+        "convolution", {}, &ctx.input(1));
   }
-  bindings.emplace_back(DNNL_ARG_BIAS, ctx.input(2).raw_data());
-  if (epilogue->add_residual) bindings.emplace_back(kResidualArg, ctx.input(3).raw_data());
+  if (epilogue->add_residual) MoveResidualIntoOutput(ctx);
   DnnlKey epilogue_key;
   AppendEpilogueKey(*epilogue, epilogue_key);
-  return RunConvPlan(kFusedConv2DPlan, build, dtype, g, bindings, "fused convolution", epilogue_key,
-                     &ctx.input(1));
+  return RunConvPlan(kFusedConv2DPlan, build, dtype, g,
+                     {{DNNL_ARG_SRC, ctx.input(0).raw_data()},
+                      {DNNL_ARG_BIAS, ctx.input(2).raw_data()},
+                      {DNNL_ARG_DST, ctx.output(0).raw_data()}},
+                     "fused convolution", epilogue_key, &ctx.input(1));
 }
 
 // output [positions, out_c] = im2col(input) [positions, patch] x filter [patch, out_c] per image.
@@ -87,6 +88,8 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
   const ConvGeometry g =
       MakeConvGeometry(ctx, kind, keys, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
   if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv2D(ctx, g, epilogue);
+  Tensor residual;
+  if (epilogue != nullptr && epilogue->add_residual) residual = ResidualBeforeOverwrite(ctx);
   if (g.in_c == 0) {  // empty sums: zeros
     std::memset(out.raw_data(), 0, out.nbytes());
   } else if (g.groups == 1) {
@@ -96,8 +99,8 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
                        out.mutable_data<double>());
   }
   if (epilogue != nullptr) {
-    ApplyFusedEpilogue(*epilogue, ctx.input(2), epilogue->add_residual ? &ctx.input(3) : nullptr,
-                       out, ctx.pool());
+    ApplyFusedEpilogue(*epilogue, ctx.input(2), residual.defined() ? &residual : nullptr, out,
+                       ctx.pool());
   }
   return absl::OkStatus();
 }

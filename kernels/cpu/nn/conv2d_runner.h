@@ -14,8 +14,8 @@ namespace duet {
 
 // Sets ctx's output 0 (allocated with the output's shape) to the convolution of NHWC input 0 with
 // HWIO filter input 1, with strides, padding and dilations from the call's ConvAttrs. With an
-// `epilogue`, then adds input 2 (the bias, per output channel) and applies its activation: inside
-// the oneDNN primitive, or as a loop after the float64 GEMM.
+// `epilogue`, then adds input 2 (the bias, per output channel), input 3 when it adds a residual,
+// and applies its activation: inside the oneDNN primitive, or as a loop after the float64 GEMM.
 absl::Status RunConv2D(KernelContext& ctx, const FusedEpilogue* epilogue = nullptr);
 
 // Sets ctx's output 0 to the depthwise convolution of NHWC input 0 with filter input 1 [k_h, k_w,

@@ -1,8 +1,10 @@
 // _FusedDepthwiseConv2dNative on the CPU: the depthwise convolution of conv2d_runner.h with the
-// bias and activation fused into oneDNN's grouped convolution (float32, bfloat16) or applied after
-// the float64 loops.
+// bias, residual and activation fused into oneDNN's grouped convolution (float32, bfloat16) or
+// applied after the float64 loops. Output 0 may be written over the residual (Note [In-place
+// outputs] in graph/plan.cc).
 #include "kernels/common/fused_epilogue.h"
 #include "kernels/cpu/nn/conv2d_runner.h"
+#include "kernels/cpu/nn/fused_epilogue.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"
 
@@ -18,7 +20,8 @@ absl::Status FusedDepthwiseConv2dNativeKernel(KernelContext& ctx) {
 
 const KernelRegistrar kFusedDepthwiseConv2dNative("_FusedDepthwiseConv2dNative", DeviceType::kCpu,
                                                   {kFloat32, kFloat64, kBFloat16},
-                                                  {FusedDepthwiseConv2dNativeKernel});
+                                                  {.fn = FusedDepthwiseConv2dNativeKernel,
+                                                   .in_place_input = kResidualInput});
 
 }  // namespace
 }  // namespace duet

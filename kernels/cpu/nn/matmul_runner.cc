@@ -52,7 +52,8 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
   const auto out = OperandDesc(g.out, false, type);
   p.AddBuffer(DNNL_ARG_SRC, x, DnnlUse::kRead);
   p.AddBuffer(DNNL_ARG_WEIGHTS, y, DnnlUse::kRead);
-  p.AddBuffer(DNNL_ARG_DST, out, accumulate ? DnnlUse::kReadWrite : DnnlUse::kWrite);
+  const bool reads_dst = accumulate || (epilogue != nullptr && epilogue->add_residual);
+  p.AddBuffer(DNNL_ARG_DST, out, reads_dst ? DnnlUse::kReadWrite : DnnlUse::kWrite);
   std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
                                                 {DNNL_ARG_WEIGHTS, p.buffer(DNNL_ARG_WEIGHTS)},
                                                 {DNNL_ARG_DST, p.buffer(DNNL_ARG_DST)}};
@@ -72,9 +73,8 @@ void BuildMatMulPlan(DnnlPlan& p, const MatMulGeometry& g, dnnl::memory::data_ty
   const auto bias = OperandDesc(bias_dims, false, type);
   p.AddBuffer(DNNL_ARG_BIAS, bias, DnnlUse::kRead);
   args.emplace(DNNL_ARG_BIAS, p.buffer(DNNL_ARG_BIAS));
-  AddResidualBuffer(*epilogue, out, p, args);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out),
-                                  EpilogueDnnlAttr(*epilogue, out), DnnlEngine());
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(x, y, bias, out), EpilogueDnnlAttr(*epilogue),
+                                  DnnlEngine());
   p.AddStep(dnnl::matmul(pd), std::move(args));
 }
 
@@ -94,11 +94,11 @@ absl::Status DnnlMatMul(KernelContext& ctx, const MatMulGeometry& g,
                                        [&](DnnlPlan& p, dnnl::memory::data_type type) {
                                          BuildMatMulPlan(p, g, type, epilogue);
                                        }));
+  if (epilogue != nullptr && epilogue->add_residual) MoveResidualIntoOutput(ctx);
   plan->Bind(DNNL_ARG_SRC, ctx.input(0));
   plan->Bind(DNNL_ARG_WEIGHTS, ctx.input(1));
   plan->Bind(DNNL_ARG_DST, ctx.output(0));
   if (epilogue != nullptr) plan->Bind(DNNL_ARG_BIAS, ctx.input(2));
-  if (epilogue != nullptr && epilogue->add_residual) plan->Bind(kResidualArg, ctx.input(3));
   return plan->Run(absl::StrCat(epilogue ? "fused matmul " : "matmul ", DTypeName(dtype)));
 }
 
@@ -209,14 +209,16 @@ absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y, const FusedEp
   const MatMulGeometry g =
       MakeMatMulGeometry(ctx.input(0).shape(), ctx.input(1).shape(), out.shape(), adj_x, adj_y);
   if (g.k > 0 && out.dtype() != kFloat64) return DnnlMatMul(ctx, g, epilogue);
+  Tensor residual;
+  if (epilogue != nullptr && epilogue->add_residual) residual = ResidualBeforeOverwrite(ctx);
   if (g.k == 0) {  // an empty sum: zeros (all-zero bits are 0 in every float type)
     std::memset(out.raw_data(), 0, out.nbytes());
   } else {
     DUET_RETURN_IF_ERROR(EigenMatMul(ctx, g));
   }
   if (epilogue != nullptr) {
-    ApplyFusedEpilogue(*epilogue, ctx.input(2), epilogue->add_residual ? &ctx.input(3) : nullptr,
-                       out, ctx.pool());
+    ApplyFusedEpilogue(*epilogue, ctx.input(2), residual.defined() ? &residual : nullptr, out,
+                       ctx.pool());
   }
   return absl::OkStatus();
 }

@@ -12,8 +12,9 @@ namespace duet {
 
 // Sets ctx's output 0 (allocated with the product's shape) to op(input 0) x op(input 1) over the
 // last two dims, batch dims broadcast, op transposing the last two dims when adj_x / adj_y. With an
-// `epilogue`, then adds input 2 (the bias, along the last dim) and applies its activation: inside
-// the oneDNN primitive, or as a loop after the float64 product.
+// `epilogue`, then adds input 2 (the bias, along the last dim), input 3 when it adds a residual,
+// and applies its activation: inside the oneDNN primitive, or as a loop after the float64
+// product.
 absl::Status RunMatMul(KernelContext& ctx, bool adj_x, bool adj_y,
                        const FusedEpilogue* epilogue = nullptr);
 
