@@ -128,6 +128,13 @@ struct EnsureShapeAttrs {
   static constexpr AttrKey<DType> kT{1, "T"};
 };
 
+// DenseBincount.
+struct DenseBincountAttrs {
+  static constexpr AttrKey<DType> kTidx{0, "Tidx"};
+  static constexpr AttrKey<DType> kT{1, "T"};
+  static constexpr AttrKey<bool> kBinaryOutput{2, "binary_output"};
+};
+
 // MirrorPad and MirrorPadGrad.
 struct MirrorPadAttrs {
   static constexpr AttrKey<DType> kT{0, "T"};

@@ -339,7 +339,8 @@ const NotDifferentiable kZerosLike("ZerosLike");
 const NotDifferentiable kOnesLike("OnesLike");
 const NotDifferentiable kOneHot("OneHot");
 const NotDifferentiable kRange("Range");
-const NotDifferentiable kWhere("Where");  // integer coordinates
+const NotDifferentiable kWhere("Where");                  // integer coordinates
+const NotDifferentiable kDenseBincount("DenseBincount");  // counts; TensorFlow defines none either
 
 }  // namespace
 }  // namespace duet

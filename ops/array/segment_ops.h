@@ -1,4 +1,5 @@
-// Segment reductions: UnsortedSegmentSum (the scatter-add that GatherV2's gradient needs).
+// Segment reductions: UnsortedSegmentSum (the scatter-add that GatherV2's gradient needs) and
+// DenseBincount (a sum of weights by value).
 #pragma once
 
 #include <cstdint>
@@ -19,5 +20,13 @@ Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids, int64
 // Same, with num_segments as a scalar int32/int64 tensor.
 Tensor unsorted_segment_sum(const Tensor& data, const Tensor& segment_ids,
                             const Tensor& num_segments, OpSite site = {});
+
+// Per row of `input` (int32/int64, 1-D: one row; 2-D: [rows, n]), how often each value in
+// [0, size) occurs, or with `weights` (input's shape; an empty tensor for none) the sum of the
+// weights at its occurrences (op DenseBincount; Keras' CategoryEncoding). The output is [size] or
+// [rows, size] of weights' dtype (int32/64, float32/64). Values >= size are dropped, negative ones
+// are an InvalidArgument error. With `binary_output`, 1 where a value occurs at all.
+Tensor dense_bincount(const Tensor& input, int64_t size, const Tensor& weights,
+                      bool binary_output = false, OpSite site = {});
 
 }  // namespace duet

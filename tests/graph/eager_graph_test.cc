@@ -86,6 +86,11 @@ std::vector<Case> Cases() {
       // The number of true elements is known only when the graph runs.
       Unary("Where", &where_indices, kP),
       Unary("Where", &where_indices, kX),
+      {"DenseBincount",
+       {from_vector(std::vector<int32_t>{1, 2, 2, 0, 5, 1}, {2, 3})},
+       [](const std::vector<Tensor>& in) {
+         return dense_bincount(in[0], 4, constant({{1.f, 2.f, 3.f}, {.5f, .5f, 7.f}}));
+       }},
       {"OneHot",
        {from_vector(std::vector<int64_t>{2, 0, -1, 1})},
        [](const std::vector<Tensor>& in) { return one_hot(in[0], 3, 5, -1, 0, kFloat64); }},

@@ -161,6 +161,39 @@ __global__ void SegmentSumKernel(const T* data, const Index* ids, Acc* acc, int6
   }
 }
 
+template <typename T, typename Index>
+__global__ void BincountKernel(const Index* values, const T* weights, bool binary, T* out,
+                               int64_t total, int64_t per_row, int64_t size) {
+  DUET_GRID_STRIDE_LOOP(e, total) {
+    const int64_t v = static_cast<int64_t>(values[e]);
+    if (v < 0 || v >= size) continue;
+    T* bin = out + (e / per_row) * size + v;
+    if (binary) {
+      *bin = T(1);  // every writer writes the same value
+    } else {
+      AtomicAddTo(bin, weights != nullptr ? weights[e] : T(1));
+    }
+  }
+}
+
+template <typename T>
+cudaError_t Bincount(const void* values, bool values64, const void* weights, bool binary, void* out,
+                     int64_t rows, int64_t per_row, int64_t size, cudaStream_t stream) {
+  T* o = static_cast<T*>(out);
+  cudaError_t status = cudaMemsetAsync(o, 0, rows * size * sizeof(T), stream);
+  const int64_t total = rows * per_row;
+  if (status != cudaSuccess || total == 0 || size == 0) return status;
+  const T* w = static_cast<const T*>(weights);
+  if (values64) {
+    BincountKernel<T><<<Blocks(total), kThreads, 0, stream>>>(static_cast<const int64_t*>(values),
+                                                              w, binary, o, total, per_row, size);
+  } else {
+    BincountKernel<T><<<Blocks(total), kThreads, 0, stream>>>(static_cast<const int32_t*>(values),
+                                                              w, binary, o, total, per_row, size);
+  }
+  return cudaGetLastError();
+}
+
 __device__ void FromFloat(float v, __half* out) { *out = __float2half_rn(v); }
 __device__ void FromFloat(float v, __nv_bfloat16* out) { *out = __float2bfloat16_rn(v); }
 
@@ -472,6 +505,27 @@ cudaError_t LaunchUnsortedSegmentSum(SegmentSumType type, const void* data, cons
                                            inner, num_segments, stream);
   }
   return cudaErrorInvalidValue;
+}
+
+cudaError_t LaunchDenseBincount(SegmentSumType type, const void* values, bool values_are_int64,
+                                const void* weights, bool binary, void* out, int64_t rows,
+                                int64_t per_row, int64_t size, cudaStream_t stream) {
+  switch (type) {
+    case SegmentSumType::kFloat32:
+      return Bincount<float>(values, values_are_int64, weights, binary, out, rows, per_row, size,
+                             stream);
+    case SegmentSumType::kFloat64:
+      return Bincount<double>(values, values_are_int64, weights, binary, out, rows, per_row, size,
+                              stream);
+    case SegmentSumType::kInt32:
+      return Bincount<int32_t>(values, values_are_int64, weights, binary, out, rows, per_row, size,
+                               stream);
+    case SegmentSumType::kInt64:
+      return Bincount<int64_t>(values, values_are_int64, weights, binary, out, rows, per_row, size,
+                               stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
 cudaError_t LaunchGatherNd(const void* params, const void* indices, bool indices_are_int64,

@@ -74,6 +74,14 @@ cudaError_t LaunchUnsortedSegmentSum(SegmentSumType type, const void* data, cons
                                      int64_t rows, int64_t inner, int64_t num_segments,
                                      cudaStream_t stream);
 
+// DenseBincount of `values` viewed as (rows, per_row) into out (rows, size) of `type` (float32,
+// float64, int32 or int64), which it zeroes first: value v of row r adds its weight (1 when
+// `weights` is null) to out[r, v] by an atomic add, or with `binary` sets it to 1. Values outside
+// [0, size) are dropped (the CPU reports negative ones; checking would need a host sync).
+cudaError_t LaunchDenseBincount(SegmentSumType type, const void* values, bool values_are_int64,
+                                const void* weights, bool binary, void* out, int64_t rows,
+                                int64_t per_row, int64_t size, cudaStream_t stream);
+
 // Rows of indices (batch + [depth]) into a shape's first `depth` dims (Note [Nd indices] in
 // ops/array/scatter_nd_ops.cc): row i names slice sum_j indices[i, j] * strides[j] of
 // slice_size elements. A row with a coordinate outside [0, dims[j]) names no slice.

@@ -1,4 +1,5 @@
-// CUDA GatherV2, GatherNd, OneHot, UnsortedSegmentSum and the ScatterNd family against the CPU.
+// CUDA GatherV2, GatherNd, OneHot, DenseBincount, UnsortedSegmentSum and the ScatterNd family
+// against the CPU.
 // Gather and OneHot move bits (tolerance 0), as do GatherNd and TensorScatterUpdate (with unique
 // rows). UnsortedSegmentSum, ScatterNd and TensorScatterAdd add with atomics in any order: the
 // inputs are small integers, whose float sums are exact in every order, so it is checked exactly
@@ -102,6 +103,31 @@ TEST_CASE("CUDA OneHot matches the CPU") {
         return std::vector<Tensor>{one_hot(in[0], 1000, 1, 0, -1, kFloat16)};
       },
       {Indices(kInt64, {1500}, 1000)}, 0);
+}
+
+TEST_CASE("CUDA DenseBincount matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : {kFloat32, kFloat64, kInt32, kInt64}) {
+    for (DType index_type : {kInt32, kInt64}) {
+      INFO("dtype " << DTypeName(dtype) << " values " << DTypeName(index_type));
+      // Values in [0, 9) into 6 bins: the larger ones are dropped.
+      for (bool binary : {false, true}) {
+        ExpectGpuMatchesCpu(
+            [binary](const std::vector<Tensor>& in) {
+              const Tensor first = constant(0);  // one row: the 1-D form
+              return std::vector<Tensor>{
+                  dense_bincount(in[0], 6, in[1], binary),
+                  dense_bincount(gather(in[0], first, 0), 6, gather(in[1], first, 0), binary)};
+            },
+            {Indices(index_type, {7, 30}, 9), Pattern(dtype, {7, 30})}, 0);
+      }
+      ExpectGpuMatchesCpu(
+          [dtype](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{dense_bincount(in[0], 5, zeros({0}, dtype))};
+          },
+          {Indices(index_type, {4000}, 5)}, 0);
+    }
+  }
 }
 
 TEST_CASE("CUDA UnsortedSegmentSum matches the CPU") {
