@@ -52,9 +52,10 @@ const OpDef* const kDenseBincount =
         .TypeAttr(DenseBincountAttrs::kTidx, kIndexTypes)
         .TypeAttr(DenseBincountAttrs::kT, {kInt32, kInt64, kFloat32, kFloat64})
         .BoolAttr(DenseBincountAttrs::kBinaryOutput, false)
-        .Doc("Per row of input (1-D: one row), output[..., v] sums weights where input == v (1 "
-             "each when weights is empty), for v in [0, size); larger values are dropped, "
-             "negative ones are an error. binary_output: 1 where v occurs at all.")
+        .Doc(
+            "Per row of input (1-D: one row), output[..., v] sums weights where input == v (1 "
+            "each when weights is empty), for v in [0, size); larger values are dropped, "
+            "negative ones are an error. binary_output: 1 where v occurs at all.")
         .SetShapeFn(DenseBincountShape)
         .Register();
 

@@ -1,26 +1,15 @@
 // DenseBincount: each row of values adds its weights (or 1) into its own row of `size` bins.
-// Threads split the rows, so no two write the same bin.
+// Threads split the rows, so no two write the same bin; integer sums wrap (wrapping_arithmetic.h).
 #include <algorithm>
 #include <cstring>
-#include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/common/wrapping_arithmetic.h"
 #include "kernels/kernel_registry.h"
 #include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
-
-// Integer sums wrap through the unsigned type (defined behaviour, TensorFlow's result).
-template <typename T>
-T WrappingAdd(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 template <typename Index>
 absl::Status CheckNonNegative(const Tensor& input) {
@@ -28,8 +17,8 @@ absl::Status CheckNonNegative(const Tensor& input) {
   const int64_t n = input.num_elements();
   for (int64_t i = 0; i < n; ++i) {
     if (v[i] < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input", IndexString(i, input.shape()), " = ", v[i], " is negative: values count bins"));
+      return absl::InvalidArgumentError(absl::StrCat("input", IndexString(i, input.shape()), " = ",
+                                                     v[i], " is negative: values count bins"));
     }
   }
   return absl::OkStatus();
@@ -61,7 +50,7 @@ absl::Status Bincount(KernelContext& ctx) {
                              for (int64_t j = r * per_row; j < (r + 1) * per_row; ++j) {
                                if (values[j] >= size) continue;
                                T& bin = row[values[j]];
-                               bin = binary ? T(1) : WrappingAdd(bin, w != nullptr ? w[j] : T(1));
+                               bin = binary ? T(1) : WrapAdd(bin, w != nullptr ? w[j] : T(1));
                              }
                            }
                          });

@@ -6,10 +6,12 @@
 // oneDNN over windows of up to a few hundred terms); float64 1e-10; bfloat16 5e-2.
 #include <catch2/catch.hpp>
 
+#include "absl/strings/str_join.h"
 #include "duet.h"
 #include "ops/nn/fused_nn_ops.h"
 #include "ops/nn/nn_backprop_ops.h"
 #include "tests/cuda_test_util.h"
+#include "tests/ops/nn/fusion_reference.h"
 
 namespace duet {
 namespace {
@@ -156,23 +158,19 @@ using FusedConvFn = Tensor (*)(const Tensor& x, const Tensor& filter, absl::Span
 void ExpectFusedConvMatchesCpu(FusedConvFn conv, const Shape& filter, int64_t out_channels,
                                int seed) {
   for (DType dtype : {kFloat32, kFloat64}) {
-    for (bool residual : {false, true}) {
-      for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
-        INFO(DTypeName(dtype) << " residual " << residual << " " << activation);
-        std::vector<std::string> ops = {"BiasAdd"};
-        if (residual) ops.push_back("Add");
-        if (*activation != '\0') ops.push_back(activation);
-        std::vector<Tensor> inputs = {Random({2, 9, 8, 3}, seed++, dtype),
-                                      Random(filter, seed++, dtype),
-                                      Random({out_channels}, seed++, dtype)};
-        if (residual) inputs.push_back(Random({2, 5, 4, out_channels}, seed++, dtype));
-        testing::ExpectGpuMatchesCpu(
-            [conv, ops](const std::vector<Tensor>& in) {
-              return std::vector<Tensor>{
-                  conv(in[0], in[1], absl::MakeConstSpan(in).subspan(2), ops)};
-            },
-            inputs, Tol(dtype));
+    for (const std::vector<std::string>& ops : testing::SupportedFusedOps()) {
+      INFO(DTypeName(dtype) << " " << absl::StrJoin(ops, ", "));
+      std::vector<Tensor> inputs = {Random({2, 9, 8, 3}, seed++, dtype),
+                                    Random(filter, seed++, dtype)};
+      for (const Tensor& arg : testing::FusionArgs(ops, Random({out_channels}, seed++, dtype),
+                                                   {2, 5, 4, out_channels})) {
+        inputs.push_back(arg);
       }
+      testing::ExpectGpuMatchesCpu(
+          [conv, ops](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{conv(in[0], in[1], absl::MakeConstSpan(in).subspan(2), ops)};
+          },
+          inputs, Tol(dtype));
     }
   }
 }

@@ -6,9 +6,11 @@
 // mantissa, float32 accumulation on both sides, rounding of the result may differ by one ulp).
 #include <catch2/catch.hpp>
 
+#include "absl/strings/str_join.h"
 #include "duet.h"
 #include "ops/nn/fused_nn_ops.h"
 #include "tests/cuda_test_util.h"
+#include "tests/ops/nn/fusion_reference.h"
 #include "tests/test_util.h"
 
 #if DUET_CUDA
@@ -87,23 +89,20 @@ TEST_CASE("CUDA _FusedMatMul matches the CPU for every fusion") {
   if (testing::SkipWithoutGpu()) return;
   int seed = 200;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
-    for (bool residual : {false, true}) {
-      for (const char* activation : {"", "Relu", "Relu6", "Elu", "Tanh", "Sigmoid", "LeakyRelu"}) {
-        INFO(DTypeName(dtype) << " residual " << residual << " " << activation);
-        std::vector<std::string> ops = {"BiasAdd"};
-        if (residual) ops.push_back("Add");
-        if (*activation != '\0') ops.push_back(activation);
-        std::vector<Tensor> inputs = {Random({33, 70}, seed++, dtype),
-                                      Random({65, 70}, seed++, dtype), Random({65}, seed++, dtype)};
-        if (residual) inputs.push_back(Random({33, 65}, seed++, dtype));
-        testing::ExpectGpuMatchesCpu(
-            [ops](const std::vector<Tensor>& in) {
-              return std::vector<Tensor>{fused_matmul(in[0], in[1],
-                                                      absl::MakeConstSpan(in).subspan(2), ops,
-                                                      false, true, /*leakyrelu_alpha=*/0.3f)};
-            },
-            inputs, dtype == kBFloat16 ? 3e-2 : Tol(dtype));
+    for (const std::vector<std::string>& ops : testing::SupportedFusedOps()) {
+      INFO(DTypeName(dtype) << " " << absl::StrJoin(ops, ", "));
+      std::vector<Tensor> inputs = {Random({33, 70}, seed++, dtype),
+                                    Random({65, 70}, seed++, dtype)};
+      for (const Tensor& arg : testing::FusionArgs(ops, Random({65}, seed++, dtype), {33, 65})) {
+        inputs.push_back(arg);
       }
+      testing::ExpectGpuMatchesCpu(
+          [ops](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{fused_matmul(in[0], in[1],
+                                                    absl::MakeConstSpan(in).subspan(2), ops, false,
+                                                    true, /*leakyrelu_alpha=*/0.3f)};
+          },
+          inputs, dtype == kBFloat16 ? 3e-2 : Tol(dtype));
     }
   }
 }

@@ -23,10 +23,10 @@ TEST_CASE("DenseBincount counts values and sums weights as TensorFlow does") {
   ExpectTensor(dense_bincount(rows, 4, weights), kFloat32, {2, 4}, {0, 1, 5, 0, 7, 0, 0, 1});
   ExpectTensor(dense_bincount(rows, 4, weights, /*binary_output=*/true), kFloat32, {2, 4},
                {0, 1, 1, 0, 1, 0, 0, 1});
-  ExpectTensor(dense_bincount(constant<int64_t>({1, 2}), 3, constant<int64_t>({2, 3})), kInt64,
-               {3}, {0, 2, 3});
-  ExpectTensor(dense_bincount(rows, 3, constant({{1.0, 2.0, 3.0}, {.5, .5, 7.0}})), kFloat64, {2, 3},
-               {0, 1, 5, 7, 0, 0});
+  ExpectTensor(dense_bincount(constant<int64_t>({1, 2}), 3, constant<int64_t>({2, 3})), kInt64, {3},
+               {0, 2, 3});
+  ExpectTensor(dense_bincount(rows, 3, constant({{1.0, 2.0, 3.0}, {.5, .5, 7.0}})), kFloat64,
+               {2, 3}, {0, 1, 5, 7, 0, 0});
   ExpectTensor(dense_bincount(rows, 3, from_vector<int32_t>({}), true), kInt32, {2, 3},
                {0, 1, 1, 1, 0, 0});
 }
@@ -47,21 +47,32 @@ TEST_CASE("DenseBincount over many rows matches a host loop") {
   }
   std::vector<double> w(rows * per_row);
   for (int64_t i = 0; i < rows * per_row; ++i) w[i] = static_cast<double>(i % 5);
-  ExpectTensor(dense_bincount(from_vector(values, {rows, per_row}), size,
-                              from_vector(w, {rows, per_row})),
-               kFloat64, {rows, size}, expected, 0);
+  ExpectTensor(
+      dense_bincount(from_vector(values, {rows, per_row}), size, from_vector(w, {rows, per_row})),
+      kFloat64, {rows, size}, expected, 0);
 }
 
 TEST_CASE("DenseBincount reports negative values, bad shapes and sizes") {
-  ExpectError([] { dense_bincount(constant({1, -2}), 4, kNoWeights); },
-              {"DenseBincount", "input[1] = -2 is negative"});
-  ExpectError([] { dense_bincount(constant({1, 2}), -1, kNoWeights); },
-              {"DenseBincount", "size (-1) is negative"});
-  ExpectError([] { dense_bincount(constant({1, 2}), 3, constant({1.f, 2.f, 3.f})); },
-              {"DenseBincount", "weights must be empty or of the input's shape (2,)",
-               "got shape (3,)"});
-  ExpectError([] { dense_bincount(zeros({1, 1, 2}, kInt32), 3, kNoWeights); },
-              {"DenseBincount", "1-D or 2-D", "(1, 1, 2)"});
+  ExpectError(
+      [] {
+        dense_bincount(constant({1, -2}), 4, kNoWeights);
+      },
+      {"DenseBincount", "input[1] = -2 is negative"});
+  ExpectError(
+      [] {
+        dense_bincount(constant({1, 2}), -1, kNoWeights);
+      },
+      {"DenseBincount", "size (-1) is negative"});
+  ExpectError(
+      [] {
+        dense_bincount(constant({1, 2}), 3, constant({1.f, 2.f, 3.f}));
+      },
+      {"DenseBincount", "weights must be empty or of the input's shape (2,)", "got shape (3,)"});
+  ExpectError(
+      [] {
+        dense_bincount(zeros({1, 1, 2}, kInt32), 3, kNoWeights);
+      },
+      {"DenseBincount", "1-D or 2-D", "(1, 1, 2)"});
   ExpectError([] { dense_bincount(constant({1.f}), 3, kNoWeights); }, {"DenseBincount", "Tidx"});
 }
 
