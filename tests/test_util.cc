@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace duet::testing {
 
@@ -67,6 +69,22 @@ std::string Testdata(const std::string& folder, const std::string& file) {
   const char* dir = std::getenv("TEST_SRCDIR");
   const std::string rel = "tests/" + folder + "/testdata/" + file;
   return dir ? std::string(dir) + "/duet/" + rel : rel;
+}
+
+std::vector<double> FixtureValues(const std::string& path, const std::string& key) {
+  std::ifstream file(path);
+  INFO("fixture " << path);
+  REQUIRE(file.good());
+  const std::string prefix = key + " : ";
+  for (std::string line; std::getline(file, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::istringstream in(line.substr(prefix.size()));
+    std::vector<double> values;
+    for (double v; in >> v;) values.push_back(v);
+    return values;
+  }
+  FAIL("no line for key '" << key << "'");
+  return {};
 }
 
 }  // namespace duet::testing

@@ -78,4 +78,8 @@ std::vector<double> SequenceExpected(std::vector<double> values) {
 // The path of a file under a test's testdata/ folder, e.g. Testdata("ops/math", "add.npy").
 std::string Testdata(const std::string& folder, const std::string& file);
 
+// The values of the line "key : v1 v2 ..." of fixture file `path` (from Testdata), as written by a
+// generator script beside it; fails the current test when the file or the key is missing.
+std::vector<double> FixtureValues(const std::string& path, const std::string& key);
+
 }  // namespace duet::testing

@@ -1,6 +1,22 @@
 #include "kernels/common/conv_geometry.h"
 
 namespace duet {
+ConvGeometry ConvGeometry::As3D() const {
+  if (rank == 3) return *this;
+  ConvGeometry g = *this;
+  g.rank = 3;
+  PrependUnitDim(g.in, int64_t{1});
+  PrependUnitDim(g.window, int64_t{1});
+  PrependUnitDim(g.out, int64_t{1});
+  PrependUnitDim(g.stride, int64_t{1});
+  PrependUnitDim(g.dilation, int64_t{1});
+  PrependUnitDim(g.pad, WindowPadding{});
+  return g;
+}
+
+int64_t ConvGeometry::InCells() const { return SpatialProduct(in, rank); }
+int64_t ConvGeometry::WindowCells() const { return SpatialProduct(window, rank); }
+int64_t ConvGeometry::OutCells() const { return SpatialProduct(out, rank); }
 
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Shape& in,
                               const Shape& filter, const Shape& out) {
@@ -11,20 +27,22 @@ ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Con
                               const Shape& in, const Shape& filter, const Shape& out) {
   const auto& strides = ctx.attr(keys.strides);
   const auto& dilations = ctx.attr(keys.dilations);
-  // Read only when padding is EXPLICIT, which the ops without the attr do not allow.
+  // Read only when padding is EXPLICIT, which the ops without the attr do not allow (only the 2-D
+  // ones have it).
   const bool is_explicit = ctx.attr(keys.padding) == "EXPLICIT";
   const std::vector<int64_t>* explicit_pads =
       is_explicit ? &ctx.attr(*keys.explicit_paddings) : nullptr;
   ConvGeometry g;
+  g.rank = ConvRank(kind);
   g.batch = in[0];
-  g.in_c = in[3];
+  g.in_c = in[g.rank + 1];
   if (kind == ConvKind::kDepthwise) {
     g.out_c = filter[2] * filter[3];
     g.groups = in[3];
   } else {
-    g.out_c = filter[3];
+    g.out_c = filter[g.rank + 1];
   }
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < g.rank; ++d) {
     g.in[d] = in[1 + d];
     g.window[d] = filter[d];
     g.out[d] = out[1 + d];

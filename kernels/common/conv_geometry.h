@@ -1,10 +1,10 @@
-// The sizes of a 2-D convolution read from its shapes and attrs: what the CPU and CUDA convolution
-// kernels (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative
-// and its backprops) share.
+// The sizes of a 2-D or 3-D convolution read from its shapes and attrs: what the CPU and CUDA
+// convolution kernels (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D,
+// DepthwiseConv2dNative and its backprops, Conv3D and its backprops) share.
 //
-// Conv2D's family declares ConvAttrs and DepthwiseConv2dNative's DepthwiseConvAttrs
-// (ops/nn/nn_attrs.h), with the window attrs at different positions; each kernel passes the shapes
-// of the forward convolution, which sit at different inputs and outputs.
+// Conv2D's family declares ConvAttrs, DepthwiseConv2dNative's DepthwiseConvAttrs and Conv3D's
+// Conv3DAttrs (ops/nn/nn_attrs.h), with the window attrs at different positions; each kernel passes
+// the shapes of the forward convolution, which sit at different inputs and outputs.
 #pragma once
 
 #include <cstdint>
@@ -16,15 +16,26 @@
 
 namespace duet {
 
-// Sizes of one grouped convolution of NHWC input; the arrays are [height, width]. The input and
+// Sizes of one grouped convolution of NHWC (rank 2) or NDHWC (rank 3) input; the arrays are per
+// spatial dim in the tensor's order, [height, width] or [depth, height, width]. The input and
 // output channels split into `groups` equal groups, output group k reading only input group k; the
-// filter is [window_h, window_w, in_c / groups, out_c] (HWIO for groups = 1, which Conv2D always
-// has; a depthwise filter [window_h, window_w, in_c, multiplier] has this layout with groups =
-// in_c and out_c = in_c * multiplier).
+// filter is [window..., in_c / groups, out_c] (HWIO or DHWIO for groups = 1, which Conv2D and
+// Conv3D always have; a depthwise filter [window_h, window_w, in_c, multiplier] has this layout
+// with groups = in_c and out_c = in_c * multiplier).
 struct ConvGeometry {
+  int rank = 2;
   int64_t batch = 0, in_c = 0, out_c = 0, groups = 1;
-  int64_t in[2] = {}, window[2] = {}, out[2] = {}, stride[2] = {}, dilation[2] = {};
-  WindowPadding pad[2];
+  int64_t in[3] = {}, window[3] = {}, out[3] = {}, stride[3] = {}, dilation[3] = {};
+  WindowPadding pad[3];
+
+  // This convolution as a rank-3 one (a rank-2 convolution gains a leading depth of 1), so that
+  // loops over the spatial dims are written once for both ranks.
+  ConvGeometry As3D() const;
+  // The products over the spatial dims of in, window and out: the cells of one input image, the
+  // taps of the filter, the positions of one output image.
+  int64_t InCells() const;
+  int64_t WindowCells() const;
+  int64_t OutCells() const;
 };
 
 // The geometry of the `kind` convolution with input shape `in`, filter shape `filter` and output

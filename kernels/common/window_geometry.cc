@@ -11,4 +11,10 @@ WindowPadding SameOrValidPadding(int64_t in, int64_t out, int64_t window, int64_
   return {total / 2, total - total / 2};
 }
 
+int64_t SpatialProduct(const int64_t* values, int rank) {
+  int64_t product = 1;
+  for (int d = 0; d < rank; ++d) product *= values[d];
+  return product;
+}
+
 }  // namespace duet

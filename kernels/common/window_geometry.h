@@ -1,4 +1,5 @@
-// Padding of sliding-window ops (convolution, pooling), before and after each spatial dim.
+// Padding of sliding-window ops (convolution, pooling), before and after each spatial dim, and the
+// per-spatial-dim array helpers their geometries (conv_geometry.h, pool_geometry.h) share.
 #pragma once
 
 #include <cstdint>
@@ -17,5 +18,17 @@ struct WindowPadding {
 // which applied SAME or VALID; VALID always gives zero padding.
 WindowPadding SameOrValidPadding(int64_t in, int64_t out, int64_t window, int64_t stride,
                                  int64_t dilation = 1);
+
+// The product of the first `rank` entries of a per-spatial-dim array.
+int64_t SpatialProduct(const int64_t* values, int rank);
+
+// Turns the rank-2 per-spatial-dim array `a` ([height, width, unused]) into its rank-3 form
+// ([unit, height, width]): a 2-D window is a 3-D one of depth 1.
+template <typename T>
+void PrependUnitDim(T (&a)[3], T unit) {
+  a[2] = a[1];
+  a[1] = a[0];
+  a[0] = unit;
+}
 
 }  // namespace duet

@@ -1,4 +1,5 @@
-// Conv2DBackpropInput and Conv2DBackpropFilter: the gradients of Conv2D's input and filter.
+// Conv2DBackpropInput and Conv2DBackpropFilter: the gradients of Conv2D's input and filter;
+// Conv3DBackpropInputV2 and Conv3DBackpropFilterV2: those of Conv3D's.
 #include "ops/nn/conv_shape.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_backprop_ops.h"
@@ -43,6 +44,49 @@ const OpDef* const kConv2DBackpropFilter =
             "gradient of its output.")
         .SetShapeFn(Conv2DBackpropFilterShape)
         .Register();
+
+absl::Status Conv3DBackpropInputShape(ShapeContext& ctx) {
+  return ConvBackpropInputShape(ctx, ConvKind::kConv3D);
+}
+
+absl::Status Conv3DBackpropFilterShape(ShapeContext& ctx) {
+  return ConvBackpropFilterShape(ctx, ConvKind::kConv3D);
+}
+
+// TensorFlow's V2 ops (the V1 ones, deprecated, took a whole input or filter tensor for its shape).
+const OpDef* const kConv3DBackpropInputV2 =
+    DeclareConv3DAttrs(OpDefBuilder("Conv3DBackpropInputV2")
+                           .Input("input_sizes", "Tshape")
+                           .HostInputs({"input_sizes"})
+                           .Input("filter", "T")
+                           .Input("out_backprop", "T")
+                           .Output("output", "T"))
+        .TypeAttr(Conv3DBackpropInputAttrs::kTshape, {kInt32, kInt64}, kInt32)
+        .Doc(
+            "The gradient of Conv3D's NDHWC input (of shape input_sizes) from its filter and the "
+            "gradient of its output.")
+        .SetShapeFn(Conv3DBackpropInputShape)
+        .Register();
+
+const OpDef* const kConv3DBackpropFilterV2 =
+    DeclareConv3DAttrs(OpDefBuilder("Conv3DBackpropFilterV2")
+                           .Input("input", "T")
+                           .Input("filter_sizes", kInt32)
+                           .HostInputs({"filter_sizes"})
+                           .Input("out_backprop", "T")
+                           .Output("output", "T"))
+        .Doc(
+            "The gradient of Conv3D's DHWIO filter (of shape filter_sizes) from its input and the "
+            "gradient of its output.")
+        .SetShapeFn(Conv3DBackpropFilterShape)
+        .Register();
+
+void SetConv3DAttrs(OpCall& call, std::vector<int64_t> strides, std::string padding,
+                    std::vector<int64_t> dilations) {
+  call.set(Conv3DAttrs::kStrides, ExpandNhwcAttr(std::move(strides), 3));
+  call.set(Conv3DAttrs::kPadding, std::move(padding));
+  call.set(Conv3DAttrs::kDilations, ExpandNhwcAttr(std::move(dilations), 3));
+}
 
 void SetConvAttrs(OpCall& call, std::vector<int64_t> strides, std::string padding,
                   std::vector<int64_t> dilations, std::vector<int64_t> explicit_paddings) {
@@ -99,6 +143,24 @@ Tensor conv2d_explicit_padding(const Tensor& input, const Tensor& filter,
   // Conv2D declares the same ConvAttrs.
   SetConvAttrs(call, std::move(strides), "EXPLICIT", std::move(dilations),
                std::move(explicit_paddings));
+  return RunSingleOutputOp(call);
+}
+
+Tensor conv3d_backprop_input(const Shape& input_sizes, const Tensor& filter,
+                             const Tensor& out_backprop, std::vector<int64_t> strides,
+                             std::string padding, std::vector<int64_t> dilations, OpSite site) {
+  OpCall call(kConv3DBackpropInputV2,
+              {ConvSizesTensor(input_sizes, "input_sizes"), filter, out_backprop}, site);
+  SetConv3DAttrs(call, std::move(strides), std::move(padding), std::move(dilations));
+  return RunSingleOutputOp(call);
+}
+
+Tensor conv3d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
+                              const Tensor& out_backprop, std::vector<int64_t> strides,
+                              std::string padding, std::vector<int64_t> dilations, OpSite site) {
+  OpCall call(kConv3DBackpropFilterV2,
+              {input, ConvSizesTensor(filter_sizes, "filter_sizes"), out_backprop}, site);
+  SetConv3DAttrs(call, std::move(strides), std::move(padding), std::move(dilations));
   return RunSingleOutputOp(call);
 }
 

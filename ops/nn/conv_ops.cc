@@ -1,4 +1,5 @@
-// Conv2D: 2-D convolution of NHWC input with an HWIO filter.
+// Conv2D: 2-D convolution of NHWC input with an HWIO filter; Conv3D: 3-D convolution of NDHWC
+// input with a DHWIO filter.
 #include "ops/nn/conv_shape.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
@@ -22,6 +23,19 @@ const OpDef* const kConv2D =
         .SetShapeFn(Conv2DShape)
         .Register();
 
+absl::Status Conv3DShape(ShapeContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(Shape out, ConvOutputShape(ctx, ConvKind::kConv3D));
+  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
+  return absl::OkStatus();
+}
+
+const OpDef* const kConv3D =
+    DeclareConv3DAttrs(
+        OpDefBuilder("Conv3D").Input("input", "T").Input("filter", "T").Output("output", "T"))
+        .Doc("3-D convolution: NDHWC input, DHWIO filter, TensorFlow's SAME/VALID padding.")
+        .SetShapeFn(Conv3DShape)
+        .Register();
+
 }  // namespace
 
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
@@ -36,6 +50,15 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, OpSite site) {
   return conv2d(input, filter, std::move(strides), std::move(padding), {1, 1, 1, 1}, site);
+}
+
+Tensor conv3d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+              std::string padding, std::vector<int64_t> dilations, OpSite site) {
+  OpCall call(kConv3D, {input, filter}, site);
+  call.set(Conv3DAttrs::kStrides, ExpandNhwcAttr(std::move(strides), 3));
+  call.set(Conv3DAttrs::kPadding, std::move(padding));
+  call.set(Conv3DAttrs::kDilations, ExpandNhwcAttr(std::move(dilations), 3));
+  return RunSingleOutputOp(call);
 }
 
 }  // namespace duet

@@ -1,9 +1,10 @@
-// Gradients of Conv2D, DepthwiseConv2dNative and the pooling ops, and of their backward ops, so
-// that gradients of any order exist. All are written with op functions (never host reads), so an
-// enclosing tape differentiates them again.
+// Gradients of Conv2D, DepthwiseConv2dNative, Conv3D and the pooling ops, and of their backward
+// ops, so that gradients of any order exist. All are written with op functions (never host reads),
+// so an enclosing tape differentiates them again.
 //
-// The conv ops are bilinear, and each backward op is the adjoint of its forward op (Conv2D or
-// DepthwiseConv2dNative, whose gradients are the same identities over each family's own ops) in
+// The conv ops are bilinear, and each backward op is the adjoint of its forward op (Conv2D,
+// DepthwiseConv2dNative or Conv3D, whose gradients are the same identities over each family's own
+// ops) in
 // one argument: <conv2d(x, f), dy> = <x, backprop_input(f, dy)> = <f, backprop_filter(x, dy)>.
 // Differentiating either side of these identities gives every gradient below. The pooling backward
 // ops are linear in their gradient operand (MaxPoolGradGrad and MaxPoolGrad are each other's
@@ -37,12 +38,15 @@ struct ConvParams {
 };
 
 ConvParams ReadConvParams(const GradientContext& ctx, ConvKind kind) {
+  static const Ints kNoPaddings;  // Conv3D's family has no explicit_paddings
   const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
-  return {kind, ctx.attr(keys.strides), ctx.attr(keys.padding), ctx.attr(*keys.explicit_paddings),
+  return {kind, ctx.attr(keys.strides), ctx.attr(keys.padding),
+          keys.explicit_paddings != nullptr ? ctx.attr(*keys.explicit_paddings) : kNoPaddings,
           ctx.attr(keys.dilations)};
 }
 
 Tensor Conv(const ConvParams& a, const Tensor& input, const Tensor& filter) {
+  if (a.kind == ConvKind::kConv3D) return conv3d(input, filter, a.strides, a.padding, a.dilations);
   if (a.kind == ConvKind::kDepthwise) {
     if (a.padding == "EXPLICIT") {
       return depthwise_conv2d_explicit_padding(input, filter, a.strides, a.explicit_paddings,
@@ -58,6 +62,10 @@ Tensor Conv(const ConvParams& a, const Tensor& input, const Tensor& filter) {
 
 Tensor BackpropInput(const ConvParams& a, const Shape& input_sizes, const Tensor& filter,
                      const Tensor& out_backprop) {
+  if (a.kind == ConvKind::kConv3D) {
+    return conv3d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding,
+                                 a.dilations);
+  }
   if (a.kind == ConvKind::kDepthwise) {
     return depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding,
                                            a.dilations, a.explicit_paddings);
@@ -68,6 +76,10 @@ Tensor BackpropInput(const ConvParams& a, const Shape& input_sizes, const Tensor
 
 Tensor BackpropFilter(const ConvParams& a, const Tensor& input, const Shape& filter_sizes,
                       const Tensor& out_backprop) {
+  if (a.kind == ConvKind::kConv3D) {
+    return conv3d_backprop_filter(input, filter_sizes, out_backprop, a.strides, a.padding,
+                                  a.dilations);
+  }
   if (a.kind == ConvKind::kDepthwise) {
     return depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, a.strides, a.padding,
                                             a.dilations, a.explicit_paddings);
@@ -76,7 +88,7 @@ Tensor BackpropFilter(const ConvParams& a, const Tensor& input, const Shape& fil
                                 a.dilations, a.explicit_paddings);
 }
 
-// Conv2D(input, filter) and DepthwiseConv2dNative(input, filter).
+// Conv2D(input, filter), DepthwiseConv2dNative(input, filter) and Conv3D(input, filter).
 template <ConvKind kind>
 TensorList ConvGrad(const GradientContext& ctx) {
   const ConvParams a = ReadConvParams(ctx, kind);
@@ -86,8 +98,8 @@ TensorList ConvGrad(const GradientContext& ctx) {
           ctx.needs_grad(1) ? BackpropFilter(a, ctx.input(0), ctx.input_shape(1), g) : Tensor()};
 }
 
-// Conv2DBackpropInput(input_sizes, filter, out_backprop) and its depthwise twin; g has the input's
-// shape.
+// Conv2DBackpropInput(input_sizes, filter, out_backprop) and its depthwise and 3-D twins; g has
+// the input's shape.
 template <ConvKind kind>
 TensorList ConvBackpropInputGrad(const GradientContext& ctx) {
   const ConvParams a = ReadConvParams(ctx, kind);
@@ -96,8 +108,8 @@ TensorList ConvBackpropInputGrad(const GradientContext& ctx) {
           Conv(a, g, ctx.input(1))};
 }
 
-// Conv2DBackpropFilter(input, filter_sizes, out_backprop) and its depthwise twin; g has the
-// filter's shape.
+// Conv2DBackpropFilter(input, filter_sizes, out_backprop) and its depthwise and 3-D twins; g has
+// the filter's shape.
 template <ConvKind kind>
 TensorList ConvBackpropFilterGrad(const GradientContext& ctx) {
   const ConvParams a = ReadConvParams(ctx, kind);
@@ -144,6 +156,26 @@ TensorList MaxPoolGradGradGrad(const GradientContext& ctx) {
                         ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
+// MaxPool3D(input) -> output.
+TensorList MaxPool3DGrad(const GradientContext& ctx) {
+  return {max_pool3d_grad(ctx.input(0), ctx.output(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                          ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
+}
+
+// MaxPool3DGrad(orig_input, orig_output, grad): as MaxPoolGrad's (no EXPLICIT padding in 3-D).
+TensorList MaxPool3DGradGrad(const GradientContext& ctx) {
+  return {Tensor(), Tensor(),
+          max_pool3d_grad_grad(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                               ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
+}
+
+// MaxPool3DGradGrad(orig_input, orig_output, grad): linear in grad, with MaxPool3DGrad as adjoint.
+TensorList MaxPool3DGradGradGrad(const GradientContext& ctx) {
+  return {Tensor(), Tensor(),
+          max_pool3d_grad(ctx.input(0), ctx.input(1), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                          ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
+}
+
 // AvgPool(value).
 TensorList AvgPoolGrad(const GradientContext& ctx) {
   return {avg_pool_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
@@ -168,11 +200,35 @@ const GradientRegistrar kDepthwiseConv2dNativeBackpropInputGrad(
     "DepthwiseConv2dNativeBackpropInput", ConvBackpropInputGrad<ConvKind::kDepthwise>, {1, 2});
 const GradientRegistrar kDepthwiseConv2dNativeBackpropFilterGrad(
     "DepthwiseConv2dNativeBackpropFilter", ConvBackpropFilterGrad<ConvKind::kDepthwise>, {0, 2});
+const GradientRegistrar kConv3DGrad("Conv3D", ConvGrad<ConvKind::kConv3D>, {0, 1});
+const GradientRegistrar kConv3DBackpropInputV2Grad("Conv3DBackpropInputV2",
+                                                   ConvBackpropInputGrad<ConvKind::kConv3D>,
+                                                   {1, 2});
+const GradientRegistrar kConv3DBackpropFilterV2Grad("Conv3DBackpropFilterV2",
+                                                    ConvBackpropFilterGrad<ConvKind::kConv3D>,
+                                                    {0, 2});
 const GradientRegistrar kMaxPoolGrad("MaxPool", MaxPoolGrad, {0}, {0});
 const GradientRegistrar kMaxPoolGradGrad("MaxPoolGrad", MaxPoolGradGrad, {0, 1});
 const GradientRegistrar kMaxPoolGradGradGrad("MaxPoolGradGrad", MaxPoolGradGradGrad, {0, 1});
+// AvgPool3D(input).
+TensorList AvgPool3DGrad(const GradientContext& ctx) {
+  return {avg_pool3d_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                          ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
+}
+
+// AvgPool3DGrad(orig_input_shape, grad): linear in grad, with AvgPool3D as adjoint.
+TensorList AvgPool3DGradGrad(const GradientContext& ctx) {
+  return {Tensor(), avg_pool3d(ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
+                               ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
+}
+
 const GradientRegistrar kAvgPoolGrad("AvgPool", AvgPoolGrad);
 const GradientRegistrar kAvgPoolGradGrad("AvgPoolGrad", AvgPoolGradGrad);
+const GradientRegistrar kMaxPool3DGrad("MaxPool3D", MaxPool3DGrad, {0}, {0});
+const GradientRegistrar kMaxPool3DGradGrad("MaxPool3DGrad", MaxPool3DGradGrad, {0, 1});
+const GradientRegistrar kMaxPool3DGradGradGrad("MaxPool3DGradGrad", MaxPool3DGradGradGrad, {0, 1});
+const GradientRegistrar kAvgPool3DGrad("AvgPool3D", AvgPool3DGrad);
+const GradientRegistrar kAvgPool3DGradGrad("AvgPool3DGrad", AvgPool3DGradGrad);
 
 }  // namespace
 }  // namespace duet

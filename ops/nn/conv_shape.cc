@@ -11,41 +11,60 @@ namespace duet {
 namespace {
 
 absl::string_view OpOf(ConvKind kind) {
-  return kind == ConvKind::kConv2D ? "Conv2D" : "DepthwiseConv2dNative";
+  switch (kind) {
+    case ConvKind::kConv2D:
+      return "Conv2D";
+    case ConvKind::kDepthwise:
+      return "DepthwiseConv2dNative";
+    case ConvKind::kConv3D:
+      break;
+  }
+  return "Conv3D";
 }
 
 absl::string_view FilterDims(ConvKind kind) {
-  return kind == ConvKind::kConv2D ? "height, width, in_channels, out_channels"
-                                   : "height, width, in_channels, channel_multiplier";
+  switch (kind) {
+    case ConvKind::kConv2D:
+      return "height, width, in_channels, out_channels";
+    case ConvKind::kDepthwise:
+      return "height, width, in_channels, channel_multiplier";
+    case ConvKind::kConv3D:
+      break;
+  }
+  return "depth, height, width, in_channels, out_channels";
 }
 
 bool Known(const Shape& s, int d) { return !s.unknown_rank() && s[d] >= 0; }
 
-// The forward op's output channels for `filter`: dim 3, or dims 2 * 3 for depthwise.
+// The forward op's output channels for `filter`: its last dim, or dims 2 * 3 for depthwise.
 int64_t OutChannels(const Shape& filter, ConvKind kind) {
-  if (kind == ConvKind::kConv2D) return Known(filter, 3) ? filter[3] : Shape::kUnknownDim;
+  const int last = ConvRank(kind) + 1;
+  if (kind != ConvKind::kDepthwise) return Known(filter, last) ? filter[last] : Shape::kUnknownDim;
   return Known(filter, 2) && Known(filter, 3) ? filter[2] * filter[3] : Shape::kUnknownDim;
 }
 
-absl::Status CheckRank4(const Shape& s, absl::string_view name, absl::string_view dims) {
-  if (s.unknown_rank() || s.rank() == 4) return absl::OkStatus();
+// Checks that `s` (of operand `name`, whose dims are `dims`) has rank `rank` or an unknown rank.
+absl::Status CheckRank(const Shape& s, int rank, absl::string_view name, absl::string_view dims) {
+  if (s.unknown_rank() || s.rank() == rank) return absl::OkStatus();
   return absl::InvalidArgumentError(
-      absl::StrCat(name, " must be 4-D (", dims, "), got shape ", s.str()));
+      absl::StrCat(name, " must be ", rank, "-D (", dims, "), got shape ", s.str()));
 }
 
 // Checks the call's strides and dilations and reads its window attrs (through `keys`) and the
-// spatial size of `filter` (rank 4 or unknown) into `spec` (an unknown filter size reads as 1).
-absl::Status ReadWindow(const ShapeContext& ctx, const ConvWindowKeys& keys, const Shape& filter,
-                        WindowSpec& spec) {
+// spatial size of `filter` (of the `kind` rank or unknown) into `spec` (an unknown filter size
+// reads as 1).
+absl::Status ReadWindow(const ShapeContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
+                        const Shape& filter, WindowSpec& spec) {
+  spec.rank = ConvRank(kind);
   const std::vector<int64_t>& strides = ctx.attr(keys.strides);
   const std::vector<int64_t>& dilations = ctx.attr(keys.dilations);
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("dilations", dilations));
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides, spec.rank));
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("dilations", dilations, spec.rank));
   spec.padding = ctx.attr(keys.padding);
   if (keys.explicit_paddings != nullptr) {
     DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(*keys.explicit_paddings), spec));
   }
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < spec.rank; ++d) {
     spec.window[d] = Known(filter, d) ? filter[d] : 1;
     spec.stride[d] = strides[1 + d];
     spec.dilation[d] = dilations[1 + d];
@@ -54,26 +73,40 @@ absl::Status ReadWindow(const ShapeContext& ctx, const ConvWindowKeys& keys, con
 }
 
 // `input` with its spatial dims unknown when the filter size is: the output size is unknown too.
-Shape SpatialInput(const Shape& input, const Shape& filter) {
+Shape SpatialInput(const Shape& input, const Shape& filter, int rank) {
   Shape in = input;
-  if (!in.unknown_rank() && (!Known(filter, 0) || !Known(filter, 1))) {
-    in.set_dim(1, Shape::kUnknownDim);
-    in.set_dim(2, Shape::kUnknownDim);
+  if (in.unknown_rank()) return in;
+  bool known = true;
+  for (int d = 0; d < rank; ++d) known = known && Known(filter, d);
+  if (!known) {
+    for (int d = 0; d < rank; ++d) in.set_dim(1 + d, Shape::kUnknownDim);
   }
   return in;
 }
 
-// The shape a 1-D int32 size operand (input_sizes, filter_sizes) describes: rank 4, dims unknown
-// where its value is unknown (graph mode).
-absl::StatusOr<Shape> SizesOperand(const ShapeContext& ctx, int i, absl::string_view name,
+// Checks that no spatial dim of `filter` (described by `filter_name`) is 0.
+absl::Status CheckFilterWindow(const Shape& filter, int rank, absl::string_view filter_name) {
+  for (int d = 0; d < rank; ++d) {
+    if (Known(filter, d) && filter[d] == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(rank == 2 ? "filter height and width" : "filter depth, height and width",
+                       " must be at least 1, got ", filter_name, " ", filter.str()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The shape a 1-D int32 size operand (input_sizes, filter_sizes) describes: rank `rank`, dims
+// unknown where its value is unknown (graph mode).
+absl::StatusOr<Shape> SizesOperand(const ShapeContext& ctx, int i, int rank, absl::string_view name,
                                    absl::string_view dims) {
   const Shape& s = ctx.input_shape(i);
-  if (!s.unknown_rank() && (s.rank() != 1 || (s[0] >= 0 && s[0] != 4))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(name, " must be a 1-D tensor of 4 values (", dims, "), got shape ", s.str()));
+  if (!s.unknown_rank() && (s.rank() != 1 || (s[0] >= 0 && s[0] != rank))) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " must be a 1-D tensor of ", rank,
+                                                   " values (", dims, "), got shape ", s.str()));
   }
   const std::optional<std::vector<int64_t>> values = ctx.input_ints(i);
-  if (!values) return Shape::Unknown(4);
+  if (!values) return Shape::Unknown(rank);
   for (int64_t v : *values) {
     if (v < 0) {
       return absl::InvalidArgumentError(
@@ -90,20 +123,17 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, ConvKind kind, const Shape
                              absl::string_view input_name, const Shape& filter,
                              absl::string_view filter_name, const Shape& out_backprop) {
   WindowSpec spec;
-  DUET_RETURN_IF_ERROR(ReadWindow(ctx, ConvWindowKeysOf(kind), filter, spec));
-  DUET_RETURN_IF_ERROR(
-      CheckRank4(out_backprop, "out_backprop", "batch, height, width, out_channels"));
-  if ((Known(filter, 0) && filter[0] == 0) || (Known(filter, 1) && filter[1] == 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "filter height and width must be at least 1, got ", filter_name, " ", filter.str()));
-  }
-  if (Known(input, 3) && Known(filter, 2) && input[3] != filter[2]) {
-    return absl::InvalidArgumentError(absl::StrCat(input_name, " ", input.str(), " has ", input[3],
-                                                   " channels but ", filter_name, " ", filter.str(),
-                                                   " expects ", filter[2]));
+  DUET_RETURN_IF_ERROR(ReadWindow(ctx, kind, ConvWindowKeysOf(kind), filter, spec));
+  const int rank = spec.rank;
+  DUET_RETURN_IF_ERROR(CheckRank(out_backprop, rank + 2, "out_backprop", NhwcDimNames(rank)));
+  DUET_RETURN_IF_ERROR(CheckFilterWindow(filter, rank, filter_name));
+  if (Known(input, rank + 1) && Known(filter, rank) && input[rank + 1] != filter[rank]) {
+    return absl::InvalidArgumentError(absl::StrCat(input_name, " ", input.str(), " has ",
+                                                   input[rank + 1], " channels but ", filter_name,
+                                                   " ", filter.str(), " expects ", filter[rank]));
   }
   absl::StatusOr<Shape> expected =
-      NhwcWindowOutputShape(SpatialInput(input, filter), spec, OutChannels(filter, kind));
+      NhwcWindowOutputShape(SpatialInput(input, filter, rank), spec, OutChannels(filter, kind));
   if (!expected.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(expected.status().message(), " (", input_name,
                                                    " ", input.str(), ", ", filter_name, " ",
@@ -133,6 +163,14 @@ OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder) {
       .IntListAttr(ConvAttrs::kDilations, std::vector<int64_t>{1, 1, 1, 1});
 }
 
+OpDefBuilder& DeclareConv3DAttrs(OpDefBuilder& builder) {
+  return builder.TypeAttr(Conv3DAttrs::kT, {kFloat32, kFloat64, kBFloat16})
+      .IntListAttr(Conv3DAttrs::kStrides)
+      .StringAttr(Conv3DAttrs::kPadding, {}, {"SAME", "VALID"})
+      .StringAttr(Conv3DAttrs::kDataFormat, "NDHWC", {"NDHWC"})
+      .IntListAttr(Conv3DAttrs::kDilations, std::vector<int64_t>{1, 1, 1, 1, 1});
+}
+
 OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder) {
   return builder.TypeAttr(DepthwiseConvAttrs::kT, {kFloat32, kFloat64, kBFloat16})
       .IntListAttr(DepthwiseConvAttrs::kStrides)
@@ -150,26 +188,19 @@ absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind,
                                       const ConvWindowKeys& keys) {
   const Shape& input = ctx.input_shape(0);
   const Shape& filter = ctx.input_shape(1);
-  if (!filter.unknown_rank() && filter.rank() != 4) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("filter must be 4-D (", FilterDims(kind), "), got shape ", filter.str()));
-  }
-  if (!input.unknown_rank() && input.rank() != 4) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input must be 4-D (batch, height, width, channels), got shape ", input.str()));
-  }
+  const int rank = ConvRank(kind);
+  DUET_RETURN_IF_ERROR(CheckRank(filter, rank + 2, "filter", FilterDims(kind)));
+  DUET_RETURN_IF_ERROR(CheckRank(input, rank + 2, "input", NhwcDimNames(rank)));
   WindowSpec spec;
-  DUET_RETURN_IF_ERROR(ReadWindow(ctx, keys, filter, spec));
-  if (!filter.unknown_rank() && (filter[0] == 0 || filter[1] == 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "filter height and width must be at least 1, got filter shape ", filter.str()));
+  DUET_RETURN_IF_ERROR(ReadWindow(ctx, kind, keys, filter, spec));
+  DUET_RETURN_IF_ERROR(CheckFilterWindow(filter, rank, "filter shape"));
+  if (Known(input, rank + 1) && Known(filter, rank) && input[rank + 1] != filter[rank]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input has ", input[rank + 1], " channels but the filter expects ",
+                     filter[rank], " (in_channels, dim ", rank, " of filter shape ", filter.str(),
+                     "; input shape ", input.str(), ")"));
   }
-  if (Known(input, 3) && Known(filter, 2) && input[3] != filter[2]) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input has ", input[3], " channels but the filter expects ", filter[2],
-        " (in_channels, dim 2 of filter shape ", filter.str(), "; input shape ", input.str(), ")"));
-  }
-  return NhwcWindowOutputShape(SpatialInput(input, filter), spec, OutChannels(filter, kind));
+  return NhwcWindowOutputShape(SpatialInput(input, filter, rank), spec, OutChannels(filter, kind));
 }
 
 absl::StatusOr<Shape> Conv2DOutputShape(const ShapeContext& ctx) {
@@ -177,10 +208,11 @@ absl::StatusOr<Shape> Conv2DOutputShape(const ShapeContext& ctx) {
 }
 
 absl::Status ConvBackpropInputShape(ShapeContext& ctx, ConvKind kind) {
+  const int rank = ConvRank(kind) + 2;
   DUET_ASSIGN_OR_RETURN(Shape input,
-                        SizesOperand(ctx, 0, "input_sizes", "batch, height, width, in_channels"));
+                        SizesOperand(ctx, 0, rank, "input_sizes", NhwcDimNames(ConvRank(kind))));
   const Shape& filter = ctx.input_shape(1);
-  DUET_RETURN_IF_ERROR(CheckRank4(filter, "filter", FilterDims(kind)));
+  DUET_RETURN_IF_ERROR(CheckRank(filter, rank, "filter", FilterDims(kind)));
   DUET_RETURN_IF_ERROR(
       CheckConvShapes(ctx, kind, input, "input_sizes", filter, "filter shape", ctx.input_shape(2)));
   ctx.set_output(0, ctx.output(0).dtype, std::move(input));
@@ -188,9 +220,10 @@ absl::Status ConvBackpropInputShape(ShapeContext& ctx, ConvKind kind) {
 }
 
 absl::Status ConvBackpropFilterShape(ShapeContext& ctx, ConvKind kind) {
-  DUET_ASSIGN_OR_RETURN(Shape filter, SizesOperand(ctx, 1, "filter_sizes", FilterDims(kind)));
+  const int rank = ConvRank(kind) + 2;
+  DUET_ASSIGN_OR_RETURN(Shape filter, SizesOperand(ctx, 1, rank, "filter_sizes", FilterDims(kind)));
   const Shape& input = ctx.input_shape(0);
-  DUET_RETURN_IF_ERROR(CheckRank4(input, "input", "batch, height, width, in_channels"));
+  DUET_RETURN_IF_ERROR(CheckRank(input, rank, "input", NhwcDimNames(ConvRank(kind))));
   DUET_RETURN_IF_ERROR(
       CheckConvShapes(ctx, kind, input, "input shape", filter, "filter_sizes", ctx.input_shape(2)));
   ctx.set_output(0, ctx.output(0).dtype, std::move(filter));

@@ -1,7 +1,7 @@
-// What the 2-D convolution ops (Conv2D, its backprops, _FusedConv2D, DepthwiseConv2dNative, its
-// backprops and _FusedDepthwiseConv2dNative) share: the declaration of their common attrs, the
-// output shape of an NHWC input convolved with a filter, the shape functions of the backprop ops
-// and their size operands.
+// What the convolution ops (Conv2D, its backprops, _FusedConv2D, DepthwiseConv2dNative, its
+// backprops, _FusedDepthwiseConv2dNative, Conv3D and its backprops) share: the declaration of their
+// common attrs, the output shape of an NHWC (NDHWC) input convolved with a filter, the shape
+// functions of the backprop ops and their size operands.
 #pragma once
 
 #include <cstdint>
@@ -19,12 +19,15 @@ namespace duet {
 
 // Declares ConvAttrs at their positions, with TensorFlow's defaults.
 OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder);
+// Declares Conv3DAttrs at their positions, with TensorFlow's defaults (NDHWC only).
+OpDefBuilder& DeclareConv3DAttrs(OpDefBuilder& builder);
 // Declares DepthwiseConvAttrs at their positions, with TensorFlow's defaults.
 OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder);
 
 // [batch, out_h, out_w, out_channels] of a call of a `kind` convolution op (Conv2D, _FusedConv2D,
-// DepthwiseConv2dNative) that convolves input 0 [batch, h, w, in_channels] with filter input 1;
-// unknown dims stay unknown. Errors name the bad attr or the shapes that do not fit together.
+// DepthwiseConv2dNative) that convolves input 0 [batch, h, w, in_channels] with filter input 1
+// ([batch, out_d, out_h, out_w, out_channels] for Conv3D's NDHWC input); unknown dims stay
+// unknown. Errors name the bad attr or the shapes that do not fit together.
 absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind);
 // ConvOutputShape reading the window attrs through `keys`, for an op that declares them at
 // positions of its own (_FusedDepthwiseConv2dNative).
@@ -35,8 +38,8 @@ absl::StatusOr<Shape> Conv2DOutputShape(const ShapeContext& ctx);
 
 // The shape functions of the input and filter gradients of a `kind` convolution
 // (Conv2DBackpropInput(input_sizes, filter, out_backprop), Conv2DBackpropFilter(input,
-// filter_sizes, out_backprop) and the depthwise ones): the output has the shape the int32 sizes
-// operand holds, and out_backprop must have the forward op's output shape.
+// filter_sizes, out_backprop), the depthwise and the Conv3D*V2 ones): the output has the shape the
+// integer sizes operand holds, and out_backprop must have the forward op's output shape.
 absl::Status ConvBackpropInputShape(ShapeContext& ctx, ConvKind kind);
 absl::Status ConvBackpropFilterShape(ShapeContext& ctx, ConvKind kind);
 

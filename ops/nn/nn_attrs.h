@@ -66,10 +66,28 @@ struct DepthwiseConvAttrs {
   static constexpr AttrKey<std::vector<int64_t>> kDilations{5, "dilations"};
 };
 
-// Which 2-D convolution an op computes: Conv2D's family (ConvAttrs; HWIO filter [k_h, k_w,
-// in_channels, out_channels]) or DepthwiseConv2dNative's (DepthwiseConvAttrs; filter [k_h, k_w,
-// in_channels, multiplier], output channel c * multiplier + m from input channel c).
-enum class ConvKind { kConv2D, kDepthwise };
+// Conv3D, Conv3DBackpropInputV2 and Conv3DBackpropFilterV2 (padding SAME or VALID only).
+struct Conv3DAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::vector<int64_t>> kStrides{1, "strides"};
+  static constexpr AttrKey<std::string> kPadding{2, "padding"};
+  static constexpr AttrKey<std::string> kDataFormat{3, "data_format"};
+  static constexpr AttrKey<std::vector<int64_t>> kDilations{4, "dilations"};
+};
+
+// Conv3DBackpropInputV2's own attr, after Conv3DAttrs: the dtype of input_sizes.
+struct Conv3DBackpropInputAttrs {
+  static constexpr AttrKey<DType> kTshape{5, "Tshape"};
+};
+
+// Which convolution an op computes: Conv2D's family (ConvAttrs; HWIO filter [k_h, k_w,
+// in_channels, out_channels]), DepthwiseConv2dNative's (DepthwiseConvAttrs; filter [k_h, k_w,
+// in_channels, multiplier], output channel c * multiplier + m from input channel c) or Conv3D's
+// (Conv3DAttrs; NDHWC input, DHWIO filter [k_d, k_h, k_w, in_channels, out_channels]).
+enum class ConvKind { kConv2D, kDepthwise, kConv3D };
+
+// The number of spatial dims of a `kind` convolution.
+inline int ConvRank(ConvKind kind) { return kind == ConvKind::kConv3D ? 3 : 2; }
 
 // The window attrs of a 2-D convolution, for code shared by the ops that declare them at
 // different positions: references to one op family's keys (an attr is read through the very key
@@ -89,7 +107,17 @@ inline const ConvWindowKeys& ConvWindowKeysOf(ConvKind kind) {
   static constexpr ConvWindowKeys kDepthwise{
       DepthwiseConvAttrs::kStrides, DepthwiseConvAttrs::kPadding,
       &DepthwiseConvAttrs::kExplicitPaddings, DepthwiseConvAttrs::kDilations};
-  return kind == ConvKind::kConv2D ? kConv : kDepthwise;
+  static constexpr ConvWindowKeys kConv3D{Conv3DAttrs::kStrides, Conv3DAttrs::kPadding, nullptr,
+                                          Conv3DAttrs::kDilations};
+  switch (kind) {
+    case ConvKind::kConv2D:
+      return kConv;
+    case ConvKind::kDepthwise:
+      return kDepthwise;
+    case ConvKind::kConv3D:
+      break;
+  }
+  return kConv3D;
 }
 
 // _FusedConv2D's own attrs, after ConvAttrs.
@@ -133,11 +161,17 @@ struct MaxPoolAttrs {
   static constexpr AttrKey<DType> kT{5, "T"};
 };
 
-// The pooling ops without explicit paddings (AvgPool, AvgPoolGrad, MaxPoolGradGrad), after
-// PoolAttrs.
+// The pooling ops without explicit paddings (AvgPool, AvgPoolGrad, MaxPoolGradGrad and their 3-D
+// twins MaxPool3D, AvgPool3D, MaxPool3DGrad, AvgPool3DGrad, MaxPool3DGradGrad), after PoolAttrs.
 struct UnpaddedPoolAttrs {
   static constexpr AttrKey<std::string> kDataFormat{3, "data_format"};
   static constexpr AttrKey<DType> kT{4, "T"};
+};
+
+// MaxPool3DGrad's own attr, after UnpaddedPoolAttrs: the dtype of orig_input and orig_output
+// (duet requires it to equal T).
+struct MaxPool3DGradAttrs {
+  static constexpr AttrKey<DType> kTInput{5, "TInput"};
 };
 
 // ResizeBilinear, ResizeNearestNeighbor and their gradients (kernels/common/resize_geometry.h

@@ -1,8 +1,9 @@
 // The backward ops of convolution, pooling and resizing, with TensorFlow's names and signatures
 // (Conv2DBackpropInput, Conv2DBackpropFilter, DepthwiseConv2dNativeBackpropInput,
-// DepthwiseConv2dNativeBackpropFilter, MaxPoolGrad, AvgPoolGrad, MaxPoolGradGrad,
-// ResizeBilinearGrad, ResizeNearestNeighborGrad). The gradients of Conv2D,
-// DepthwiseConv2dNative, MaxPool, AvgPool and the resizes are made of them, and each of them has a
+// DepthwiseConv2dNativeBackpropFilter, Conv3DBackpropInputV2, Conv3DBackpropFilterV2, MaxPoolGrad,
+// AvgPoolGrad, MaxPoolGradGrad, their 3-D twins MaxPool3DGrad, AvgPool3DGrad, MaxPool3DGradGrad,
+// ResizeBilinearGrad, ResizeNearestNeighborGrad). The gradients of Conv2D, Conv3D,
+// DepthwiseConv2dNative, the pooling ops and the resizes are made of them, and each of them has a
 // gradient made of the forward ops and each other, so gradients of any order exist. Images are
 // NHWC, filters HWIO (depthwise filters [height, width, in_channels, multiplier]); `strides`,
 // `ksize` and `dilations` take 4 entries [1, h, w, 1], 2 entries [h, w] or one for both, as in
@@ -91,6 +92,22 @@ Tensor depthwise_conv2d_explicit_padding(const Tensor& input, const Tensor& filt
                                          std::vector<int64_t> dilations = {1, 1, 1, 1},
                                          OpSite site = {});
 
+// The gradient of Conv3D's input (op Conv3DBackpropInputV2): the NDHWC input of shape
+// `input_sizes` [batch, depth, height, width, in_channels] of a conv3d with DHWIO `filter` whose
+// output had gradient `out_backprop`. `strides`/`dilations` as conv3d's (5, 3 or 1 entries);
+// `padding` "SAME" or "VALID".
+Tensor conv3d_backprop_input(const Shape& input_sizes, const Tensor& filter,
+                             const Tensor& out_backprop, std::vector<int64_t> strides,
+                             std::string padding, std::vector<int64_t> dilations = {1},
+                             OpSite site = {});
+// The gradient of Conv3D's filter (op Conv3DBackpropFilterV2): of shape `filter_sizes` [depth,
+// height, width, in_channels, out_channels], for a conv3d of `input` whose output had gradient
+// `out_backprop`. Attrs as conv3d_backprop_input's.
+Tensor conv3d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
+                              const Tensor& out_backprop, std::vector<int64_t> strides,
+                              std::string padding, std::vector<int64_t> dilations = {1},
+                              OpSite site = {});
+
 // The gradient of MaxPool's input (op MaxPoolGrad): each window's `grad` value goes to the
 // window's maximum in `orig_input` (the first in row-major order among equal maxima, as in
 // TensorFlow); orig_output is max_pool(orig_input) under the same attrs (its shape is checked).
@@ -115,6 +132,19 @@ Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vec
 Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
                           std::vector<int64_t> ksize, std::vector<int64_t> strides,
                           std::string padding, OpSite site = {});
+
+// max_pool_grad, avg_pool_grad and max_pool_grad_grad for NDHWC pooling (ops MaxPool3DGrad,
+// AvgPool3DGrad, MaxPool3DGradGrad), with max_pool3d's attrs (padding "SAME" or "VALID").
+// max_pool3d_grad takes float32 and bfloat16 (as TensorFlow), the others also float64.
+Tensor max_pool3d_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                       std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                       std::string padding, OpSite site = {});
+Tensor avg_pool3d_grad(const Shape& orig_input_shape, const Tensor& grad,
+                       std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                       std::string padding, OpSite site = {});
+Tensor max_pool3d_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                            std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                            std::string padding, OpSite site = {});
 
 // The gradient of ResizeBilinear's images (op ResizeBilinearGrad): `grads` (float32, the resized
 // shape) spread back onto an image of original_image's shape and dtype (float32, float64,

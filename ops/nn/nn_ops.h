@@ -1,8 +1,10 @@
-// Neural-network op functions: matmul, einsum, bias_add, conv2d, depthwise_conv2d, pooling,
-// image resizing, softmax, batch norm and cross-entropy. Ops and attrs are TensorFlow's (MatMul,
-// BatchMatMulV2, Einsum, BiasAdd, Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, ResizeBilinear,
-// ResizeNearestNeighbor, Softmax, LogSoftmax, FusedBatchNormV3, SoftmaxCrossEntropyWithLogits,
-// SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO, as in TensorFlow.
+// Neural-network op functions: matmul, einsum, bias_add, conv2d, conv3d, depthwise_conv2d, 2-D and
+// 3-D pooling, image resizing, softmax, batch norm and cross-entropy. Ops and attrs are
+// TensorFlow's (MatMul, BatchMatMulV2, Einsum, BiasAdd, Conv2D, Conv3D, DepthwiseConv2dNative,
+// MaxPool, AvgPool, MaxPool3D, AvgPool3D, ResizeBilinear, ResizeNearestNeighbor, Softmax,
+// LogSoftmax, FusedBatchNormV3, SoftmaxCrossEntropyWithLogits,
+// SparseSoftmaxCrossEntropyWithLogits). Images are NHWC and filters HWIO (volumes NDHWC and
+// filters DHWIO), as in TensorFlow.
 // Every function throws duet::Error (naming the op, input dtypes/shapes and the caller's line) on
 // bad shapes, dtypes or attrs.
 #pragma once
@@ -46,6 +48,13 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, OpSite site);
 
+// 3-D convolution (op Conv3D): input NDHWC [batch, depth, height, width, in_channels], filter
+// DHWIO [depth, height, width, in_channels, out_channels]. `strides`/`dilations` have 5 entries
+// [1, d, h, w, 1], or 3 entries [d, h, w] or one for all three; `padding` "SAME" or "VALID".
+// float32, float64, bfloat16.
+Tensor conv3d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+              std::string padding, std::vector<int64_t> dilations = {1}, OpSite site = {});
+
 // Depthwise 2-D convolution (op DepthwiseConv2dNative): input NHWC [batch, height, width,
 // in_channels], filter [height, width, in_channels, multiplier]; each input channel c is convolved
 // with its own filters filter[:, :, c, m] into output channel c * multiplier + m, giving
@@ -67,6 +76,15 @@ Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t
 // the average, as in TensorFlow. float32, float64, bfloat16.
 Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site = {});
+// Max over windows of NDHWC `x` [batch, depth, height, width, channels] (op MaxPool3D).
+// `ksize`/`strides` have 5 entries [1, d, h, w, 1], or 3 entries [d, h, w] or one for all three;
+// padding "SAME" or "VALID". float32, bfloat16 (TensorFlow's MaxPool3D has no float64).
+Tensor max_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                  std::string padding, OpSite site = {});
+// Mean over windows of NDHWC `x` (op AvgPool3D), padded cells left out of the average; attrs as
+// max_pool3d's. float32, float64, bfloat16.
+Tensor avg_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                  std::string padding, OpSite site = {});
 
 // NHWC `images` resized to `size` (height, width; an int32 tensor, or a braced pair {h, w}) by
 // bilinear interpolation, as float32 whatever the input dtype (op ResizeBilinear, as

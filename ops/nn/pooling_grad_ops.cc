@@ -1,5 +1,5 @@
 // MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad: the gradients of the pooling ops (and of
-// MaxPoolGrad's grad input).
+// MaxPoolGrad's grad input); MaxPool3DGrad, AvgPool3DGrad and MaxPool3DGradGrad, their NDHWC twins.
 #include "absl/strings/str_cat.h"
 #include "core/constant.h"
 #include "core/error.h"
@@ -14,18 +14,21 @@ namespace duet {
 namespace {
 
 const std::vector<DType> kPoolTypes = {kFloat32, kFloat64, kBFloat16};
+// TensorFlow's MaxPool3DGrad has no float64.
+const std::vector<DType> kMaxPool3DGradTypes = {kFloat32, kBFloat16};
 
-// The MaxPool/AvgPool output shape of `input` under the call's PoolAttrs (`spec` holds any
-// explicit paddings), with the checks the forward shape functions make.
+// The pooling output shape of `input` under the call's PoolAttrs (`spec` holds the spatial rank
+// and any explicit paddings), with the checks the forward shape functions make.
 absl::StatusOr<Shape> PoolOutputShape(const ShapeContext& ctx, const Shape& input,
                                       absl::string_view input_name, WindowSpec& spec) {
   DUET_RETURN_IF_ERROR(SetPoolWindow(ctx, spec));
-  if (!input.unknown_rank() && input.rank() != 4) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        input_name, " must be 4-D (batch, height, width, channels), got shape ", input.str()));
+  if (!input.unknown_rank() && input.rank() != spec.rank + 2) {
+    return absl::InvalidArgumentError(absl::StrCat(input_name, " must be ", spec.rank + 2, "-D (",
+                                                   NhwcDimNames(spec.rank), "), got shape ",
+                                                   input.str()));
   }
   absl::StatusOr<Shape> out =
-      NhwcWindowOutputShape(input, spec, input.unknown_rank() ? -1 : input[3]);
+      NhwcWindowOutputShape(input, spec, input.unknown_rank() ? -1 : input[spec.rank + 1]);
   if (!out.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(out.status().message(), " (", input_name, " ", input.str(), ")"));
@@ -42,28 +45,47 @@ absl::Status CheckPooledShape(const Shape& shape, absl::string_view name, const 
                    expected.str(), " of ", input_name, " ", input.str()));
 }
 
-absl::Status MaxPoolGradShape(ShapeContext& ctx) {
-  WindowSpec spec;
-  spec.padding = ctx.attr(PoolAttrs::kPadding);  // SetExplicitPaddings checks it
-  DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(MaxPoolAttrs::kExplicitPaddings), spec));
+// MaxPoolGrad and MaxPool3DGrad (`spec` holds the rank and any explicit paddings).
+absl::Status MaxPoolGradShapeOf(ShapeContext& ctx, WindowSpec& spec) {
   const Shape& input = ctx.input_shape(0);
   DUET_ASSIGN_OR_RETURN(const Shape pooled, PoolOutputShape(ctx, input, "orig_input", spec));
   DUET_RETURN_IF_ERROR(
       CheckPooledShape(ctx.input_shape(1), "orig_output", pooled, "orig_input", input));
   DUET_RETURN_IF_ERROR(CheckPooledShape(ctx.input_shape(2), "grad", pooled, "orig_input", input));
-  ctx.set_output(0, ctx.output(0).dtype, input.unknown_rank() ? Shape::Unknown(4) : input);
+  ctx.set_output(0, ctx.output(0).dtype,
+                 input.unknown_rank() ? Shape::Unknown(spec.rank + 2) : input);
   return absl::OkStatus();
 }
 
+absl::Status MaxPoolGradShape(ShapeContext& ctx) {
+  WindowSpec spec;
+  spec.padding = ctx.attr(PoolAttrs::kPadding);  // SetExplicitPaddings checks it
+  DUET_RETURN_IF_ERROR(SetExplicitPaddings(ctx.attr(MaxPoolAttrs::kExplicitPaddings), spec));
+  return MaxPoolGradShapeOf(ctx, spec);
+}
+
+absl::Status MaxPool3DGradShape(ShapeContext& ctx) {
+  // The kernels read orig_input with grad's dtype (TensorFlow's kernels require them equal too).
+  if (ctx.input_dtype(0) != ctx.input_dtype(2)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("orig_input and orig_output (TInput ", DTypeName(ctx.input_dtype(0)),
+                     ") must have grad's dtype (T ", DTypeName(ctx.input_dtype(2)), ")"));
+  }
+  WindowSpec spec;
+  spec.rank = 3;
+  return MaxPoolGradShapeOf(ctx, spec);
+}
+
+// AvgPoolGrad (rank 2) and AvgPool3DGrad (rank 3).
+template <int kRank>
 absl::Status AvgPoolGradShape(ShapeContext& ctx) {
   const Shape& sizes = ctx.input_shape(0);
-  if (!sizes.unknown_rank() && (sizes.rank() != 1 || (sizes[0] >= 0 && sizes[0] != 4))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "orig_input_shape must be a 1-D tensor of 4 values (batch, height, width, channels), "
-        "got shape ",
-        sizes.str()));
+  if (!sizes.unknown_rank() && (sizes.rank() != 1 || (sizes[0] >= 0 && sizes[0] != kRank + 2))) {
+    return absl::InvalidArgumentError(absl::StrCat("orig_input_shape must be a 1-D tensor of ",
+                                                   kRank + 2, " values (", NhwcDimNames(kRank),
+                                                   "), got shape ", sizes.str()));
   }
-  Shape input = Shape::Unknown(4);
+  Shape input = Shape::Unknown(kRank + 2);
   if (const std::optional<std::vector<int64_t>> values = ctx.input_ints(0)) {
     for (int64_t v : *values) {
       if (v < 0) {
@@ -74,6 +96,7 @@ absl::Status AvgPoolGradShape(ShapeContext& ctx) {
     input = Shape(absl::MakeConstSpan(*values));
   }
   WindowSpec spec;
+  spec.rank = kRank;
   DUET_ASSIGN_OR_RETURN(const Shape pooled, PoolOutputShape(ctx, input, "orig_input_shape", spec));
   DUET_RETURN_IF_ERROR(
       CheckPooledShape(ctx.input_shape(1), "grad", pooled, "orig_input_shape", input));
@@ -81,8 +104,11 @@ absl::Status AvgPoolGradShape(ShapeContext& ctx) {
   return absl::OkStatus();
 }
 
+// MaxPoolGradGrad (rank 2) and MaxPool3DGradGrad (rank 3).
+template <int kRank>
 absl::Status MaxPoolGradGradShape(ShapeContext& ctx) {
   WindowSpec spec;
+  spec.rank = kRank;
   const Shape& input = ctx.input_shape(0);
   DUET_ASSIGN_OR_RETURN(const Shape pooled, PoolOutputShape(ctx, input, "orig_input", spec));
   DUET_RETURN_IF_ERROR(
@@ -127,7 +153,7 @@ const OpDef* const kAvgPoolGrad =
         .Doc(
             "The gradient of AvgPool's NHWC input (of shape orig_input_shape): each window's grad "
             "is spread evenly over the window's input cells (padding left out).")
-        .SetShapeFn(AvgPoolGradShape)
+        .SetShapeFn(AvgPoolGradShape<2>)
         .Register();
 
 const OpDef* const kMaxPoolGradGrad =
@@ -144,8 +170,78 @@ const OpDef* const kMaxPoolGradGrad =
         .Doc(
             "The gradient of MaxPoolGrad's grad input: for each window, grad (orig_input's shape) "
             "at the window's first maximum (row-major) in orig_input.")
-        .SetShapeFn(MaxPoolGradGradShape)
+        .SetShapeFn(MaxPoolGradGradShape<2>)
         .Register();
+
+const OpDef* const kMaxPool3DGrad =
+    OpDefBuilder("MaxPool3DGrad")
+        .Input("orig_input", "TInput")
+        .Input("orig_output", "TInput")
+        .Input("grad", "T")
+        .Output("output", "T")
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
+        .TypeAttr(UnpaddedPoolAttrs::kT, kMaxPool3DGradTypes, kFloat32)
+        .TypeAttr(MaxPool3DGradAttrs::kTInput, kMaxPool3DGradTypes, kFloat32)
+        .Doc(
+            "The gradient of MaxPool3D's NDHWC input: each window's grad goes to the window's "
+            "first maximum (row-major) in orig_input.")
+        .SetShapeFn(MaxPool3DGradShape)
+        .Register();
+
+const OpDef* const kAvgPool3DGrad =
+    OpDefBuilder("AvgPool3DGrad")
+        .Input("orig_input_shape", kInt32)
+        .HostInputs({"orig_input_shape"})
+        .Input("grad", "T")
+        .Output("output", "T")
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
+        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+        .Doc(
+            "The gradient of AvgPool3D's NDHWC input (of shape orig_input_shape): each window's "
+            "grad is spread evenly over the window's input cells (padding left out).")
+        .SetShapeFn(AvgPoolGradShape<3>)
+        .Register();
+
+const OpDef* const kMaxPool3DGradGrad =
+    OpDefBuilder("MaxPool3DGradGrad")
+        .Input("orig_input", "T")
+        .Input("orig_output", "T")
+        .Input("grad", "T")
+        .Output("output", "T")
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
+        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+        .Doc(
+            "The gradient of MaxPool3DGrad's grad input: for each window, grad (orig_input's "
+            "shape) at the window's first maximum (row-major) in orig_input.")
+        .SetShapeFn(MaxPoolGradGradShape<3>)
+        .Register();
+
+// An op of `op` (a pooling backward op whose inputs are `inputs`) with the window attrs set.
+Tensor RunPoolGrad(const OpDef* op, TensorList inputs, std::vector<int64_t> ksize,
+                   std::vector<int64_t> strides, std::string padding, int rank, OpSite site) {
+  OpCall call(op, std::move(inputs), site);
+  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding), rank);
+  return RunSingleOutputOp(call);
+}
+
+// orig_input_shape as the int32 tensor AvgPoolGrad and AvgPool3DGrad take.
+Tensor OrigInputShapeTensor(const Shape& orig_input_shape) {
+  if (!orig_input_shape.is_fully_defined()) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("orig_input_shape must be fully defined, got ", orig_input_shape.str())));
+  }
+  const std::vector<int32_t> dims(orig_input_shape.dims().begin(), orig_input_shape.dims().end());
+  return from_vector(dims, Shape{static_cast<int64_t>(dims.size())});
+}
 
 }  // namespace
 
@@ -167,23 +263,36 @@ Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const 
 
 Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vector<int64_t> ksize,
                      std::vector<int64_t> strides, std::string padding, OpSite site) {
-  if (!orig_input_shape.is_fully_defined()) {
-    throw Error(absl::InvalidArgumentError(
-        absl::StrCat("orig_input_shape must be fully defined, got ", orig_input_shape.str())));
-  }
-  const std::vector<int32_t> dims(orig_input_shape.dims().begin(), orig_input_shape.dims().end());
-  OpCall call(kAvgPoolGrad, {from_vector(dims, Shape{static_cast<int64_t>(dims.size())}), grad},
-              site);
-  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunSingleOutputOp(call);
+  return RunPoolGrad(kAvgPoolGrad, {OrigInputShapeTensor(orig_input_shape), grad}, std::move(ksize),
+                     std::move(strides), std::move(padding), 2, site);
 }
 
 Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
                           std::vector<int64_t> ksize, std::vector<int64_t> strides,
                           std::string padding, OpSite site) {
-  OpCall call(kMaxPoolGradGrad, {orig_input, orig_output, grad}, site);
-  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunSingleOutputOp(call);
+  return RunPoolGrad(kMaxPoolGradGrad, {orig_input, orig_output, grad}, std::move(ksize),
+                     std::move(strides), std::move(padding), 2, site);
+}
+
+Tensor max_pool3d_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                       std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                       std::string padding, OpSite site) {
+  return RunPoolGrad(kMaxPool3DGrad, {orig_input, orig_output, grad}, std::move(ksize),
+                     std::move(strides), std::move(padding), 3, site);
+}
+
+Tensor avg_pool3d_grad(const Shape& orig_input_shape, const Tensor& grad,
+                       std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                       std::string padding, OpSite site) {
+  return RunPoolGrad(kAvgPool3DGrad, {OrigInputShapeTensor(orig_input_shape), grad},
+                     std::move(ksize), std::move(strides), std::move(padding), 3, site);
+}
+
+Tensor max_pool3d_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
+                            std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                            std::string padding, OpSite site) {
+  return RunPoolGrad(kMaxPool3DGradGrad, {orig_input, orig_output, grad}, std::move(ksize),
+                     std::move(strides), std::move(padding), 3, site);
 }
 
 }  // namespace duet

@@ -1,4 +1,4 @@
-// MaxPool and AvgPool over NHWC windows.
+// MaxPool and AvgPool over NHWC windows, MaxPool3D and AvgPool3D over NDHWC windows.
 #include "absl/strings/str_cat.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
@@ -10,13 +10,16 @@ namespace duet {
 namespace {
 
 const std::vector<DType> kPoolTypes = {kFloat32, kFloat64, kBFloat16};
+// TensorFlow's MaxPool3D has no float64.
+const std::vector<DType> kMaxPool3DTypes = {kFloat32, kBFloat16};
 
 // The output shape of a pooling op over the window of its PoolAttrs (`spec` holds any explicit
 // paddings).
 absl::Status PoolShape(ShapeContext& ctx, WindowSpec& spec) {
   DUET_RETURN_IF_ERROR(SetPoolWindow(ctx, spec));
   const Shape& input = ctx.input_shape(0);
-  const int64_t channels = input.unknown_rank() || input.rank() != 4 ? -1 : input[3];
+  const int64_t channels =
+      input.unknown_rank() || input.rank() != spec.rank + 2 ? -1 : input[spec.rank + 1];
   DUET_ASSIGN_OR_RETURN(Shape out, NhwcWindowOutputShape(input, spec, channels));
   ctx.set_output(0, ctx.output(0).dtype, std::move(out));
   return absl::OkStatus();
@@ -29,8 +32,11 @@ absl::Status MaxPoolShape(ShapeContext& ctx) {
   return PoolShape(ctx, spec);
 }
 
-absl::Status AvgPoolShape(ShapeContext& ctx) {
+// AvgPool (rank 2), MaxPool3D and AvgPool3D (rank 3): no explicit paddings.
+template <int kRank>
+absl::Status UnpaddedPoolShape(ShapeContext& ctx) {
   WindowSpec spec;
+  spec.rank = kRank;
   return PoolShape(ctx, spec);
 }
 
@@ -59,23 +65,61 @@ const OpDef* const kAvgPool =
         .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
         .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
         .Doc("Mean over NHWC windows; padded cells are left out of the average.")
-        .SetShapeFn(AvgPoolShape)
+        .SetShapeFn(UnpaddedPoolShape<2>)
         .Register();
+
+const OpDef* const kMaxPool3D = OpDefBuilder("MaxPool3D")
+                                    .Input("input", "T")
+                                    .Output("output", "T")
+                                    .IntListAttr(PoolAttrs::kKsize)
+                                    .IntListAttr(PoolAttrs::kStrides)
+                                    .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+                                    .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
+                                    .TypeAttr(UnpaddedPoolAttrs::kT, kMaxPool3DTypes)
+                                    .Doc("Max over NDHWC windows; padded cells never win.")
+                                    .SetShapeFn(UnpaddedPoolShape<3>)
+                                    .Register();
+
+const OpDef* const kAvgPool3D =
+    OpDefBuilder("AvgPool3D")
+        .Input("input", "T")
+        .Output("output", "T")
+        .IntListAttr(PoolAttrs::kKsize)
+        .IntListAttr(PoolAttrs::kStrides)
+        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
+        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+        .Doc("Mean over NDHWC windows; padded cells are left out of the average.")
+        .SetShapeFn(UnpaddedPoolShape<3>)
+        .Register();
+
+Tensor RunPool(const OpDef* op, const Tensor& x, std::vector<int64_t> ksize,
+               std::vector<int64_t> strides, std::string padding, int rank, OpSite site) {
+  OpCall call(op, {x}, site);
+  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding), rank);
+  return RunSingleOutputOp(call);
+}
 
 }  // namespace
 
 Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site) {
-  OpCall call(kMaxPool, {x}, site);
-  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunSingleOutputOp(call);
+  return RunPool(kMaxPool, x, std::move(ksize), std::move(strides), std::move(padding), 2, site);
 }
 
 Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site) {
-  OpCall call(kAvgPool, {x}, site);
-  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding));
-  return RunSingleOutputOp(call);
+  return RunPool(kAvgPool, x, std::move(ksize), std::move(strides), std::move(padding), 2, site);
+}
+
+Tensor max_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                  std::string padding, OpSite site) {
+  return RunPool(kMaxPool3D, x, std::move(ksize), std::move(strides), std::move(padding), 3, site);
+}
+
+Tensor avg_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                  std::string padding, OpSite site) {
+  return RunPool(kAvgPool3D, x, std::move(ksize), std::move(strides), std::move(padding), 3, site);
 }
 
 }  // namespace duet

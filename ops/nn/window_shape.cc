@@ -6,19 +6,41 @@
 
 namespace duet {
 
-std::vector<int64_t> ExpandNhwcAttr(std::vector<int64_t> values) {
-  if (values.size() == 1) return {1, values[0], values[0], 1};
-  if (values.size() == 2) return {1, values[0], values[1], 1};
-  return values;
+namespace {
+
+constexpr absl::string_view kSpatialNames[] = {"depth", "height", "width"};
+
+// The name of spatial dim `d` of a rank-`rank` window.
+absl::string_view SpatialName(int rank, int d) { return kSpatialNames[3 - rank + d]; }
+
+}  // namespace
+
+std::vector<int64_t> ExpandNhwcAttr(std::vector<int64_t> values, int rank) {
+  const size_t n = static_cast<size_t>(rank);
+  if (values.size() != 1 && values.size() != n) return values;
+  std::vector<int64_t> expanded(n + 2, 1);
+  for (size_t d = 0; d < n; ++d) expanded[1 + d] = values[values.size() == 1 ? 0 : d];
+  return expanded;
 }
 
-absl::Status CheckNhwcAttr(absl::string_view name, const std::vector<int64_t>& values) {
-  const bool ok =
-      values.size() == 4 && values[0] == 1 && values[3] == 1 && values[1] >= 1 && values[2] >= 1;
+absl::Status CheckNhwcAttr(absl::string_view name, const std::vector<int64_t>& values, int rank) {
+  bool ok =
+      values.size() == static_cast<size_t>(rank + 2) && values.front() == 1 && values.back() == 1;
+  for (int d = 0; ok && d < rank; ++d) ok = values[1 + d] >= 1;
   if (ok) return absl::OkStatus();
   return absl::InvalidArgumentError(
-      absl::StrCat(name, " must be [1, height, width, 1] with height and width >= 1 (NHWC), got ",
-                   AttrValueString(values)));
+      rank == 2 ? absl::StrCat(name,
+                               " must be [1, height, width, 1] with height and width >= 1 (NHWC), "
+                               "got ",
+                               AttrValueString(values))
+                : absl::StrCat(name,
+                               " must be [1, depth, height, width, 1] with depth, height and width "
+                               ">= 1 (NDHWC), got ",
+                               AttrValueString(values)));
+}
+
+absl::string_view NhwcDimNames(int rank) {
+  return rank == 2 ? "batch, height, width, channels" : "batch, depth, height, width, channels";
 }
 
 absl::Status SetExplicitPaddings(const std::vector<int64_t>& explicit_paddings, WindowSpec& spec) {
@@ -62,20 +84,26 @@ absl::StatusOr<int64_t> WindowOutputSize(int64_t in, const WindowSpec& spec, int
 
 absl::StatusOr<Shape> NhwcWindowOutputShape(const Shape& input, const WindowSpec& spec,
                                             int64_t out_channels) {
-  if (input.unknown_rank()) return Shape{-1, -1, -1, out_channels};
-  if (input.rank() != 4) {
+  const int rank = spec.rank;
+  std::vector<int64_t> dims(rank + 2, Shape::kUnknownDim);
+  dims.back() = out_channels;
+  if (input.unknown_rank()) return Shape(absl::MakeConstSpan(dims));
+  if (input.rank() != rank + 2) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "input must be 4-D (batch, height, width, channels), got shape ", input.str()));
+        "input must be ", rank + 2, "-D (", NhwcDimNames(rank), "), got shape ", input.str()));
   }
-  DUET_ASSIGN_OR_RETURN(const int64_t height, WindowOutputSize(input[1], spec, 0, "height"));
-  DUET_ASSIGN_OR_RETURN(const int64_t width, WindowOutputSize(input[2], spec, 1, "width"));
-  return Shape{input[0], height, width, out_channels};
+  dims[0] = input[0];
+  for (int d = 0; d < rank; ++d) {
+    DUET_ASSIGN_OR_RETURN(dims[1 + d],
+                          WindowOutputSize(input[1 + d], spec, d, SpatialName(rank, d)));
+  }
+  return Shape(absl::MakeConstSpan(dims));
 }
 
 void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<int64_t> strides,
-                        std::string padding) {
-  call.set(PoolAttrs::kKsize, ExpandNhwcAttr(std::move(ksize)));
-  call.set(PoolAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
+                        std::string padding, int rank) {
+  call.set(PoolAttrs::kKsize, ExpandNhwcAttr(std::move(ksize), rank));
+  call.set(PoolAttrs::kStrides, ExpandNhwcAttr(std::move(strides), rank));
   call.set(PoolAttrs::kPadding, std::move(padding));
 }
 
@@ -83,9 +111,9 @@ absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec) {
   const std::vector<int64_t>& ksize = ctx.attr(PoolAttrs::kKsize);
   const std::vector<int64_t>& strides = ctx.attr(PoolAttrs::kStrides);
   spec.padding = ctx.attr(PoolAttrs::kPadding);
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize));
-  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides));
-  for (int d = 0; d < 2; ++d) {
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("ksize", ksize, spec.rank));
+  DUET_RETURN_IF_ERROR(CheckNhwcAttr("strides", strides, spec.rank));
+  for (int d = 0; d < spec.rank; ++d) {
     spec.window[d] = ksize[1 + d];
     spec.stride[d] = strides[1 + d];
     // A window lying wholly in the padding would have nothing to pool.

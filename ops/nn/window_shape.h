@@ -1,5 +1,7 @@
-// Shape arithmetic shared by the NHWC sliding-window ops (Conv2D, MaxPool, AvgPool): attr checks
-// and output sizes with TensorFlow's SAME / VALID / EXPLICIT padding rules.
+// Shape arithmetic shared by the sliding-window ops over NHWC (Conv2D, MaxPool, AvgPool) and NDHWC
+// (Conv3D, MaxPool3D, AvgPool3D) input: attr checks and output sizes with TensorFlow's SAME / VALID
+// / EXPLICIT padding rules. `rank` is the number of spatial dims: 2 (height, width) or 3 (depth,
+// height, width).
 #pragma once
 
 #include <cstdint>
@@ -13,35 +15,44 @@
 
 namespace duet {
 
-// Expands op-function shorthand for NHWC attrs: {s} -> {1, s, s, 1}, {h, w} -> {1, h, w, 1};
-// anything else is returned unchanged (and checked by the shape function).
-std::vector<int64_t> ExpandNhwcAttr(std::vector<int64_t> values);
+// Expands op-function shorthand for NHWC (NDHWC) attrs: {s} -> {1, s, s, 1} ({1, s, s, s, 1}),
+// {h, w} -> {1, h, w, 1} ({d, h, w} -> {1, d, h, w, 1}); anything else is returned unchanged (and
+// checked by the shape function).
+std::vector<int64_t> ExpandNhwcAttr(std::vector<int64_t> values, int rank = 2);
 
-// Checks a strides/ksize/dilations attr: 4 entries [1, h, w, 1] with h, w >= 1; the error names
-// the attr and its value.
-absl::Status CheckNhwcAttr(absl::string_view name, const std::vector<int64_t>& values);
+// Checks a strides/ksize/dilations attr: rank + 2 entries [1, h, w, 1] ([1, d, h, w, 1]), each
+// spatial entry >= 1; the error names the attr and its value.
+absl::Status CheckNhwcAttr(absl::string_view name, const std::vector<int64_t>& values,
+                           int rank = 2);
 
-// The window geometry of one NHWC window op call, per spatial dim (0 = height, 1 = width).
+// The dims of an NHWC (rank 2) or NDHWC (rank 3) tensor, for error messages: "batch, height,
+// width, channels".
+absl::string_view NhwcDimNames(int rank);
+
+// The window geometry of one window op call, per spatial dim in the tensor's order (height, width;
+// or depth, height, width).
 struct WindowSpec {
-  int64_t window[2] = {1, 1};
-  int64_t stride[2] = {1, 1};
-  int64_t dilation[2] = {1, 1};
-  absl::string_view padding;       // "SAME", "VALID" or "EXPLICIT"
-  int64_t pad_before[2] = {0, 0};  // EXPLICIT only
-  int64_t pad_after[2] = {0, 0};   // EXPLICIT only
+  int rank = 2;  // spatial dims: 2 (NHWC) or 3 (NDHWC)
+  int64_t window[3] = {1, 1, 1};
+  int64_t stride[3] = {1, 1, 1};
+  int64_t dilation[3] = {1, 1, 1};
+  absl::string_view padding;          // "SAME", "VALID" or "EXPLICIT"
+  int64_t pad_before[3] = {0, 0, 0};  // EXPLICIT only (rank 2)
+  int64_t pad_after[3] = {0, 0, 0};   // EXPLICIT only (rank 2)
 };
 
 // Reads EXPLICIT paddings ([0, 0, top, bottom, left, right, 0, 0]) into `spec`; for SAME/VALID
 // `explicit_paddings` must be empty. Errors name the attr value.
 absl::Status SetExplicitPaddings(const std::vector<int64_t>& explicit_paddings, WindowSpec& spec);
 
-// Checks the PoolAttrs of a pooling op's call and sets spec's window, stride and padding from
-// them; EXPLICIT paddings (already in `spec`) must be smaller than the window.
+// Checks the PoolAttrs of a pooling op's call (ksize and strides of spec.rank + 2 entries) and sets
+// spec's window, stride and padding from them; EXPLICIT paddings (already in `spec`) must be
+// smaller than the window.
 absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec);
 
 // Sets the PoolAttrs of a pooling op's call, expanding ksize and strides as ExpandNhwcAttr does.
 void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<int64_t> strides,
-                        std::string padding);
+                        std::string padding, int rank = 2);
 
 // Output size of one spatial dim: VALID ceil((in - effective_window + 1) / stride), SAME
 // ceil(in / stride), EXPLICIT (in + pads - effective_window) / stride + 1, where effective_window =
@@ -50,8 +61,9 @@ void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<in
 absl::StatusOr<int64_t> WindowOutputSize(int64_t in, const WindowSpec& spec, int dim,
                                          absl::string_view dim_name);
 
-// Output shape [N, out_h, out_w, out_channels] of a window op on NHWC `input`, which must be 4-D
-// or of unknown rank (then only out_channels is known).
+// Output shape [N, out_h, out_w, out_channels] ([N, out_d, out_h, out_w, out_channels] for
+// spec.rank 3) of a window op on NHWC (NDHWC) `input`, which must be of rank spec.rank + 2 or of
+// unknown rank (then only out_channels is known).
 absl::StatusOr<Shape> NhwcWindowOutputShape(const Shape& input, const WindowSpec& spec,
                                             int64_t out_channels);
 

@@ -44,7 +44,14 @@ TEST_CASE("ops that share attrs share the keys") {
     OpCall call(&Op(name), {}, OpSite());
     CHECK(call.attr(ConvAttrs::kDilations) == std::vector<int64_t>{1, 1, 1, 1});
   }
-  for (const char* name : {"MaxPool", "AvgPool", "MaxPoolGrad", "AvgPoolGrad", "MaxPoolGradGrad"}) {
+  for (const char* name : {"Conv3D", "Conv3DBackpropInputV2", "Conv3DBackpropFilterV2"}) {
+    INFO(name);
+    OpCall call(&Op(name), {}, OpSite());
+    CHECK(call.attr(Conv3DAttrs::kDilations) == std::vector<int64_t>{1, 1, 1, 1, 1});
+  }
+  for (const char* name :
+       {"MaxPool", "AvgPool", "MaxPoolGrad", "AvgPoolGrad", "MaxPoolGradGrad", "MaxPool3D",
+        "AvgPool3D", "MaxPool3DGrad", "AvgPool3DGrad", "MaxPool3DGradGrad"}) {
     INFO(name);
     OpCall call(&Op(name), {}, OpSite());
     call.set(PoolAttrs::kPadding, "VALID");

@@ -42,7 +42,7 @@ void BuildConvPlan(DnnlPlan& p, const ConvGeometry& g, dnnl::memory::data_type t
   p.AddStep(dnnl::convolution_forward(pd), std::move(args));
 }
 
-absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEpilogue* epilogue) {
+absl::Status DnnlConv(KernelContext& ctx, const ConvGeometry& g, const FusedEpilogue* epilogue) {
   auto build = [epilogue](DnnlPlan& p, const ConvGeometry& geometry, dnnl::memory::data_type type) {
     BuildConvPlan(p, geometry, type, epilogue);
   };
@@ -64,15 +64,15 @@ absl::Status DnnlConv2D(KernelContext& ctx, const ConvGeometry& g, const FusedEp
 }
 
 // output [positions, out_c] = im2col(input) [positions, patch] x filter [patch, out_c] per image.
-absl::Status EigenConv2D(KernelContext& ctx, const ConvGeometry& g) {
-  const int64_t patch = g.window[0] * g.window[1] * g.in_c;
-  const int64_t positions = g.out[0] * g.out[1];
+absl::Status EigenConv(KernelContext& ctx, const ConvGeometry& g) {
+  const int64_t patch = g.WindowCells() * g.in_c;
+  const int64_t positions = g.OutCells();
   std::vector<double> col(positions * patch);
   const double* input = ctx.input(0).data<double>();
   double* output = ctx.output(0).mutable_data<double>();
   const Eigen::Map<const RowMajorMatrix> filter(ctx.input(1).data<double>(), patch, g.out_c);
   for (int64_t n = 0; n < g.batch; ++n) {
-    Im2Col(input + n * g.in[0] * g.in[1] * g.in_c, g, col.data());
+    Im2Col(input + n * g.InCells() * g.in_c, g, col.data());
     const Eigen::Map<const RowMajorMatrix> patches(col.data(), positions, patch);
     Eigen::Map<RowMajorMatrix>(output + n * positions * g.out_c, positions, g.out_c).noalias() =
         patches * filter;
@@ -87,13 +87,13 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
   if (out.num_elements() == 0) return absl::OkStatus();
   const ConvGeometry g =
       MakeConvGeometry(ctx, kind, keys, ctx.input(0).shape(), ctx.input(1).shape(), out.shape());
-  if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv2D(ctx, g, epilogue);
+  if (g.in_c > 0 && out.dtype() != kFloat64) return DnnlConv(ctx, g, epilogue);
   Tensor residual;
   if (epilogue != nullptr && epilogue->add_residual) residual = ResidualBeforeOverwrite(ctx);
   if (g.in_c == 0) {  // empty sums: zeros
     std::memset(out.raw_data(), 0, out.nbytes());
   } else if (g.groups == 1) {
-    DUET_RETURN_IF_ERROR(EigenConv2D(ctx, g));
+    DUET_RETURN_IF_ERROR(EigenConv(ctx, g));
   } else {
     GroupedConvForward(g, ctx.input(0).data<double>(), ctx.input(1).data<double>(),
                        out.mutable_data<double>());
@@ -117,6 +117,10 @@ absl::Status RunDepthwiseConv2D(KernelContext& ctx) {
 
 absl::Status RunFusedDepthwiseConv2D(KernelContext& ctx, const FusedEpilogue& epilogue) {
   return RunConv(ctx, ConvKind::kDepthwise, kFusedDepthwiseWindowKeys, &epilogue);
+}
+
+absl::Status RunConv3D(KernelContext& ctx) {
+  return RunConv(ctx, ConvKind::kConv3D, ConvWindowKeysOf(ConvKind::kConv3D), nullptr);
 }
 
 }  // namespace duet

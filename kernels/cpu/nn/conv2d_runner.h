@@ -1,7 +1,7 @@
-// The CPU forward convolution behind Conv2D, _FusedConv2D, DepthwiseConv2dNative and
-// _FusedDepthwiseConv2dNative: oneDNN's convolution for float32 and bfloat16 (NHWC activations;
-// HWIO or grouped weights reordered into the layout oneDNN prefers; bfloat16 in float32 where the
-// CPU lacks it, Note [Reduced precision without oneDNN support] in
+// The CPU forward convolution behind Conv2D, _FusedConv2D, DepthwiseConv2dNative,
+// _FusedDepthwiseConv2dNative and Conv3D: oneDNN's convolution for float32 and bfloat16 (NHWC
+// activations; HWIO or grouped weights reordered into the layout oneDNN prefers; bfloat16 in
+// float32 where the CPU lacks it, Note [Reduced precision without oneDNN support] in
 // kernels/cpu/common/dnnl_plan.cc), im2col + Eigen GEMM for float64 (direct loops for grouped
 // float64 convolutions).
 #pragma once
@@ -28,5 +28,10 @@ absl::Status RunDepthwiseConv2D(KernelContext& ctx);
 // kFusedDepthwiseWindowKeys), then adds input 2 (the bias) and applies the activation of
 // `epilogue`, as RunConv2D does.
 absl::Status RunFusedDepthwiseConv2D(KernelContext& ctx, const FusedEpilogue& epilogue);
+
+// Sets ctx's output 0 to the convolution of NDHWC input 0 with DHWIO filter input 1, with strides,
+// padding and dilations from the call's Conv3DAttrs: oneDNN's 3-D convolution, or im2col + Eigen
+// GEMM for float64.
+absl::Status RunConv3D(KernelContext& ctx);
 
 }  // namespace duet

@@ -1,10 +1,11 @@
-// Conv2DBackpropInput, Conv2DBackpropFilter and the depthwise DepthwiseConv2dNativeBackpropInput
-// and DepthwiseConv2dNativeBackpropFilter on the CPU: oneDNN's backward-data and backward-weights
-// convolutions (grouped, one group per input channel, for the depthwise ops) for float32 and
-// bfloat16 (NHWC activations, weights reordered to and from the layout oneDNN prefers; bfloat16
-// in float32 where the CPU lacks it, Note [Reduced precision without oneDNN support] in
-// kernels/cpu/common/dnnl_plan.cc); for float64 (oneDNN 2.6 has no f64) im2col/col2im + Eigen
-// GEMM, and direct loops for the grouped convolutions (grouped_conv_loops.h).
+// Conv2DBackpropInput, Conv2DBackpropFilter, the depthwise DepthwiseConv2dNativeBackpropInput and
+// DepthwiseConv2dNativeBackpropFilter, and Conv3DBackpropInputV2 and Conv3DBackpropFilterV2 on the
+// CPU: oneDNN's backward-data and backward-weights convolutions (grouped, one group per input
+// channel, for the depthwise ops) for float32 and bfloat16 (NHWC or NDHWC activations, weights
+// reordered to and from the layout oneDNN prefers; bfloat16 in float32 where the CPU lacks it, Note
+// [Reduced precision without oneDNN support] in kernels/cpu/common/dnnl_plan.cc); for float64
+// (oneDNN 2.6 has no f64) im2col/col2im + Eigen GEMM, and direct loops for the grouped
+// convolutions (grouped_conv_loops.h).
 #include <Eigen/Dense>
 #include <cstring>
 #include <vector>
@@ -88,8 +89,8 @@ absl::Status DnnlBackpropFilter(KernelContext& ctx, const ConvGeometry& g) {
 
 // d input = col2im(d output [positions, out_c] x filter^T [out_c, patch]) per image.
 absl::Status EigenBackpropInput(KernelContext& ctx, const ConvGeometry& g) {
-  const int64_t patch = g.window[0] * g.window[1] * g.in_c;
-  const int64_t positions = g.out[0] * g.out[1];
+  const int64_t patch = g.WindowCells() * g.in_c;
+  const int64_t positions = g.OutCells();
   std::vector<double> col(positions * patch);
   const Eigen::Map<const RowMajorMatrix> filter(ctx.input(1).data<double>(), patch, g.out_c);
   const double* out_backprop = ctx.input(2).data<double>();
@@ -99,22 +100,22 @@ absl::Status EigenBackpropInput(KernelContext& ctx, const ConvGeometry& g) {
         Eigen::Map<const RowMajorMatrix>(out_backprop + n * positions * g.out_c, positions,
                                          g.out_c) *
         filter.transpose();
-    Col2Im(col.data(), g, output + n * g.in[0] * g.in[1] * g.in_c);
+    Col2Im(col.data(), g, output + n * g.InCells() * g.in_c);
   }
   return absl::OkStatus();
 }
 
 // d filter [patch, out_c] = sum over images of im2col(input)^T [patch, positions] x d output.
 absl::Status EigenBackpropFilter(KernelContext& ctx, const ConvGeometry& g) {
-  const int64_t patch = g.window[0] * g.window[1] * g.in_c;
-  const int64_t positions = g.out[0] * g.out[1];
+  const int64_t patch = g.WindowCells() * g.in_c;
+  const int64_t positions = g.OutCells();
   std::vector<double> col(positions * patch);
   const double* input = ctx.input(0).data<double>();
   const double* out_backprop = ctx.input(2).data<double>();
   Eigen::Map<RowMajorMatrix> filter(ctx.output(0).mutable_data<double>(), patch, g.out_c);
   filter.setZero();
   for (int64_t n = 0; n < g.batch; ++n) {
-    Im2Col(input + n * g.in[0] * g.in[1] * g.in_c, g, col.data());
+    Im2Col(input + n * g.InCells() * g.in_c, g, col.data());
     filter.noalias() += Eigen::Map<const RowMajorMatrix>(col.data(), positions, patch).transpose() *
                         Eigen::Map<const RowMajorMatrix>(out_backprop + n * positions * g.out_c,
                                                          positions, g.out_c);
@@ -162,6 +163,12 @@ absl::Status BackpropInputKernel(KernelContext& ctx) {
 absl::Status BackpropFilterKernel(KernelContext& ctx) {
   return BackpropFilter(ctx, ConvKind::kConv2D);
 }
+absl::Status Conv3DBackpropInputKernel(KernelContext& ctx) {
+  return BackpropInput(ctx, ConvKind::kConv3D);
+}
+absl::Status Conv3DBackpropFilterKernel(KernelContext& ctx) {
+  return BackpropFilter(ctx, ConvKind::kConv3D);
+}
 absl::Status DepthwiseBackpropInputKernel(KernelContext& ctx) {
   return BackpropInput(ctx, ConvKind::kDepthwise);
 }
@@ -182,6 +189,13 @@ const KernelRegistrar kDepthwiseConv2dNativeBackpropFilter("DepthwiseConv2dNativ
                                                            DeviceType::kCpu,
                                                            {kFloat32, kFloat64, kBFloat16},
                                                            {DepthwiseBackpropFilterKernel});
+
+const KernelRegistrar kConv3DBackpropInputV2("Conv3DBackpropInputV2", DeviceType::kCpu,
+                                             {kFloat32, kFloat64, kBFloat16},
+                                             {Conv3DBackpropInputKernel});
+const KernelRegistrar kConv3DBackpropFilterV2("Conv3DBackpropFilterV2", DeviceType::kCpu,
+                                              {kFloat32, kFloat64, kBFloat16},
+                                              {Conv3DBackpropFilterKernel});
 
 }  // namespace
 }  // namespace duet

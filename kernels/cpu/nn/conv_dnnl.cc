@@ -7,34 +7,50 @@
 namespace duet {
 
 DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g) {
-  return {static_cast<int64_t>(dtype),
-          g.batch,
-          g.in_c,
-          g.out_c,
-          g.groups,
-          g.in[0],
-          g.in[1],
-          g.window[0],
-          g.window[1],
-          g.out[0],
-          g.out[1],
-          g.stride[0],
-          g.stride[1],
-          g.dilation[0],
-          g.dilation[1],
-          g.pad[0].before,
-          g.pad[0].after,
-          g.pad[1].before,
-          g.pad[1].after};
+  DnnlKey key = {static_cast<int64_t>(dtype), g.rank, g.batch, g.in_c, g.out_c, g.groups};
+  for (int d = 0; d < g.rank; ++d) {
+    for (int64_t v : {g.in[d], g.window[d], g.out[d], g.stride[d], g.dilation[d], g.pad[d].before,
+                      g.pad[d].after}) {
+      key.push_back(v);
+    }
+  }
+  return key;
 }
 
 namespace {
 
-// oneDNN's weights dims of `g`: {out, in, h, w}, or {groups, out / groups, in / groups, h, w} for a
-// grouped convolution.
-dnnl::memory::dims WeightsDims(const ConvGeometry& g) {
-  if (g.groups == 1) return {g.out_c, g.in_c, g.window[0], g.window[1]};
-  return {g.groups, g.out_c / g.groups, g.in_c / g.groups, g.window[0], g.window[1]};
+using dnnl::memory;
+
+// The first g.rank entries of the per-spatial-dim array `values`, minus `minus`.
+memory::dims Spatial(const ConvGeometry& g, const int64_t* values, int64_t minus = 0) {
+  memory::dims dims;
+  for (int d = 0; d < g.rank; ++d) dims.push_back(values[d] - minus);
+  return dims;
+}
+
+// oneDNN's dims of an activation: {batch, channels, spatial...}.
+memory::dims ActivationDims(const ConvGeometry& g, int64_t channels, const int64_t* spatial) {
+  memory::dims dims = {g.batch, channels};
+  const memory::dims s = Spatial(g, spatial);
+  dims.insert(dims.end(), s.begin(), s.end());
+  return dims;
+}
+
+// oneDNN's weights dims of `g`: {out, in, spatial...}, or {groups, out / groups, in / groups,
+// spatial...} for a grouped convolution.
+memory::dims WeightsDims(const ConvGeometry& g) {
+  memory::dims dims = g.groups == 1 ? memory::dims{g.out_c, g.in_c}
+                                    : memory::dims{g.groups, g.out_c / g.groups, g.in_c / g.groups};
+  const memory::dims s = Spatial(g, g.window);
+  dims.insert(dims.end(), s.begin(), s.end());
+  return dims;
+}
+
+// The format tag of the user's weights (Note [Grouped convolution weights]); Conv3D is never
+// grouped.
+memory::format_tag UserWeightsTag(const ConvGeometry& g) {
+  if (g.rank == 3) return memory::format_tag::dhwio;
+  return g.groups == 1 ? memory::format_tag::hwio : memory::format_tag::hwigo;
 }
 
 }  // namespace
@@ -44,18 +60,21 @@ dnnl::memory::dims WeightsDims(const ConvGeometry& g) {
 // HWIO for Conv2D, and DepthwiseConv2dNative's [h, w, in, multiplier] read with in / groups = 1.
 // In oneDNN's grouped dims {g, o, i, h, w} that memory order is h, w, i, g, o: format tag hwigo,
 // so the user's weights need no reorder of their own.
-ConvDescs::ConvDescs(const ConvGeometry& g, dnnl::memory::data_type type)
-    : src({g.batch, g.in_c, g.in[0], g.in[1]}, type, dnnl::memory::format_tag::nhwc),
-      dst({g.batch, g.out_c, g.out[0], g.out[1]}, type, dnnl::memory::format_tag::nhwc),
-      user_weights(
-          WeightsDims(g), type,
-          g.groups == 1 ? dnnl::memory::format_tag::hwio : dnnl::memory::format_tag::hwigo),
-      any_weights(WeightsDims(g), type, dnnl::memory::format_tag::any),
-      bias({g.out_c}, type, dnnl::memory::format_tag::x),
-      strides{g.stride[0], g.stride[1]},
-      dilates{g.dilation[0] - 1, g.dilation[1] - 1},  // oneDNN counts the gaps
-      pad_before{g.pad[0].before, g.pad[1].before},
-      pad_after{g.pad[0].after, g.pad[1].after} {}
+ConvDescs::ConvDescs(const ConvGeometry& g, memory::data_type type)
+    : src(ActivationDims(g, g.in_c, g.in), type,
+          g.rank == 3 ? memory::format_tag::ndhwc : memory::format_tag::nhwc),
+      dst(ActivationDims(g, g.out_c, g.out), type,
+          g.rank == 3 ? memory::format_tag::ndhwc : memory::format_tag::nhwc),
+      user_weights(WeightsDims(g), type, UserWeightsTag(g)),
+      any_weights(WeightsDims(g), type, memory::format_tag::any),
+      bias({g.out_c}, type, memory::format_tag::x),
+      strides(Spatial(g, g.stride)),
+      dilates(Spatial(g, g.dilation, 1)) {  // oneDNN counts the gaps
+  for (int d = 0; d < g.rank; ++d) {
+    pad_before.push_back(g.pad[d].before);
+    pad_after.push_back(g.pad[d].after);
+  }
+}
 
 dnnl::convolution_forward::primitive_desc ConvDescs::Forward(dnnl::prop_kind kind) const {
   return dnnl::convolution_forward::primitive_desc(

@@ -1,6 +1,6 @@
 // The oneDNN side of the CPU convolution kernels (Conv2D, Conv2DBackpropInput,
-// Conv2DBackpropFilter, _FusedConv2D, and the grouped convolutions of DepthwiseConv2dNative and its
-// backprops): the plan key, memory descriptors and plan runner built on a
+// Conv2DBackpropFilter, _FusedConv2D, the grouped convolutions of DepthwiseConv2dNative and its
+// backprops, Conv3D and its backprops): the plan key, memory descriptors and plan runner built on a
 // ConvGeometry (kernels/common/conv_geometry.h).
 #pragma once
 
@@ -21,10 +21,10 @@ namespace duet {
 // Everything a oneDNN convolution plan of `dtype` over `g` depends on.
 DnnlKey ConvDnnlKey(DType dtype, const ConvGeometry& g);
 
-// The oneDNN memory descriptors and convolution parameters of `g`: NHWC activations, the user's
-// HWIO weights (grouped weights when g.groups > 1: Note [Grouped convolution weights] in
-// conv_dnnl.cc) and `any_weights`, which lets oneDNN pick the layout it runs fastest on, and a bias
-// of one value per output channel.
+// The oneDNN memory descriptors and convolution parameters of `g`: NHWC (NDHWC) activations, the
+// user's HWIO (DHWIO) weights (grouped weights when g.groups > 1: Note [Grouped convolution
+// weights] in conv_dnnl.cc) and `any_weights`, which lets oneDNN pick the layout it runs fastest
+// on, and a bias of one value per output channel.
 struct ConvDescs {
   dnnl::memory::desc src, dst, user_weights, any_weights, bias;
   dnnl::memory::dims strides, dilates, pad_before, pad_after;

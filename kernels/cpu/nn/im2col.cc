@@ -7,21 +7,30 @@ namespace duet {
 namespace {
 
 // Calls fn(position, tap, pixel) for every (output position, filter tap) pair whose input pixel
-// is inside the image: row `position` (oh * out_w + ow) and column block `tap` (kh * k_w + kw) of
-// the im2col matrix [out_h * out_w, k_h * k_w * in_c] read input pixel `pixel` (ih * in_w + iw).
+// is inside the image, over the rank-3 geometry `g` (ConvGeometry::As3D): row `position` ((od *
+// out_h + oh) * out_w + ow) and column block `tap` ((kd * k_h + kh) * k_w + kw) of the im2col
+// matrix [out cells, window cells * in_c] read input pixel `pixel` ((id * in_h + ih) * in_w + iw).
 // Im2Col and Col2Im share it so that the adjoint visits exactly the entries the gather wrote.
 template <typename Fn>
 void ForEachPatchPixel(const ConvGeometry& g, Fn&& fn) {
-  for (int64_t oh = 0; oh < g.out[0]; ++oh) {
-    for (int64_t ow = 0; ow < g.out[1]; ++ow) {
-      const int64_t position = oh * g.out[1] + ow;
-      for (int64_t kh = 0; kh < g.window[0]; ++kh) {
-        const int64_t ih = oh * g.stride[0] - g.pad[0].before + kh * g.dilation[0];
-        if (ih < 0 || ih >= g.in[0]) continue;
-        for (int64_t kw = 0; kw < g.window[1]; ++kw) {
-          const int64_t iw = ow * g.stride[1] - g.pad[1].before + kw * g.dilation[1];
-          if (iw < 0 || iw >= g.in[1]) continue;
-          fn(position, kh * g.window[1] + kw, ih * g.in[1] + iw);
+  int64_t o[3], k[3], i[3];
+  int64_t position = 0;
+  for (o[0] = 0; o[0] < g.out[0]; ++o[0]) {
+    for (o[1] = 0; o[1] < g.out[1]; ++o[1]) {
+      for (o[2] = 0; o[2] < g.out[2]; ++o[2], ++position) {
+        int64_t tap = 0;
+        for (k[0] = 0; k[0] < g.window[0]; ++k[0]) {
+          i[0] = o[0] * g.stride[0] - g.pad[0].before + k[0] * g.dilation[0];
+          const bool inside_d = i[0] >= 0 && i[0] < g.in[0];
+          for (k[1] = 0; k[1] < g.window[1]; ++k[1]) {
+            i[1] = o[1] * g.stride[1] - g.pad[1].before + k[1] * g.dilation[1];
+            const bool inside_h = inside_d && i[1] >= 0 && i[1] < g.in[1];
+            for (k[2] = 0; k[2] < g.window[2]; ++k[2], ++tap) {
+              i[2] = o[2] * g.stride[2] - g.pad[2].before + k[2] * g.dilation[2];
+              if (!inside_h || i[2] < 0 || i[2] >= g.in[2]) continue;
+              fn(position, tap, (i[0] * g.in[1] + i[1]) * g.in[2] + i[2]);
+            }
+          }
         }
       }
     }
@@ -31,17 +40,17 @@ void ForEachPatchPixel(const ConvGeometry& g, Fn&& fn) {
 }  // namespace
 
 void Im2Col(const double* image, const ConvGeometry& g, double* col) {
-  const int64_t c = g.in_c, patch = g.window[0] * g.window[1] * c;
-  std::fill(col, col + g.out[0] * g.out[1] * patch, 0.0);
-  ForEachPatchPixel(g, [&](int64_t position, int64_t tap, int64_t pixel) {
+  const int64_t c = g.in_c, patch = g.WindowCells() * c;
+  std::fill(col, col + g.OutCells() * patch, 0.0);
+  ForEachPatchPixel(g.As3D(), [&](int64_t position, int64_t tap, int64_t pixel) {
     std::copy_n(image + pixel * c, c, col + position * patch + tap * c);
   });
 }
 
 void Col2Im(const double* col, const ConvGeometry& g, double* image) {
-  const int64_t c = g.in_c, patch = g.window[0] * g.window[1] * c;
-  std::fill(image, image + g.in[0] * g.in[1] * c, 0.0);
-  ForEachPatchPixel(g, [&](int64_t position, int64_t tap, int64_t pixel) {
+  const int64_t c = g.in_c, patch = g.WindowCells() * c;
+  std::fill(image, image + g.InCells() * c, 0.0);
+  ForEachPatchPixel(g.As3D(), [&](int64_t position, int64_t tap, int64_t pixel) {
     const double* from = col + position * patch + tap * c;
     double* to = image + pixel * c;
     for (int64_t k = 0; k < c; ++k) to[k] += from[k];

@@ -10,9 +10,9 @@ namespace duet {
 
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Gathers one NHWC image's input windows into the rows of `col` [out_h * out_w, k_h * k_w * in_c]
-// (padding as zeros), so that Conv2D is one GEMM with the HWIO filter viewed as
-// [k_h * k_w * in_c, out_c].
+// Gathers one NHWC (NDHWC) image's input windows into the rows of `col` [out cells, window cells *
+// in_c] (padding as zeros), so that Conv2D (Conv3D) is one GEMM with the HWIO (DHWIO) filter viewed
+// as [window cells * in_c, out_c].
 void Im2Col(const double* image, const ConvGeometry& g, double* col);
 
 // The adjoint of Im2Col: overwrites `image` with the sum of the `col` entries read from each pixel.

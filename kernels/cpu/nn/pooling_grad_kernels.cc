@@ -1,4 +1,5 @@
-// MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad on the CPU. MaxPoolGrad and AvgPoolGrad use
+// MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad on the CPU, and their NDHWC twins MaxPool3DGrad,
+// AvgPool3DGrad and MaxPool3DGradGrad (the same kernels). MaxPoolGrad and AvgPoolGrad use
 // oneDNN's pooling backward for float32 and bfloat16 (in float32 where the CPU lacks bfloat16, Note
 // [Reduced precision without oneDNN support] in dnnl_plan.cc) and plain loops for float64 (oneDNN
 // 2.6 has no f64); MaxPoolGradGrad, which oneDNN lacks, is a plain loop for every dtype.
@@ -15,13 +16,12 @@
 #include "kernels/common/pool_geometry.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
+#include "kernels/cpu/nn/pool_dnnl.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"
 
 namespace duet {
 namespace {
-
-enum class PoolKind { kMax, kAvg };
 
 constexpr DnnlPlanKind kPoolGradPlan{"pooling backward"};
 
@@ -29,32 +29,23 @@ constexpr DnnlPlanKind kPoolGradPlan{"pooling backward"};
 // workspace. Average: backward alone.
 void BuildPoolGradPlan(DnnlPlan& p, const PoolGeometry& g, PoolKind kind,
                        dnnl::memory::data_type type) {
-  using dnnl::memory;
-  const memory::desc src({g.batch, g.channels, g.in[0], g.in[1]}, type, memory::format_tag::nhwc);
-  const memory::desc dst({g.batch, g.channels, g.out[0], g.out[1]}, type, memory::format_tag::nhwc);
-  // TensorFlow's AvgPool divides by the number of cells inside the input.
-  const auto algorithm = kind == PoolKind::kMax ? dnnl::algorithm::pooling_max
-                                                : dnnl::algorithm::pooling_avg_exclude_padding;
-  const memory::dims strides = {g.stride[0], g.stride[1]}, kernel = {g.window[0], g.window[1]};
-  const memory::dims pad_before = {g.pad[0].before, g.pad[1].before};
-  const memory::dims pad_after = {g.pad[0].after, g.pad[1].after};
-  const dnnl::pooling_forward::primitive_desc forward(
-      dnnl::pooling_forward::desc(dnnl::prop_kind::forward_training, algorithm, src, dst, strides,
-                                  kernel, pad_before, pad_after),
-      DnnlEngine());
+  const PoolDescs d(g, kind, type);
+  const dnnl::pooling_forward::primitive_desc forward =
+      d.Forward(dnnl::prop_kind::forward_training);
   const dnnl::pooling_backward::primitive_desc backward(
-      dnnl::pooling_backward::desc(algorithm, src, dst, strides, kernel, pad_before, pad_after),
+      dnnl::pooling_backward::desc(d.algorithm, d.src, d.dst, d.strides, d.kernel, d.pad_before,
+                                   d.pad_after),
       DnnlEngine(), forward);
-  p.AddBuffer(DNNL_ARG_DIFF_DST, dst, DnnlUse::kRead);
-  p.AddBuffer(DNNL_ARG_DIFF_SRC, src, DnnlUse::kWrite);
+  p.AddBuffer(DNNL_ARG_DIFF_DST, d.dst, DnnlUse::kRead);
+  p.AddBuffer(DNNL_ARG_DIFF_SRC, d.src, DnnlUse::kWrite);
   std::unordered_map<int, dnnl::memory> backward_args = {
       {DNNL_ARG_DIFF_DST, p.buffer(DNNL_ARG_DIFF_DST)},
       {DNNL_ARG_DIFF_SRC, p.buffer(DNNL_ARG_DIFF_SRC)}};
   if (kind == PoolKind::kMax) {
-    p.AddBuffer(DNNL_ARG_SRC, src, DnnlUse::kRead);
+    p.AddBuffer(DNNL_ARG_SRC, d.src, DnnlUse::kRead);
     const dnnl::memory workspace = p.AddScratch(forward.workspace_desc());
     p.AddStep(dnnl::pooling_forward(forward), {{DNNL_ARG_SRC, p.buffer(DNNL_ARG_SRC)},
-                                               {DNNL_ARG_DST, p.AddScratch(dst)},
+                                               {DNNL_ARG_DST, p.AddScratch(d.dst)},
                                                {DNNL_ARG_WORKSPACE, workspace}});
     backward_args[DNNL_ARG_WORKSPACE] = workspace;
   }
@@ -65,27 +56,11 @@ void BuildPoolGradPlan(DnnlPlan& p, const PoolGeometry& g, PoolKind kind,
 absl::Status DnnlPoolGrad(KernelContext& ctx, const PoolGeometry& g, PoolKind kind,
                           const Tensor* orig_input, const Tensor& grad) {
   const DType dtype = grad.dtype();
-  const DnnlKey key = {static_cast<int64_t>(dtype),
-                       static_cast<int64_t>(kind),
-                       g.batch,
-                       g.channels,
-                       g.in[0],
-                       g.in[1],
-                       g.out[0],
-                       g.out[1],
-                       g.window[0],
-                       g.window[1],
-                       g.stride[0],
-                       g.stride[1],
-                       g.pad[0].before,
-                       g.pad[0].after,
-                       g.pad[1].before,
-                       g.pad[1].after};
-  DUET_ASSIGN_OR_RETURN(
-      DnnlPlan * plan,
-      CachedDnnlPlan(kPoolGradPlan, key, dtype, [&](DnnlPlan& p, dnnl::memory::data_type type) {
-        BuildPoolGradPlan(p, g, kind, type);
-      }));
+  DUET_ASSIGN_OR_RETURN(DnnlPlan * plan,
+                        CachedDnnlPlan(kPoolGradPlan, PoolDnnlKey(dtype, kind, g), dtype,
+                                       [&](DnnlPlan& p, dnnl::memory::data_type type) {
+                                         BuildPoolGradPlan(p, g, kind, type);
+                                       }));
   if (orig_input != nullptr) plan->Bind(DNNL_ARG_SRC, *orig_input);
   plan->Bind(DNNL_ARG_DIFF_DST, grad);
   plan->Bind(DNNL_ARG_DIFF_SRC, ctx.output(0));
@@ -102,41 +77,33 @@ double AsDouble(double v) {
   return v;
 }
 
-// Calls fn(out_index, in_index) for each output cell and channel of images [n_begin, n_end), where
-// out_index and in_index are the flat NHWC offsets of the cell and of its window's first maximum
-// in `input` (row-major; only strictly greater values replace the running maximum).
+// Calls fn(out_index, in_index) for each output cell and channel of images [n_begin, n_end) of the
+// 3-D pooling `g` (PoolGeometry::As3D), where out_index and in_index are the flat NDHWC offsets of
+// the cell and of its window's first maximum in `input` (row-major; only strictly greater values
+// replace the running maximum).
 template <typename T, typename Fn>
 void ForEachArgmax(const T* input, const PoolGeometry& g, int64_t n_begin, int64_t n_end, Fn&& fn) {
   const int64_t c = g.channels;
   std::vector<double> best(c);
   std::vector<int64_t> best_index(c);
   for (int64_t n = n_begin; n < n_end; ++n) {
-    const int64_t image = n * g.in[0] * g.in[1] * c;
-    for (int64_t oh = 0; oh < g.out[0]; ++oh) {
-      for (int64_t ow = 0; ow < g.out[1]; ++ow) {
-        const PoolGeometry::Window w = g.At(oh, ow);
-        // The shape functions keep padding smaller than the window, so it holds an input cell.
-        const int64_t first = image + (w.h_begin * g.in[1] + w.w_begin) * c;
+    const int64_t image = n * g.InCells() * c;
+    const int64_t pooled = n * g.OutCells() * c;
+    g.ForEachWindow([&](int64_t out_cell, const PoolGeometry::Window& w) {
+      // The shape functions keep padding smaller than the window, so it holds an input cell.
+      std::fill(best_index.begin(), best_index.end(), -1);
+      g.ForEachCell(w, [&](int64_t in_cell) {
+        const int64_t cell = image + in_cell * c;
         for (int64_t k = 0; k < c; ++k) {
-          best[k] = AsDouble(input[first + k]);
-          best_index[k] = first + k;
-        }
-        for (int64_t h = w.h_begin; h < w.h_end; ++h) {
-          for (int64_t x = w.w_begin; x < w.w_end; ++x) {
-            const int64_t cell = image + (h * g.in[1] + x) * c;
-            for (int64_t k = 0; k < c; ++k) {
-              const double v = AsDouble(input[cell + k]);
-              if (v > best[k]) {
-                best[k] = v;
-                best_index[k] = cell + k;
-              }
-            }
+          const double v = AsDouble(input[cell + k]);
+          if (best_index[k] < 0 || v > best[k]) {
+            best[k] = v;
+            best_index[k] = cell + k;
           }
         }
-        const int64_t out_cell = ((n * g.out[0] + oh) * g.out[1] + ow) * c;
-        for (int64_t k = 0; k < c; ++k) fn(out_cell + k, best_index[k]);
-      }
-    }
+      });
+      for (int64_t k = 0; k < c; ++k) fn(pooled + out_cell * c + k, best_index[k]);
+    });
   }
 }
 
@@ -154,7 +121,7 @@ absl::Status MaxPoolGradKernel(KernelContext& ctx) {
   const double* dy = grad.data<double>();
   double* dx = out.mutable_data<double>();
   std::fill(dx, dx + out.num_elements(), 0.0);
-  ForEachArgmax(ctx.input(0).data<double>(), g, 0, g.batch,
+  ForEachArgmax(ctx.input(0).data<double>(), g.As3D(), 0, g.batch,
                 [&](int64_t out_index, int64_t in_index) { dx[in_index] += dy[out_index]; });
   return absl::OkStatus();
 }
@@ -170,25 +137,22 @@ absl::Status AvgPoolGradKernel(KernelContext& ctx) {
   }
   const PoolGeometry g = MakePoolGeometry(ctx, out.shape(), grad.shape(), nullptr);
   if (out.dtype() != kFloat64) return DnnlPoolGrad(ctx, g, PoolKind::kAvg, nullptr, grad);
-  const int64_t c = g.channels;
+  const PoolGeometry g3 = g.As3D();
+  const int64_t c = g3.channels;
   const double* dy = grad.data<double>();
   double* dx = out.mutable_data<double>();
   std::fill(dx, dx + out.num_elements(), 0.0);
-  for (int64_t n = 0; n < g.batch; ++n) {
-    double* image = dx + n * g.in[0] * g.in[1] * c;
-    for (int64_t oh = 0; oh < g.out[0]; ++oh) {
-      for (int64_t ow = 0; ow < g.out[1]; ++ow, dy += c) {
-        const PoolGeometry::Window w = g.At(oh, ow);
-        const double scale =
-            1.0 / static_cast<double>((w.h_end - w.h_begin) * (w.w_end - w.w_begin));
-        for (int64_t h = w.h_begin; h < w.h_end; ++h) {
-          for (int64_t x = w.w_begin; x < w.w_end; ++x) {
-            double* cell = image + (h * g.in[1] + x) * c;
-            for (int64_t k = 0; k < c; ++k) cell[k] += dy[k] * scale;
-          }
-        }
-      }
-    }
+  for (int64_t n = 0; n < g3.batch; ++n) {
+    double* image = dx + n * g3.InCells() * c;
+    const double* pooled = dy + n * g3.OutCells() * c;
+    g3.ForEachWindow([&](int64_t out_cell, const PoolGeometry::Window& w) {
+      const double scale = 1.0 / static_cast<double>(w.Cells());
+      const double* from = pooled + out_cell * c;
+      g3.ForEachCell(w, [&](int64_t in_cell) {
+        double* cell = image + in_cell * c;
+        for (int64_t k = 0; k < c; ++k) cell[k] += from[k] * scale;
+      });
+    });
   }
   return absl::OkStatus();
 }
@@ -198,12 +162,13 @@ template <typename T>
 absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   if (out.num_elements() == 0) return absl::OkStatus();
-  const PoolGeometry g = MakePoolGeometry(ctx, ctx.input(0).shape(), out.shape(), nullptr);
+  const PoolGeometry g = MakePoolGeometry(ctx, ctx.input(0).shape(), out.shape(), nullptr).As3D();
   const T* input = ctx.input(0).data<T>();
   const T* grad = ctx.input(2).data<T>();
   T* result = out.mutable_data<T>();
   // Images are independent; split them so that each chunk has some 32K comparisons.
-  const int64_t per_image = g.out[0] * g.out[1] * g.window[0] * g.window[1] * g.channels;
+  const int64_t per_image =
+      g.out[0] * g.out[1] * g.out[2] * g.window[0] * g.window[1] * g.window[2] * g.channels;
   ctx.pool().ParallelFor(g.batch, std::max<int64_t>(1, 32768 / std::max<int64_t>(per_image, 1)),
                          [&](int64_t begin, int64_t end) {
                            ForEachArgmax(input, g, begin, end,
@@ -218,12 +183,19 @@ const KernelRegistrar kMaxPoolGrad("MaxPoolGrad", DeviceType::kCpu, {kFloat32, k
                                    {MaxPoolGradKernel});
 const KernelRegistrar kAvgPoolGrad("AvgPoolGrad", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
                                    {AvgPoolGradKernel});
-const KernelRegistrar kMaxPoolGradGradF32("MaxPoolGradGrad", DeviceType::kCpu, {kFloat32},
-                                          {MaxPoolGradGradKernel<float>});
-const KernelRegistrar kMaxPoolGradGradF64("MaxPoolGradGrad", DeviceType::kCpu, {kFloat64},
-                                          {MaxPoolGradGradKernel<double>});
-const KernelRegistrar kMaxPoolGradGradBF16("MaxPoolGradGrad", DeviceType::kCpu, {kBFloat16},
-                                           {MaxPoolGradGradKernel<bfloat16>});
+const KernelRegistrar kMaxPool3DGrad("MaxPool3DGrad", DeviceType::kCpu, {kFloat32, kBFloat16},
+                                     {MaxPoolGradKernel});
+const KernelRegistrar kAvgPool3DGrad("AvgPool3DGrad", DeviceType::kCpu,
+                                     {kFloat32, kFloat64, kBFloat16}, {AvgPoolGradKernel});
+
+const bool kMaxPoolGradGradRegistered = [] {
+  for (const char* op : {"MaxPoolGradGrad", "MaxPool3DGradGrad"}) {
+    RegisterKernel(op, DeviceType::kCpu, {kFloat32}, KernelDef{&MaxPoolGradGradKernel<float>});
+    RegisterKernel(op, DeviceType::kCpu, {kFloat64}, KernelDef{&MaxPoolGradGradKernel<double>});
+    RegisterKernel(op, DeviceType::kCpu, {kBFloat16}, KernelDef{&MaxPoolGradGradKernel<bfloat16>});
+  }
+  return true;
+}();
 
 }  // namespace
 }  // namespace duet
