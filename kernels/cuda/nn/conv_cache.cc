@@ -2,11 +2,15 @@
 
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
 #include "core/error.h"
 #include "kernels/cuda/cuda_context.h"
 
@@ -29,12 +33,17 @@ absl::StatusOr<cudnnDataType_t> CudnnType(DType dtype) {
   }
 }
 
+// The first k.rank entries of `values` joined by `sep`.
+std::string Spatial(const ConvKey& k, const int64_t* values, absl::string_view sep) {
+  return absl::StrJoin(absl::MakeConstSpan(values, k.rank), sep);
+}
+
 std::string Describe(const ConvKey& k) {
-  return absl::StrCat(DTypeName(k.dtype), " convolution of [", k.batch, ", ", k.in_h, ", ", k.in_w,
-                      ", ", k.in_c, "] with a ", k.window_h, "x", k.window_w, " filter to ",
-                      k.out_c, " channels in ", k.groups, " groups (pad ", k.pad_h, "/", k.pad_w,
-                      ", stride ", k.stride_h, "/", k.stride_w, ", dilation ", k.dilation_h, "/",
-                      k.dilation_w, ")");
+  return absl::StrCat(DTypeName(k.dtype), " convolution of [", k.batch, ", ",
+                      Spatial(k, k.in, ", "), ", ", k.in_c, "] with a ", Spatial(k, k.window, "x"),
+                      " filter to ", k.out_c, " channels in ", k.groups, " groups (pad ",
+                      Spatial(k, k.pad, "/"), ", stride ", Spatial(k, k.stride, "/"), ", dilation ",
+                      Spatial(k, k.dilation, "/"), ")");
 }
 
 // Whether the algorithm may run for `exact` (float32, float64) convolutions: no FFT or Winograd.
@@ -76,10 +85,16 @@ absl::StatusOr<Perf> Choose(const Perf* perf, int count, bool exact, const ConvK
 bool FitsInt(int64_t v) { return v >= 0 && v <= std::numeric_limits<int>::max(); }
 
 absl::StatusOr<std::unique_ptr<ConvPlan>> BuildPlan(cudnnHandle_t handle, const ConvKey& k) {
-  for (int64_t v :
-       {k.batch, k.in_c, k.out_c, k.groups, k.in_h, k.in_w, k.window_h, k.window_w, k.out_h,
-        k.out_w, k.pad_h, k.pad_w, k.stride_h, k.stride_w, k.dilation_h, k.dilation_w,
-        k.batch * k.in_h * k.in_w * k.in_c, k.batch * k.out_h * k.out_w * k.out_c}) {
+  int64_t in_elements = k.batch * k.in_c, out_elements = k.batch * k.out_c;
+  std::vector<int64_t> sizes = {k.batch, k.in_c, k.out_c, k.groups};
+  for (int d = 0; d < k.rank; ++d) {
+    sizes.insert(sizes.end(),
+                 {k.in[d], k.window[d], k.out[d], k.pad[d], k.stride[d], k.dilation[d]});
+    in_elements *= k.in[d];
+    out_elements *= k.out[d];
+  }
+  sizes.insert(sizes.end(), {in_elements, out_elements});
+  for (int64_t v : sizes) {
     if (!FitsInt(v)) {
       return absl::InvalidArgumentError(
           absl::StrCat("the ", Describe(k), " exceeds cuDNN's 32-bit sizes"));
@@ -92,20 +107,31 @@ absl::StatusOr<std::unique_ptr<ConvPlan>> BuildPlan(cudnnHandle_t handle, const 
   DUET_CUDNN_RETURN_IF_ERROR(cudnnCreateTensorDescriptor(&plan->y));
   DUET_CUDNN_RETURN_IF_ERROR(cudnnCreateFilterDescriptor(&plan->w));
   DUET_CUDNN_RETURN_IF_ERROR(cudnnCreateConvolutionDescriptor(&plan->conv));
-  auto i = [](int64_t v) { return static_cast<int>(v); };
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetTensor4dDescriptor(
-      plan->x, CUDNN_TENSOR_NHWC, type, i(k.batch), i(k.in_c), i(k.in_h), i(k.in_w)));
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetTensor4dDescriptor(
-      plan->y, CUDNN_TENSOR_NHWC, type, i(k.batch), i(k.out_c), i(k.out_h), i(k.out_w)));
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetFilter4dDescriptor(plan->w, type, CUDNN_TENSOR_NHWC,
-                                                        i(k.out_c), i(k.in_c / k.groups),
-                                                        i(k.window_h), i(k.window_w)));
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetConvolution2dDescriptor(
-      plan->conv, i(k.pad_h), i(k.pad_w), i(k.stride_h), i(k.stride_w), i(k.dilation_h),
-      i(k.dilation_w), CUDNN_CROSS_CORRELATION,
+  // cuDNN's Nd descriptors take dims in NCHW order ({N, C, [D,] H, W}) whatever the layout.
+  auto dims = [&k](int64_t first, int64_t second, const int64_t* spatial) {
+    std::vector<int> result = {static_cast<int>(first), static_cast<int>(second)};
+    for (int d = 0; d < k.rank; ++d) result.push_back(static_cast<int>(spatial[d]));
+    return result;
+  };
+  auto spatial = [&k](const int64_t* values) { return std::vector<int>(values, values + k.rank); };
+  const std::vector<int> x_dims = dims(k.batch, k.in_c, k.in);
+  const std::vector<int> y_dims = dims(k.batch, k.out_c, k.out);
+  const std::vector<int> w_dims = dims(k.out_c, k.in_c / k.groups, k.window);
+  const int nb = static_cast<int>(x_dims.size());
+  DUET_CUDNN_RETURN_IF_ERROR(
+      cudnnSetTensorNdDescriptorEx(plan->x, CUDNN_TENSOR_NHWC, type, nb, x_dims.data()));
+  DUET_CUDNN_RETURN_IF_ERROR(
+      cudnnSetTensorNdDescriptorEx(plan->y, CUDNN_TENSOR_NHWC, type, nb, y_dims.data()));
+  DUET_CUDNN_RETURN_IF_ERROR(
+      cudnnSetFilterNdDescriptor(plan->w, type, CUDNN_TENSOR_NHWC, nb, w_dims.data()));
+  const std::vector<int> pads = spatial(k.pad), strides = spatial(k.stride),
+                         dilations = spatial(k.dilation);
+  DUET_CUDNN_RETURN_IF_ERROR(cudnnSetConvolutionNdDescriptor(
+      plan->conv, k.rank, pads.data(), strides.data(), dilations.data(), CUDNN_CROSS_CORRELATION,
       k.dtype == kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT));
   if (k.groups != 1) {
-    DUET_CUDNN_RETURN_IF_ERROR(cudnnSetConvolutionGroupCount(plan->conv, i(k.groups)));
+    DUET_CUDNN_RETURN_IF_ERROR(
+        cudnnSetConvolutionGroupCount(plan->conv, static_cast<int>(k.groups)));
   }
   // FMA_MATH forbids tensor-core math (TF32 for float32), which cuDNN would otherwise pick.
   DUET_CUDNN_RETURN_IF_ERROR(

@@ -1,11 +1,12 @@
-// cuDNN descriptors and algorithm choices of 2-D convolutions, cached per shape: building them
-// (and asking cuDNN's heuristics for an algorithm) costs far more than a small convolution, and a
-// training loop repeats the same few shapes.
+// cuDNN descriptors and algorithm choices of 2-D and 3-D convolutions, cached per shape: building
+// them (and asking cuDNN's heuristics for an algorithm) costs far more than a small convolution,
+// and a training loop repeats the same few shapes.
 //
-// Layouts: activations NHWC; filters KRSC (cuDNN's NHWC filter, [out_c, h, w, in_c / groups]),
-// into which the kernels transpose duet's HWIO (or grouped, Note [Grouped convolution weights] in
-// kernels/cpu/nn/conv_dnnl.cc) filters. Padding is symmetric (cuDNN's only kind); the kernels
-// pad the input themselves for anything else and pass pad 0.
+// Layouts: activations NHWC (NDHWC); filters KRSC (cuDNN's NHWC filter, [out_c, h, w, in_c /
+// groups], or [out_c, d, h, w, in_c] in 3-D), into which the kernels transpose duet's HWIO (DHWIO,
+// or grouped, Note [Grouped convolution weights] in kernels/cpu/nn/conv_dnnl.cc) filters. Padding
+// is symmetric (cuDNN's only kind); the kernels pad the input themselves for anything else and pass
+// pad 0.
 #pragma once
 
 #include <cudnn.h>
@@ -20,21 +21,27 @@ namespace duet::cuda {
 
 enum class ConvDirection { kForward, kBackwardData, kBackwardFilter };
 
-// Everything a cached plan depends on. `in_h`/`in_w` are the input's as cuDNN sees it (after any
-// explicit padding by the kernel).
+// Everything a cached plan depends on. The arrays are per spatial dim in the tensor's order
+// ([height, width] or [depth, height, width]; entries past `rank` stay at their defaults); `in` is
+// the input's size as cuDNN sees it (after any explicit padding by the kernel).
 struct ConvKey {
   int device = 0;
   DType dtype = kFloat32;
   ConvDirection direction = ConvDirection::kForward;
+  int rank = 2;
   int64_t batch = 0, in_c = 0, out_c = 0, groups = 1;  // grouped: cudnnSetConvolutionGroupCount
-  int64_t in_h = 0, in_w = 0, window_h = 0, window_w = 0, out_h = 0, out_w = 0;
-  int64_t pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  int64_t in[3] = {0, 0, 0}, window[3] = {0, 0, 0}, out[3] = {0, 0, 0};
+  int64_t pad[3] = {0, 0, 0}, stride[3] = {1, 1, 1}, dilation[3] = {1, 1, 1};
 
   template <typename H>
   friend H AbslHashValue(H h, const ConvKey& k) {
-    return H::combine(std::move(h), k.device, k.dtype, k.direction, k.batch, k.in_c, k.out_c,
-                      k.groups, k.in_h, k.in_w, k.window_h, k.window_w, k.out_h, k.out_w, k.pad_h,
-                      k.pad_w, k.stride_h, k.stride_w, k.dilation_h, k.dilation_w);
+    h = H::combine(std::move(h), k.device, k.dtype, k.direction, k.rank, k.batch, k.in_c, k.out_c,
+                   k.groups);
+    for (int d = 0; d < 3; ++d) {
+      h = H::combine(std::move(h), k.in[d], k.window[d], k.out[d], k.pad[d], k.stride[d],
+                     k.dilation[d]);
+    }
+    return h;
   }
   friend bool operator==(const ConvKey& a, const ConvKey& b) = default;
 };

@@ -1,11 +1,12 @@
 // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative,
-// _FusedDepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput and
-// DepthwiseConv2dNativeBackpropFilter on cuDNN
-// (conv_cache.h): NHWC activations as the ops define them; the HWIO filter (a [h*w*in_c, out_c]
-// matrix) is transposed to cuDNN's KRSC ([out_c, h*w*in_c]) for each call, and the filter
-// gradient back. The depthwise ops are grouped convolutions (cudnnSetConvolutionGroupCount, one
-// group per input channel), whose filter [h, w, in_c, multiplier] is the [h*w, out_c] matrix of a
-// grouped filter (Note [Grouped convolution weights] in kernels/cpu/nn/conv_dnnl.cc).
+// _FusedDepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput,
+// DepthwiseConv2dNativeBackpropFilter, Conv3D, Conv3DBackpropInputV2 and Conv3DBackpropFilterV2 on
+// cuDNN (conv_cache.h): NHWC (NDHWC) activations as the ops define them; the HWIO (DHWIO) filter (a
+// [window cells * in_c, out_c] matrix) is transposed to cuDNN's KRSC ([out_c, window cells * in_c])
+// for each call, and the filter gradient back. The depthwise ops are grouped convolutions
+// (cudnnSetConvolutionGroupCount, one group per input channel), whose filter [h, w, in_c,
+// multiplier] is the [h*w, out_c] matrix of a grouped filter (Note [Grouped convolution weights] in
+// kernels/cpu/nn/conv_dnnl.cc).
 //
 // Note [cuDNN pads symmetrically]
 // cuDNN's convolution pads both sides of a dim by the same amount. When the op's padding
@@ -33,8 +34,8 @@ namespace {
 // How cuDNN sees a convolution (Note [cuDNN pads symmetrically]).
 struct CudnnConv {
   cuda::ConvKey key;
-  bool padded = false;        // the kernel pads the input itself
-  int64_t top = 0, left = 0;  // where the image sits in the padded input
+  bool padded = false;            // the kernel pads the input itself
+  int64_t offset[3] = {0, 0, 0};  // where the image sits in the padded input, per spatial dim
 };
 
 bool SymmetricFits(const ConvGeometry& g, int d) {
@@ -51,29 +52,26 @@ CudnnConv MakeCudnnConv(const ConvGeometry& g, DType dtype, cuda::ConvDirection 
   k.device = device;
   k.dtype = dtype;
   k.direction = direction;
+  k.rank = g.rank;
   k.batch = g.batch;
   k.in_c = g.in_c;
   k.out_c = g.out_c;
   k.groups = g.groups;
-  k.window_h = g.window[0];
-  k.window_w = g.window[1];
-  k.out_h = g.out[0];
-  k.out_w = g.out[1];
-  k.stride_h = g.stride[0];
-  k.stride_w = g.stride[1];
-  k.dilation_h = g.dilation[0];
-  k.dilation_w = g.dilation[1];
-  c.padded = !SymmetricFits(g, 0) || !SymmetricFits(g, 1);
-  if (c.padded) {
-    c.top = g.pad[0].before;
-    c.left = g.pad[1].before;
-    k.in_h = g.in[0] + g.pad[0].before + g.pad[0].after;
-    k.in_w = g.in[1] + g.pad[1].before + g.pad[1].after;
-  } else {
-    k.in_h = g.in[0];
-    k.in_w = g.in[1];
-    k.pad_h = g.pad[0].before;
-    k.pad_w = g.pad[1].before;
+  for (int d = 0; d < g.rank; ++d) {
+    k.window[d] = g.window[d];
+    k.out[d] = g.out[d];
+    k.stride[d] = g.stride[d];
+    k.dilation[d] = g.dilation[d];
+    c.padded = c.padded || !SymmetricFits(g, d);
+  }
+  for (int d = 0; d < g.rank; ++d) {
+    if (c.padded) {
+      c.offset[d] = g.pad[d].before;
+      k.in[d] = g.in[d] + g.pad[d].before + g.pad[d].after;
+    } else {
+      k.in[d] = g.in[d];
+      k.pad[d] = g.pad[d].before;
+    }
   }
   return c;
 }
@@ -119,18 +117,24 @@ absl::Status Transpose2D(const Tensor& src, void* dst, int64_t rows, int64_t col
                           "filter layout transpose");
 }
 
-// The window [top, top + small_h) x [left, left + small_w) of the NHWC image `big` (big_h x
-// big_w) and the NHWC image `small`, copied either way (the array family's strided copy):
-// into `big` pads, out of it crops.
-absl::Status CopyWindow(const Tensor& small, void* big, int64_t big_h, int64_t big_w, int64_t top,
-                        int64_t left, bool into_big, cudaStream_t stream) {
-  const int64_t n = small.shape()[0], h = small.shape()[1], w = small.shape()[2],
-                c = small.shape()[3];
+// The window of the NHWC (NDHWC) image batch `big` (spatial sizes `big_size`, as c.key.in) at
+// `offset` and the image batch `small`, copied either way (the array family's strided copy): into
+// `big` pads, out of it crops.
+absl::Status CopyWindow(const Tensor& small, void* big, const int64_t* big_size,
+                        const int64_t* offset, bool into_big, cudaStream_t stream) {
+  const Shape& s = small.shape();
+  const int rank = s.rank() - 2;
+  const int64_t c = s[rank + 1];
   const int elem = static_cast<int>(DTypeSize(small.dtype()));
-  char* window = static_cast<char*>(big) + (top * big_w + left) * c * elem;
-  const std::vector<int64_t> dims = {n, h, w, c};
-  const std::vector<int64_t> small_strides = {h * w * c, w * c, c, 1};
-  const std::vector<int64_t> big_strides = {big_h * big_w * c, big_w * c, c, 1};
+  std::vector<int64_t> dims(s.dims().begin(), s.dims().end());
+  std::vector<int64_t> small_strides(rank + 2, 1), big_strides(rank + 2, 1);
+  int64_t start = 0;
+  for (int d = rank + 1; d > 0; --d) {  // row-major strides, channels innermost
+    small_strides[d - 1] = small_strides[d] * s[d];
+    big_strides[d - 1] = big_strides[d] * (d == rank + 1 ? c : big_size[d - 1]);
+  }
+  for (int d = 0; d < rank; ++d) start += offset[d] * big_strides[1 + d];
+  char* window = static_cast<char*>(big) + start * elem;
   if (into_big) {
     return cuda::StridedCopy(dims, small.raw_data(), small_strides, window, big_strides, elem,
                              stream);
@@ -139,10 +143,16 @@ absl::Status CopyWindow(const Tensor& small, void* big, int64_t big_h, int64_t b
                            stream);
 }
 
-// The rows of `g`'s filter as a [rows, out_c] matrix: h * w * (in_c / groups).
-int64_t FilterRows(const ConvGeometry& g) {
-  return g.window[0] * g.window[1] * (g.in_c / g.groups);
+// The NHWC (NDHWC) shape of `g`'s input as cuDNN sees it (c.key.in: padded by the kernel).
+Shape CudnnInputShape(const ConvGeometry& g, const CudnnConv& c) {
+  std::vector<int64_t> dims = {g.batch};
+  dims.insert(dims.end(), c.key.in, c.key.in + g.rank);
+  dims.push_back(g.in_c);
+  return Shape(absl::MakeConstSpan(dims));
 }
+
+// The rows of `g`'s filter as a [rows, out_c] matrix: window cells * (in_c / groups).
+int64_t FilterRows(const ConvGeometry& g) { return g.WindowCells() * (g.in_c / g.groups); }
 
 // The HWIO (or grouped) `filter` of `g` as KRSC, in a new device tensor.
 absl::StatusOr<Tensor> FilterToKrsc(const Tensor& filter, const ConvGeometry& g,
@@ -153,16 +163,15 @@ absl::StatusOr<Tensor> FilterToKrsc(const Tensor& filter, const ConvGeometry& g,
   return krsc;
 }
 
-// The NHWC `input` as cuDNN reads it: itself, or its zero-padded copy.
+// The NHWC (NDHWC) `input` as cuDNN reads it: itself, or its zero-padded copy.
 absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g, const CudnnConv& c,
                                      cudaStream_t stream) {
   if (!c.padded) return input;
-  DUET_ASSIGN_OR_RETURN(
-      Tensor padded, Tensor::TryEmpty(input.dtype(), Shape{g.batch, c.key.in_h, c.key.in_w, g.in_c},
-                                      input.device()));
+  DUET_ASSIGN_OR_RETURN(Tensor padded,
+                        Tensor::TryEmpty(input.dtype(), CudnnInputShape(g, c), input.device()));
   DUET_RETURN_IF_ERROR(ZeroFill(padded, stream));
-  DUET_RETURN_IF_ERROR(CopyWindow(input, padded.raw_data(), c.key.in_h, c.key.in_w, c.top, c.left,
-                                  /*into_big=*/true, stream));
+  DUET_RETURN_IF_ERROR(
+      CopyWindow(input, padded.raw_data(), c.key.in, c.offset, /*into_big=*/true, stream));
   return padded;
 }
 
@@ -202,6 +211,10 @@ absl::Status DepthwiseConv2dNativeKernel(KernelContext& ctx) {
   return RunConv(ctx, ConvKind::kDepthwise, ConvWindowKeysOf(ConvKind::kDepthwise), nullptr);
 }
 
+absl::Status Conv3DKernel(KernelContext& ctx) {
+  return RunConv(ctx, ConvKind::kConv3D, ConvWindowKeysOf(ConvKind::kConv3D), nullptr);
+}
+
 absl::Status FusedConv2DKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const FusedEpilogue epilogue,
                         ReadFusedEpilogue(ctx.attr(FusedConv2DAttrs::kFusedOps),
@@ -231,16 +244,14 @@ absl::Status BackpropInput(KernelContext& ctx, ConvKind kind) {
   DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
   Tensor dx = out;
   if (c.padded) {
-    DUET_ASSIGN_OR_RETURN(
-        dx, Tensor::TryEmpty(dtype, Shape{g.batch, c.key.in_h, c.key.in_w, g.in_c}, out.device()));
+    DUET_ASSIGN_OR_RETURN(dx, Tensor::TryEmpty(dtype, CudnnInputShape(g, c), out.device()));
   }
   DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardData(
       run.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
       run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
       WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
   if (!c.padded) return absl::OkStatus();
-  return CopyWindow(out, dx.raw_data(), c.key.in_h, c.key.in_w, c.top, c.left,
-                    /*into_big=*/false, stream);
+  return CopyWindow(out, dx.raw_data(), c.key.in, c.offset, /*into_big=*/false, stream);
 }
 
 // Inputs: input, filter_sizes (host), out_backprop.
@@ -272,6 +283,12 @@ absl::Status BackpropInputKernel(KernelContext& ctx) {
 absl::Status BackpropFilterKernel(KernelContext& ctx) {
   return BackpropFilter(ctx, ConvKind::kConv2D);
 }
+absl::Status Conv3DBackpropInputKernel(KernelContext& ctx) {
+  return BackpropInput(ctx, ConvKind::kConv3D);
+}
+absl::Status Conv3DBackpropFilterKernel(KernelContext& ctx) {
+  return BackpropFilter(ctx, ConvKind::kConv3D);
+}
 absl::Status DepthwiseBackpropInputKernel(KernelContext& ctx) {
   return BackpropInput(ctx, ConvKind::kDepthwise);
 }
@@ -296,6 +313,11 @@ const bool kRegistered = [] {
                    KernelDef{&DepthwiseBackpropInputKernel});
     RegisterKernel("DepthwiseConv2dNativeBackpropFilter", DeviceType::kCuda, {dtype},
                    KernelDef{&DepthwiseBackpropFilterKernel});
+    RegisterKernel("Conv3D", DeviceType::kCuda, {dtype}, KernelDef{&Conv3DKernel});
+    RegisterKernel("Conv3DBackpropInputV2", DeviceType::kCuda, {dtype},
+                   KernelDef{&Conv3DBackpropInputKernel});
+    RegisterKernel("Conv3DBackpropFilterV2", DeviceType::kCuda, {dtype},
+                   KernelDef{&Conv3DBackpropFilterKernel});
   }
   return true;
 }();

@@ -1,9 +1,10 @@
-// MaxPool, AvgPool, MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad on CUDA: .cu kernels
-// (pooling_launchers.h) over the CPU's pool geometry.
+// MaxPool, AvgPool, MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad, and their NDHWC twins
+// (MaxPool3D, ...), on CUDA: .cu kernels (pooling_launchers.h) over the CPU's pool geometry.
 //
 // Not cuDNN's pooling: it pads symmetrically only (TensorFlow's SAME may pad one more row after),
 // its max-pooling backward does not promise the first-maximum tie rule the CPU and the gradient
-// tests rely on, and it has no MaxPoolGradGrad; direct kernels give all five the CPU's semantics.
+// tests rely on, and it has no MaxPoolGradGrad; direct kernels give all of them the CPU's
+// semantics.
 #include <string>
 #include <vector>
 
@@ -17,20 +18,18 @@
 namespace duet {
 namespace {
 
-cuda::PoolDims ToDims(const PoolGeometry& g) {
+cuda::PoolDims ToDims(const PoolGeometry& geometry) {
+  const PoolGeometry g = geometry.As3D();
   cuda::PoolDims d;
   d.batch = g.batch;
   d.channels = g.channels;
-  d.in_h = g.in[0];
-  d.in_w = g.in[1];
-  d.out_h = g.out[0];
-  d.out_w = g.out[1];
-  d.window_h = g.window[0];
-  d.window_w = g.window[1];
-  d.stride_h = g.stride[0];
-  d.stride_w = g.stride[1];
-  d.pad_top = g.pad[0].before;
-  d.pad_left = g.pad[1].before;
+  for (int k = 0; k < 3; ++k) {
+    d.in[k] = g.in[k];
+    d.out[k] = g.out[k];
+    d.window[k] = g.window[k];
+    d.stride[k] = g.stride[k];
+    d.pad[k] = g.pad[k].before;
+  }
   return d;
 }
 
@@ -122,6 +121,14 @@ const bool kRegistered = [] {
     RegisterKernel("MaxPoolGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradKernel});
     RegisterKernel("AvgPoolGrad", DeviceType::kCuda, {t}, KernelDef{&AvgPoolGradKernel});
     RegisterKernel("MaxPoolGradGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradGradKernel});
+    RegisterKernel("AvgPool3D", DeviceType::kCuda, {t}, KernelDef{&AvgPoolKernel});
+    RegisterKernel("AvgPool3DGrad", DeviceType::kCuda, {t}, KernelDef{&AvgPoolGradKernel});
+    RegisterKernel("MaxPool3DGradGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradGradKernel});
+  }
+  // TensorFlow's MaxPool3D and MaxPool3DGrad have no float64.
+  for (DType t : {kFloat32, kBFloat16}) {
+    RegisterKernel("MaxPool3D", DeviceType::kCuda, {t}, KernelDef{&MaxPoolKernel});
+    RegisterKernel("MaxPool3DGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradKernel});
   }
   return true;
 }();

@@ -13,88 +13,108 @@ using nn_detail::Load;
 using nn_detail::Store;
 
 struct Window {
-  int64_t h_begin, h_end, w_begin, w_end;
+  int64_t begin[3], end[3];
 };
 
-// Output cell (oh, ow)'s window clipped to the input (PoolGeometry::At).
-__device__ Window WindowAt(const PoolDims& d, int64_t oh, int64_t ow) {
-  const int64_t h0 = oh * d.stride_h - d.pad_top;
-  const int64_t w0 = ow * d.stride_w - d.pad_left;
-  return {h0 > 0 ? h0 : 0, min(h0 + d.window_h, d.in_h), w0 > 0 ? w0 : 0,
-          min(w0 + d.window_w, d.in_w)};
+// Output cell o's window clipped to the input (PoolGeometry::At).
+__device__ Window WindowAt(const PoolDims& d, const int64_t* o) {
+  Window w;
+  for (int k = 0; k < 3; ++k) {
+    const int64_t first = o[k] * d.stride[k] - d.pad[k];
+    w.begin[k] = first > 0 ? first : 0;
+    w.end[k] = min(first + d.window[k], d.in[k]);
+  }
+  return w;
 }
 
-// The flat NHWC index of the first maximum of channel k's window (only strictly greater values
+__device__ int64_t Cells(const Window& w) {
+  return (w.end[0] - w.begin[0]) * (w.end[1] - w.begin[1]) * (w.end[2] - w.begin[2]);
+}
+
+// The flat NDHWC index of input cell (z, y, x), channel k, in the image starting at `image`.
+__device__ int64_t InIndex(const PoolDims& d, int64_t image, int64_t z, int64_t y, int64_t x,
+                           int64_t k) {
+  return image + ((z * d.in[1] + y) * d.in[2] + x) * d.channels + k;
+}
+
+// The flat NDHWC index of the first maximum of channel k's window (only strictly greater values
 // replace the running maximum, as on the CPU). `image` is the image's first element.
 template <typename T>
 __device__ int64_t Argmax(const T* x, const PoolDims& d, int64_t image, const Window& w,
                           int64_t k) {
-  int64_t best_index = image + (w.h_begin * d.in_w + w.w_begin) * d.channels + k;
+  int64_t best_index = InIndex(d, image, w.begin[0], w.begin[1], w.begin[2], k);
   Compute<T> best = Load(x[best_index]);
-  for (int64_t h = w.h_begin; h < w.h_end; ++h) {
-    for (int64_t c = w.w_begin; c < w.w_end; ++c) {
-      const int64_t index = image + (h * d.in_w + c) * d.channels + k;
-      const Compute<T> v = Load(x[index]);
-      if (v > best) {
-        best = v;
-        best_index = index;
+  for (int64_t z = w.begin[0]; z < w.end[0]; ++z) {
+    for (int64_t y = w.begin[1]; y < w.end[1]; ++y) {
+      for (int64_t c = w.begin[2]; c < w.end[2]; ++c) {
+        const int64_t index = InIndex(d, image, z, y, c, k);
+        const Compute<T> v = Load(x[index]);
+        if (v > best) {
+          best = v;
+          best_index = index;
+        }
       }
     }
   }
   return best_index;
 }
 
-// Splits a flat NHWC output index into (n, oh, ow, k).
-struct OutCell {
-  int64_t n, oh, ow, k;
+// A flat NDHWC index split into (n, spatial position, k) over dims `size` ([depth, height,
+// width]: the input's or the output's).
+struct Cell {
+  int64_t n, at[3], k;
 };
-__device__ OutCell SplitOut(const PoolDims& d, int64_t i) {
-  OutCell c;
+__device__ Cell Split(const PoolDims& d, const int64_t* size, int64_t i) {
+  Cell c;
   c.k = i % d.channels;
   int64_t rest = i / d.channels;
-  c.ow = rest % d.out_w;
-  rest /= d.out_w;
-  c.oh = rest % d.out_h;
-  c.n = rest / d.out_h;
+  for (int k = 2; k >= 0; --k) {
+    c.at[k] = rest % size[k];
+    rest /= size[k];
+  }
+  c.n = rest;
   return c;
+}
+
+__device__ int64_t ImageStart(const PoolDims& d, int64_t n) {
+  return n * d.in[0] * d.in[1] * d.in[2] * d.channels;
 }
 
 template <typename T>
 __global__ void MaxPoolKernel(PoolDims d, const T* x, T* y, int64_t total) {
   DUET_GRID_STRIDE_LOOP(i, total) {
-    const OutCell c = SplitOut(d, i);
-    const int64_t image = c.n * d.in_h * d.in_w * d.channels;
-    y[i] = x[Argmax(x, d, image, WindowAt(d, c.oh, c.ow), c.k)];
+    const Cell c = Split(d, d.out, i);
+    y[i] = x[Argmax(x, d, ImageStart(d, c.n), WindowAt(d, c.at), c.k)];
   }
 }
 
 template <typename T>
 __global__ void MaxPoolGradGradKernel(PoolDims d, const T* x, const T* g, T* out, int64_t total) {
   DUET_GRID_STRIDE_LOOP(i, total) {
-    const OutCell c = SplitOut(d, i);
-    const int64_t image = c.n * d.in_h * d.in_w * d.channels;
-    out[i] = g[Argmax(x, d, image, WindowAt(d, c.oh, c.ow), c.k)];
+    const Cell c = Split(d, d.out, i);
+    out[i] = g[Argmax(x, d, ImageStart(d, c.n), WindowAt(d, c.at), c.k)];
   }
 }
 
 template <typename T>
 __global__ void AvgPoolKernel(PoolDims d, const T* x, T* y, int64_t total) {
   DUET_GRID_STRIDE_LOOP(i, total) {
-    const OutCell c = SplitOut(d, i);
-    const int64_t image = c.n * d.in_h * d.in_w * d.channels;
-    const Window w = WindowAt(d, c.oh, c.ow);
+    const Cell c = Split(d, d.out, i);
+    const int64_t image = ImageStart(d, c.n);
+    const Window w = WindowAt(d, c.at);
     Compute<T> sum = 0;
-    for (int64_t h = w.h_begin; h < w.h_end; ++h) {
-      for (int64_t col = w.w_begin; col < w.w_end; ++col) {
-        sum += Load(x[image + (h * d.in_w + col) * d.channels + c.k]);
+    for (int64_t z = w.begin[0]; z < w.end[0]; ++z) {
+      for (int64_t row = w.begin[1]; row < w.end[1]; ++row) {
+        for (int64_t col = w.begin[2]; col < w.end[2]; ++col) {
+          sum += Load(x[InIndex(d, image, z, row, col, c.k)]);
+        }
       }
     }
-    const int64_t count = (w.h_end - w.h_begin) * (w.w_end - w.w_begin);
-    y[i] = Store<T>(sum / static_cast<Compute<T>>(count));
+    y[i] = Store<T>(sum / static_cast<Compute<T>>(Cells(w)));
   }
 }
 
-// The output rows (or columns) whose windows contain input row `i`: [first, last].
+// The output positions along one dim whose windows contain input position `i`: [first, last].
 __device__ void Covering(int64_t i, int64_t pad, int64_t window, int64_t stride, int64_t out,
                          int64_t* first, int64_t* last) {
   // h0 = o * stride - pad <= i < h0 + window.
@@ -109,26 +129,25 @@ __device__ void Covering(int64_t i, int64_t pad, int64_t window, int64_t stride,
 template <typename T, bool kMax>
 __global__ void PoolGradKernel(PoolDims d, const T* x, const T* dy, T* dx, int64_t total) {
   DUET_GRID_STRIDE_LOOP(i, total) {
-    const int64_t k = i % d.channels;
-    int64_t rest = i / d.channels;
-    const int64_t iw = rest % d.in_w;
-    rest /= d.in_w;
-    const int64_t ih = rest % d.in_h;
-    const int64_t n = rest / d.in_h;
-    const int64_t image = n * d.in_h * d.in_w * d.channels;
-    int64_t oh0, oh1, ow0, ow1;
-    Covering(ih, d.pad_top, d.window_h, d.stride_h, d.out_h, &oh0, &oh1);
-    Covering(iw, d.pad_left, d.window_w, d.stride_w, d.out_w, &ow0, &ow1);
+    const Cell c = Split(d, d.in, i);
+    const int64_t image = ImageStart(d, c.n);
+    int64_t first[3], last[3];
+    for (int k = 0; k < 3; ++k) {
+      Covering(c.at[k], d.pad[k], d.window[k], d.stride[k], d.out[k], &first[k], &last[k]);
+    }
     Compute<T> sum = 0;
-    for (int64_t oh = oh0; oh <= oh1; ++oh) {
-      for (int64_t ow = ow0; ow <= ow1; ++ow) {
-        const Window w = WindowAt(d, oh, ow);
-        const int64_t o = ((n * d.out_h + oh) * d.out_w + ow) * d.channels + k;
-        if constexpr (kMax) {
-          if (Argmax(x, d, image, w, k) == i) sum += Load(dy[o]);
-        } else {
-          const int64_t count = (w.h_end - w.h_begin) * (w.w_end - w.w_begin);
-          sum += Load(dy[o]) * (Compute<T>(1) / static_cast<Compute<T>>(count));
+    int64_t o[3];
+    for (o[0] = first[0]; o[0] <= last[0]; ++o[0]) {
+      for (o[1] = first[1]; o[1] <= last[1]; ++o[1]) {
+        for (o[2] = first[2]; o[2] <= last[2]; ++o[2]) {
+          const Window w = WindowAt(d, o);
+          const int64_t out_index =
+              (((c.n * d.out[0] + o[0]) * d.out[1] + o[1]) * d.out[2] + o[2]) * d.channels + c.k;
+          if constexpr (kMax) {
+            if (Argmax(x, d, image, w, c.k) == i) sum += Load(dy[out_index]);
+          } else {
+            sum += Load(dy[out_index]) * (Compute<T>(1) / static_cast<Compute<T>>(Cells(w)));
+          }
         }
       }
     }
@@ -150,8 +169,10 @@ cudaError_t WithType(NnType type, Fn&& fn) {
   }
 }
 
-int64_t OutTotal(const PoolDims& d) { return d.batch * d.out_h * d.out_w * d.channels; }
-int64_t InTotal(const PoolDims& d) { return d.batch * d.in_h * d.in_w * d.channels; }
+int64_t OutTotal(const PoolDims& d) {
+  return d.batch * d.out[0] * d.out[1] * d.out[2] * d.channels;
+}
+int64_t InTotal(const PoolDims& d) { return d.batch * d.in[0] * d.in[1] * d.in[2] * d.channels; }
 
 }  // namespace
 

@@ -1,4 +1,5 @@
-// NHWC pooling launchers, compiled by nvcc: MaxPool, AvgPool and their gradients, with
+// NHWC and NDHWC pooling launchers, compiled by nvcc: MaxPool, AvgPool, MaxPool3D, AvgPool3D and
+// their gradients, with
 // TensorFlow's semantics (kernels/cpu/nn/pooling_*.cc): windows clipped to the input (padding is
 // never a candidate maximum and never counted by the average), the gradient of a max window going
 // to its first maximum in row-major order. Gradients gather per input cell (no atomics), so
@@ -13,14 +14,16 @@
 
 namespace duet::cuda {
 
-// Sizes of one pooling (kernels/common/pool_geometry.h), padding given by its leading side.
+// Sizes of one pooling (kernels/common/pool_geometry.h) in its 3-D form (PoolGeometry::As3D: an
+// NHWC pooling has depth 1), per spatial dim [depth, height, width]; padding given by its leading
+// side.
 struct PoolDims {
   int64_t batch = 0, channels = 0;
-  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
-  int64_t window_h = 0, window_w = 0, stride_h = 1, stride_w = 1, pad_top = 0, pad_left = 0;
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, window[3] = {1, 1, 1}, stride[3] = {1, 1, 1};
+  int64_t pad[3] = {0, 0, 0};
 };
 
-// y [batch, out_h, out_w, c] = max or mean of each window of x [batch, in_h, in_w, c].
+// y [batch, out_d, out_h, out_w, c] = max or mean of each window of x [batch, in_d, in_h, in_w, c].
 cudaError_t LaunchMaxPool(NnType type, const PoolDims& d, const void* x, void* y,
                           cudaStream_t stream);
 cudaError_t LaunchAvgPool(NnType type, const PoolDims& d, const void* x, void* y,

@@ -1,6 +1,6 @@
 // CUDA Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter, _FusedConv2D, DepthwiseConv2dNative,
 // _FusedDepthwiseConv2dNative and its backprops (cuDNN; grouped convolutions for the depthwise
-// ops) against the CPU kernels.
+// ops), Conv3D and its backprops (cuDNN's Nd descriptors) against the CPU kernels.
 //
 // Tolerances: float32 1e-4 (cuDNN's algorithms, FMA math only, sum in a different order than
 // oneDNN over windows of up to a few hundred terms); float64 1e-10; bfloat16 5e-2.
@@ -147,6 +147,36 @@ TEST_CASE("CUDA DepthwiseConv2dNative and its gradients match the CPU") {
       },
   };
   ExpectConvOpsGpuMatchCpu(ops, DepthwiseCases(), 300);
+}
+
+// Conv3D: SAME with symmetric and asymmetric padding, VALID with strides, dilations, a larger case
+// and an empty batch. Filters are DHWIO.
+std::vector<ConvCase> Conv3DCases() {
+  return {
+      {{2, 5, 7, 6, 3}, {3, 3, 3, 3, 4}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, "SAME", {}},
+      {{2, 6, 5, 6, 2}, {2, 2, 3, 2, 3}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, "SAME", {}},
+      {{1, 7, 8, 9, 2}, {3, 2, 2, 2, 3}, {1, 2, 1, 3, 1}, {1, 1, 1, 1, 1}, "SAME", {}},
+      {{3, 7, 7, 7, 4}, {3, 3, 3, 4, 2}, {1, 2, 2, 2, 1}, {1, 1, 1, 1, 1}, "VALID", {}},
+      {{1, 9, 8, 8, 2}, {2, 3, 3, 2, 3}, {1, 1, 1, 1, 1}, {1, 2, 1, 2, 1}, "SAME", {}},
+      {{2, 16, 16, 16, 8}, {3, 3, 3, 8, 16}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, "SAME", {}},
+      {{0, 4, 4, 4, 2}, {3, 3, 3, 2, 2}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, "SAME", {}},
+  };
+}
+
+TEST_CASE("CUDA Conv3D and its gradients match the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  const ConvOps ops = {
+      [](const ConvCase& c, const Tensor& x, const Tensor& w) {
+        return conv3d(x, w, c.strides, c.padding, c.dilations);
+      },
+      [](const ConvCase& c, const Tensor& w, const Tensor& dy) {
+        return conv3d_backprop_input(c.input, w, dy, c.strides, c.padding, c.dilations);
+      },
+      [](const ConvCase& c, const Tensor& x, const Tensor& dy) {
+        return conv3d_backprop_filter(x, c.filter, dy, c.strides, c.padding, c.dilations);
+      },
+  };
+  ExpectConvOpsGpuMatchCpu(ops, Conv3DCases(), 700);
 }
 
 // A fused convolution of (input, filter, args, fused_ops), stride 2, SAME padding.
