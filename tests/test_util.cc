@@ -59,6 +59,14 @@ std::vector<double> RoundTo(DType dtype, const std::vector<double>& values) {
   return ToDoubles(MakeTensor(dtype, Shape{static_cast<int64_t>(values.size())}, values));
 }
 
+double Dot(const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = ToDoubles(a), y = ToDoubles(b);
+  REQUIRE(x.size() == y.size());
+  double sum = 0;
+  for (size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
+  return sum;
+}
+
 std::vector<double> ModPattern(int64_t n, int mul, int mod, int shift, double div) {
   std::vector<double> v(n);
   for (int64_t i = 0; i < n; ++i) v[i] = ((i * mul) % mod - shift) / div;

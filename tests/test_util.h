@@ -21,6 +21,9 @@ void ExpectTensor(const Tensor& actual, DType dtype, const Shape& shape,
 void ExpectTensorNear(const Tensor& actual, const Tensor& expected, double tol = 1e-6);
 // The values of any numeric tensor as doubles.
 std::vector<double> ToDoubles(const Tensor& t);
+// The sum of the products of the values of `a` and `b` (as doubles; same element count), for
+// checking adjoint identities <op(x), y> = <x, adjoint(y)>.
+double Dot(const Tensor& a, const Tensor& b);
 
 // Runs `fn`, requires it to throw duet::Error, and requires the message to contain every one of
 // `fragments`.

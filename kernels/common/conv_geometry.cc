@@ -1,18 +1,7 @@
 #include "kernels/common/conv_geometry.h"
 
 namespace duet {
-ConvGeometry ConvGeometry::As3D() const {
-  if (rank == 3) return *this;
-  ConvGeometry g = *this;
-  g.rank = 3;
-  PrependUnitDim(g.in, int64_t{1});
-  PrependUnitDim(g.window, int64_t{1});
-  PrependUnitDim(g.out, int64_t{1});
-  PrependUnitDim(g.stride, int64_t{1});
-  PrependUnitDim(g.dilation, int64_t{1});
-  PrependUnitDim(g.pad, WindowPadding{});
-  return g;
-}
+ConvGeometry ConvGeometry::As3D() const { return WindowAs3D(*this); }
 
 int64_t ConvGeometry::InCells() const { return SpatialProduct(in, rank); }
 int64_t ConvGeometry::WindowCells() const { return SpatialProduct(window, rank); }

@@ -4,17 +4,7 @@
 
 namespace duet {
 
-PoolGeometry PoolGeometry::As3D() const {
-  if (rank == 3) return *this;
-  PoolGeometry g = *this;
-  g.rank = 3;
-  PrependUnitDim(g.in, int64_t{1});
-  PrependUnitDim(g.window, int64_t{1});
-  PrependUnitDim(g.out, int64_t{1});
-  PrependUnitDim(g.stride, int64_t{1});
-  PrependUnitDim(g.pad, WindowPadding{});
-  return g;
-}
+PoolGeometry PoolGeometry::As3D() const { return WindowAs3D(*this); }
 
 int64_t PoolGeometry::Window::Cells() const {
   return (end[0] - begin[0]) * (end[1] - begin[1]) * (end[2] - begin[2]);

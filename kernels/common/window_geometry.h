@@ -31,4 +31,20 @@ void PrependUnitDim(T (&a)[3], T unit) {
   a[0] = unit;
 }
 
+// A window geometry (ConvGeometry, PoolGeometry: `rank` and per-spatial-dim arrays in, window,
+// out, stride, pad and maybe dilation) as a rank-3 one: a rank-2 geometry gains a leading depth
+// of 1, so that loops over the spatial dims are written once for both ranks.
+template <typename Geometry>
+Geometry WindowAs3D(Geometry g) {
+  if (g.rank == 3) return g;
+  g.rank = 3;
+  PrependUnitDim(g.in, int64_t{1});
+  PrependUnitDim(g.window, int64_t{1});
+  PrependUnitDim(g.out, int64_t{1});
+  PrependUnitDim(g.stride, int64_t{1});
+  if constexpr (requires { g.dilation; }) PrependUnitDim(g.dilation, int64_t{1});
+  PrependUnitDim(g.pad, WindowPadding{});
+  return g;
+}
+
 }  // namespace duet

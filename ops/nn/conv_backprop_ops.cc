@@ -11,14 +11,6 @@
 namespace duet {
 namespace {
 
-absl::Status Conv2DBackpropInputShape(ShapeContext& ctx) {
-  return ConvBackpropInputShape(ctx, ConvKind::kConv2D);
-}
-
-absl::Status Conv2DBackpropFilterShape(ShapeContext& ctx) {
-  return ConvBackpropFilterShape(ctx, ConvKind::kConv2D);
-}
-
 const OpDef* const kConv2DBackpropInput =
     DeclareConvAttrs(OpDefBuilder("Conv2DBackpropInput")
                          .Input("input_sizes", kInt32)
@@ -29,7 +21,7 @@ const OpDef* const kConv2DBackpropInput =
         .Doc(
             "The gradient of Conv2D's NHWC input (of shape input_sizes) from its filter and the "
             "gradient of its output.")
-        .SetShapeFn(Conv2DBackpropInputShape)
+        .SetShapeFn(ConvBackpropInputShapeFn<ConvKind::kConv2D>)
         .Register();
 
 const OpDef* const kConv2DBackpropFilter =
@@ -42,16 +34,8 @@ const OpDef* const kConv2DBackpropFilter =
         .Doc(
             "The gradient of Conv2D's HWIO filter (of shape filter_sizes) from its input and the "
             "gradient of its output.")
-        .SetShapeFn(Conv2DBackpropFilterShape)
+        .SetShapeFn(ConvBackpropFilterShapeFn<ConvKind::kConv2D>)
         .Register();
-
-absl::Status Conv3DBackpropInputShape(ShapeContext& ctx) {
-  return ConvBackpropInputShape(ctx, ConvKind::kConv3D);
-}
-
-absl::Status Conv3DBackpropFilterShape(ShapeContext& ctx) {
-  return ConvBackpropFilterShape(ctx, ConvKind::kConv3D);
-}
 
 // TensorFlow's V2 ops (the V1 ones, deprecated, took a whole input or filter tensor for its shape).
 const OpDef* const kConv3DBackpropInputV2 =
@@ -65,7 +49,7 @@ const OpDef* const kConv3DBackpropInputV2 =
         .Doc(
             "The gradient of Conv3D's NDHWC input (of shape input_sizes) from its filter and the "
             "gradient of its output.")
-        .SetShapeFn(Conv3DBackpropInputShape)
+        .SetShapeFn(ConvBackpropInputShapeFn<ConvKind::kConv3D>)
         .Register();
 
 const OpDef* const kConv3DBackpropFilterV2 =
@@ -78,23 +62,8 @@ const OpDef* const kConv3DBackpropFilterV2 =
         .Doc(
             "The gradient of Conv3D's DHWIO filter (of shape filter_sizes) from its input and the "
             "gradient of its output.")
-        .SetShapeFn(Conv3DBackpropFilterShape)
+        .SetShapeFn(ConvBackpropFilterShapeFn<ConvKind::kConv3D>)
         .Register();
-
-void SetConv3DAttrs(OpCall& call, std::vector<int64_t> strides, std::string padding,
-                    std::vector<int64_t> dilations) {
-  call.set(Conv3DAttrs::kStrides, ExpandNhwcAttr(std::move(strides), 3));
-  call.set(Conv3DAttrs::kPadding, std::move(padding));
-  call.set(Conv3DAttrs::kDilations, ExpandNhwcAttr(std::move(dilations), 3));
-}
-
-void SetConvAttrs(OpCall& call, std::vector<int64_t> strides, std::string padding,
-                  std::vector<int64_t> dilations, std::vector<int64_t> explicit_paddings) {
-  call.set(ConvAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
-  call.set(ConvAttrs::kPadding, std::move(padding));
-  call.set(ConvAttrs::kExplicitPaddings, std::move(explicit_paddings));
-  call.set(ConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
-}
 
 }  // namespace
 
@@ -104,8 +73,8 @@ Tensor conv2d_backprop_input(const Shape& input_sizes, const Tensor& filter,
                              std::vector<int64_t> explicit_paddings, OpSite site) {
   OpCall call(kConv2DBackpropInput,
               {ConvSizesTensor(input_sizes, "input_sizes"), filter, out_backprop}, site);
-  SetConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations),
-               std::move(explicit_paddings));
+  SetConvWindowAttrs(call, ConvKind::kConv2D, std::move(strides), std::move(padding),
+                     std::move(dilations), std::move(explicit_paddings));
   return RunSingleOutputOp(call);
 }
 
@@ -122,8 +91,8 @@ Tensor conv2d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
                               std::vector<int64_t> explicit_paddings, OpSite site) {
   OpCall call(kConv2DBackpropFilter,
               {input, ConvSizesTensor(filter_sizes, "filter_sizes"), out_backprop}, site);
-  SetConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations),
-               std::move(explicit_paddings));
+  SetConvWindowAttrs(call, ConvKind::kConv2D, std::move(strides), std::move(padding),
+                     std::move(dilations), std::move(explicit_paddings));
   return RunSingleOutputOp(call);
 }
 
@@ -141,8 +110,8 @@ Tensor conv2d_explicit_padding(const Tensor& input, const Tensor& filter,
   static const OpDef* const conv2d_op = OpRegistry::Global().Find("Conv2D");
   OpCall call(conv2d_op, {input, filter}, site);
   // Conv2D declares the same ConvAttrs.
-  SetConvAttrs(call, std::move(strides), "EXPLICIT", std::move(dilations),
-               std::move(explicit_paddings));
+  SetConvWindowAttrs(call, ConvKind::kConv2D, std::move(strides), "EXPLICIT", std::move(dilations),
+                     std::move(explicit_paddings));
   return RunSingleOutputOp(call);
 }
 
@@ -151,7 +120,8 @@ Tensor conv3d_backprop_input(const Shape& input_sizes, const Tensor& filter,
                              std::string padding, std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kConv3DBackpropInputV2,
               {ConvSizesTensor(input_sizes, "input_sizes"), filter, out_backprop}, site);
-  SetConv3DAttrs(call, std::move(strides), std::move(padding), std::move(dilations));
+  SetConvWindowAttrs(call, ConvKind::kConv3D, std::move(strides), std::move(padding),
+                     std::move(dilations));
   return RunSingleOutputOp(call);
 }
 
@@ -160,7 +130,8 @@ Tensor conv3d_backprop_filter(const Tensor& input, const Shape& filter_sizes,
                               std::string padding, std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kConv3DBackpropFilterV2,
               {input, ConvSizesTensor(filter_sizes, "filter_sizes"), out_backprop}, site);
-  SetConv3DAttrs(call, std::move(strides), std::move(padding), std::move(dilations));
+  SetConvWindowAttrs(call, ConvKind::kConv3D, std::move(strides), std::move(padding),
+                     std::move(dilations));
   return RunSingleOutputOp(call);
 }
 

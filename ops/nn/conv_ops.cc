@@ -10,30 +10,18 @@
 namespace duet {
 namespace {
 
-absl::Status Conv2DShape(ShapeContext& ctx) {
-  DUET_ASSIGN_OR_RETURN(Shape out, Conv2DOutputShape(ctx));
-  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
-  return absl::OkStatus();
-}
-
 const OpDef* const kConv2D =
     DeclareConvAttrs(
         OpDefBuilder("Conv2D").Input("input", "T").Input("filter", "T").Output("output", "T"))
         .Doc("2-D convolution: NHWC input, HWIO filter, TensorFlow's SAME/VALID padding.")
-        .SetShapeFn(Conv2DShape)
+        .SetShapeFn(ConvShapeFn<ConvKind::kConv2D>)
         .Register();
-
-absl::Status Conv3DShape(ShapeContext& ctx) {
-  DUET_ASSIGN_OR_RETURN(Shape out, ConvOutputShape(ctx, ConvKind::kConv3D));
-  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
-  return absl::OkStatus();
-}
 
 const OpDef* const kConv3D =
     DeclareConv3DAttrs(
         OpDefBuilder("Conv3D").Input("input", "T").Input("filter", "T").Output("output", "T"))
         .Doc("3-D convolution: NDHWC input, DHWIO filter, TensorFlow's SAME/VALID padding.")
-        .SetShapeFn(Conv3DShape)
+        .SetShapeFn(ConvShapeFn<ConvKind::kConv3D>)
         .Register();
 
 }  // namespace
@@ -41,9 +29,8 @@ const OpDef* const kConv3D =
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kConv2D, {input, filter}, site);
-  call.set(ConvAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
-  call.set(ConvAttrs::kPadding, std::move(padding));
-  call.set(ConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
+  SetConvWindowAttrs(call, ConvKind::kConv2D, std::move(strides), std::move(padding),
+                     std::move(dilations));
   return RunSingleOutputOp(call);
 }
 
@@ -55,9 +42,8 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
 Tensor conv3d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kConv3D, {input, filter}, site);
-  call.set(Conv3DAttrs::kStrides, ExpandNhwcAttr(std::move(strides), 3));
-  call.set(Conv3DAttrs::kPadding, std::move(padding));
-  call.set(Conv3DAttrs::kDilations, ExpandNhwcAttr(std::move(dilations), 3));
+  SetConvWindowAttrs(call, ConvKind::kConv3D, std::move(strides), std::move(padding),
+                     std::move(dilations));
   return RunSingleOutputOp(call);
 }
 

@@ -230,6 +230,18 @@ absl::Status ConvBackpropFilterShape(ShapeContext& ctx, ConvKind kind) {
   return absl::OkStatus();
 }
 
+void SetConvWindowAttrs(OpCall& call, ConvKind kind, std::vector<int64_t> strides,
+                        std::string padding, std::vector<int64_t> dilations,
+                        std::vector<int64_t> explicit_paddings) {
+  const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
+  call.set(keys.strides, ExpandNhwcAttr(std::move(strides), ConvRank(kind)));
+  call.set(keys.padding, std::move(padding));
+  if (keys.explicit_paddings != nullptr) {
+    call.set(*keys.explicit_paddings, std::move(explicit_paddings));
+  }
+  call.set(keys.dilations, ExpandNhwcAttr(std::move(dilations), ConvRank(kind)));
+}
+
 Tensor ConvSizesTensor(const Shape& shape, absl::string_view name) {
   if (!shape.is_fully_defined()) {
     throw Error(absl::InvalidArgumentError(

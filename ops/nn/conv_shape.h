@@ -12,6 +12,7 @@
 #include "core/shape.h"
 #include "core/tensor.h"
 #include "ops/nn/nn_attrs.h"
+#include "ops/op_call.h"
 #include "ops/op_def.h"
 #include "ops/shape_context.h"
 
@@ -42,6 +43,29 @@ absl::StatusOr<Shape> Conv2DOutputShape(const ShapeContext& ctx);
 // integer sizes operand holds, and out_backprop must have the forward op's output shape.
 absl::Status ConvBackpropInputShape(ShapeContext& ctx, ConvKind kind);
 absl::Status ConvBackpropFilterShape(ShapeContext& ctx, ConvKind kind);
+
+// The shape functions of the `kind` ops: the forward convolution, its input and filter gradients.
+template <ConvKind kind>
+absl::Status ConvShapeFn(ShapeContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(Shape out, ConvOutputShape(ctx, kind));
+  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
+  return absl::OkStatus();
+}
+template <ConvKind kind>
+absl::Status ConvBackpropInputShapeFn(ShapeContext& ctx) {
+  return ConvBackpropInputShape(ctx, kind);
+}
+template <ConvKind kind>
+absl::Status ConvBackpropFilterShapeFn(ShapeContext& ctx) {
+  return ConvBackpropFilterShape(ctx, kind);
+}
+
+// Sets the window attrs of a call of an unfused `kind` op or backprop (through
+// ConvWindowKeysOf(kind)), expanding strides and dilations as ExpandNhwcAttr does for the kind's
+// rank; `explicit_paddings` only where the op has them (not Conv3D's family).
+void SetConvWindowAttrs(OpCall& call, ConvKind kind, std::vector<int64_t> strides,
+                        std::string padding, std::vector<int64_t> dilations,
+                        std::vector<int64_t> explicit_paddings = {});
 
 // A fully defined `shape` as the 1-D int32 tensor the backprop ops take (input_sizes,
 // filter_sizes); throws Error naming `name` otherwise.

@@ -13,20 +13,6 @@
 namespace duet {
 namespace {
 
-absl::Status DepthwiseConv2dNativeShape(ShapeContext& ctx) {
-  DUET_ASSIGN_OR_RETURN(Shape out, ConvOutputShape(ctx, ConvKind::kDepthwise));
-  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
-  return absl::OkStatus();
-}
-
-absl::Status DepthwiseConv2dNativeBackpropInputShape(ShapeContext& ctx) {
-  return ConvBackpropInputShape(ctx, ConvKind::kDepthwise);
-}
-
-absl::Status DepthwiseConv2dNativeBackpropFilterShape(ShapeContext& ctx) {
-  return ConvBackpropFilterShape(ctx, ConvKind::kDepthwise);
-}
-
 const OpDef* const kDepthwiseConv2dNative =
     DeclareDepthwiseConvAttrs(OpDefBuilder("DepthwiseConv2dNative")
                                   .Input("input", "T")
@@ -35,7 +21,7 @@ const OpDef* const kDepthwiseConv2dNative =
         .Doc(
             "Depthwise 2-D convolution: NHWC input, filter [h, w, in_channels, multiplier]; output "
             "channel c * multiplier + m is input channel c convolved with filter[:, :, c, m].")
-        .SetShapeFn(DepthwiseConv2dNativeShape)
+        .SetShapeFn(ConvShapeFn<ConvKind::kDepthwise>)
         .Register();
 
 const OpDef* const kDepthwiseConv2dNativeBackpropInput =
@@ -48,7 +34,7 @@ const OpDef* const kDepthwiseConv2dNativeBackpropInput =
         .Doc(
             "The gradient of DepthwiseConv2dNative's NHWC input (of shape input_sizes) from its "
             "filter and the gradient of its output.")
-        .SetShapeFn(DepthwiseConv2dNativeBackpropInputShape)
+        .SetShapeFn(ConvBackpropInputShapeFn<ConvKind::kDepthwise>)
         .Register();
 
 const OpDef* const kDepthwiseConv2dNativeBackpropFilter =
@@ -61,23 +47,16 @@ const OpDef* const kDepthwiseConv2dNativeBackpropFilter =
         .Doc(
             "The gradient of DepthwiseConv2dNative's filter (of shape filter_sizes) from its input "
             "and the gradient of its output.")
-        .SetShapeFn(DepthwiseConv2dNativeBackpropFilterShape)
+        .SetShapeFn(ConvBackpropFilterShapeFn<ConvKind::kDepthwise>)
         .Register();
-
-void SetDepthwiseConvAttrs(OpCall& call, std::vector<int64_t> strides, std::string padding,
-                           std::vector<int64_t> dilations, std::vector<int64_t> explicit_paddings) {
-  call.set(DepthwiseConvAttrs::kStrides, ExpandNhwcAttr(std::move(strides)));
-  call.set(DepthwiseConvAttrs::kPadding, std::move(padding));
-  call.set(DepthwiseConvAttrs::kExplicitPaddings, std::move(explicit_paddings));
-  call.set(DepthwiseConvAttrs::kDilations, ExpandNhwcAttr(std::move(dilations)));
-}
 
 }  // namespace
 
 Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
                         std::string padding, std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kDepthwiseConv2dNative, {input, filter}, site);
-  SetDepthwiseConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations), {});
+  SetConvWindowAttrs(call, ConvKind::kDepthwise, std::move(strides), std::move(padding),
+                     std::move(dilations), {});
   return RunSingleOutputOp(call);
 }
 
@@ -92,8 +71,8 @@ Tensor depthwise_conv2d_explicit_padding(const Tensor& input, const Tensor& filt
                                          std::vector<int64_t> explicit_paddings,
                                          std::vector<int64_t> dilations, OpSite site) {
   OpCall call(kDepthwiseConv2dNative, {input, filter}, site);
-  SetDepthwiseConvAttrs(call, std::move(strides), "EXPLICIT", std::move(dilations),
-                        std::move(explicit_paddings));
+  SetConvWindowAttrs(call, ConvKind::kDepthwise, std::move(strides), "EXPLICIT",
+                     std::move(dilations), std::move(explicit_paddings));
   return RunSingleOutputOp(call);
 }
 
@@ -103,8 +82,8 @@ Tensor depthwise_conv2d_backprop_input(const Shape& input_sizes, const Tensor& f
                                        std::vector<int64_t> explicit_paddings, OpSite site) {
   OpCall call(kDepthwiseConv2dNativeBackpropInput,
               {ConvSizesTensor(input_sizes, "input_sizes"), filter, out_backprop}, site);
-  SetDepthwiseConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations),
-                        std::move(explicit_paddings));
+  SetConvWindowAttrs(call, ConvKind::kDepthwise, std::move(strides), std::move(padding),
+                     std::move(dilations), std::move(explicit_paddings));
   return RunSingleOutputOp(call);
 }
 
@@ -121,8 +100,8 @@ Tensor depthwise_conv2d_backprop_filter(const Tensor& input, const Shape& filter
                                         std::vector<int64_t> explicit_paddings, OpSite site) {
   OpCall call(kDepthwiseConv2dNativeBackpropFilter,
               {input, ConvSizesTensor(filter_sizes, "filter_sizes"), out_backprop}, site);
-  SetDepthwiseConvAttrs(call, std::move(strides), std::move(padding), std::move(dilations),
-                        std::move(explicit_paddings));
+  SetConvWindowAttrs(call, ConvKind::kDepthwise, std::move(strides), std::move(padding),
+                     std::move(dilations), std::move(explicit_paddings));
   return RunSingleOutputOp(call);
 }
 

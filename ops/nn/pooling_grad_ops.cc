@@ -140,16 +140,12 @@ const OpDef* const kMaxPoolGrad =
         .Register();
 
 const OpDef* const kAvgPoolGrad =
-    OpDefBuilder("AvgPoolGrad")
-        .Input("orig_input_shape", kInt32)
-        .HostInputs({"orig_input_shape"})
-        .Input("grad", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("AvgPoolGrad")
+                                 .Input("orig_input_shape", kInt32)
+                                 .HostInputs({"orig_input_shape"})
+                                 .Input("grad", "T")
+                                 .Output("output", "T"),
+                             2, kPoolTypes)
         .Doc(
             "The gradient of AvgPool's NHWC input (of shape orig_input_shape): each window's grad "
             "is spread evenly over the window's input cells (padding left out).")
@@ -157,16 +153,12 @@ const OpDef* const kAvgPoolGrad =
         .Register();
 
 const OpDef* const kMaxPoolGradGrad =
-    OpDefBuilder("MaxPoolGradGrad")
-        .Input("orig_input", "T")
-        .Input("orig_output", "T")
-        .Input("grad", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("MaxPoolGradGrad")
+                                 .Input("orig_input", "T")
+                                 .Input("orig_output", "T")
+                                 .Input("grad", "T")
+                                 .Output("output", "T"),
+                             2, kPoolTypes)
         .Doc(
             "The gradient of MaxPoolGrad's grad input: for each window, grad (orig_input's shape) "
             "at the window's first maximum (row-major) in orig_input.")
@@ -174,16 +166,12 @@ const OpDef* const kMaxPoolGradGrad =
         .Register();
 
 const OpDef* const kMaxPool3DGrad =
-    OpDefBuilder("MaxPool3DGrad")
-        .Input("orig_input", "TInput")
-        .Input("orig_output", "TInput")
-        .Input("grad", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kMaxPool3DGradTypes, kFloat32)
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("MaxPool3DGrad")
+                                 .Input("orig_input", "TInput")
+                                 .Input("orig_output", "TInput")
+                                 .Input("grad", "T")
+                                 .Output("output", "T"),
+                             3, kMaxPool3DGradTypes, kFloat32)
         .TypeAttr(MaxPool3DGradAttrs::kTInput, kMaxPool3DGradTypes, kFloat32)
         .Doc(
             "The gradient of MaxPool3D's NDHWC input: each window's grad goes to the window's "
@@ -192,16 +180,12 @@ const OpDef* const kMaxPool3DGrad =
         .Register();
 
 const OpDef* const kAvgPool3DGrad =
-    OpDefBuilder("AvgPool3DGrad")
-        .Input("orig_input_shape", kInt32)
-        .HostInputs({"orig_input_shape"})
-        .Input("grad", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("AvgPool3DGrad")
+                                 .Input("orig_input_shape", kInt32)
+                                 .HostInputs({"orig_input_shape"})
+                                 .Input("grad", "T")
+                                 .Output("output", "T"),
+                             3, kPoolTypes)
         .Doc(
             "The gradient of AvgPool3D's NDHWC input (of shape orig_input_shape): each window's "
             "grad is spread evenly over the window's input cells (padding left out).")
@@ -209,29 +193,17 @@ const OpDef* const kAvgPool3DGrad =
         .Register();
 
 const OpDef* const kMaxPool3DGradGrad =
-    OpDefBuilder("MaxPool3DGradGrad")
-        .Input("orig_input", "T")
-        .Input("orig_output", "T")
-        .Input("grad", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("MaxPool3DGradGrad")
+                                 .Input("orig_input", "T")
+                                 .Input("orig_output", "T")
+                                 .Input("grad", "T")
+                                 .Output("output", "T"),
+                             3, kPoolTypes)
         .Doc(
             "The gradient of MaxPool3DGrad's grad input: for each window, grad (orig_input's "
             "shape) at the window's first maximum (row-major) in orig_input.")
         .SetShapeFn(MaxPoolGradGradShape<3>)
         .Register();
-
-// An op of `op` (a pooling backward op whose inputs are `inputs`) with the window attrs set.
-Tensor RunPoolGrad(const OpDef* op, TensorList inputs, std::vector<int64_t> ksize,
-                   std::vector<int64_t> strides, std::string padding, int rank, OpSite site) {
-  OpCall call(op, std::move(inputs), site);
-  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding), rank);
-  return RunSingleOutputOp(call);
-}
 
 // orig_input_shape as the int32 tensor AvgPoolGrad and AvgPool3DGrad take.
 Tensor OrigInputShapeTensor(const Shape& orig_input_shape) {
@@ -263,36 +235,36 @@ Tensor max_pool_grad(const Tensor& orig_input, const Tensor& orig_output, const 
 
 Tensor avg_pool_grad(const Shape& orig_input_shape, const Tensor& grad, std::vector<int64_t> ksize,
                      std::vector<int64_t> strides, std::string padding, OpSite site) {
-  return RunPoolGrad(kAvgPoolGrad, {OrigInputShapeTensor(orig_input_shape), grad}, std::move(ksize),
-                     std::move(strides), std::move(padding), 2, site);
+  return RunPoolOp(kAvgPoolGrad, {OrigInputShapeTensor(orig_input_shape), grad}, std::move(ksize),
+                   std::move(strides), std::move(padding), 2, site);
 }
 
 Tensor max_pool_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
                           std::vector<int64_t> ksize, std::vector<int64_t> strides,
                           std::string padding, OpSite site) {
-  return RunPoolGrad(kMaxPoolGradGrad, {orig_input, orig_output, grad}, std::move(ksize),
-                     std::move(strides), std::move(padding), 2, site);
+  return RunPoolOp(kMaxPoolGradGrad, {orig_input, orig_output, grad}, std::move(ksize),
+                   std::move(strides), std::move(padding), 2, site);
 }
 
 Tensor max_pool3d_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
                        std::vector<int64_t> ksize, std::vector<int64_t> strides,
                        std::string padding, OpSite site) {
-  return RunPoolGrad(kMaxPool3DGrad, {orig_input, orig_output, grad}, std::move(ksize),
-                     std::move(strides), std::move(padding), 3, site);
+  return RunPoolOp(kMaxPool3DGrad, {orig_input, orig_output, grad}, std::move(ksize),
+                   std::move(strides), std::move(padding), 3, site);
 }
 
 Tensor avg_pool3d_grad(const Shape& orig_input_shape, const Tensor& grad,
                        std::vector<int64_t> ksize, std::vector<int64_t> strides,
                        std::string padding, OpSite site) {
-  return RunPoolGrad(kAvgPool3DGrad, {OrigInputShapeTensor(orig_input_shape), grad},
-                     std::move(ksize), std::move(strides), std::move(padding), 3, site);
+  return RunPoolOp(kAvgPool3DGrad, {OrigInputShapeTensor(orig_input_shape), grad}, std::move(ksize),
+                   std::move(strides), std::move(padding), 3, site);
 }
 
 Tensor max_pool3d_grad_grad(const Tensor& orig_input, const Tensor& orig_output, const Tensor& grad,
                             std::vector<int64_t> ksize, std::vector<int64_t> strides,
                             std::string padding, OpSite site) {
-  return RunPoolGrad(kMaxPool3DGradGrad, {orig_input, orig_output, grad}, std::move(ksize),
-                     std::move(strides), std::move(padding), 3, site);
+  return RunPoolOp(kMaxPool3DGradGrad, {orig_input, orig_output, grad}, std::move(ksize),
+                   std::move(strides), std::move(padding), 3, site);
 }
 
 }  // namespace duet

@@ -56,70 +56,50 @@ const OpDef* const kMaxPool =
         .Register();
 
 const OpDef* const kAvgPool =
-    OpDefBuilder("AvgPool")
-        .Input("value", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("AvgPool").Input("value", "T").Output("output", "T"), 2,
+                             kPoolTypes)
         .Doc("Mean over NHWC windows; padded cells are left out of the average.")
         .SetShapeFn(UnpaddedPoolShape<2>)
         .Register();
 
-const OpDef* const kMaxPool3D = OpDefBuilder("MaxPool3D")
-                                    .Input("input", "T")
-                                    .Output("output", "T")
-                                    .IntListAttr(PoolAttrs::kKsize)
-                                    .IntListAttr(PoolAttrs::kStrides)
-                                    .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-                                    .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
-                                    .TypeAttr(UnpaddedPoolAttrs::kT, kMaxPool3DTypes)
-                                    .Doc("Max over NDHWC windows; padded cells never win.")
-                                    .SetShapeFn(UnpaddedPoolShape<3>)
-                                    .Register();
-
-const OpDef* const kAvgPool3D =
-    OpDefBuilder("AvgPool3D")
-        .Input("input", "T")
-        .Output("output", "T")
-        .IntListAttr(PoolAttrs::kKsize)
-        .IntListAttr(PoolAttrs::kStrides)
-        .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-        .StringAttr(UnpaddedPoolAttrs::kDataFormat, "NDHWC", {"NDHWC"})
-        .TypeAttr(UnpaddedPoolAttrs::kT, kPoolTypes)
-        .Doc("Mean over NDHWC windows; padded cells are left out of the average.")
+const OpDef* const kMaxPool3D =
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("MaxPool3D").Input("input", "T").Output("output", "T"), 3,
+                             kMaxPool3DTypes)
+        .Doc("Max over NDHWC windows; padded cells never win.")
         .SetShapeFn(UnpaddedPoolShape<3>)
         .Register();
 
-Tensor RunPool(const OpDef* op, const Tensor& x, std::vector<int64_t> ksize,
-               std::vector<int64_t> strides, std::string padding, int rank, OpSite site) {
-  OpCall call(op, {x}, site);
-  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding), rank);
-  return RunSingleOutputOp(call);
-}
+const OpDef* const kAvgPool3D =
+    DeclareUnpaddedPoolAttrs(OpDefBuilder("AvgPool3D").Input("input", "T").Output("output", "T"), 3,
+                             kPoolTypes)
+        .Doc("Mean over NDHWC windows; padded cells are left out of the average.")
+        .SetShapeFn(UnpaddedPoolShape<3>)
+        .Register();
 
 }  // namespace
 
 Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site) {
-  return RunPool(kMaxPool, x, std::move(ksize), std::move(strides), std::move(padding), 2, site);
+  return RunPoolOp(kMaxPool, {x}, std::move(ksize), std::move(strides), std::move(padding), 2,
+                   site);
 }
 
 Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site) {
-  return RunPool(kAvgPool, x, std::move(ksize), std::move(strides), std::move(padding), 2, site);
+  return RunPoolOp(kAvgPool, {x}, std::move(ksize), std::move(strides), std::move(padding), 2,
+                   site);
 }
 
 Tensor max_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                   std::string padding, OpSite site) {
-  return RunPool(kMaxPool3D, x, std::move(ksize), std::move(strides), std::move(padding), 3, site);
+  return RunPoolOp(kMaxPool3D, {x}, std::move(ksize), std::move(strides), std::move(padding), 3,
+                   site);
 }
 
 Tensor avg_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                   std::string padding, OpSite site) {
-  return RunPool(kAvgPool3D, x, std::move(ksize), std::move(strides), std::move(padding), 3, site);
+  return RunPoolOp(kAvgPool3D, {x}, std::move(ksize), std::move(strides), std::move(padding), 3,
+                   site);
 }
 
 }  // namespace duet

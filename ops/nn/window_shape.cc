@@ -107,6 +107,23 @@ void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<in
   call.set(PoolAttrs::kPadding, std::move(padding));
 }
 
+Tensor RunPoolOp(const OpDef* op, TensorList inputs, std::vector<int64_t> ksize,
+                 std::vector<int64_t> strides, std::string padding, int rank, OpSite site) {
+  OpCall call(op, std::move(inputs), site);
+  SetPoolWindowAttrs(call, std::move(ksize), std::move(strides), std::move(padding), rank);
+  return RunSingleOutputOp(call);
+}
+
+OpDefBuilder& DeclareUnpaddedPoolAttrs(OpDefBuilder& builder, int rank, std::vector<DType> types,
+                                       std::optional<DType> default_type) {
+  const std::string format = rank == 2 ? "NHWC" : "NDHWC";
+  return builder.IntListAttr(PoolAttrs::kKsize)
+      .IntListAttr(PoolAttrs::kStrides)
+      .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
+      .StringAttr(UnpaddedPoolAttrs::kDataFormat, format, {format})
+      .TypeAttr(UnpaddedPoolAttrs::kT, std::move(types), default_type);
+}
+
 absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec) {
   const std::vector<int64_t>& ksize = ctx.attr(PoolAttrs::kKsize);
   const std::vector<int64_t>& strides = ctx.attr(PoolAttrs::kStrides);

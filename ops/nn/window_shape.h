@@ -54,6 +54,17 @@ absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec);
 void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                         std::string padding, int rank = 2);
 
+// Runs pooling op `op` (or its backward op) on `inputs` with the window attrs set as
+// SetPoolWindowAttrs does; the op's other attrs keep their defaults.
+Tensor RunPoolOp(const OpDef* op, TensorList inputs, std::vector<int64_t> ksize,
+                 std::vector<int64_t> strides, std::string padding, int rank, OpSite site);
+
+// Declares PoolAttrs and UnpaddedPoolAttrs (padding SAME or VALID; data_format NHWC for rank 2,
+// NDHWC for rank 3; T of `types`, defaulting to `default_type`) at their positions, as the pooling
+// ops without explicit paddings declare them.
+OpDefBuilder& DeclareUnpaddedPoolAttrs(OpDefBuilder& builder, int rank, std::vector<DType> types,
+                                       std::optional<DType> default_type = {});
+
 // Output size of one spatial dim: VALID ceil((in - effective_window + 1) / stride), SAME
 // ceil(in / stride), EXPLICIT (in + pads - effective_window) / stride + 1, where effective_window =
 // (window - 1) * dilation + 1. Unknown (-1) in gives -1. An input smaller than the window under

@@ -18,6 +18,7 @@
 namespace duet {
 namespace {
 
+using testing::Dot;
 using testing::MakeTensor;
 using testing::ModPattern;
 using testing::ToDoubles;
@@ -81,14 +82,6 @@ TEST_CASE("conv3d takes the 5-entry attrs the shorthand expands to") {
   testing::ExpectTensorNear(
       conv3d(Input(kFloat64), Filter(kFloat64), {1, 2, 1, 2, 1}, "SAME", {1, 1, 1, 1, 1}),
       conv3d(Input(kFloat64), Filter(kFloat64), {2, 1, 2}, "SAME"), 0);
-}
-
-double Dot(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = ToDoubles(a), y = ToDoubles(b);
-  REQUIRE(x.size() == y.size());
-  double sum = 0;
-  for (size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
-  return sum;
 }
 
 // Irregular values in [-1, 1] of `shape`.

@@ -15,6 +15,7 @@
 namespace duet {
 namespace {
 
+using testing::Dot;
 using testing::MakeTensor;
 using testing::ModPattern;
 using testing::ToDoubles;
@@ -42,14 +43,6 @@ Tensor BackpropInput(const ConvCase& c, const Tensor& f, const Tensor& dy) {
 Tensor BackpropFilter(const ConvCase& c, const Tensor& x, const Tensor& dy) {
   return conv2d_backprop_filter(x, c.filter, dy, c.strides, c.padding, c.dilations,
                                 c.explicit_paddings);
-}
-
-double Dot(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = ToDoubles(a), y = ToDoubles(b);
-  REQUIRE(x.size() == y.size());
-  double sum = 0;
-  for (size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
-  return sum;
 }
 
 // Inputs as the PyTorch reference (below) builds them.

@@ -16,6 +16,7 @@
 namespace duet {
 namespace {
 
+using testing::Dot;
 using testing::MakeTensor;
 using testing::ModPattern;
 using testing::ToDoubles;
@@ -63,14 +64,6 @@ std::vector<double> RandomValues(const Shape& s, int seed) {
   std::vector<double> v(s.num_elements());
   for (double& x : v) x = uniform(gen);
   return v;
-}
-
-double Dot(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = ToDoubles(a), y = ToDoubles(b);
-  REQUIRE(x.size() == y.size());
-  double sum = 0;
-  for (size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
-  return sum;
 }
 
 TEST_CASE("DepthwiseConv2dNative matches TensorFlow") {

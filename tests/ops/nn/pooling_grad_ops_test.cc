@@ -16,6 +16,7 @@
 namespace duet {
 namespace {
 
+using testing::Dot;
 using testing::MakeTensor;
 using testing::ModPattern;
 using testing::ToDoubles;
@@ -30,14 +31,6 @@ Tensor ExplicitMaxPool(const Tensor& x, std::vector<int64_t> ksize, std::vector<
   call.attrs[op->attr_index("padding")] = std::string("EXPLICIT");
   call.attrs[op->attr_index("explicit_paddings")] = std::move(pads);
   return RunSingleOutputOp(call);
-}
-
-double Dot(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = ToDoubles(a), y = ToDoubles(b);
-  REQUIRE(x.size() == y.size());
-  double sum = 0;
-  for (size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
-  return sum;
 }
 
 // The (1, 5, 4, 2) input of pooling_test.cc: quarters in [-1.25, 1.25], with ties in many windows.
