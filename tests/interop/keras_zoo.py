@@ -204,6 +204,19 @@ RECIPES = {
 # Layers called with their inputs as separate arguments (query, value), not as one list.
 POSITIONAL = {"MultiHeadAttention", "GroupQueryAttention"}
 
+# Why duet lacks an op the zoo found missing (the coverage table's "why" column).
+WHY_MISSING = {
+    "AsString": "string tensors: duet has no string dtype",
+    "StringToHashBucketFast": "string tensors: duet has no string dtype",
+    "SparseCross": "crosses string features into a sparse tensor: no string dtype",
+    "SparseToDense": "needed only with SparseCross here",
+    "RFFT": "complex tensors: duet has no complex dtype",
+    "Real": "complex tensors: duet has no complex dtype",
+    "Imag": "complex tensors: duet has no complex dtype",
+    "BroadcastArgs": "not yet (MelSpectrogram also needs the complex RFFT)",
+    "Bucketize": "not yet: its boundaries are a list(float) attr, which OpDefBuilder lacks",
+}
+
 SKIPPED = {
     "InputLayer": "input only: every model has one (its Placeholder)",
     "InputSpec": "not a layer (a shape/dtype spec)",
@@ -512,10 +525,11 @@ def write_doc(layers, models, skipped, registry, mismatches, elapsed):
     add("\"alone\": the layers and models it is the only missing op of (adding it makes them "
         "import).")
     add("")
-    add("| op | blocks | alone | layers and models |")
-    add("|---|---|---|---|")
+    add("| op | blocks | alone | layers and models | why duet lacks it |")
+    add("|---|---|---|---|---|")
     for op, names in sorted(blocks.items(), key=lambda kv: (-len(kv[1]), -alone[kv[0]], kv[0])):
-        add(f"| {op} | {len(names)} | {alone[op]} | {cell(short(', '.join(names), 300))} |")
+        add(f"| {op} | {len(names)} | {alone[op]} | {cell(short(', '.join(names), 300))} | "
+            f"{WHY_MISSING.get(op, 'not yet')} |")
     add("")
     header = ["| layer | ops used | imported? | status (diff) | missing ops |",
               "|---|---|---|---|---|"]
