@@ -24,13 +24,6 @@ Tensor Spaced(const Shape& shape, int mul) {
 Tensor F32(const Tensor& x) { return cast(x, kFloat32); }
 Tensor F64(const Tensor& x) { return cast(x, kFloat64); }
 
-GradientCheckOptions Float32Options() {
-  GradientCheckOptions options;
-  options.delta = 1e-2;
-  options.tolerance = 1e-4;
-  return options;
-}
-
 // ---- Conv3D, Conv3DBackpropInputV2, Conv3DBackpropFilterV2 ----
 
 DUET_GRADIENT_TEST("Conv3D", "SAME strides 2x1x2, batch 2") {
@@ -91,7 +84,7 @@ DUET_GRADIENT_TEST("MaxPool3D", "SAME 2x3x2 stride 2, batch 2") {
       [](const Tensors& x) {
         return Tensors{F64(max_pool3d(F32(x[0]), {2, 3, 2}, {2}, "SAME"))};
       },
-      {Spaced({2, 3, 4, 3, 2}, 37)}, Float32Options());
+      {Spaced({2, 3, 4, 3, 2}, 37)}, Float32GradientCheck());
 }
 
 DUET_GRADIENT_TEST("MaxPool3D", "VALID 2x2x2 strides 1x2x1") {
@@ -100,7 +93,7 @@ DUET_GRADIENT_TEST("MaxPool3D", "VALID 2x2x2 strides 1x2x1") {
       [](const Tensors& x) {
         return Tensors{F64(max_pool3d(F32(x[0]), {2}, {1, 2, 1}, "VALID"))};
       },
-      {Spaced({1, 3, 5, 4, 3}, 41)}, Float32Options());
+      {Spaced({1, 3, 5, 4, 3}, 41)}, Float32GradientCheck());
 }
 
 // orig_output is computed from orig_input, as in a real backward pass; orig_input gets a zero
@@ -113,7 +106,7 @@ DUET_GRADIENT_TEST("MaxPool3DGrad", "SAME 2x3x2 stride 2") {
         const Tensor y = max_pool3d(in, {2, 3, 2}, {2}, "SAME");
         return Tensors{F64(max_pool3d_grad(in, y, F32(x[1]), {2, 3, 2}, {2}, "SAME"))};
       },
-      {Spaced({1, 3, 4, 3, 2}, 37), RandomInput({1, 2, 2, 2, 2}, 301)}, Float32Options());
+      {Spaced({1, 3, 4, 3, 2}, 37), RandomInput({1, 2, 2, 2, 2}, 301)}, Float32GradientCheck());
 }
 
 DUET_GRADIENT_TEST("MaxPool3DGradGrad", "VALID 2x2x2 stride 1") {
@@ -124,7 +117,7 @@ DUET_GRADIENT_TEST("MaxPool3DGradGrad", "VALID 2x2x2 stride 1") {
         const Tensor y = max_pool3d(in, {2}, {1}, "VALID");
         return Tensors{F64(max_pool3d_grad_grad(in, y, F32(x[1]), {2}, {1}, "VALID"))};
       },
-      {Spaced({2, 3, 3, 3, 2}, 43), RandomInput({2, 3, 3, 3, 2}, 302)}, Float32Options());
+      {Spaced({2, 3, 3, 3, 2}, 43), RandomInput({2, 3, 3, 3, 2}, 302)}, Float32GradientCheck());
 }
 
 // ---- AvgPool3D, AvgPool3DGrad (float64) ----
@@ -180,7 +173,7 @@ TEST_CASE("3-D pooling second-order gradients", "[gradient]") {
       [](const Tensors& x) {
         return Tensors{F64(square(max_pool3d(F32(x[0]), {2}, {1}, "VALID")))};
       },
-      {Spaced({1, 3, 3, 4, 2}, 37)}, Float32Options());
+      {Spaced({1, 3, 3, 4, 2}, 37)}, Float32GradientCheck());
   CheckSecondOrderGradients("AvgPool3DGrad",
                             [](const Tensors& x) {
                               return Tensors{square(avg_pool3d(x[0], {2}, {1, 2, 1}, "SAME"))};

@@ -26,6 +26,11 @@ struct GradientCheckOptions {
   bool check_graph = true;
 };
 
+// For functions that compute in float32 (ops without float64 kernels, casts through float32):
+// float32 rounding is ~1e-7 relative, so a step of 1e-2 keeps it negligible in central
+// differences, checked to 1e-4.
+inline GradientCheckOptions Float32GradientCheck() { return {.delta = 1e-2, .tolerance = 1e-4}; }
+
 // For a fixed random projection w of the outputs, checks that the tape's gradient of
 // sum(f(x) * w) with respect to each input equals its central-difference estimate, and that the
 // op named `op` was recorded on the tape (so a check cannot pass without exercising the op's

@@ -462,15 +462,11 @@ TEST_CASE("SelectV2's gradient gives the condition none", "[gradient]") {
   ExpectTensor(g[2], kFloat64, {}, {4});
 }
 
-// float32 rounding is ~1e-7 relative; a step of 1e-2 keeps it negligible, and the cast round
-// trip is linear, so central differences stay exact at that step.
+// The cast round trip is linear, so central differences stay exact at the float32 step.
 DUET_GRADIENT_TEST("Cast", "between floating types") {
-  GradientCheckOptions options;
-  options.delta = 1e-2;
-  options.tolerance = 1e-4;
   CheckGradients(
       "Cast", [](const Inputs& x) { return Inputs{cast(cast(x[0], kFloat32) * 3.0f, kFloat64)}; },
-      {RandomInput({2, 3}, 1)}, options);
+      {RandomInput({2, 3}, 1)}, Float32GradientCheck());
 }
 
 TEST_CASE("No gradient flows through a cast to an integer", "[gradient]") {

@@ -29,12 +29,7 @@ absl::Status Bincount(KernelContext& ctx) {
   const Tensor& input = ctx.input(0);
   const Tensor& weights = ctx.input(2);
   Tensor& out = ctx.output(0);
-  DUET_RETURN_IF_ERROR(CheckNonNegative<Index>(input));
-  if (weights.num_elements() != 0 && weights.shape() != input.shape()) {
-    return absl::InvalidArgumentError(absl::StrCat("weights must be empty or of the input's shape ",
-                                                   input.shape().str(), ", got shape ",
-                                                   weights.shape().str()));
-  }
+  DUET_RETURN_IF_ERROR(CheckNonNegative<Index>(input));  // the shape function checked the shapes
   const int64_t size = out.shape().dim(out.rank() - 1);
   const int64_t rows = input.rank() == 2 ? input.shape().dim(0) : 1;
   const int64_t per_row = rows == 0 ? 0 : input.num_elements() / rows;
