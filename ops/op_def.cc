@@ -144,6 +144,12 @@ OpDefBuilder& OpDefBuilder::ShapeAttr(std::string name, std::optional<Shape> def
 OpDefBuilder& OpDefBuilder::TensorAttr(std::string name) {
   return Attr(AttrDef{.name = std::move(name), .type = AttrType::kTensor});
 }
+OpDefBuilder& OpDefBuilder::FloatListAttr(std::string name,
+                                          std::optional<std::vector<float>> default_value) {
+  AttrDef a{.name = std::move(name), .type = AttrType::kListFloat};
+  if (default_value) a.default_value = *default_value;
+  return Attr(std::move(a));
+}
 OpDefBuilder& OpDefBuilder::IntListAttr(std::string name,
                                         std::optional<std::vector<int64_t>> default_value) {
   AttrDef a{.name = std::move(name), .type = AttrType::kListInt};
@@ -209,6 +215,10 @@ OpDefBuilder& OpDefBuilder::ShapeAttr(const AttrKey<Shape>& key,
 }
 OpDefBuilder& OpDefBuilder::TensorAttr(const AttrKey<Tensor>& key) {
   return TensorAttr(key.name).FromKey(key);
+}
+OpDefBuilder& OpDefBuilder::FloatListAttr(const AttrKey<std::vector<float>>& key,
+                                          std::optional<std::vector<float>> default_value) {
+  return FloatListAttr(key.name, std::move(default_value)).FromKey(key);
 }
 OpDefBuilder& OpDefBuilder::IntListAttr(const AttrKey<std::vector<int64_t>>& key,
                                         std::optional<std::vector<int64_t>> default_value) {

@@ -129,6 +129,8 @@ class OpDefBuilder {
                            std::vector<std::string> allowed = {});
   OpDefBuilder& ShapeAttr(std::string name, std::optional<Shape> default_value = {});
   OpDefBuilder& TensorAttr(std::string name);
+  OpDefBuilder& FloatListAttr(std::string name,
+                              std::optional<std::vector<float>> default_value = {});
   OpDefBuilder& IntListAttr(std::string name,
                             std::optional<std::vector<int64_t>> default_value = {});
   OpDefBuilder& StringListAttr(std::string name,
@@ -151,6 +153,8 @@ class OpDefBuilder {
                            std::vector<std::string> allowed = {});
   OpDefBuilder& ShapeAttr(const AttrKey<Shape>& key, std::optional<Shape> default_value = {});
   OpDefBuilder& TensorAttr(const AttrKey<Tensor>& key);
+  OpDefBuilder& FloatListAttr(const AttrKey<std::vector<float>>& key,
+                              std::optional<std::vector<float>> default_value = {});
   OpDefBuilder& IntListAttr(const AttrKey<std::vector<int64_t>>& key,
                             std::optional<std::vector<int64_t>> default_value = {});
   OpDefBuilder& StringListAttr(const AttrKey<std::vector<std::string>>& key,

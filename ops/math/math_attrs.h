@@ -35,6 +35,12 @@ struct LeakyReluAttrs {
   static constexpr AttrKey<DType> kT{1, "T"};
 };
 
+// Bucketize.
+struct BucketizeAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<std::vector<float>> kBoundaries{1, "boundaries"};
+};
+
 // CheckNumerics.
 struct CheckNumericsAttrs {
   static constexpr AttrKey<DType> kT{0, "T"};

@@ -328,6 +328,7 @@ const NotDifferentiable kFloor("Floor");
 const NotDifferentiable kCeil("Ceil");
 const NotDifferentiable kRound("Round");
 const NotDifferentiable kRint("Rint");
+const NotDifferentiable kBucketize("Bucketize");
 const NotDifferentiable kFloorDiv("FloorDiv");
 const NotDifferentiable kTruncateDiv("TruncateDiv");
 

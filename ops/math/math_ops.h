@@ -49,6 +49,12 @@ Tensor atan2(const Tensor& y, const Tensor& x, OpSite site = {});
 Tensor clip_by_value(const Tensor& t, const Tensor& clip_value_min, const Tensor& clip_value_max,
                      OpSite site = {});
 
+// The bucket of each element: how many of the sorted `boundaries` are <= it, as int32 (op
+// Bucketize; Keras' Discretization). The element is compared with each float boundary after the
+// usual arithmetic conversions, as TensorFlow does. Unsorted boundaries are an InvalidArgument
+// error. Not differentiable.
+Tensor bucketize(const Tensor& input, std::vector<float> boundaries, OpSite site = {});
+
 // The elementwise sum of one or more tensors of one dtype and shape, no broadcasting (op AddN).
 // Also float16 and bfloat16 (summed in float32, rounded once). Differing shapes or dtypes, or no
 // tensors, are an InvalidArgument error.

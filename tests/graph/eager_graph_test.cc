@@ -91,6 +91,11 @@ std::vector<Case> Cases() {
        [](const std::vector<Tensor>& in) {
          return dense_bincount(in[0], 4, constant({{1.f, 2.f, 3.f}, {.5f, .5f, 7.f}}));
        }},
+      {"Bucketize",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         return bucketize(in[0], {-1.f, 0.5f, 2.5f});
+       }},
       {"OneHot",
        {from_vector(std::vector<int64_t>{2, 0, -1, 1})},
        [](const std::vector<Tensor>& in) { return one_hot(in[0], 3, 5, -1, 0, kFloat64); }},

@@ -120,4 +120,9 @@ cudaError_t LaunchFloatClass(FloatClass op, ElementType type, const void* x, boo
 cudaError_t LaunchNonFiniteFlags(ElementType type, const void* x, int64_t n, unsigned* flags,
                                  cudaStream_t stream);
 
+// z[i] = the number of the sorted `boundaries` (device memory) that are <= x[i] (Bucketize); x is
+// float32, float64, int32 or int64.
+cudaError_t LaunchBucketize(ElementType type, const void* x, const float* boundaries,
+                            int num_boundaries, int32_t* z, int64_t n, cudaStream_t stream);
+
 }  // namespace duet::cuda

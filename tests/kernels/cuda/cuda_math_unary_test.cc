@@ -1,7 +1,7 @@
 // CUDA unary math kernels, Cast and SelectV2 against the CPU ones: every op and dtype, empty,
 // odd (not a multiple of the 16-byte pack or the block) and > 1M-element sizes; Cast over all 49
 // dtype pairs with NaN, infinities, out-of-range values and fractions; SelectV2 with three-way
-// broadcasting in every dtype.
+// broadcasting in every dtype; Bucketize in its four dtypes.
 //
 // Tolerances: exact (0) for Neg, Abs, Square, Sign, Floor, Ceil, Round, Rint, Sqrt, Rsqrt,
 // Softsign, LeakyRelu (correctly rounded IEEE operations on both devices), LogicalNot, IsNan,
@@ -174,6 +174,24 @@ TEST_CASE("CUDA Erfinv matches the CPU across (-1, 1)") {
         [](const std::vector<Tensor>& in) { return std::vector<Tensor>{erfinv(in[0])}; },
         {testing::MakeTensor(dtype, {20001}, v)}, Tolerance("Erfinv", dtype));
   }
+}
+
+TEST_CASE("CUDA Bucketize matches the CPU, NaN and infinities included") {
+  if (testing::SkipWithoutGpu()) return;
+  const auto buckets = [](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{bucketize(in[0], {-1e20f, -2.5f, -0.f, 0.5f, 1.f, 69999.f})};
+  };
+  for (DType dtype : {kFloat32, kFloat64, kInt32, kInt64}) {
+    for (const Shape& shape : Shapes()) {
+      INFO(DTypeName(dtype) << " " << shape.str());
+      testing::ExpectGpuMatchesCpu(
+          buckets, {testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 1))}, 0);
+    }
+  }
+  const auto no_boundaries = [](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{bucketize(in[0], {})};
+  };
+  testing::ExpectGpuMatchesCpu(no_boundaries, {constant({1.f, 2.f})}, 0);
 }
 
 TEST_CASE("CUDA ClipByValue matches the CPU with scalar and full-shape bounds") {
