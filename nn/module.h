@@ -1,0 +1,81 @@
+// nn::Module: the object tree of a model. A module owns named variables and named child modules;
+// layers, models, metrics (and the checkpoint object graph) are modules.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/shape.h"
+#include "core/tensor.h"
+#include "eager/variable.h"
+
+namespace duet::nn {
+
+// What makes a variable's initial value: called eagerly (even while a graph is built or a
+// function traced) with the variable's shape and dtype. See nn/initializers.h.
+using Initializer = std::function<Tensor(const Shape& shape, DType dtype)>;
+
+// Note [Modules]: a module is a node of the object tree. Children are registered by their
+// parent under a local name, either as members (`nn::Dense d1{this, "d1", 256}`) or held by
+// the parent (`add_module`, as nn::Sequential does). A variable's path joins the names from the
+// root down ("encoder/dense_1/kernel"); a root with an empty name adds nothing, so a model's
+// paths start at its children. Variables are listed own-first, then each child's in
+// registration order, depth first: the order checkpoints and optimizers see.
+//
+// Modules are neither copyable nor movable: children point at their parent and the parent at
+// its member children, so a move would leave dangling pointers. Hold a model by value where it
+// is made, or by std::unique_ptr / std::shared_ptr to pass it around.
+class Module {
+ public:
+  // A root module (a model), or a module a parent adopts later (add_module).
+  explicit Module(std::string name = "");
+  // A child of `parent` called `name`: the form for member modules.
+  Module(Module* parent, std::string name);
+  virtual ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  const std::string& name() const { return name_; }
+  Module* parent() const { return parent_; }
+  // The names from the root down to this module, joined by '/' (empty names skipped).
+  std::string path() const;
+
+  // Every variable of this module and its descendants, in the order of Note [Modules].
+  std::vector<Variable> variables() const;
+  // Those a GradientTape should train: trainable variables of modules not frozen.
+  std::vector<Variable> trainable_variables() const;
+  // The rest: moving statistics, counters, variables of frozen modules.
+  std::vector<Variable> non_trainable_variables() const;
+
+  // Freezes (false) or unfreezes this module and its descendants, as Keras' `trainable`.
+  void set_trainable(bool trainable) { trainable_ = trainable; }
+  bool trainable() const;
+
+  // The tree itself, for checkpoints: own variables and direct children, by local name.
+  const std::vector<std::pair<std::string, Variable>>& own_variables() const { return variables_; }
+  const std::vector<std::pair<std::string, Module*>>& children() const { return children_; }
+
+ protected:
+  // Makes a variable owned by this module, called path()/`name`, from `initializer`.
+  Variable add_variable(const std::string& name, const Shape& shape, DType dtype,
+                        const Initializer& initializer, bool trainable = true);
+  // Adopts `child` (kept alive by this module) under `name`, or under a name made unique from
+  // the child's own name when `name` is empty ("dense", "dense_1", ...). Returns the name.
+  std::string add_module(std::shared_ptr<Module> child, std::string name = "");
+
+ private:
+  void Register(Module* child, std::string name);
+  void Collect(std::vector<Variable>& out, int which, bool frozen) const;
+
+  std::string name_;
+  Module* parent_ = nullptr;
+  bool trainable_ = true;
+  std::vector<std::pair<std::string, Variable>> variables_;
+  std::vector<std::pair<std::string, Module*>> children_;
+  std::vector<std::shared_ptr<Module>> held_;  // children adopted by add_module
+};
+
+}  // namespace duet::nn
