@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Training steps: duet's training_bench against PyTorch (eager, torch.compile) and TensorFlow
+(Keras 3 layers and optimizer in a tf.function), the same models, batches and optimizer.
+
+    bazel build //tools/bench:training_bench
+    ~/.venvs/tf/bin/python tools/bench/training_bench.py bazel-bin/tools/bench/training_bench \
+        [--rounds 3] [--no-compile]
+
+Cases (training_bench.cc):
+  mlp_adam_b64     784-256-10 relu MLP, batch 64, sparse cross-entropy from logits, Adam(1e-3)
+  cnn_bn_adam_b64  conv(32,3,same)-bn-relu, conv(64,3,same)-bn-relu, maxpool 2, dense(10) on
+                   28x28x1, batch 64, training mode (batch-norm statistics updated), Adam(1e-3)
+Each round runs the duet binary once, then each peer (peer_timing.py's medians); the output is
+every round's lines, then per case the median over rounds and the ratios peer / duet traced
+(above 1: duet is faster), as `name<TAB>value<TAB>unit`.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+import keras  # noqa: E402
+import torch  # noqa: E402
+
+from peer_timing import emit, median_seconds_per_call  # noqa: E402
+
+BATCH = 64
+rng = np.random.default_rng(0)
+
+
+def data(shape):
+    x = rng.standard_normal((BATCH,) + shape).astype(np.float32)
+    y = rng.integers(0, 10, BATCH).astype(np.int64)
+    return x, y
+
+
+def torch_mlp():
+    return torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10))
+
+
+def torch_cnn():
+    n = torch.nn
+    return n.Sequential(n.Conv2d(1, 32, 3, padding=1), n.BatchNorm2d(32), n.ReLU(),
+                        n.Conv2d(32, 64, 3, padding=1), n.BatchNorm2d(64), n.ReLU(),
+                        n.MaxPool2d(2), n.Flatten(), n.Linear(64 * 14 * 14, 10))
+
+
+def keras_mlp():
+    L = keras.layers
+    return keras.Sequential([keras.Input((784,)), L.Dense(256, activation="relu"), L.Dense(10)])
+
+
+def keras_cnn():
+    L = keras.layers
+    return keras.Sequential([keras.Input((28, 28, 1)), L.Conv2D(32, 3, padding="same"),
+                             L.BatchNormalization(), L.ReLU(), L.Conv2D(64, 3, padding="same"),
+                             L.BatchNormalization(), L.ReLU(), L.MaxPooling2D(2), L.Flatten(),
+                             L.Dense(10)])
+
+
+def torch_steps(make, x, y, compile_step):
+    model = make()
+    model.train()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    xs, ys = torch.from_numpy(x), torch.from_numpy(y)
+    if xs.dim() == 4:
+        xs = xs.permute(0, 3, 1, 2).contiguous()  # NCHW, PyTorch's native layout
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(model(xs), ys)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return torch.compile(step) if compile_step else step
+
+
+def tf_step(make, x, y):
+    model = make()
+    opt = keras.optimizers.Adam(1e-3)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    xs, ys = tf.constant(x), tf.constant(y)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = loss_fn(ys, model(xs, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    return step
+
+
+def peers(case, compile_ok):
+    make_torch, make_keras, shape = {
+        "mlp_adam_b64": (torch_mlp, keras_mlp, (784,)),
+        "cnn_bn_adam_b64": (torch_cnn, keras_cnn, (28, 28, 1)),
+    }[case]
+    x, y = data(shape)
+    out = {"pytorch_eager": torch_steps(make_torch, x, y, False),
+           "tensorflow_function": tf_step(make_keras, x, y)}
+    if compile_ok:
+        out["pytorch_compile"] = torch_steps(make_torch, x, y, True)
+    return out
+
+
+def run_duet(binary):
+    lines = subprocess.run([binary], check=True, capture_output=True, text=True).stdout
+    values = {}
+    for line in lines.splitlines():
+        name, value, unit = line.split("\t")
+        values[name] = float(value)
+        print(line, flush=True)
+    return values
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-compile", action="store_true")
+    args = parser.parse_args()
+    cases = ["mlp_adam_b64", "cnn_bn_adam_b64"]
+    steps = {case: peers(case, not args.no_compile) for case in cases}
+    results = {}
+    for _ in range(args.rounds):
+        for name, value in run_duet(args.binary).items():
+            results.setdefault(name, []).append(value)
+        for case in cases:
+            for peer, step in steps[case].items():
+                us = median_seconds_per_call(step) * 1e6
+                emit(f"{peer}.{case}", us, "us")
+                results.setdefault(f"{peer}.{case}", []).append(us)
+    print("# medians over rounds")
+    medians = {name: statistics.median(v) for name, v in results.items()}
+    for name, value in sorted(medians.items()):
+        emit("median." + name, value, "us" if not name.startswith("ratio") else "x")
+    for case in cases:
+        traced = medians[f"duet_traced.{case}"]
+        for name, value in sorted(medians.items()):
+            if name.endswith("." + case) and not name.startswith(("duet", "ratio")):
+                emit(f"ratio.{name.split('.')[0]}_to_duet_traced.{case}", value / traced, "x")
+
+
+if __name__ == "__main__":
+    main()
