@@ -36,4 +36,5 @@
 #include "ops/nn/nn_ops.h"
 #include "ops/random/random_ops.h"
 #include "ops/reduction/reduction_ops.h"
+#include "ops/state/training_ops.h"
 #include "ops/state/variable_ops.h"

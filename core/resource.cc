@@ -26,4 +26,12 @@ absl::Status CheckAssignable(const VariableResource& variable, DType dtype, cons
                    " value", dtype == variable.dtype ? "" : " (cast it first)"));
 }
 
+absl::Status CheckMatchesVariable(const VariableResource& variable, const Shape& variable_shape,
+                                  absl::string_view what, DType dtype, const Shape& shape) {
+  if (dtype == variable.dtype && variable_shape.IsCompatibleWith(shape)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(what, " is ", DTypeName(dtype), " ", shape.str(), " but variable '",
+                   variable.name, "' is ", DTypeName(variable.dtype), " ", variable_shape.str()));
+}
+
 }  // namespace duet

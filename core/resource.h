@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "core/tensor.h"
 
 namespace duet {
@@ -29,5 +30,12 @@ VariableResource* VariableOf(const Tensor& t);
 
 // OK when `value` has the variable's dtype and shape; otherwise InvalidArgument naming both.
 absl::Status CheckAssignable(const VariableResource& variable, DType dtype, const Shape& shape);
+
+// OK when `what` (an update's "grad", or a slot variable described as "slot m (variable 'w/m')")
+// has the variable's dtype and a shape compatible with `variable_shape` (its declared shape, or
+// its value's); otherwise InvalidArgument naming both, e.g. "grad is float32 (3,) but variable
+// 'w' is float32 (2, 3)".
+absl::Status CheckMatchesVariable(const VariableResource& variable, const Shape& variable_shape,
+                                  absl::string_view what, DType dtype, const Shape& shape);
 
 }  // namespace duet

@@ -1,10 +1,15 @@
 // The tensor an update of a variable writes, under Note [Variables copy on write]
 // (kernels/cpu/state/variable_kernels.cc): shared by the kernels that update variables
-// (AssignAdd/AssignSub, ResourceApplyGradientDescent, _ResourceApplyMatMulGradientDescent).
+// (AssignAdd/AssignSub, ResourceApplyGradientDescent, _ResourceApplyMatMulGradientDescent, the
+// fused optimizer updates of ops/state/training_ops.h).
 #pragma once
+
+#include <array>
+#include <mutex>
 
 #include "absl/status/statusor.h"
 #include "core/resource.h"
+#include "kernels/kernel_registry.h"
 
 namespace duet {
 
@@ -13,5 +18,46 @@ namespace duet {
 // of its dtype and shape, holding a copy of the value when `copy_value` (for updates that only
 // accumulate into their output). FailedPrecondition when the variable has no value yet.
 absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, bool copy_value);
+
+// The variables one fused update writes (var, then its slots: inputs [0, size()) of its op),
+// locked for the update and each with the tensor it writes. Begin() locks them in address
+// order, so updates that share variables never deadlock whatever order their inputs name them
+// in. Unlocks on destruction; Commit() makes the written tensors the variables' values.
+class LockedUpdate {
+ public:
+  static constexpr int kMaxVariables = 4;  // ResourceApplyAdamWithAmsgrad's var, m, v, vhat
+
+  LockedUpdate() = default;
+  LockedUpdate(const LockedUpdate&) = delete;
+  LockedUpdate& operator=(const LockedUpdate&) = delete;
+  ~LockedUpdate();
+
+  // Takes inputs [0, num_variables) of ctx as distinct variable handles, locks them, checks that
+  // every slot's value and input `grad_index` have var's dtype and shape (errors name the
+  // variables and both shapes), and takes each one's WritableValue (copy_value false: the update
+  // reads old_value and writes new_value, which may be the same tensor).
+  absl::Status Begin(const KernelContext& ctx, int num_variables, int grad_index);
+
+  int size() const { return size_; }
+  // Variable k's value before the update, and the tensor the update writes (Note [Variables copy
+  // on write]: the same tensor when the variable is its value's sole holder).
+  const Tensor& old_value(int k) const { return variables_[k]->value; }
+  const Tensor& new_value(int k) const { return new_values_[k]; }
+  void Commit();
+
+ private:
+  absl::Status Resolve(const KernelContext& ctx, int num_variables);
+  absl::Status CheckValues(const KernelContext& ctx, int grad_index) const;
+
+  int size_ = 0;
+  std::array<VariableResource*, kMaxVariables> variables_{};
+  std::array<std::unique_lock<std::mutex>, kMaxVariables> locks_;
+  std::array<Tensor, kMaxVariables> new_values_;
+};
+
+// OK when input i of ctx (an update's hyper-parameter) is a scalar; else InvalidArgument naming
+// the input and its shape. Shape functions check this too, but a graph may know the shape only
+// when it runs.
+absl::Status CheckScalarInput(const KernelContext& ctx, int i);
 
 }  // namespace duet

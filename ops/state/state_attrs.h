@@ -33,4 +33,23 @@ struct ApplyGradientDescentAttrs {
   static constexpr AttrKey<bool> kUseLocking{1, "use_locking"};
 };
 
+// The fused optimizer updates of ops/state/training_ops.h (ResourceApplyKerasMomentum,
+// ResourceApplyAdam, ResourceApplyAdamWithAmsgrad, ResourceApplyRMSProp,
+// ResourceApplyCenteredRMSProp, ResourceApplyAdagradV2): TensorFlow declares T and use_locking
+// first on all of them.
+struct ApplyUpdateAttrs {
+  static constexpr AttrKey<DType> kT{0, "T"};
+  static constexpr AttrKey<bool> kUseLocking{1, "use_locking"};
+};
+
+// ResourceApplyKerasMomentum's and ResourceApplyAdam's own attr, after ApplyUpdateAttrs.
+struct ApplyNesterovAttrs {
+  static constexpr AttrKey<bool> kUseNesterov{2, "use_nesterov"};
+};
+
+// ResourceApplyAdagradV2's own attr, after ApplyUpdateAttrs.
+struct ApplyAdagradV2Attrs {
+  static constexpr AttrKey<bool> kUpdateSlots{2, "update_slots"};
+};
+
 }  // namespace duet

@@ -13,6 +13,13 @@ const NotDifferentiable kAssignVariableOp("AssignVariableOp");
 const NotDifferentiable kAssignAddVariableOp("AssignAddVariableOp");
 const NotDifferentiable kAssignSubVariableOp("AssignSubVariableOp");
 const NotDifferentiable kResourceApplyGradientDescent("ResourceApplyGradientDescent");
+// The fused optimizer updates (training_ops.h): like ResourceApplyGradientDescent, no outputs.
+const NotDifferentiable kResourceApplyKerasMomentum("ResourceApplyKerasMomentum");
+const NotDifferentiable kResourceApplyAdam("ResourceApplyAdam");
+const NotDifferentiable kResourceApplyAdamWithAmsgrad("ResourceApplyAdamWithAmsgrad");
+const NotDifferentiable kResourceApplyRMSProp("ResourceApplyRMSProp");
+const NotDifferentiable kResourceApplyCenteredRMSProp("ResourceApplyCenteredRMSProp");
+const NotDifferentiable kResourceApplyAdagradV2("ResourceApplyAdagradV2");
 
 }  // namespace
 }  // namespace duet

@@ -51,7 +51,29 @@ Case VariableUpdate(const std::string& op, void (*update)(const Tensor&, const T
           }};
 }
 
+// A fused optimizer update (ops/state/training_ops.h) of a fresh variable of ones and
+// `num_slots` slots of positive constants, given their handles (var first) and the fed gradient;
+// the fetched value is the variable's after the update.
+Case FusedUpdate(const std::string& op, int num_slots,
+                 std::function<void(const std::vector<Tensor>&, const Tensor&)> update) {
+  return {
+      op, {kX}, [op, num_slots, update](const std::vector<Tensor>& in) {
+        static int counter = 0;
+        const std::string name = op + std::to_string(counter++);
+        std::vector<Variable> variables = {Variable(ones({2, 3}), name)};
+        std::vector<Tensor> handles = {variables[0].handle()};
+        for (int k = 0; k < num_slots; ++k) {
+          variables.emplace_back(fill({2, 3}, 0.25f * (k + 1)), name + "/slot" + std::to_string(k));
+          handles.push_back(variables.back().handle());
+        }
+        update(handles, in[0]);
+        return variables[0].value();
+      }};
+}
+
 std::vector<Case> Cases() {
+  const Tensor half = constant(0.5f), beta1 = constant(0.9f), beta2 = constant(0.999f),
+               epsilon = constant(1e-7f);
   return {
       {"Const", {}, [](const std::vector<Tensor>&) { return const_op(kX); }},
       {"NoOp",
@@ -152,6 +174,33 @@ std::vector<Case> Cases() {
          resource_apply_gradient_descent(v.handle(), constant(0.5f), in[0]);
          return v.value();
        }},
+      FusedUpdate("ResourceApplyKerasMomentum", 1,
+                  [=](const std::vector<Tensor>& h, const Tensor& grad) {
+                    resource_apply_keras_momentum(h[0], h[1], half, grad, beta1, true);
+                  }),
+      FusedUpdate("ResourceApplyAdam", 2,
+                  [=](const std::vector<Tensor>& h, const Tensor& grad) {
+                    resource_apply_adam(h[0], h[1], h[2], beta1, beta2, half, beta1, beta2, epsilon,
+                                        grad, true);
+                  }),
+      FusedUpdate("ResourceApplyAdamWithAmsgrad", 3,
+                  [=](const std::vector<Tensor>& h, const Tensor& grad) {
+                    resource_apply_adam_with_amsgrad(h[0], h[1], h[2], h[3], beta1, beta2, half,
+                                                     beta1, beta2, epsilon, grad);
+                  }),
+      FusedUpdate("ResourceApplyRMSProp", 2,
+                  [=](const std::vector<Tensor>& h, const Tensor& grad) {
+                    resource_apply_rms_prop(h[0], h[1], h[2], half, beta1, half, epsilon, grad);
+                  }),
+      FusedUpdate("ResourceApplyCenteredRMSProp", 3,
+                  [=](const std::vector<Tensor>& h, const Tensor& grad) {
+                    resource_apply_centered_rms_prop(h[0], h[1], h[2], h[3], half, beta1, half,
+                                                     epsilon, grad);
+                  }),
+      FusedUpdate("ResourceApplyAdagradV2", 1,
+                  [=](const std::vector<Tensor>& h, const Tensor& grad) {
+                    resource_apply_adagrad_v2(h[0], h[1], half, epsilon, grad);
+                  }),
       {"_ResourceApplyMatMulGradientDescent",
        {kX, kY},
        [](const std::vector<Tensor>& in) {
