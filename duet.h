@@ -38,3 +38,4 @@
 #include "ops/reduction/reduction_ops.h"
 #include "ops/state/training_ops.h"
 #include "ops/state/variable_ops.h"
+#include "optimizers/optimizers.h"

@@ -81,9 +81,14 @@ std::vector<std::pair<std::string, Factory>> Cases() {
   };
 }
 
-// The fixture's rows 1..10 against a run of `steps` (which makes 10 steps from row 0).
+// Compares the problem's values with a fixture row.
+using CheckRow = std::function<void(int row)>;
+
+// Runs `steps` (which makes 10 steps, calling check_row(k) after step k where it can) and checks
+// the values against the fixture's rows: relative to max(1, |value|), 1e-6 in float32 and 1e-12
+// in float64.
 void ExpectTrajectory(const std::string& file, DType dtype,
-                      const std::function<void(Problem&, Optimizer&)>& ten_steps,
+                      const std::function<void(Problem&, Optimizer&, const CheckRow&)>& steps,
                       const Factory& make) {
   absl::StatusOr<Tensor> expected = ReadNpy(kDir + file);
   REQUIRE(expected.ok());
@@ -91,14 +96,18 @@ void ExpectTrajectory(const std::string& file, DType dtype,
   REQUIRE(rows.size() == 11 * 10);
   Problem problem(dtype);
   const std::unique_ptr<Optimizer> opt = make();
-  ten_steps(problem, *opt);
-  const std::vector<double> got = problem.values();
   const double tolerance = dtype == kFloat32 ? 1e-6 : 1e-12;
-  for (int j = 0; j < 10; ++j) {
-    const double want = rows[10 * 10 + j];
-    INFO("value " << j << ": got " << got[j] << ", TensorFlow " << want);
-    CHECK(std::abs(got[j] - want) <= tolerance * std::max(1.0, std::abs(want)));
-  }
+  const CheckRow check_row = [&](int row) {
+    const std::vector<double> got = problem.values();
+    for (int j = 0; j < 10; ++j) {
+      const double want = rows[row * 10 + j];
+      INFO("step " << row << ", value " << j << ": got " << got[j] << ", Keras " << want);
+      CHECK(std::abs(got[j] - want) <= tolerance * std::max(1.0, std::abs(want)));
+    }
+  };
+  check_row(0);
+  steps(problem, *opt, check_row);
+  check_row(10);
 }
 
 TEST_CASE("Every optimizer follows Keras' 10-step trajectory eagerly") {
@@ -108,8 +117,11 @@ TEST_CASE("Every optimizer follows Keras' 10-step trajectory eagerly") {
       const std::string file = name + (dtype == kFloat32 ? "_f32.npy" : "_f64.npy");
       ExpectTrajectory(
           file, dtype,
-          [](Problem& p, Optimizer& opt) {
-            for (int i = 0; i < 10; ++i) p.step(opt);
+          [](Problem& p, Optimizer& opt, const CheckRow& check_row) {
+            for (int i = 1; i <= 10; ++i) {
+              p.step(opt);
+              check_row(i);
+            }
           },
           make);
     }
@@ -121,12 +133,15 @@ TEST_CASE("Every optimizer follows the same trajectory in a traced step, traced 
     INFO(name);
     ExpectTrajectory(
         name + "_f32.npy", kFloat32,
-        [](Problem& p, Optimizer& opt) {
+        [](Problem& p, Optimizer& opt, const CheckRow& check_row) {
           auto step = duet::function([&] {
             p.step(opt);
             return opt.iterations().value();
           });
-          for (int i = 0; i < 10; ++i) step();
+          for (int i = 1; i <= 10; ++i) {
+            step();
+            check_row(i);
+          }
           CHECK(step.trace_count() == 1);
           CHECK(opt.iterations().value().item<int64_t>() == 10);
         },
@@ -139,7 +154,7 @@ TEST_CASE("Every optimizer follows the same trajectory in a Session") {
     INFO(name);
     ExpectTrajectory(
         name + "_f64.npy", kFloat64,
-        [](Problem& p, Optimizer& opt) {
+        [](Problem& p, Optimizer& opt, const CheckRow& check_row) {
           Graph g;
           Tensor train;
           {
@@ -150,7 +165,10 @@ TEST_CASE("Every optimizer follows the same trajectory in a Session") {
                                         {p.a, p.b});
           }
           Session session(g);
-          for (int i = 0; i < 10; ++i) session.run({}, {train});
+          for (int i = 1; i <= 10; ++i) {
+            session.run({}, {train});
+            check_row(i);
+          }
         },
         make);
   }
