@@ -1,0 +1,87 @@
+#include "nn/losses/loss_checks.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/constant.h"
+#include "core/error.h"
+#include "ops/array/array_ops.h"
+#include "ops/math/math_ops.h"
+
+namespace duet::losses::internal {
+namespace {
+
+std::string Describe(absl::string_view role, const Tensor& t) {
+  return absl::StrCat(role, ": ", DTypeName(t.dtype()), " ", t.shape().str());
+}
+
+// Whether `t` has a known rank whose last dim is 1.
+bool LastDimIsOne(const Tensor& t) {
+  return !t.shape().unknown_rank() && t.rank() > 0 && t.shape().dim(t.rank() - 1) == 1;
+}
+
+}  // namespace
+
+void ThrowLossError(absl::string_view loss, absl::string_view message, const Tensor& labels,
+                    const Tensor& predictions, OpSite site) {
+  const std::string at = site.location.line() == 0 ? "" : absl::StrCat(" (at ", site.str(), ")");
+  throw Error(absl::InvalidArgumentError(
+      absl::StrCat(loss, ": ", message, " [", Describe("labels", labels), ", ",
+                   Describe("predictions", predictions), "]", at)));
+}
+
+void CheckPredictions(absl::string_view loss, const Tensor& labels, const Tensor& predictions,
+                      OpSite site) {
+  if (!labels.defined() || !predictions.defined()) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat(loss, ": labels and predictions must be defined tensors")));
+  }
+  if (!IsFloating(predictions.dtype())) {
+    ThrowLossError(loss, "predictions must be floating-point", labels, predictions, site);
+  }
+  if (!predictions.shape().unknown_rank() && predictions.rank() == 0) {
+    ThrowLossError(loss, "predictions must have rank >= 1 (the loss reduces the last axis)", labels,
+                   predictions, site);
+  }
+}
+
+Tensor CastLabels(absl::string_view loss, const Tensor& labels, const Tensor& predictions,
+                  OpSite site) {
+  CheckPredictions(loss, labels, predictions, site);
+  if (labels.dtype() == kResource || labels.dtype() == kVariant) {
+    ThrowLossError(loss, "labels must be numeric or bool", labels, predictions, site);
+  }
+  return labels.dtype() == predictions.dtype() ? labels : cast(labels, predictions.dtype(), site);
+}
+
+std::pair<Tensor, Tensor> MatchShapes(absl::string_view loss, const Tensor& labels,
+                                      const Tensor& predictions, OpSite site) {
+  Tensor y = labels, p = predictions;
+  if (!y.shape().unknown_rank() && !p.shape().unknown_rank()) {
+    if (y.rank() == p.rank() + 1 && LastDimIsOne(y)) {
+      if (p.rank() == 1)
+        p = expand_dims(p, -1, site);
+      else
+        y = squeeze(y, {-1}, site);
+    } else if (p.rank() == y.rank() + 1 && LastDimIsOne(p)) {
+      if (y.rank() == 1)
+        y = expand_dims(y, -1, site);
+      else
+        p = squeeze(p, {-1}, site);
+    }
+  }
+  if (!y.shape().IsCompatibleWith(p.shape())) {
+    ThrowLossError(loss, "labels and predictions must have the same shape", labels, predictions,
+                   site);
+  }
+  return {y, p};
+}
+
+Tensor LastDim(const Tensor& t, DType dtype, OpSite site) {
+  const Shape& shape = t.shape();
+  if (!shape.unknown_rank() && shape.rank() > 0 && shape.dim(shape.rank() - 1) >= 0) {
+    return scalar(static_cast<double>(shape.dim(shape.rank() - 1)), dtype);
+  }
+  const Tensor dims = shape_of(t, kInt32, site);
+  return cast(strided_slice(dims, {-1}, {0}, {1}, {.shrink_axis_mask = 1}, site), dtype, site);
+}
+
+}  // namespace duet::losses::internal
