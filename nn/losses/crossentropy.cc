@@ -87,48 +87,51 @@ Tensor BinaryFromProbabilities(const Tensor& z, const Tensor& p, OpSite site) {
 
 Tensor sparse_categorical_crossentropy(const Tensor& labels, const Tensor& predictions,
                                        bool from_logits, Reduction reduction, OpSite site) {
+  const OpSite at = internal::Unnamed(site);
   constexpr const char* kLoss = "sparse_categorical_crossentropy";
-  internal::CheckPredictions(kLoss, labels, predictions, site);
-  CheckRowsPossible(kLoss, labels, predictions, site);
-  const Tensor ids = SparseLabels(labels, predictions, site);
+  internal::CheckPredictions(kLoss, labels, predictions, at);
+  CheckRowsPossible(kLoss, labels, predictions, at);
+  const Tensor ids = SparseLabels(labels, predictions, at);
   // From probabilities, Keras takes logs and lets the op's log-softmax renormalize them.
-  const Tensor logits = from_logits ? predictions : log(ClipProbabilities(predictions, site), site);
+  const Tensor logits = from_logits ? predictions : log(ClipProbabilities(predictions, at), at);
   const auto fused = [](const Tensor& l, const Tensor& x, OpSite s) {
     return sparse_softmax_cross_entropy_with_logits(l, x, s);
   };
-  return reduce_loss(OverRows(fused, ids, logits, /*sparse=*/true, site), reduction, site);
+  return reduce_loss(OverRows(fused, ids, logits, /*sparse=*/true, at), reduction, site);
 }
 
 Tensor categorical_crossentropy(const Tensor& labels, const Tensor& predictions, bool from_logits,
                                 double label_smoothing, Reduction reduction, OpSite site) {
+  const OpSite at = internal::Unnamed(site);
   constexpr const char* kLoss = "categorical_crossentropy";
-  auto [y, p] = internal::MatchShapes(kLoss, internal::CastLabels(kLoss, labels, predictions, site),
-                                      predictions, site);
+  auto [y, p] = internal::MatchShapes(kLoss, internal::CastLabels(kLoss, labels, predictions, at),
+                                      predictions, at);
   if (label_smoothing != 0) {
-    y = SmoothLabels(y, label_smoothing, internal::LastDim(y, y.dtype(), site));
+    y = SmoothLabels(y, label_smoothing, internal::LastDim(y, y.dtype(), at));
   }
   if (from_logits) {
-    CheckRowsPossible(kLoss, labels, p, site);
+    CheckRowsPossible(kLoss, labels, p, at);
     const auto fused = [](const Tensor& l, const Tensor& x, OpSite s) {
       return softmax_cross_entropy_with_logits(l, x, s);
     };
-    return reduce_loss(OverRows(fused, y, p, /*sparse=*/false, site), reduction, site);
+    return reduce_loss(OverRows(fused, y, p, /*sparse=*/false, at), reduction, site);
   }
-  const Tensor normalized = p / reduce_sum(p, -1, /*keep_dims=*/true, site);
-  const Tensor per_sample = negative(
-      reduce_sum(y * log(ClipProbabilities(normalized, site), site), -1, false, site), site);
+  const Tensor normalized = p / reduce_sum(p, -1, /*keep_dims=*/true, at);
+  const Tensor per_sample =
+      negative(reduce_sum(y * log(ClipProbabilities(normalized, at), at), -1, false, at), at);
   return reduce_loss(per_sample, reduction, site);
 }
 
 Tensor binary_crossentropy(const Tensor& labels, const Tensor& predictions, bool from_logits,
                            double label_smoothing, Reduction reduction, OpSite site) {
+  const OpSite at = internal::Unnamed(site);
   constexpr const char* kLoss = "binary_crossentropy";
-  auto [z, p] = internal::MatchShapes(kLoss, internal::CastLabels(kLoss, labels, predictions, site),
-                                      predictions, site);
+  auto [z, p] = internal::MatchShapes(kLoss, internal::CastLabels(kLoss, labels, predictions, at),
+                                      predictions, at);
   if (label_smoothing != 0) z = SmoothLabels(z, label_smoothing, scalar(2, z.dtype()));
   const Tensor elementwise =
-      from_logits ? SigmoidCrossEntropy(z, p, site) : BinaryFromProbabilities(z, p, site);
-  return reduce_loss(reduce_mean(elementwise, -1, false, site), reduction, site);
+      from_logits ? SigmoidCrossEntropy(z, p, at) : BinaryFromProbabilities(z, p, at);
+  return reduce_loss(reduce_mean(elementwise, -1, false, at), reduction, site);
 }
 
 }  // namespace duet::losses

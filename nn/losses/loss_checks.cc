@@ -20,6 +20,11 @@ bool LastDimIsOne(const Tensor& t) {
 
 }  // namespace
 
+OpSite Unnamed(OpSite site) {
+  site.name = {};
+  return site;
+}
+
 void ThrowLossError(absl::string_view loss, absl::string_view message, const Tensor& labels,
                     const Tensor& predictions, OpSite site) {
   const std::string at = site.location.line() == 0 ? "" : absl::StrCat(" (at ", site.str(), ")");

@@ -1,4 +1,5 @@
-// Argument checks the losses share: dtypes, ranks and shapes, with errors that name the loss.
+// Argument checks the losses (and the metrics, nn/metrics/) share: dtypes, ranks and shapes, with
+// errors that name the loss or metric.
 #pragma once
 
 #include <string>
@@ -9,6 +10,10 @@
 #include "ops/op_site.h"
 
 namespace duet::losses::internal {
+
+// `site` without its node name: the ops inside a loss take the caller's line, and only the loss's
+// last op takes the name (reduce_loss), so the name the caller asked for is the result's node.
+OpSite Unnamed(OpSite site);
 
 // Throws Error(InvalidArgument) "<loss>: <message> [labels: <dtype> <shape>, predictions: ...]
 // (at <file:line>)", the form op errors take (AnnotateOpError in ops/op_call.cc).

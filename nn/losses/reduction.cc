@@ -1,5 +1,6 @@
 #include "nn/losses/reduction.h"
 
+#include "ops/array/array_ops.h"
 #include "ops/reduction/reduction_ops.h"
 
 namespace duet::losses {
@@ -7,7 +8,8 @@ namespace duet::losses {
 Tensor reduce_loss(const Tensor& per_sample, Reduction reduction, OpSite site) {
   switch (reduction) {
     case Reduction::kNone:
-      return per_sample;
+      // A node name the caller gave names the per-sample losses.
+      return site.name.empty() ? per_sample : identity(per_sample, site);
     case Reduction::kSum:
       return reduce_sum(per_sample, {}, false, site);
     case Reduction::kMean:

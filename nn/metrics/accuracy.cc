@@ -18,10 +18,10 @@ void CheckArgmaxShapes(const char* metric, const Tensor& y_true, const Tensor& y
                        const Tensor& ids, OpSite site) {
   const Shape& p = y_pred.shape();
   if (p.unknown_rank() || p.rank() == 0) {
-    ThrowLossError(metric, "y_pred must have a known rank >= 1", y_true, y_pred, site);
+    ThrowLossError(metric, "predictions must have a known rank >= 1", y_true, y_pred, site);
   }
   if (!ids.shape().IsCompatibleWith(Shape(p.dims().subspan(0, p.rank() - 1)))) {
-    ThrowLossError(metric, "y_true must have the shape of y_pred without its last dim", y_true,
+    ThrowLossError(metric, "labels must have the shape of predictions without its last dim", y_true,
                    y_pred, site);
   }
 }
@@ -65,8 +65,9 @@ Tensor SparseCategoricalAccuracy::operator()(const Tensor& y_true, const Tensor&
 void CategoricalAccuracy::update_state(const Tensor& y_true, const Tensor& y_pred,
                                        const Tensor& sample_weight, OpSite site) {
   if (!y_true.shape().IsCompatibleWith(y_pred.shape()) || y_pred.shape().rank() == 0) {
-    ThrowLossError("CategoricalAccuracy", "y_true and y_pred must have the same shape, rank >= 1",
-                   y_true, y_pred, site);
+    ThrowLossError("CategoricalAccuracy",
+                   "labels and predictions must have the same shape, of rank >= 1", y_true, y_pred,
+                   site);
   }
   const Tensor hits =
       Matches(argmax(y_true, -1, kInt64, site), argmax(y_pred, -1, kInt64, site), site);

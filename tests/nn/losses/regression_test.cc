@@ -77,6 +77,21 @@ TEST_CASE("regression losses agree eagerly, traced and in a Session") {
       p);
 }
 
+TEST_CASE("a node name given to a loss names its result node") {
+  for (Reduction r : {Reduction::kNone, Reduction::kMean}) {
+    Graph g;
+    Tensor loss;
+    {
+      GraphScope scope(g);
+      loss = losses::huber(Targets(kFloat32), Logits(kFloat32), 1.0, r, "my_loss");
+    }
+    Session sess(g);
+    ExpectTensorNear(sess.run({}, {"my_loss:0"})[0], sess.run({}, {loss})[0]);
+    ExpectTensorNear(sess.run({}, {"my_loss:0"})[0],
+                     losses::huber(Targets(kFloat32), Logits(kFloat32), 1.0, r));
+  }
+}
+
 TEST_CASE("regression loss errors name the loss, the shapes and the caller's line") {
   ExpectError(
       [] {
