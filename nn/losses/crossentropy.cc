@@ -104,8 +104,7 @@ Tensor categorical_crossentropy(const Tensor& labels, const Tensor& predictions,
                                 double label_smoothing, Reduction reduction, OpSite site) {
   const OpSite at = internal::Unnamed(site);
   constexpr const char* kLoss = "categorical_crossentropy";
-  auto [y, p] = internal::MatchShapes(kLoss, internal::CastLabels(kLoss, labels, predictions, at),
-                                      predictions, at);
+  auto [y, p] = internal::CastAndMatch(kLoss, labels, predictions, at);
   if (label_smoothing != 0) {
     y = SmoothLabels(y, label_smoothing, internal::LastDim(y, y.dtype(), at));
   }
@@ -126,8 +125,7 @@ Tensor binary_crossentropy(const Tensor& labels, const Tensor& predictions, bool
                            double label_smoothing, Reduction reduction, OpSite site) {
   const OpSite at = internal::Unnamed(site);
   constexpr const char* kLoss = "binary_crossentropy";
-  auto [z, p] = internal::MatchShapes(kLoss, internal::CastLabels(kLoss, labels, predictions, at),
-                                      predictions, at);
+  auto [z, p] = internal::CastAndMatch(kLoss, labels, predictions, at);
   if (label_smoothing != 0) z = SmoothLabels(z, label_smoothing, scalar(2, z.dtype()));
   const Tensor elementwise =
       from_logits ? SigmoidCrossEntropy(z, p, at) : BinaryFromProbabilities(z, p, at);

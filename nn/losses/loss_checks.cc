@@ -57,27 +57,32 @@ Tensor CastLabels(absl::string_view loss, const Tensor& labels, const Tensor& pr
   return labels.dtype() == predictions.dtype() ? labels : cast(labels, predictions.dtype(), site);
 }
 
+void SqueezeOrExpandToSameRank(Tensor& a, Tensor& b, OpSite site) {
+  if (a.shape().unknown_rank() || b.shape().unknown_rank()) return;
+  if (a.rank() == b.rank() + 1 && LastDimIsOne(a)) {
+    if (b.rank() == 1)
+      b = expand_dims(b, -1, site);
+    else
+      a = squeeze(a, {-1}, site);
+  } else if (b.rank() == a.rank() + 1 && LastDimIsOne(b)) {
+    SqueezeOrExpandToSameRank(b, a, site);
+  }
+}
+
 std::pair<Tensor, Tensor> MatchShapes(absl::string_view loss, const Tensor& labels,
                                       const Tensor& predictions, OpSite site) {
   Tensor y = labels, p = predictions;
-  if (!y.shape().unknown_rank() && !p.shape().unknown_rank()) {
-    if (y.rank() == p.rank() + 1 && LastDimIsOne(y)) {
-      if (p.rank() == 1)
-        p = expand_dims(p, -1, site);
-      else
-        y = squeeze(y, {-1}, site);
-    } else if (p.rank() == y.rank() + 1 && LastDimIsOne(p)) {
-      if (y.rank() == 1)
-        y = expand_dims(y, -1, site);
-      else
-        p = squeeze(p, {-1}, site);
-    }
-  }
+  SqueezeOrExpandToSameRank(y, p, site);
   if (!y.shape().IsCompatibleWith(p.shape())) {
     ThrowLossError(loss, "labels and predictions must have the same shape", labels, predictions,
                    site);
   }
   return {y, p};
+}
+
+std::pair<Tensor, Tensor> CastAndMatch(absl::string_view loss, const Tensor& labels,
+                                       const Tensor& predictions, OpSite site) {
+  return MatchShapes(loss, CastLabels(loss, labels, predictions, site), predictions, site);
 }
 
 Tensor LastDim(const Tensor& t, DType dtype, OpSite site) {

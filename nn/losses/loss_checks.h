@@ -28,11 +28,19 @@ void CheckPredictions(absl::string_view loss, const Tensor& labels, const Tensor
 Tensor CastLabels(absl::string_view loss, const Tensor& labels, const Tensor& predictions,
                   OpSite site);
 
-// Keras' squeeze_or_expand_to_same_rank: when one rank exceeds the other by one and its last dim
-// is 1, squeezes that dim (or, when the other is rank 1, expands the other instead). Then requires
-// the shapes to match (unknown dims match anything). Returns {labels, predictions}.
+// Keras' squeeze_or_expand_to_same_rank, in place: when one rank exceeds the other by one and its
+// last dim is 1, squeezes that dim (or, when the other is rank 1, expands the other instead).
+// Tensors of unknown rank are left alone.
+void SqueezeOrExpandToSameRank(Tensor& a, Tensor& b, OpSite site);
+
+// SqueezeOrExpandToSameRank, then requires the shapes to match (unknown dims match anything).
+// Returns {labels, predictions}.
 std::pair<Tensor, Tensor> MatchShapes(absl::string_view loss, const Tensor& labels,
                                       const Tensor& predictions, OpSite site);
+
+// CastLabels, then MatchShapes: the labels and predictions of the elementwise losses.
+std::pair<Tensor, Tensor> CastAndMatch(absl::string_view loss, const Tensor& labels,
+                                       const Tensor& predictions, OpSite site);
 
 // The number of classes: the last dim of `t` when known, else read at run time; as `dtype`.
 Tensor LastDim(const Tensor& t, DType dtype, OpSite site);

@@ -13,8 +13,7 @@ namespace {
 
 // predictions - labels, after the shared checks.
 Tensor Difference(const char* loss, const Tensor& labels, const Tensor& predictions, OpSite site) {
-  auto [y, p] = internal::MatchShapes(loss, internal::CastLabels(loss, labels, predictions, site),
-                                      predictions, site);
+  auto [y, p] = internal::CastAndMatch(loss, labels, predictions, site);
   return subtract(p, y, site);
 }
 

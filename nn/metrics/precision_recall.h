@@ -10,13 +10,13 @@
 
 namespace duet::metrics {
 
-// true_positives / (true_positives + false_positives), 0 before any positive prediction. A
-// prediction is positive when y_pred > threshold and a label when y_true != 0; sample weights
-// weight the counts. State: float32 [1] variables "true_positives" and "false_positives". Errors
-// name the metric and both shapes (y_true and y_pred must match up to a trailing size-1 dim).
-class Precision : public Metric {
+// What Precision and Recall share: true positives / (true positives + one kind of miss), 0 before
+// any count. A prediction is positive when y_pred > threshold and a label when y_true != 0;
+// sample weights weight the counts. State: float32 [1] variables "true_positives" and the miss's
+// ("false_positives" or "false_negatives"). Errors name the metric and both shapes (y_true and
+// y_pred must match up to a trailing size-1 dim).
+class ThresholdRatio : public Metric {
  public:
-  explicit Precision(double threshold = 0.5, std::string name = "precision");
   void update_state(const Tensor& y_true, const Tensor& y_pred,
                     const Tensor& sample_weight = Tensor(), OpSite site = {});
   Tensor result() const override;
@@ -24,26 +24,30 @@ class Precision : public Metric {
   Tensor operator()(const Tensor& y_true, const Tensor& y_pred,
                     const Tensor& sample_weight = Tensor(), OpSite site = {});
 
+ protected:
+  enum class Miss { kFalsePositives, kFalseNegatives };
+  // `kind` names the metric in errors.
+  ThresholdRatio(const char* kind, double threshold, std::string name, Miss miss);
+
  private:
+  const char* kind_;
   float threshold_;
-  Variable true_positives_, false_positives_;
+  Miss miss_;
+  Variable true_positives_, misses_;
 };
 
-// true_positives / (true_positives + false_negatives), 0 before any positive label; counting as
-// Precision's. State: float32 [1] variables "true_positives" and "false_negatives".
-class Recall : public Metric {
+// true_positives / (true_positives + false_positives): how many positive predictions are right.
+class Precision : public ThresholdRatio {
  public:
-  explicit Recall(double threshold = 0.5, std::string name = "recall");
-  void update_state(const Tensor& y_true, const Tensor& y_pred,
-                    const Tensor& sample_weight = Tensor(), OpSite site = {});
-  Tensor result() const override;
-  // update_state, then result.
-  Tensor operator()(const Tensor& y_true, const Tensor& y_pred,
-                    const Tensor& sample_weight = Tensor(), OpSite site = {});
+  explicit Precision(double threshold = 0.5, std::string name = "precision")
+      : ThresholdRatio("Precision", threshold, std::move(name), Miss::kFalsePositives) {}
+};
 
- private:
-  float threshold_;
-  Variable true_positives_, false_negatives_;
+// true_positives / (true_positives + false_negatives): how many positive labels are found.
+class Recall : public ThresholdRatio {
+ public:
+  explicit Recall(double threshold = 0.5, std::string name = "recall")
+      : ThresholdRatio("Recall", threshold, std::move(name), Miss::kFalseNegatives) {}
 };
 
 }  // namespace duet::metrics

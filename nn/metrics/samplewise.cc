@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "nn/losses/loss_checks.h"
 #include "ops/array/array_ops.h"
 #include "ops/math/math_ops.h"
 #include "ops/math/operators.h"
@@ -24,23 +25,6 @@ Tensor Reduce(const Tensor& x, int from, bool mean, OpSite site) {
   if (x.rank() <= from) return x;
   const std::vector<int64_t> axes = AxesFrom(from, x.rank());
   return mean ? reduce_mean(x, axes, false, site) : reduce_sum(x, axes, false, site);
-}
-
-bool LastDimIsOne(const Tensor& t) { return t.rank() > 0 && t.shape().dim(t.rank() - 1) == 1; }
-
-// Keras' squeeze_or_expand_to_same_rank(values, weights).
-void MatchRanks(Tensor& values, Tensor& weights, OpSite site) {
-  if (values.rank() == weights.rank() + 1 && LastDimIsOne(values)) {
-    if (weights.rank() == 1)
-      weights = expand_dims(weights, -1, site);
-    else
-      values = squeeze(values, {-1}, site);
-  } else if (weights.rank() == values.rank() + 1 && LastDimIsOne(weights)) {
-    if (values.rank() == 1)
-      values = expand_dims(values, -1, site);
-    else
-      weights = squeeze(weights, {-1}, site);
-  }
 }
 
 void CheckKnownRank(const char* metric, const Tensor& t, const char* what, OpSite site) {
@@ -65,7 +49,7 @@ Samplewise ReduceToSamplewise(const char* metric, const Tensor& values, const Te
   Samplewise out{cast(values, kFloat32, site), Tensor()};
   if (sample_weight.defined()) {
     Tensor weights = cast(sample_weight, kFloat32, site);
-    MatchRanks(out.values, weights, site);
+    losses::internal::SqueezeOrExpandToSameRank(out.values, weights, site);
     out.values = Reduce(out.values, weights.rank(), mean, site);
     const int weight_rank = weights.rank();
     weights = BroadcastLike(weights, out.values, site);

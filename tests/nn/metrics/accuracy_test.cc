@@ -10,18 +10,11 @@
 namespace duet::testing {
 namespace {
 
-// The {y_true, y_pred[, sample_weight]} update of any accuracy metric.
-template <typename M>
-MetricCase<M> Case() {
-  return {[] { return std::make_unique<M>(); },
-          [](M& m, const Batch& b) { m.update_state(b[0], b[1], b.size() > 2 ? b[2] : Tensor()); }};
-}
-
 Tensor Logits() { return MakeTensor(kFloat64, {3, 4}, ModPattern(12, 7, 13, 6, 3)); }
 Tensor Logits2() { return MakeTensor(kFloat64, {2, 4}, ModPattern(8, 5, 11, 5, 2)); }
 
 TEST_CASE("Accuracy matches Keras eagerly, traced and in a Session") {
-  ExpectKerasResults("accuracy", Case<metrics::Accuracy>(),
+  ExpectKerasResults("accuracy", LabeledCase<metrics::Accuracy>(),
                      {{constant({1, 2, 3, 4}), constant({0, 2, 3, 4})},
                       {constant({{1}, {2}}), constant({{1}, {0}}), constant({0.5, 2.0})},
                       {constant({{1, 2}, {3, 4}}), constant({{1, 0}, {0, 0}})},
@@ -30,7 +23,8 @@ TEST_CASE("Accuracy matches Keras eagerly, traced and in a Session") {
 }
 
 TEST_CASE("SparseCategoricalAccuracy matches Keras eagerly, traced and in a Session") {
-  ExpectKerasResults("sparse_categorical_accuracy", Case<metrics::SparseCategoricalAccuracy>(),
+  ExpectKerasResults("sparse_categorical_accuracy",
+                     LabeledCase<metrics::SparseCategoricalAccuracy>(),
                      {{constant({1, 3, 0}), Logits()},
                       {constant({{2}, {0}}), Logits2(), constant({0.5, 3.0})},
                       {constant({0.0, 1.0, 2.0}), Logits()},
@@ -40,7 +34,7 @@ TEST_CASE("SparseCategoricalAccuracy matches Keras eagerly, traced and in a Sess
 
 TEST_CASE("CategoricalAccuracy matches Keras eagerly, traced and in a Session") {
   const auto one_hots = [](std::vector<int> ids) { return one_hot(from_vector<int32_t>(ids), 4); };
-  ExpectKerasResults("categorical_accuracy", Case<metrics::CategoricalAccuracy>(),
+  ExpectKerasResults("categorical_accuracy", LabeledCase<metrics::CategoricalAccuracy>(),
                      {{one_hots({1, 3, 0}), Logits()},
                       {one_hots({2, 0}), Logits2(), constant({0.5, 3.0})},
                       {},

@@ -25,10 +25,8 @@ std::vector<Batch> AucBatches() {
 }
 
 MetricCase<metrics::AUC> Case(int64_t num_thresholds) {
-  return {[num_thresholds] { return std::make_unique<metrics::AUC>(num_thresholds); },
-          [](metrics::AUC& m, const Batch& b) {
-            m.update_state(b[0], b[1], b.size() > 2 ? b[2] : Tensor());
-          }};
+  return LabeledCase<metrics::AUC>(
+      [num_thresholds] { return std::make_unique<metrics::AUC>(num_thresholds); });
 }
 
 TEST_CASE("AUC matches Keras eagerly, traced and in a Session") {

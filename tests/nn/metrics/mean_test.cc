@@ -10,26 +10,8 @@
 namespace duet::testing {
 namespace {
 
-// gen_expected.py's REDUCTION_BATCHES: {values} or {values, sample_weight}; {} resets.
-std::vector<Batch> ReductionBatches() {
-  const Tensor values_2d = constant({{1.0, 2.0}, {3.0, 4.0}});
-  return {{constant(0.f)},
-          {constant(5.f)},
-          {constant({1.0, 3.0, 5.0, 7.0}), constant({1.0, 1.0, 0.0, 0.0})},
-          {values_2d, constant({{1.0}, {0.5}})},
-          {values_2d, constant({2.0, 1.0})},
-          {values_2d, values_2d / 4},
-          {constant({2.0, 4.0}), constant(3.f)},
-          {},
-          {constant({2.0, 4.0})}};
-}
-
 TEST_CASE("Mean matches Keras eagerly, traced and in a Session, weighted or not") {
-  const MetricCase<metrics::Mean> c{[] { return std::make_unique<metrics::Mean>(); },
-                                    [](metrics::Mean& m, const Batch& b) {
-                                      m.update_state(b[0], b.size() > 1 ? b[1] : Tensor());
-                                    }};
-  ExpectKerasResults("mean", c, ReductionBatches());
+  ExpectKerasResults("mean", ValuesCase<metrics::Mean>(), ReductionBatches());
 }
 
 TEST_CASE("Mean: API.md's example") {

@@ -28,6 +28,27 @@ struct MetricCase {
   std::function<void(M&, const Batch&)> update;
 };
 
+// A metric updated as update_state(values[, sample_weight]) (Mean, Sum).
+template <typename M>
+MetricCase<M> ValuesCase() {
+  return {[] { return std::make_unique<M>(); },
+          [](M& m, const Batch& b) { m.update_state(b[0], b.size() > 1 ? b[1] : Tensor()); }};
+}
+
+// A metric made by `make` (default-constructed when none) and updated as update_state(y_true,
+// y_pred[, sample_weight]).
+template <typename M>
+MetricCase<M> LabeledCase(std::function<std::unique_ptr<M>()> make = [] {
+  return std::make_unique<M>();
+}) {
+  return {std::move(make),
+          [](M& m, const Batch& b) { m.update_state(b[0], b[1], b.size() > 2 ? b[2] : Tensor()); }};
+}
+
+// gen_expected.py's REDUCTION_BATCHES, Mean's and Sum's: values of every rank, sample weights of
+// every form, a reset.
+std::vector<Batch> ReductionBatches();
+
 namespace metric_test_internal {
 
 // result() after each batch, the updates run as `run_update` says (eagerly, traced, in graphs).

@@ -24,8 +24,7 @@ std::vector<Batch> ConfusionBatches() {
 
 template <typename M>
 MetricCase<M> Case(double threshold) {
-  return {[threshold] { return std::make_unique<M>(threshold); },
-          [](M& m, const Batch& b) { m.update_state(b[0], b[1], b.size() > 2 ? b[2] : Tensor()); }};
+  return LabeledCase<M>([threshold] { return std::make_unique<M>(threshold); });
 }
 
 TEST_CASE("Precision matches Keras eagerly, traced and in a Session") {
