@@ -72,9 +72,14 @@ Tensor SmoothLabels(const Tensor& y, double smoothing, const Tensor& classes) {
 }
 
 // TensorFlow's sigmoid_cross_entropy_with_logits: max(x, 0) - x * z + log(1 + exp(-|x|)), which
-// neither overflows for large |x| nor loses precision near 0.
+// neither overflows for large |x| nor loses precision near 0. max and -|x| are selects on x >= 0
+// rather than relu and abs, whose gradients at 0 are 0: the selects' gradients add up to the
+// true sigmoid(0) - z at a logit of exactly 0 (a zero-initialized output layer's).
 Tensor SigmoidCrossEntropy(const Tensor& z, const Tensor& x, OpSite site) {
-  return relu(x, site) - x * z + log1p(exp(negative(abs(x, site), site), site), site);
+  const Tensor non_negative = greater_equal(x, scalar(0, x.dtype()), site);
+  const Tensor positive_part = where(non_negative, x, zeros_like(x, site), site);
+  const Tensor minus_abs = where(non_negative, negative(x, site), x, site);
+  return positive_part - x * z + log1p(exp(minus_abs, site), site);
 }
 
 Tensor BinaryFromProbabilities(const Tensor& z, const Tensor& p, OpSite site) {

@@ -139,6 +139,16 @@ TEST_CASE("cross-entropy gradients match finite differences") {
   }
 }
 
+TEST_CASE("binary_crossentropy from logits has the true gradient sigmoid(x) - z at x = 0") {
+  const Tensor z = constant({{0.0, 1.0, 0.25}});
+  const Tensor x = zeros({1, 3}, kFloat64);
+  GradientTape tape;
+  tape.watch(x);
+  const Tensor loss = losses::binary_crossentropy(z, x, true, 0, Reduction::kSum);
+  // d/dx mean_j(...) = (sigmoid(0) - z) / 3.
+  ExpectTensor(tape.gradient(loss, {x})[0], kFloat64, {1, 3}, {0.5 / 3, -0.5 / 3, 0.25 / 3});
+}
+
 // ---- eager, traced and Session ----
 
 TEST_CASE("cross-entropy losses agree eagerly, traced and in a Session") {
