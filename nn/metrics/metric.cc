@@ -11,7 +11,10 @@ namespace duet::metrics {
 Metric::Metric(std::string name) : nn::Module(std::move(name)) {}
 
 void Metric::reset_state() {
-  for (const auto& [name, variable] : own_variables()) variable.assign(zeros_like(variable));
+  // A constant zero, not zeros_like(variable): no read of the old value enters a graph.
+  for (const auto& [name, variable] : own_variables()) {
+    variable.assign(zeros(variable.shape(), variable.dtype()));
+  }
 }
 
 Variable Metric::add_state(const std::string& name, const Shape& shape) {
