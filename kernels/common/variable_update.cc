@@ -1,6 +1,6 @@
 #include "kernels/common/variable_update.h"
 
-#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,13 +82,16 @@ absl::Status LockedUpdate::CheckValues(const KernelContext& ctx, int grad_index)
 
 absl::Status LockedUpdate::Begin(const KernelContext& ctx, int num_variables, int grad_index) {
   DUET_RETURN_IF_ERROR(Resolve(ctx, num_variables));
-  std::array<int, kMaxVariables> order{};
-  for (int k = 0; k < size_; ++k) order[k] = k;
-  std::sort(order.begin(), order.begin() + size_,
-            [this](int a, int b) { return variables_[a] < variables_[b]; });
+  // Lock in address order (an insertion sort: std::sort on at most four elements trips GCC 12's
+  // -Warray-bounds).
+  std::array<std::mutex*, kMaxVariables> order{};
   for (int k = 0; k < size_; ++k) {
-    locks_[k] = std::unique_lock<std::mutex>(variables_[order[k]]->mu);
+    std::mutex* mu = &variables_[k]->mu;
+    int j = k;
+    for (; j > 0 && std::less<std::mutex*>()(mu, order[j - 1]); --j) order[j] = order[j - 1];
+    order[j] = mu;
   }
+  for (int k = 0; k < size_; ++k) locks_[k] = std::unique_lock<std::mutex>(*order[k]);
   DUET_RETURN_IF_ERROR(CheckValues(ctx, grad_index));
   for (int k = 0; k < size_; ++k) {
     DUET_ASSIGN_OR_RETURN(new_values_[k], WritableValue(*variables_[k], /*copy_value=*/false));
