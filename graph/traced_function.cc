@@ -558,8 +558,9 @@ Graph Tracer::ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bo
       identity(results[k], absl::StrCat("output_", k));
     }
   }
-  // _FusedElementwise is duet's own op: exported graphs keep TensorFlow's, so TensorFlow runs them.
-  optimize(graph, PassOptions{.disable = {"fuse_elementwise"}});
+  // _FusedElementwise and _ResourceApplyMatMulGradientDescent are duet's own ops: exported graphs
+  // keep TensorFlow's, so TensorFlow runs them.
+  optimize(graph, PassOptions{.disable = {"fuse_elementwise", "fuse_gradient_update"}});
   if (freeze) graph = freeze_variables(graph);
   return graph;
 }

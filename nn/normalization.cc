@@ -19,6 +19,15 @@ Tensor ScaleOrConstant(const Variable& v, int64_t channels, double value, DType 
   return v.defined() ? v.value(site) : fill(Shape{channels}, value, dtype);
 }
 
+// y reshaped to x's shape: by the static shape when at most one dim is unknown (so the result
+// keeps the known dims in a graph), else by the dynamic one.
+Tensor ReshapeLike(const Tensor& y, const Tensor& x, const OpSite& site) {
+  int unknown = 0;
+  for (int64_t d : x.shape().dims()) unknown += d < 0 ? 1 : 0;
+  if (unknown > 1) return reshape(y, shape_of(x, kInt32, site), site);
+  return reshape(y, x.shape(), site);
+}
+
 }  // namespace
 
 LayerNorm::LayerNorm(Module* parent, std::string name, NormOptions options)
@@ -66,7 +75,7 @@ Tensor BatchNorm::call(const Tensor& x, bool training, OpSite site) {
   const FusedBatchNormResult r =
       fused_batch_norm(x4, gamma, beta, moving_mean_.value(site), moving_variance_.value(site),
                        static_cast<float>(options_.epsilon), training, site);
-  Tensor y = x.rank() == 4 ? r.y : reshape(r.y, shape_of(x, kInt32, site), site);
+  Tensor y = x.rank() == 4 ? r.y : ReshapeLike(r.y, x, site);
   if (!training) return y;
   // Note [BatchNorm updates].
   const double keep = momentum_;

@@ -31,9 +31,9 @@ void Adam::update(const Update& u) {
                                      u.slots[2].handle(), beta_1_power, beta_2_power,
                                      u.learning_rate, beta_1, beta_2, epsilon, u.grad, u.site);
   } else {
-    resource_apply_adam(u.variable.handle(), u.slots[0].handle(), u.slots[1].handle(),
-                        beta_1_power, beta_2_power, u.learning_rate, beta_1, beta_2, epsilon,
-                        u.grad, /*use_nesterov=*/false, u.site);
+    resource_apply_adam(u.variable.handle(), u.slots[0].handle(), u.slots[1].handle(), beta_1_power,
+                        beta_2_power, u.learning_rate, beta_1, beta_2, epsilon, u.grad,
+                        /*use_nesterov=*/false, u.site);
   }
 }
 

@@ -17,8 +17,10 @@ Tensor Scalar(double value, const Tensor& like) { return scalar(value, like.dtyp
 
 ExponentialDecay::ExponentialDecay(double initial_learning_rate, double decay_steps,
                                    double decay_rate, bool staircase)
-    : initial_learning_rate(initial_learning_rate), decay_steps(decay_steps),
-      decay_rate(decay_rate), staircase(staircase) {
+    : initial_learning_rate(initial_learning_rate),
+      decay_steps(decay_steps),
+      decay_rate(decay_rate),
+      staircase(staircase) {
   if (!(decay_steps > 0)) {
     throw Error(absl::InvalidArgumentError(
         absl::StrCat("ExponentialDecay: decay_steps must be positive, got ", decay_steps)));
@@ -35,9 +37,9 @@ PiecewiseConstantDecay::PiecewiseConstantDecay(std::vector<double> boundaries,
                                                std::vector<double> values)
     : boundaries(std::move(boundaries)), values(std::move(values)) {
   if (this->values.size() != this->boundaries.size() + 1) {
-    throw Error(absl::InvalidArgumentError(absl::StrCat(
-        "PiecewiseConstantDecay: needs one more value than boundaries, got ",
-        this->boundaries.size(), " boundaries and ", this->values.size(), " values")));
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("PiecewiseConstantDecay: needs one more value than boundaries, got ",
+                     this->boundaries.size(), " boundaries and ", this->values.size(), " values")));
   }
 }
 
@@ -52,8 +54,11 @@ Tensor PiecewiseConstantDecay::operator()(const Tensor& step) const {
 
 CosineDecay::CosineDecay(double initial_learning_rate, double decay_steps, double alpha,
                          std::optional<double> warmup_target, double warmup_steps)
-    : initial_learning_rate(initial_learning_rate), decay_steps(decay_steps), alpha(alpha),
-      warmup_target(warmup_target), warmup_steps(warmup_steps) {
+    : initial_learning_rate(initial_learning_rate),
+      decay_steps(decay_steps),
+      alpha(alpha),
+      warmup_target(warmup_target),
+      warmup_steps(warmup_steps) {
   if (!(decay_steps > 0)) {
     throw Error(absl::InvalidArgumentError(
         absl::StrCat("CosineDecay: decay_steps must be positive, got ", decay_steps)));

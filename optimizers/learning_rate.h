@@ -54,8 +54,8 @@ class LearningRate {
  public:
   LearningRate(double value);  // NOLINT(google-explicit-constructor)
   template <typename Schedule>
-  requires std::derived_from<Schedule, LearningRateSchedule>
-  LearningRate(Schedule schedule)  // NOLINT(google-explicit-constructor)
+  requires std::derived_from<Schedule, LearningRateSchedule> LearningRate(
+      Schedule schedule)  // NOLINT(google-explicit-constructor)
       : schedule_(std::make_shared<Schedule>(std::move(schedule))) {}
 
   // The rate at `step` (a scalar of a float dtype), in that dtype.

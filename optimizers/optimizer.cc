@@ -47,7 +47,8 @@ std::vector<std::pair<Tensor, Variable>> Optimizer::Pair(const std::vector<Tenso
                                                          const std::vector<Variable>& variables,
                                                          const OpSite& site) {
   if (grads.size() != variables.size()) {
-    Fail(name_, absl::StrCat("got ", grads.size(), " gradients for ", variables.size(), " variables"),
+    Fail(name_,
+         absl::StrCat("got ", grads.size(), " gradients for ", variables.size(), " variables"),
          site);
   }
   std::vector<std::pair<Tensor, Variable>> pairs;
@@ -66,9 +67,9 @@ std::vector<std::pair<Tensor, Variable>> Optimizer::Pair(const std::vector<Tenso
     }
     if (grads[i].dtype() != v.dtype() || !grads[i].shape().IsCompatibleWith(v.shape())) {
       Fail(name_,
-           absl::StrCat("the gradient of variable '", v.name(), "' is ", DTypeName(grads[i].dtype()),
-                        " ", grads[i].shape().str(), ", but the variable is ",
-                        DTypeName(v.dtype()), " ", v.shape().str()),
+           absl::StrCat("the gradient of variable '", v.name(), "' is ",
+                        DTypeName(grads[i].dtype()), " ", grads[i].shape().str(),
+                        ", but the variable is ", DTypeName(v.dtype()), " ", v.shape().str()),
            site);
     }
     pairs.emplace_back(grads[i], v);
@@ -122,7 +123,8 @@ Tensor Optimizer::apply_gradients(const std::vector<Tensor>& grads,
     }
     return it->second;
   };
-  before_updates(pairs, [&](DType dtype) { return scalars(dtype).first; }, site);
+  before_updates(
+      pairs, [&](DType dtype) { return scalars(dtype).first; }, site);
   std::vector<Tensor> updated;
   for (const auto& [grad, variable] : pairs) {
     const auto& [rate, step] = scalars(variable.dtype());

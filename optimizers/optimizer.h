@@ -26,12 +26,12 @@ struct ClipOptions {
 
 // Note [Optimizer steps]: apply_gradients computes the learning rate at `iterations` (the
 // updates made before this one) in float32, as Keras does, and, per variable dtype, that rate
-// and the 1-based step Adam's bias correction uses, runs each variable's update, then adds 1 to `iterations`. Everything is ops, so the same
-// call runs eagerly, inside duet::function (one trace serves every step: the schedule reads the
-// counter) and in a GraphScope. Slots are made on a variable's first update, eagerly even inside
-// a trace, named "<variable>/<slot>" (TensorFlow's slot names: "m", "v", "momentum", ...).
-// A gradient that is undefined (the loss does not use the variable) skips its variable with one
-// warning per variable.
+// and the 1-based step Adam's bias correction uses, runs each variable's update, then adds 1 to
+// `iterations`. Everything is ops, so the same call runs eagerly, inside duet::function (one trace
+// serves every step: the schedule reads the counter) and in a GraphScope. Slots are made on a
+// variable's first update, eagerly even inside a trace, named "<variable>/<slot>" (TensorFlow's
+// slot names: "m", "v", "momentum", ...). A gradient that is undefined (the loss does not use the
+// variable) skips its variable with one warning per variable.
 class Optimizer {
  public:
   Optimizer(std::string name, LearningRate learning_rate, ClipOptions clip);

@@ -7,7 +7,6 @@
 
 namespace duet::optimizers {
 
-
 class SGD : public Optimizer {
  public:
   explicit SGD(LearningRate learning_rate = 0.01, double momentum = 0, bool nesterov = false,

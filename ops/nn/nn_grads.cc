@@ -124,11 +124,13 @@ TensorList SparseSoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
 }
 
 // FusedBatchNormV3. xhat = (x - mean) * inv_std comes from x and the kept reserve spaces 1 (the
-// mean y used) and 3 (its 1 / sqrt(variance + epsilon)) instead of recomputing the statistics
-// with ops: that saves two reductions over x per step, and is still correct under nested tapes
-// because this function also differentiates the reserve-space outputs: an enclosing tape that
-// differentiates this gradient sends what reaches reserve spaces 1 and 3 back through the
-// forward op's entry to x (training) or to mean and variance (inference).
+// mean y used) and 2 (the variance y used; inv_std = 1 / sqrt(it + epsilon)) instead of
+// recomputing the statistics with ops: that saves two reductions over x per step. Reserve space 3
+// is not used: TensorFlow's CPU kernel leaves it empty, and exported training graphs must run
+// there. It is correct under nested tapes because this function also differentiates the
+// reserve-space outputs: an enclosing tape that differentiates this gradient sends what reaches
+// reserve spaces 1 and 2 back through the forward op's entry to x (training) or to mean and
+// variance (inference).
 //
 // Gradients of every output are handled. In training, with N values per channel and the batch
 // statistics m = mean(x), v = mean((x - m)^2) (biased): batch_mean = f m + (1 - f) mean_in,
@@ -144,7 +146,7 @@ TensorList FusedBatchNormV3Grad(const GradientContext& ctx) {
   const Tensor x = as_u(ctx.input(0));
   const Tensor& scale = ctx.input(1);
   const Tensor& mean = ctx.output(3);
-  const Tensor& inv_std = ctx.output(5);
+  const Tensor inv_std = rsqrt(ctx.output(4) + scalar(ctx.attr(FusedBatchNormAttrs::kEpsilon), u));
   const Axes channel_sum{0, 1, 2};
   const bool training = ctx.attr(FusedBatchNormAttrs::kIsTraining);
   const Shape& x_shape = ctx.input_shape(0);
@@ -243,9 +245,9 @@ const GradientRegistrar kSoftmaxCrossEntropyWithLogitsGrad("SoftmaxCrossEntropyW
 const GradientRegistrar kSparseSoftmaxCrossEntropyWithLogitsGrad(
     "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad,
     /*keep_inputs=*/{0}, /*keep_outputs=*/{1});
-// reserve_space_1 (the mean y used) and reserve_space_3 (its inv_std); see FusedBatchNormV3Grad.
+// reserve_space_1 and 2 (the mean and variance y used); see FusedBatchNormV3Grad.
 const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3", FusedBatchNormV3Grad,
-                                              /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{3, 5});
+                                              /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{3, 4});
 // The fusion pass makes these for graphs that only run forward (gradients are built from the
 // unfused ops first), as TensorFlow's grappler does.
 const NotDifferentiable kFusedMatMul("_FusedMatMul");

@@ -14,9 +14,9 @@
 namespace duet {
 namespace {
 
+using optimizers::Optimizer;
 using testing::ExpectError;
 using testing::ExpectTensor;
-using optimizers::Optimizer;
 
 const std::string kDir = "tests/optimizers/testdata/";
 
@@ -30,9 +30,7 @@ struct Problem {
         tb(cast(constant({0.5, 0.5, -1.0, 2.0}), dtype)),
         cb(cast(constant({2.0, 1.0, 0.5, 4.0}), dtype)) {}
 
-  Tensor loss() const {
-    return reduce_sum(ca * square(a - ta)) + reduce_sum(cb * square(b - tb));
-  }
+  Tensor loss() const { return reduce_sum(ca * square(a - ta)) + reduce_sum(cb * square(b - tb)); }
   // One training step: the gradients of the loss, applied.
   void step(Optimizer& opt) const {
     GradientTape tape;
@@ -70,14 +68,15 @@ std::vector<std::pair<std::string, Factory>> Cases() {
       {"adam_exponential_decay",
        [] { return std::make_unique<Adam>(ExponentialDecay(0.01, 3, 0.5)); }},
       {"sgd_piecewise",
-       [] { return std::make_unique<SGD>(PiecewiseConstantDecay({3, 6}, {0.1, 0.05, 0.01})); }},
+       [] {
+         return std::make_unique<SGD>(PiecewiseConstantDecay({3, 6}, {0.1, 0.05, 0.01}));
+       }},
       {"adam_cosine_warmup",
        [] { return std::make_unique<Adam>(CosineDecay(0.0, 10, 0, 0.02, 3)); }},
-      {"sgd_clipnorm", [] { return std::make_unique<SGD>(0.1, 0, false, ClipOptions{.clipnorm = 0.5}); }},
+      {"sgd_clipnorm",
+       [] { return std::make_unique<SGD>(0.1, 0, false, ClipOptions{.clipnorm = 0.5}); }},
       {"adam_global_clipnorm",
-       [] {
-         return std::make_unique<Adam>(0.01, AdamOptions{.clip = {.global_clipnorm = 0.5}});
-       }},
+       [] { return std::make_unique<Adam>(0.01, AdamOptions{.clip = {.global_clipnorm = 0.5}}); }},
   };
 }
 
@@ -161,8 +160,8 @@ TEST_CASE("Every optimizer follows the same trajectory in a Session") {
             GraphScope scope(g);
             GradientTape tape;
             const Tensor l = p.loss();
-            train = opt.apply_gradients(tape.gradient(l, std::vector<Variable>{p.a, p.b}),
-                                        {p.a, p.b});
+            train =
+                opt.apply_gradients(tape.gradient(l, std::vector<Variable>{p.a, p.b}), {p.a, p.b});
           }
           Session session(g);
           for (int i = 1; i <= 10; ++i) {
@@ -215,12 +214,21 @@ TEST_CASE("clip_by_global_norm scales every tensor by one factor") {
 TEST_CASE("Optimizer errors name the variable; an unused variable is skipped") {
   optimizers::SGD sgd(0.1);
   Variable w(constant({1.f, 2.f}), "w"), unused(constant({1.f}), "unused");
-  ExpectError([&] { sgd.apply_gradients({constant({1.f, 2.f, 3.f})}, {w}); },
-              {"optimizer 'SGD'", "gradient of variable 'w'", "(3,)", "(2,)", "optimizers_test.cc"});
-  ExpectError([&] { sgd.apply_gradients({constant({1.0, 2.0})}, {w}); },
-              {"variable 'w'", "float64", "float32"});
-  ExpectError([&] { sgd.apply_gradients({constant({1.f, 2.f})}, {w, unused}); },
-              {"1 gradients for 2 variables"});
+  ExpectError(
+      [&] {
+        sgd.apply_gradients({constant({1.f, 2.f, 3.f})}, {w});
+      },
+      {"optimizer 'SGD'", "gradient of variable 'w'", "(3,)", "(2,)", "optimizers_test.cc"});
+  ExpectError(
+      [&] {
+        sgd.apply_gradients({constant({1.0, 2.0})}, {w});
+      },
+      {"variable 'w'", "float64", "float32"});
+  ExpectError(
+      [&] {
+        sgd.apply_gradients({constant({1.f, 2.f})}, {w, unused});
+      },
+      {"1 gradients for 2 variables"});
   ExpectError([&] { sgd.apply_gradients({Tensor()}, {unused}); }, {"no variable has a gradient"});
   sgd.apply_gradients({constant({1.f, 1.f}), Tensor()}, {w, unused});
   ExpectTensor(w.value(), kFloat32, {2}, {0.9, 1.9});

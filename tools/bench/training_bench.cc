@@ -30,10 +30,9 @@ struct Mlp : nn::Module {
 
 // The raw-ops MLP with its own Adam state: what a user wrote before nn/ and optimizers/.
 struct RawMlp {
-  std::vector<Variable> vars = {Variable(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"),
-                                Variable(zeros({256}), "b1"),
-                                Variable(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"),
-                                Variable(zeros({10}), "b2")};
+  std::vector<Variable> vars = {
+      Variable(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"), Variable(zeros({256}), "b1"),
+      Variable(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"), Variable(zeros({10}), "b2")};
   std::vector<Variable> m, v;
   Variable step{scalar(0, kInt64), "step", false};
   RawMlp() {
