@@ -10,7 +10,8 @@ Cases (training_bench.cc):
   mlp_adam_b64     784-256-10 relu MLP, batch 64, sparse cross-entropy from logits, Adam(1e-3)
   cnn_bn_adam_b64  conv(32,3,same)-bn-relu, conv(64,3,same)-bn-relu, maxpool 2, dense(10) on
                    28x28x1, batch 64, training mode (batch-norm statistics updated), Adam(1e-3)
-Each round runs the duet binary once, then each peer (peer_timing.py's medians); the output is
+Each round runs the duet binary once, then each peer (peer_timing.py's medians) in a process of
+its own (PyTorch and TensorFlow abort when both load LLVM into one process); the output is
 every round's lines, then per case the median over rounds and the ratios peer / duet traced
 (above 1: duet is faster), as `name<TAB>value<TAB>unit`.
 """
@@ -24,11 +25,10 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
-import tensorflow as tf  # noqa: E402
-import keras  # noqa: E402
-import torch  # noqa: E402
 
 from peer_timing import emit, median_seconds_per_call  # noqa: E402
+
+CASES = ["mlp_adam_b64", "cnn_bn_adam_b64"]
 
 BATCH = 64
 rng = np.random.default_rng(0)
@@ -99,24 +99,35 @@ def tf_step(make, x, y):
     return step
 
 
-def peers(case, compile_ok):
-    make_torch, make_keras, shape = {
-        "mlp_adam_b64": (torch_mlp, keras_mlp, (784,)),
-        "cnn_bn_adam_b64": (torch_cnn, keras_cnn, (28, 28, 1)),
-    }[case]
-    x, y = data(shape)
-    out = {"pytorch_eager": torch_steps(make_torch, x, y, False),
-           "tensorflow_function": tf_step(make_keras, x, y)}
-    if compile_ok:
-        out["pytorch_compile"] = torch_steps(make_torch, x, y, True)
-    return out
+def time_peer(framework, compile_ok):
+    """Times every case in one framework and prints its lines (run in a process of its own)."""
+    global torch, tf, keras
+    if framework == "pytorch":
+        import torch
+    else:
+        import tensorflow as tf
+        import keras
+    shapes = {"mlp_adam_b64": (784,), "cnn_bn_adam_b64": (28, 28, 1)}
+    for case in CASES:
+        x, y = data(shapes[case])
+        if framework == "pytorch":
+            make = torch_mlp if case.startswith("mlp") else torch_cnn
+            steps = {"pytorch_eager": torch_steps(make, x, y, False)}
+            if compile_ok:
+                steps["pytorch_compile"] = torch_steps(make, x, y, True)
+        else:
+            make = keras_mlp if case.startswith("mlp") else keras_cnn
+            steps = {"tensorflow_function": tf_step(make, x, y)}
+        for peer, step in steps.items():
+            emit(f"{peer}.{case}", median_seconds_per_call(step) * 1e6, "us")
 
 
-def run_duet(binary):
-    lines = subprocess.run([binary], check=True, capture_output=True, text=True).stdout
+def run(command):
+    """Runs a benchmark process; returns its `name<TAB>value` lines as a dict, echoing them."""
+    lines = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     values = {}
     for line in lines.splitlines():
-        name, value, unit = line.split("\t")
+        name, value, _ = line.split("\t")
         values[name] = float(value)
         print(line, flush=True)
     return values
@@ -127,23 +138,24 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-compile", action="store_true")
+    parser.add_argument("--peer", choices=["pytorch", "tensorflow"], help=argparse.SUPPRESS)
     args = parser.parse_args()
-    cases = ["mlp_adam_b64", "cnn_bn_adam_b64"]
-    steps = {case: peers(case, not args.no_compile) for case in cases}
+    if args.peer:
+        time_peer(args.peer, not args.no_compile)
+        return
     results = {}
+    me = [sys.executable, os.path.abspath(__file__), args.binary]
+    if args.no_compile:
+        me.append("--no-compile")
     for _ in range(args.rounds):
-        for name, value in run_duet(args.binary).items():
-            results.setdefault(name, []).append(value)
-        for case in cases:
-            for peer, step in steps[case].items():
-                us = median_seconds_per_call(step) * 1e6
-                emit(f"{peer}.{case}", us, "us")
-                results.setdefault(f"{peer}.{case}", []).append(us)
+        for command in ([args.binary], me + ["--peer", "pytorch"], me + ["--peer", "tensorflow"]):
+            for name, value in run(command).items():
+                results.setdefault(name, []).append(value)
     print("# medians over rounds")
     medians = {name: statistics.median(v) for name, v in results.items()}
     for name, value in sorted(medians.items()):
         emit("median." + name, value, "us" if not name.startswith("ratio") else "x")
-    for case in cases:
+    for case in CASES:
         traced = medians[f"duet_traced.{case}"]
         for name, value in sorted(medians.items()):
             if name.endswith("." + case) and not name.startswith(("duet", "ratio")):
