@@ -19,31 +19,36 @@ std::string Padding(const std::string& padding) {
   return upper;
 }
 
-void FillInitializers(ConvOptions& options) {
-  if (!options.kernel_initializer) options.kernel_initializer = initializers::glorot_uniform();
-  if (!options.bias_initializer) options.bias_initializer = initializers::zeros();
-}
-
 std::vector<int64_t> Strides(const ConvOptions& o) { return {1, o.strides.h, o.strides.w, 1}; }
 std::vector<int64_t> Dilations(const ConvOptions& o) {
   return {1, o.dilation_rate.h, o.dilation_rate.w, 1};
 }
 
-Tensor Finish(Tensor y, const ConvOptions& options, const Variable& bias, const OpSite& site) {
-  if (options.use_bias) y = bias_add(y, bias, site);
-  return activate(options.activation, y, site);
+}  // namespace
+
+ConvLayer::ConvLayer(Module* parent, std::string name, Size2 kernel_size, ConvOptions options)
+    : Layer(parent, std::move(name)), kernel_size_(kernel_size), options_(std::move(options)) {
+  options_.padding = Padding(options_.padding);
+  if (!options_.kernel_initializer) options_.kernel_initializer = initializers::glorot_uniform();
+  if (!options_.bias_initializer) options_.bias_initializer = initializers::zeros();
 }
 
-}  // namespace
+void ConvLayer::MakeVariables(int64_t in, int64_t out, int64_t bias_size) {
+  kernel_ = add_variable("kernel", Shape{kernel_size_.h, kernel_size_.w, in, out}, dtype(),
+                         options_.kernel_initializer);
+  if (options_.use_bias) {
+    bias_ = add_variable("bias", Shape{bias_size}, dtype(), options_.bias_initializer);
+  }
+}
+
+Tensor ConvLayer::Finish(const Tensor& y, const OpSite& site) const {
+  const Tensor biased = options_.use_bias ? bias_add(y, bias_, site) : y;
+  return activate(options_.activation, biased, site);
+}
 
 Conv2D::Conv2D(Module* parent, std::string name, int64_t filters, Size2 kernel_size,
                ConvOptions options)
-    : Layer(parent, std::move(name)),
-      filters_(filters),
-      kernel_size_(kernel_size),
-      options_(std::move(options)) {
-  FillInitializers(options_);
-  options_.padding = Padding(options_.padding);
+    : ConvLayer(parent, std::move(name), kernel_size, std::move(options)), filters_(filters) {
   if (options_.groups < 1 || filters_ % options_.groups != 0) {
     throw Error(absl::InvalidArgumentError(absl::StrCat(
         "Conv2D: filters (", filters_, ") must be a multiple of groups (", options_.groups, ")")));
@@ -60,12 +65,7 @@ void Conv2D::build(const Shape& input_shape) {
                       " channels (input shape ", input_shape.str(), ")"),
          OpSite());
   }
-  kernel_ =
-      add_variable("kernel", Shape{kernel_size_.h, kernel_size_.w, in / options_.groups, filters_},
-                   dtype(), options_.kernel_initializer);
-  if (options_.use_bias) {
-    bias_ = add_variable("bias", Shape{filters_}, dtype(), options_.bias_initializer);
-  }
+  MakeVariables(in / options_.groups, filters_, filters_);
 }
 
 Tensor Conv2D::call(const Tensor& x, bool, OpSite site) {
@@ -89,18 +89,13 @@ Tensor Conv2D::call(const Tensor& x, bool, OpSite site) {
     }
     y = concat(ys, 3, site);
   }
-  return Finish(y, options_, bias_, site);
+  return Finish(y, site);
 }
 
 DepthwiseConv2D::DepthwiseConv2D(Module* parent, std::string name, Size2 kernel_size,
                                  int64_t depth_multiplier, ConvOptions options)
-    : Layer(parent, std::move(name)),
-      kernel_size_(kernel_size),
-      depth_multiplier_(depth_multiplier),
-      options_(std::move(options)) {
-  FillInitializers(options_);
-  options_.padding = Padding(options_.padding);
-}
+    : ConvLayer(parent, std::move(name), kernel_size, std::move(options)),
+      depth_multiplier_(depth_multiplier) {}
 
 DepthwiseConv2D::DepthwiseConv2D(Size2 kernel_size, int64_t depth_multiplier, ConvOptions options)
     : DepthwiseConv2D(nullptr, "depthwise_conv2d", kernel_size, depth_multiplier,
@@ -108,27 +103,18 @@ DepthwiseConv2D::DepthwiseConv2D(Size2 kernel_size, int64_t depth_multiplier, Co
 
 void DepthwiseConv2D::build(const Shape& input_shape) {
   const int64_t in = input_shape.dim(3);
-  kernel_ = add_variable("kernel", Shape{kernel_size_.h, kernel_size_.w, in, depth_multiplier_},
-                         dtype(), options_.kernel_initializer);
-  if (options_.use_bias) {
-    bias_ = add_variable("bias", Shape{in * depth_multiplier_}, dtype(), options_.bias_initializer);
-  }
+  MakeVariables(in, depth_multiplier_, in * depth_multiplier_);
 }
 
 Tensor DepthwiseConv2D::call(const Tensor& x, bool, OpSite site) {
   const Tensor y =
       depthwise_conv2d(x, kernel_, Strides(options_), options_.padding, Dilations(options_), site);
-  return Finish(y, options_, bias_, site);
+  return Finish(y, site);
 }
 
 Conv2DTranspose::Conv2DTranspose(Module* parent, std::string name, int64_t filters,
                                  Size2 kernel_size, ConvOptions options)
-    : Layer(parent, std::move(name)),
-      filters_(filters),
-      kernel_size_(kernel_size),
-      options_(std::move(options)) {
-  FillInitializers(options_);
-  options_.padding = Padding(options_.padding);
+    : ConvLayer(parent, std::move(name), kernel_size, std::move(options)), filters_(filters) {
   if (options_.groups != 1) {
     throw Error(absl::InvalidArgumentError("Conv2DTranspose: groups must be 1"));
   }
@@ -138,12 +124,7 @@ Conv2DTranspose::Conv2DTranspose(int64_t filters, Size2 kernel_size, ConvOptions
     : Conv2DTranspose(nullptr, "conv2d_transpose", filters, kernel_size, std::move(options)) {}
 
 void Conv2DTranspose::build(const Shape& input_shape) {
-  kernel_ =
-      add_variable("kernel", Shape{kernel_size_.h, kernel_size_.w, filters_, input_shape.dim(3)},
-                   dtype(), options_.kernel_initializer);
-  if (options_.use_bias) {
-    bias_ = add_variable("bias", Shape{filters_}, dtype(), options_.bias_initializer);
-  }
+  MakeVariables(filters_, input_shape.dim(3), filters_);
 }
 
 Tensor Conv2DTranspose::call(const Tensor& x, bool, OpSite site) {
@@ -160,7 +141,7 @@ Tensor Conv2DTranspose::call(const Tensor& x, bool, OpSite site) {
       out_size(s.dim(2), options_.strides.w, kernel_size_.w, options_.dilation_rate.w), filters_};
   const Tensor y = conv2d_backprop_input(output, kernel_, x, Strides(options_), options_.padding,
                                          Dilations(options_), {}, site);
-  return Finish(y, options_, bias_, site);
+  return Finish(y, site);
 }
 
 }  // namespace duet::nn

@@ -29,75 +29,74 @@ struct ConvOptions {
   Initializer bias_initializer;    // empty: zeros
 };
 
-// kernel [kh, kw, in_channels / groups, filters], bias [filters]. groups == in_channels runs as
-// one DepthwiseConv2dNative; other groups as one Conv2D per group.
-class Conv2D : public Layer {
+// What the three convolution layers share: NHWC input of a fixed channel count, a kernel and an
+// optional bias, ConvOptions with the padding checked and the initializers filled in.
+class ConvLayer : public Layer {
  public:
-  Conv2D(Module* parent, std::string name, int64_t filters, Size2 kernel_size,
-         ConvOptions options = {});
-  Conv2D(int64_t filters, Size2 kernel_size, ConvOptions options = {});
-
   const Variable& kernel() const { return kernel_; }
   const Variable& bias() const { return bias_; }
 
  protected:
+  ConvLayer(Module* parent, std::string name, Size2 kernel_size, ConvOptions options);
   InputSpec input_spec() const override { return {.rank = 4, .fixed_last_dim = true}; }
-  void build(const Shape& input_shape) override;
-  Tensor call(const Tensor& x, bool training, OpSite site) override;
+  // Makes kernel [kh, kw, in, out] and, with use_bias, bias [bias_size].
+  void MakeVariables(int64_t in, int64_t out, int64_t bias_size);
+  // bias_add (with use_bias), then the activation.
+  Tensor Finish(const Tensor& y, const OpSite& site) const;
 
- private:
-  int64_t filters_;
   Size2 kernel_size_;
   ConvOptions options_;
   Variable kernel_, bias_;
 };
 
+// kernel [kh, kw, in_channels / groups, filters], bias [filters]. groups == in_channels runs as
+// one DepthwiseConv2dNative; other groups as one Conv2D per group.
+class Conv2D : public ConvLayer {
+ public:
+  Conv2D(Module* parent, std::string name, int64_t filters, Size2 kernel_size,
+         ConvOptions options = {});
+  Conv2D(int64_t filters, Size2 kernel_size, ConvOptions options = {});
+
+ protected:
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& x, bool training, OpSite site) override;
+
+ private:
+  int64_t filters_;
+};
+
 // kernel [kh, kw, in_channels, depth_multiplier] (op DepthwiseConv2dNative), bias
 // [in_channels * depth_multiplier]. ConvOptions::groups is ignored.
-class DepthwiseConv2D : public Layer {
+class DepthwiseConv2D : public ConvLayer {
  public:
   DepthwiseConv2D(Module* parent, std::string name, Size2 kernel_size, int64_t depth_multiplier = 1,
                   ConvOptions options = {});
   DepthwiseConv2D(Size2 kernel_size, int64_t depth_multiplier = 1, ConvOptions options = {});
 
-  const Variable& kernel() const { return kernel_; }
-  const Variable& bias() const { return bias_; }
-
  protected:
-  InputSpec input_spec() const override { return {.rank = 4, .fixed_last_dim = true}; }
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& x, bool training, OpSite site) override;
 
  private:
-  Size2 kernel_size_;
   int64_t depth_multiplier_;
-  ConvOptions options_;
-  Variable kernel_, bias_;
 };
 
 // The transpose (gradient) of a Conv2D: kernel [kh, kw, filters, in_channels] (op
 // Conv2DBackpropInput). Output size per spatial dim: in * stride (same) or
 // (in - 1) * stride + dilated kernel (valid). Needs a known batch size (the op takes the output
 // shape as an attr). ConvOptions::groups must be 1.
-class Conv2DTranspose : public Layer {
+class Conv2DTranspose : public ConvLayer {
  public:
   Conv2DTranspose(Module* parent, std::string name, int64_t filters, Size2 kernel_size,
                   ConvOptions options = {});
   Conv2DTranspose(int64_t filters, Size2 kernel_size, ConvOptions options = {});
 
-  const Variable& kernel() const { return kernel_; }
-  const Variable& bias() const { return bias_; }
-
  protected:
-  InputSpec input_spec() const override { return {.rank = 4, .fixed_last_dim = true}; }
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& x, bool training, OpSite site) override;
 
  private:
   int64_t filters_;
-  Size2 kernel_size_;
-  ConvOptions options_;
-  Variable kernel_, bias_;
 };
 
 }  // namespace duet::nn

@@ -11,31 +11,25 @@ std::vector<int64_t> Window(Size2 size) { return {1, size.h, size.w, 1}; }
 
 }  // namespace
 
-MaxPool2D::MaxPool2D(Module* parent, std::string name, Size2 pool_size, PoolOptions options)
-    : Layer(parent, std::move(name)), pool_size_(pool_size), options_(std::move(options)) {
+Pool2D::Pool2D(Module* parent, std::string name, PoolOp op, Size2 pool_size, PoolOptions options)
+    : Layer(parent, std::move(name)), op_(op), pool_size_(pool_size), options_(std::move(options)) {
   options_.padding = absl::AsciiStrToUpper(options_.padding);
 }
 
+Tensor Pool2D::call(const Tensor& x, bool, OpSite site) {
+  return op_(x, Window(pool_size_), Window(options_.strides.value_or(pool_size_)), options_.padding,
+             site);
+}
+
+MaxPool2D::MaxPool2D(Module* parent, std::string name, Size2 pool_size, PoolOptions options)
+    : Pool2D(parent, std::move(name), &max_pool, pool_size, std::move(options)) {}
 MaxPool2D::MaxPool2D(Size2 pool_size, PoolOptions options)
     : MaxPool2D(nullptr, "max_pooling2d", pool_size, std::move(options)) {}
 
-Tensor MaxPool2D::call(const Tensor& x, bool, OpSite site) {
-  return max_pool(x, Window(pool_size_), Window(options_.strides.value_or(pool_size_)),
-                  options_.padding, site);
-}
-
 AvgPool2D::AvgPool2D(Module* parent, std::string name, Size2 pool_size, PoolOptions options)
-    : Layer(parent, std::move(name)), pool_size_(pool_size), options_(std::move(options)) {
-  options_.padding = absl::AsciiStrToUpper(options_.padding);
-}
-
+    : Pool2D(parent, std::move(name), &avg_pool, pool_size, std::move(options)) {}
 AvgPool2D::AvgPool2D(Size2 pool_size, PoolOptions options)
     : AvgPool2D(nullptr, "average_pooling2d", pool_size, std::move(options)) {}
-
-Tensor AvgPool2D::call(const Tensor& x, bool, OpSite site) {
-  return avg_pool(x, Window(pool_size_), Window(options_.strides.value_or(pool_size_)),
-                  options_.padding, site);
-}
 
 GlobalAveragePooling2D::GlobalAveragePooling2D(Module* parent, std::string name, bool keep_dims)
     : Layer(parent, std::move(name)), keep_dims_(keep_dims) {}

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "nn/conv.h"
 #include "nn/layer.h"
@@ -15,32 +16,31 @@ struct PoolOptions {
   std::string padding = "valid";  // "valid" or "same"
 };
 
-class MaxPool2D : public Layer {
- public:
-  MaxPool2D(Module* parent, std::string name, Size2 pool_size = 2, PoolOptions options = {});
-  explicit MaxPool2D(Size2 pool_size = 2, PoolOptions options = {});
-
+// MaxPool2D and AvgPool2D: a window op over NHWC input.
+class Pool2D : public Layer {
  protected:
+  using PoolOp = Tensor (*)(const Tensor&, std::vector<int64_t>, std::vector<int64_t>, std::string,
+                            OpSite);
+  Pool2D(Module* parent, std::string name, PoolOp op, Size2 pool_size, PoolOptions options);
   InputSpec input_spec() const override { return {.rank = 4}; }
   Tensor call(const Tensor& x, bool training, OpSite site) override;
 
  private:
+  PoolOp op_;
   Size2 pool_size_;
   PoolOptions options_;
 };
 
-class AvgPool2D : public Layer {
+class MaxPool2D : public Pool2D {
+ public:
+  MaxPool2D(Module* parent, std::string name, Size2 pool_size = 2, PoolOptions options = {});
+  explicit MaxPool2D(Size2 pool_size = 2, PoolOptions options = {});
+};
+
+class AvgPool2D : public Pool2D {
  public:
   AvgPool2D(Module* parent, std::string name, Size2 pool_size = 2, PoolOptions options = {});
   explicit AvgPool2D(Size2 pool_size = 2, PoolOptions options = {});
-
- protected:
-  InputSpec input_spec() const override { return {.rank = 4}; }
-  Tensor call(const Tensor& x, bool training, OpSite site) override;
-
- private:
-  Size2 pool_size_;
-  PoolOptions options_;
 };
 
 class GlobalAveragePooling2D : public Layer {
