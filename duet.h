@@ -22,6 +22,8 @@
 #include "graph/passes/optimize.h"
 #include "graph/session.h"
 #include "graph/traced_function.h"
+#include "io/checkpoint/checkpoint.h"
+#include "io/checkpoint/checkpoint_manager.h"
 #include "nn/losses/losses.h"
 #include "nn/metrics/metrics.h"
 #include "nn/nn.h"

@@ -43,6 +43,7 @@ void Module::Register(Module* child, std::string name) {
   child->parent_ = this;
   child->name_ = name;
   children_.emplace_back(std::move(name), child);
+  if (restore_hook_) restore_hook_();
 }
 
 std::string Module::add_module(std::shared_ptr<Module> child, std::string name) {
@@ -78,6 +79,7 @@ Variable Module::add_variable(const std::string& name, const Shape& shape, DType
   }
   Variable variable(initial, full_name, trainable);
   variables_.emplace_back(name, variable);
+  if (restore_hook_) restore_hook_();  // may assign the checkpoint's value
   return variable;
 }
 

@@ -57,6 +57,17 @@ class Module {
   // The tree itself, for checkpoints: own variables and direct children, by local name.
   const std::vector<std::pair<std::string, Variable>>& own_variables() const { return variables_; }
   const std::vector<std::pair<std::string, Module*>>& children() const { return children_; }
+  // The children as a checkpoint's object graph names them: children() unless a module follows
+  // another convention (nn::Sequential's "layer-0", as Keras). A child may appear twice.
+  virtual std::vector<std::pair<std::string, Module*>> checkpoint_children() const {
+    return children_;
+  }
+
+  // Note [Deferred restoration]: a checkpoint restored before this module has all its variables
+  // and children (layers build on their first call) leaves a hook here, run after each variable
+  // or child added later, so the restore finishes as they appear (io/checkpoint). A later restore
+  // replaces the hook.
+  void set_restore_hook(std::function<void()> hook) { restore_hook_ = std::move(hook); }
 
  protected:
   // Makes a variable owned by this module, called path()/`name`, from `initializer`.
@@ -76,6 +87,7 @@ class Module {
   std::vector<std::pair<std::string, Variable>> variables_;
   std::vector<std::pair<std::string, Module*>> children_;
   std::vector<std::shared_ptr<Module>> held_;  // children adopted by add_module
+  std::function<void()> restore_hook_;
 };
 
 }  // namespace duet::nn

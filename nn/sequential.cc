@@ -1,5 +1,7 @@
 #include "nn/sequential.h"
 
+#include "absl/strings/str_cat.h"
+
 namespace duet::nn {
 
 Sequential::Sequential(std::vector<std::shared_ptr<Layer>> layers, std::string name)
@@ -14,6 +16,18 @@ Sequential& Sequential::add(std::shared_ptr<Layer> layer) {
   add_module(layer);
   layers_.push_back(std::move(layer));
   return *this;
+}
+
+std::vector<std::pair<std::string, Module*>> Sequential::checkpoint_children() const {
+  std::vector<std::pair<std::string, Module*>> out;
+  int with_weights = 0;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    if (!layers_[i]->variables().empty()) {
+      out.emplace_back(absl::StrCat("layer_with_weights-", with_weights++), layers_[i].get());
+    }
+    out.emplace_back(absl::StrCat("layer-", i), layers_[i].get());
+  }
+  return out;
 }
 
 Tensor Sequential::call(const Tensor& x, bool training, OpSite site) {

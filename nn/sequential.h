@@ -19,6 +19,9 @@ class Sequential : public Layer {
   // Appends a layer; returns *this.
   Sequential& add(std::shared_ptr<Layer> layer);
   const std::vector<std::shared_ptr<Layer>>& layers() const { return layers_; }
+  // Keras' names: "layer-<i>" for every layer and "layer_with_weights-<j>" for those with
+  // variables, so a checkpoint of a keras.Sequential restores into the same layers.
+  std::vector<std::pair<std::string, Module*>> checkpoint_children() const override;
 
  protected:
   Tensor call(const Tensor& x, bool training, OpSite site) override;

@@ -102,7 +102,9 @@ const std::vector<Variable>& Optimizer::SlotsOf(const Variable& variable) {
                        absl::StrCat(variable.name(), "/", slot_name), /*trainable=*/false);
   }
   slotted_.push_back(variable);
-  return slots_.emplace(key, std::move(slots)).first->second;
+  const auto& made = slots_.emplace(key, std::move(slots)).first->second;
+  if (restore_hook_) restore_hook_();  // may assign the checkpoint's values
+  return made;
 }
 
 Tensor Optimizer::apply_gradients(const std::vector<Tensor>& grads,

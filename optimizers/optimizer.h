@@ -60,6 +60,10 @@ class Optimizer {
   Variable slot(const Variable& variable, const std::string& slot_name) const;
   // iterations, then each updated variable's slots, in the order they were made (checkpoints).
   std::vector<Variable> variables() const;
+  // The variables that have slots, in the order their slots were made.
+  const std::vector<Variable>& slotted_variables() const { return slotted_; }
+  // Run after a variable's slots are made: Note [Deferred restoration] in nn/module.h.
+  void set_restore_hook(std::function<void()> hook) { restore_hook_ = std::move(hook); }
 
  protected:
   // What a variable's update gets: the gradient, the learning rate and the 1-based step as
@@ -92,6 +96,7 @@ class Optimizer {
   absl::flat_hash_map<const void*, std::vector<Variable>> slots_;
   std::vector<Variable> slotted_;
   absl::flat_hash_set<std::string> warned_;
+  std::function<void()> restore_hook_;
 };
 
 // `value` rounded to float32, as a scalar of `dtype`: the hyper-parameters Keras casts to float32

@@ -1,0 +1,216 @@
+#include "io/checkpoint/restore.h"
+
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/error.h"
+#include "core/resource.h"
+#include "eager/eager_context.h"
+
+namespace duet::checkpoint_internal {
+namespace {
+
+Error Corrupt(const std::string& path, const std::string& what) {
+  return Error(absl::DataLossError(
+      absl::StrCat("checkpoint '", path, "': the object graph is corrupt: ", what)));
+}
+
+// The value attribute of a variable's node, or nullptr.
+const tensorflow::TrackableObjectGraph::TrackableObject::SerializedTensor* ValueOf(
+    const tensorflow::TrackableObjectGraph::TrackableObject& node) {
+  for (const auto& attribute : node.attributes()) {
+    if (attribute.name() == kVariableValue) return &attribute;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Restore::Restore(const std::string& path, Roots roots)
+    : path_(path), roots_(std::move(roots)), reader_(path) {
+  if (!reader_.contains(kObjectGraphKey)) {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "checkpoint '", path, "' has no object graph ('", kObjectGraphKey,
+        "'): it was written by a name-based saver (tf.compat.v1.train.Saver), which "
+        "object-based restore cannot match")));
+  }
+  const std::vector<std::string> serialized = reader_.read_strings(kObjectGraphKey);
+  if (serialized.size() != 1 || !graph_.ParseFromString(serialized[0])) {
+    throw Corrupt(path, "it does not parse as a TrackableObjectGraph");
+  }
+  IndexGraph();
+  used_.assign(graph_.nodes_size(), false);
+}
+
+Restore::~Restore() {
+  if (expect_partial_) return;
+  const std::vector<std::string> unused = UnusedValues();
+  if (unused.empty()) return;
+  std::cerr << "warning: checkpoint '" << path_ << "': " << unused.size()
+            << " value(s) were never restored: " << absl::StrJoin(unused, ", ")
+            << " (call expect_partial() on restore()'s status if that is intended)\n";
+}
+
+void Restore::IndexGraph() {
+  const int n = graph_.nodes_size();
+  if (n == 0) throw Corrupt(path_, "it has no nodes");
+  children_.resize(n);
+  paths_.assign(n, "");
+  std::vector<bool> named(n, false);
+  named[0] = true;
+  // Node paths, breadth first as they were written, name nodes in messages.
+  std::vector<int> queue = {0};
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const int id = queue[i];
+    for (const auto& child : graph_.nodes(id).children()) {
+      if (child.node_id() < 0 || child.node_id() >= n) {
+        throw Corrupt(path_, absl::StrCat("node ", id, " has a child ", child.node_id(),
+                                          " but there are ", n, " nodes"));
+      }
+      children_[id].emplace(child.local_name(), child.node_id());
+      if (!named[child.node_id()]) {
+        named[child.node_id()] = true;
+        paths_[child.node_id()] = paths_[id].empty()
+                                      ? child.local_name()
+                                      : absl::StrCat(paths_[id], "/", child.local_name());
+        queue.push_back(child.node_id());
+      }
+    }
+  }
+  for (int id = 0; id < n; ++id) {
+    for (const auto& slot : graph_.nodes(id).slot_variables()) {
+      if (slot.original_variable_node_id() < 0 || slot.original_variable_node_id() >= n ||
+          slot.slot_variable_node_id() < 0 || slot.slot_variable_node_id() >= n) {
+        throw Corrupt(path_, absl::StrCat("node ", id, " lists a slot of a node out of range"));
+      }
+    }
+    const auto* value = ValueOf(graph_.nodes(id));
+    if (value != nullptr && !reader_.contains(value->checkpoint_key())) {
+      throw Corrupt(path_, absl::StrCat("'", paths_[id], "' names the value '",
+                                        value->checkpoint_key(), "', which the bundle lacks"));
+    }
+  }
+}
+
+int Restore::Child(int node, const std::string& local_name) const {
+  auto it = children_[node].find(local_name);
+  return it == children_[node].end() ? -1 : it->second;
+}
+
+void Restore::Run() {
+  Match(ObjectRef{}, 0);
+  // Slots are found through their variables' nodes, which a root listed after the optimizer
+  // may have matched only now.
+  for (const auto& [name, trackable] : roots_) {
+    const ObjectRef ref = ObjectRef::Of(trackable);
+    const int node = Child(0, name);
+    if (ref.kind == ObjectRef::kOptimizer && node >= 0) MatchSlots(*ref.optimizer, node);
+  }
+}
+
+void Restore::Match(const ObjectRef& object, int node) {
+  if (object.kind == ObjectRef::kOptimizer) {
+    optimizers::Optimizer* optimizer = object.optimizer;
+    const int iterations = Child(node, "_iterations");
+    if (iterations >= 0) Assign(optimizer->iterations(), iterations);
+    MatchSlots(*optimizer, node);
+    auto self = shared_from_this();
+    optimizer->set_restore_hook([self, optimizer, node] { self->MatchSlots(*optimizer, node); });
+    return;
+  }
+  if (object.kind == ObjectRef::kModule && !matched_.insert(object.module).second) {
+    return;  // reached twice ("layer-0" and "layer_with_weights-0"): its hook is set
+  }
+  for (const auto& [name, child] : ChildrenOf(object, roots_)) {
+    const int child_node = Child(node, name);
+    if (child_node < 0) continue;
+    if (child.kind == ObjectRef::kVariable) {
+      Assign(child.variable, child_node);
+    } else if (!(child.kind == ObjectRef::kModule && matched_.contains(child.module))) {
+      Match(child, child_node);
+    }
+  }
+  if (object.kind == ObjectRef::kModule) {
+    nn::Module* module = object.module;
+    auto self = shared_from_this();
+    module->set_restore_hook([self, module, node] {
+      self->matched_.erase(module);  // walk it again for what was added
+      self->Match(ObjectRef::Of(module), node);
+    });
+  }
+}
+
+void Restore::MatchSlots(optimizers::Optimizer& optimizer, int node) {
+  const Node& proto = graph_.nodes(node);
+  if (proto.slot_variables_size() == 0) {
+    // Keras' optimizers list their variables by position only: "_variables/<i>" is the i-th of
+    // variables() when the slots were made in the same order (Keras makes each variable's
+    // slots together, in the order the variables were first updated, as duet does).
+    const int list = Child(node, "_variables");
+    if (list < 0) return;
+    const std::vector<Variable> variables = optimizer.variables();
+    for (size_t i = 0; i < variables.size(); ++i) {
+      const int slot_node = Child(list, absl::StrCat(i));
+      if (slot_node >= 0) Assign(variables[i], slot_node);
+    }
+    return;
+  }
+  for (const Variable& variable : optimizer.slotted_variables()) {
+    auto original = variable_nodes_.find(VariableOf(variable.handle()));
+    if (original == variable_nodes_.end()) continue;
+    for (const std::string& slot_name : optimizer.slot_names()) {
+      for (const auto& ref : proto.slot_variables()) {
+        if (ref.original_variable_node_id() == original->second && ref.slot_name() == slot_name) {
+          Assign(optimizer.slot(variable, slot_name), ref.slot_variable_node_id());
+        }
+      }
+    }
+  }
+}
+
+void Restore::Assign(const Variable& variable, int node) {
+  const void* state = VariableOf(variable.handle());
+  variable_nodes_[state] = node;
+  if (assigned_.contains(state)) return;
+  const auto* value = ValueOf(graph_.nodes(node));
+  if (value == nullptr) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("checkpoint '", path_, "': '", paths_[node], "' is not a variable there, but '",
+                     variable.name(), "' is a variable here")));
+  }
+  const io::BundleEntry entry = reader_.entry(value->checkpoint_key());
+  const absl::StatusOr<DType> dtype = FromProtoDataType(entry.proto_dtype);
+  if (!dtype.ok() || *dtype != variable.dtype() || entry.shape != variable.shape()) {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "checkpoint '", path_, "': '", paths_[node], "' holds ",
+        dtype.ok() ? DTypeName(*dtype) : absl::StrCat("DataType ", entry.proto_dtype), " ",
+        entry.shape.str(), " but the variable '", variable.name(), "' is ",
+        DTypeName(variable.dtype()), " ", variable.shape().str())));
+  }
+  {
+    // Deferred restores run while a layer builds, which may be inside a trace.
+    ExecutionContext::Scope eager(&EagerContext::Get());
+    variable.assign(reader_.read(value->checkpoint_key()));
+  }
+  assigned_.insert(state);
+  used_[node] = true;
+}
+
+std::vector<std::string> Restore::UnusedValues() const {
+  std::vector<std::string> out;
+  for (int id = 0; id < graph_.nodes_size(); ++id) {
+    if (!used_[id] && ValueOf(graph_.nodes(id)) != nullptr) out.push_back(paths_[id]);
+  }
+  return out;
+}
+
+std::vector<std::string> Restore::UnrestoredVariables() const {
+  std::vector<std::string> out;
+  for (const SavedVariable& saved : BuildObjectGraph(roots_).variables) {
+    if (!assigned_.contains(VariableOf(saved.variable.handle()))) out.push_back(saved.path);
+  }
+  return out;
+}
+
+}  // namespace duet::checkpoint_internal
