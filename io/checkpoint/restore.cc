@@ -99,14 +99,39 @@ int Restore::Child(int node, const std::string& local_name) const {
 }
 
 void Restore::Run() {
-  Match(ObjectRef{}, 0);
-  // Slots are found through their variables' nodes, which a root listed after the optimizer
-  // may have matched only now.
-  for (const auto& [name, trackable] : roots_) {
-    const ObjectRef ref = ObjectRef::Of(trackable);
-    const int node = Child(0, name);
-    if (ref.kind == ObjectRef::kOptimizer && node >= 0) MatchSlots(*ref.optimizer, node);
+  try {
+    Match(ObjectRef{}, 0);
+    // Slots are found through their variables' nodes, which a root listed after the optimizer
+    // may have matched only now.
+    for (const auto& [name, trackable] : roots_) {
+      const ObjectRef ref = ObjectRef::Of(trackable);
+      const int node = Child(0, name);
+      if (ref.kind == ObjectRef::kOptimizer && node >= 0) MatchSlots(*ref.optimizer, node);
+    }
+    Flush();
+  } catch (...) {
+    expect_partial_ = true;  // the error says what went wrong; no warning on top
+    throw;
   }
+}
+
+void Restore::Flush() {
+  // Every value is read (and checked) before any is assigned: a corrupt file leaves the
+  // variables as they were rather than half restored.
+  std::vector<Tensor> values;
+  values.reserve(pending_.size());
+  for (const auto& [variable, node] : pending_) {
+    values.push_back(reader_.read(ValueOf(graph_.nodes(node))->checkpoint_key()));
+  }
+  {
+    // Deferred restores run while a layer builds, which may be inside a trace.
+    ExecutionContext::Scope eager(&EagerContext::Get());
+    for (size_t i = 0; i < pending_.size(); ++i) pending_[i].first.assign(values[i]);
+  }
+  for (const auto& [variable, node] : pending_) used_[node] = true;
+  pending_.clear();
+  for (auto& install : hooks_) install();
+  hooks_.clear();
 }
 
 void Restore::Match(const ObjectRef& object, int node) {
@@ -115,8 +140,12 @@ void Restore::Match(const ObjectRef& object, int node) {
     const int iterations = Child(node, "_iterations");
     if (iterations >= 0) Assign(optimizer->iterations(), iterations);
     MatchSlots(*optimizer, node);
-    auto self = shared_from_this();
-    optimizer->set_restore_hook([self, optimizer, node] { self->MatchSlots(*optimizer, node); });
+    hooks_.push_back([self = shared_from_this(), optimizer, node] {
+      optimizer->set_restore_hook([self, optimizer, node] {
+        self->MatchSlots(*optimizer, node);
+        self->Flush();
+      });
+    });
     return;
   }
   if (object.kind == ObjectRef::kModule && !matched_.insert(object.module).second) {
@@ -133,10 +162,12 @@ void Restore::Match(const ObjectRef& object, int node) {
   }
   if (object.kind == ObjectRef::kModule) {
     nn::Module* module = object.module;
-    auto self = shared_from_this();
-    module->set_restore_hook([self, module, node] {
-      self->matched_.erase(module);  // walk it again for what was added
-      self->Match(ObjectRef::Of(module), node);
+    hooks_.push_back([self = shared_from_this(), module, node] {
+      module->set_restore_hook([self, module, node] {
+        self->matched_.erase(module);  // walk it again for what was added
+        self->Match(ObjectRef::Of(module), node);
+        self->Flush();
+      });
     });
   }
 }
@@ -157,11 +188,12 @@ void Restore::MatchSlots(optimizers::Optimizer& optimizer, int node) {
     return;
   }
   for (const Variable& variable : optimizer.slotted_variables()) {
-    auto original = variable_nodes_.find(VariableOf(variable.handle()));
-    if (original == variable_nodes_.end()) continue;
+    auto found = variable_nodes_.find(VariableOf(variable.handle()));
+    if (found == variable_nodes_.end()) continue;
+    const int original = found->second;  // Assign adds to variable_nodes_: copy, not iterator
     for (const std::string& slot_name : optimizer.slot_names()) {
       for (const auto& ref : proto.slot_variables()) {
-        if (ref.original_variable_node_id() == original->second && ref.slot_name() == slot_name) {
+        if (ref.original_variable_node_id() == original && ref.slot_name() == slot_name) {
           Assign(optimizer.slot(variable, slot_name), ref.slot_variable_node_id());
         }
       }
@@ -188,13 +220,8 @@ void Restore::Assign(const Variable& variable, int node) {
         entry.shape.str(), " but the variable '", variable.name(), "' is ",
         DTypeName(variable.dtype()), " ", variable.shape().str())));
   }
-  {
-    // Deferred restores run while a layer builds, which may be inside a trace.
-    ExecutionContext::Scope eager(&EagerContext::Get());
-    variable.assign(reader_.read(value->checkpoint_key()));
-  }
+  pending_.emplace_back(variable, node);
   assigned_.insert(state);
-  used_[node] = true;
 }
 
 std::vector<std::string> Restore::UnusedValues() const {

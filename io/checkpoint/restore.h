@@ -2,7 +2,9 @@
 // a deferred-restoration hook needs it.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -37,7 +39,10 @@ class Restore : public std::enable_shared_from_this<Restore> {
   // Matches `object`'s children against `node`'s and leaves a hook for those not made yet.
   void Match(const ObjectRef& object, int node);
   void MatchSlots(optimizers::Optimizer& optimizer, int node);
+  // Checks `variable` against `node`'s value and queues the assignment for Flush.
   void Assign(const Variable& variable, int node);
+  // Reads every queued value, then assigns them, then installs the hooks Match queued.
+  void Flush();
 
   std::string path_;
   Roots roots_;
@@ -49,6 +54,8 @@ class Restore : public std::enable_shared_from_this<Restore> {
   absl::flat_hash_map<const void*, int> variable_nodes_;  // a variable's state -> its node
   absl::flat_hash_set<const void*> assigned_;
   absl::flat_hash_set<const nn::Module*> matched_;
+  std::vector<std::pair<Variable, int>> pending_;
+  std::vector<std::function<void()>> hooks_;
   bool expect_partial_ = false;
 };
 
