@@ -28,9 +28,12 @@ NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!c
 TF_VENV="$HOME/.venvs/tf"
 
 install_tensorflow() {
-  if "$TF_VENV/bin/python" -c "import tensorflow" >/dev/null 2>&1; then return; fi
-  echo "installing tensorflow-cpu into $TF_VENV (for tests/interop)"
-  { python3 -m venv "$TF_VENV" && "$TF_VENV/bin/pip" install -q tensorflow-cpu; } ||
+  if "$TF_VENV/bin/python" -c "import tensorflow, tf_keras" >/dev/null 2>&1; then return; fi
+  echo "installing tensorflow-cpu and tf-keras into $TF_VENV (for tests/interop)"
+  # tf-keras (Keras 2, whose checkpoints the interop tests exchange) would pull in the full
+  # tensorflow package; tensorflow-cpu provides the same module, so its own dependencies suffice.
+  { python3 -m venv "$TF_VENV" && "$TF_VENV/bin/pip" install -q tensorflow-cpu &&
+    "$TF_VENV/bin/pip" install -q --no-deps tf-keras; } ||
     echo "warning: tensorflow-cpu could not be installed; the TensorFlow interop test will skip" >&2
 }
 

@@ -26,25 +26,6 @@ namespace {
 
 using Node = tensorflow::TrackableObjectGraph::TrackableObject;
 
-// Optimizer nodes list each slot against the node of the variable it belongs to (TensorFlow's
-// slot_variables), so a restore finds a slot by its variable, whatever the creation order.
-void ListSlots(const ObjectRef& optimizer, const absl::flat_hash_map<const void*, int>& ids,
-               Node& node) {
-  optimizers::Optimizer& opt = *optimizer.optimizer;
-  for (const Variable& variable : opt.slotted_variables()) {
-    auto original = ids.find(VariableOf(variable.handle()));
-    if (original == ids.end()) continue;  // the variable itself is not in the checkpoint
-    for (const std::string& slot_name : opt.slot_names()) {
-      auto slot = ids.find(VariableOf(opt.slot(variable, slot_name).handle()));
-      if (slot == ids.end()) continue;
-      auto* ref = node.add_slot_variables();
-      ref->set_original_variable_node_id(original->second);
-      ref->set_slot_name(slot_name);
-      ref->set_slot_variable_node_id(slot->second);
-    }
-  }
-}
-
 }  // namespace
 
 ObjectGraph BuildObjectGraph(const Roots& roots) {
@@ -78,8 +59,6 @@ ObjectGraph BuildObjectGraph(const Roots& roots) {
       attribute->set_full_name(variable.name());
       attribute->set_checkpoint_key(key);
       out.variables.push_back({paths[id], key, variable});
-    } else if (objects[id].kind == ObjectRef::kOptimizer) {
-      ListSlots(objects[id], ids, node);
     }
   }
   // A node has values when it or a node below it does; children may point back up (aliases), so

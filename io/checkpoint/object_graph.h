@@ -29,7 +29,9 @@ struct ObjectGraph {
 
 // Walks the tree breadth first from the root, as TensorFlow does: node ids in visiting order,
 // an object reached twice is one node, named (its path and keys) by the first path that reached
-// it. Slot variables are also listed on their optimizer's node against their variable's node.
+// it. Slots are listed by position only ("optimizer/_variables/<i>"), as Keras 2.11+ does: its
+// optimizers refuse checkpoints that list slots against their variables (TensorFlow's
+// slot_variables, the legacy optimizers' format); their full_name ("d1/kernel/m") names the owner.
 ObjectGraph BuildObjectGraph(const Roots& roots);
 
 // A local name as it appears in keys: '.' becomes ".S" and '/' "..", so paths split on '/'.

@@ -1,8 +1,10 @@
 #include "io/checkpoint/restore.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "core/error.h"
 #include "core/resource.h"
@@ -86,6 +88,7 @@ void Restore::IndexGraph() {
       }
     }
     const auto* value = ValueOf(graph_.nodes(id));
+    if (value != nullptr) variable_names_.insert(value->full_name());
     if (value != nullptr && !reader_.contains(value->checkpoint_key())) {
       throw Corrupt(path_, absl::StrCat("'", paths_[id], "' names the value '",
                                         value->checkpoint_key(), "', which the bundle lacks"));
@@ -174,31 +177,52 @@ void Restore::Match(const ObjectRef& object, int node) {
 
 void Restore::MatchSlots(optimizers::Optimizer& optimizer, int node) {
   const Node& proto = graph_.nodes(node);
-  if (proto.slot_variables_size() == 0) {
-    // Keras' optimizers list their variables by position only: "_variables/<i>" is the i-th of
-    // variables() when the slots were made in the same order (Keras makes each variable's
-    // slots together, in the order the variables were first updated, as duet does).
-    const int list = Child(node, "_variables");
-    if (list < 0) return;
-    const std::vector<Variable> variables = optimizer.variables();
-    for (size_t i = 0; i < variables.size(); ++i) {
-      const int slot_node = Child(list, absl::StrCat(i));
-      if (slot_node >= 0) Assign(variables[i], slot_node);
-    }
-    return;
-  }
+  // TensorFlow's legacy optimizers list each slot against its variable's node.
   for (const Variable& variable : optimizer.slotted_variables()) {
     auto found = variable_nodes_.find(VariableOf(variable.handle()));
     if (found == variable_nodes_.end()) continue;
     const int original = found->second;  // Assign adds to variable_nodes_: copy, not iterator
-    for (const std::string& slot_name : optimizer.slot_names()) {
-      for (const auto& ref : proto.slot_variables()) {
-        if (ref.original_variable_node_id() == original && ref.slot_name() == slot_name) {
-          Assign(optimizer.slot(variable, slot_name), ref.slot_variable_node_id());
-        }
-      }
+    for (const auto& ref : proto.slot_variables()) {
+      if (ref.original_variable_node_id() != original) continue;
+      const Variable slot = optimizer.slot(variable, ref.slot_name());
+      if (slot.defined()) Assign(slot, ref.slot_variable_node_id());
     }
   }
+  // Keras' optimizers (and duet) list them by position: "_variables/<i>" is the i-th of
+  // variables(). duet's slots are found by their names ("d1/kernel/m", the owner's name and the
+  // slot's), whatever order they were made in; Keras' (named "Adam/m/dense/kernel") by position,
+  // which is right when the slots are made in Keras' order: each variable's together, in the
+  // order of the variable list of the first update, as duet makes them.
+  const int list = Child(node, "_variables");
+  if (list < 0) return;
+  const std::vector<Variable> variables = optimizer.variables();
+  absl::flat_hash_map<std::string, int> by_name;  // -1: two variables share the name
+  for (size_t i = 0; i < variables.size(); ++i) {
+    auto [it, inserted] = by_name.emplace(variables[i].name(), static_cast<int>(i));
+    if (!inserted) it->second = -1;
+  }
+  for (const auto& [local_name, child] : children_[list]) {
+    const auto* value = ValueOf(graph_.nodes(child));
+    if (value == nullptr) continue;
+    if (IsSlotName(value->full_name(), optimizer)) {
+      auto named = by_name.find(value->full_name());
+      if (named != by_name.end() && named->second >= 0) Assign(variables[named->second], child);
+      continue;  // its slot is not made yet
+    }
+    int index = -1;
+    if (absl::SimpleAtoi(local_name, &index) && index >= 0 &&
+        index < static_cast<int>(variables.size())) {
+      Assign(variables[index], child);
+    }
+  }
+}
+
+bool Restore::IsSlotName(const std::string& name, const optimizers::Optimizer& optimizer) const {
+  const size_t slash = name.rfind('/');
+  if (slash == std::string::npos) return false;
+  const std::vector<std::string> slots = optimizer.slot_names();
+  return std::find(slots.begin(), slots.end(), name.substr(slash + 1)) != slots.end() &&
+         variable_names_.contains(name.substr(0, slash));
 }
 
 void Restore::Assign(const Variable& variable, int node) {

@@ -39,6 +39,9 @@ class Restore : public std::enable_shared_from_this<Restore> {
   // Matches `object`'s children against `node`'s and leaves a hook for those not made yet.
   void Match(const ObjectRef& object, int node);
   void MatchSlots(optimizers::Optimizer& optimizer, int node);
+  // Whether a slot in the checkpoint is named as duet names slots: "<variable>/<slot name>",
+  // the variable being one the checkpoint holds. Those are matched by name, others by position.
+  bool IsSlotName(const std::string& name, const optimizers::Optimizer& optimizer) const;
   // Checks `variable` against `node`'s value and queues the assignment for Flush.
   void Assign(const Variable& variable, int node);
   // Reads every queued value, then assigns them, then installs the hooks Match queued.
@@ -51,6 +54,7 @@ class Restore : public std::enable_shared_from_this<Restore> {
   std::vector<absl::flat_hash_map<std::string, int>> children_;  // per node, by local name
   std::vector<std::string> paths_;                                // per node, for messages
   std::vector<bool> used_;                                        // per node with a value
+  absl::flat_hash_set<std::string> variable_names_;       // every value's full_name
   absl::flat_hash_map<const void*, int> variable_nodes_;  // a variable's state -> its node
   absl::flat_hash_set<const void*> assigned_;
   absl::flat_hash_set<const nn::Module*> matched_;

@@ -1,0 +1,81 @@
+"""Writes the Keras checkpoints duet restores (tests/interop/keras_checkpoint_test.cc).
+
+tf.train.Checkpoint(model=..., optimizer=...) of two tf_keras (Keras 2) MLPs after two Adam steps:
+a Sequential and a subclassed model with layers d1, d2. Beside each checkpoint, values.txt holds
+every variable's values ("key : v1 v2 ...", the fixture format of tests/test_util.h) as Keras has
+them, so the test checks that each value reached the right variable, and after_step.txt the same
+after one more step, which duet takes from the restored state (slots and step count included).
+
+Run: ~/.venvs/tf/bin/python tests/interop/make_keras_checkpoints.py tests/interop/testdata/keras_checkpoints
+"""
+import os
+import shutil
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+import tf_keras as keras  # noqa: E402
+
+X = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5]], np.float32)
+Y = np.array([1, 0], np.int64)
+
+
+class MLP(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d1 = keras.layers.Dense(4, activation="relu")
+        self.d2 = keras.layers.Dense(2)
+
+    def call(self, x):
+        return self.d2(self.d1(x))
+
+
+def sequential():
+    return keras.Sequential([keras.layers.Dense(4, activation="relu"), keras.layers.Dense(2)])
+
+
+def train(model, opt, steps=2):
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(
+                keras.losses.sparse_categorical_crossentropy(Y, model(X), from_logits=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+
+
+def write(out, name, model):
+    tf.keras.utils.set_random_seed(7)
+    opt = keras.optimizers.Adam(0.01)
+    train(model, opt)
+    folder = os.path.join(out, name)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    prefix = tf.train.Checkpoint(model=model, optimizer=opt).save(os.path.join(folder, "ckpt"))
+    dump(prefix, os.path.join(folder, "values.txt"))
+    train(model, opt, steps=1)
+    scratch = os.path.join(folder, "scratch")
+    after = tf.train.Checkpoint(model=model, optimizer=opt).write(os.path.join(scratch, "ckpt"))
+    dump(after, os.path.join(folder, "after_step.txt"))
+    shutil.rmtree(scratch)
+    print("wrote", prefix)
+
+
+def dump(prefix, path):
+    reader = tf.train.load_checkpoint(prefix)
+    with open(path, "w") as f:
+        for key in sorted(reader.get_variable_to_shape_map()):
+            if key.startswith("_CHECKPOINTABLE"):
+                continue
+            values = np.asarray(reader.get_tensor(key)).reshape(-1)
+            f.write(key + " : " + " ".join(repr(float(v)) for v in values) + "\n")
+
+
+def main():
+    out = sys.argv[1]
+    write(out, "sequential", sequential())
+    write(out, "subclassed", MLP())
+
+
+if __name__ == "__main__":
+    main()
