@@ -140,7 +140,9 @@ void Restore::Flush() {
 void Restore::Match(const ObjectRef& object, int node) {
   if (object.kind == ObjectRef::kOptimizer) {
     optimizers::Optimizer* optimizer = object.optimizer;
-    const int iterations = Child(node, "_iterations");
+    // Keras 2.11+ calls the step "_iterations", the legacy optimizers "iter".
+    int iterations = Child(node, "_iterations");
+    if (iterations < 0) iterations = Child(node, "iter");
     if (iterations >= 0) Assign(optimizer->iterations(), iterations);
     MatchSlots(*optimizer, node);
     hooks_.push_back([self = shared_from_this(), optimizer, node] {

@@ -70,5 +70,37 @@ TEST_CASE("a subclassed Keras model restores into a module with the same attribu
   RestoreAndResume("subclassed", model);
 }
 
+TEST_CASE("a legacy Keras Adam's slots, listed against their variables, restore") {
+  const std::string dir = testing::Testdata("interop", "keras_checkpoints/legacy_adam");
+  nn::Sequential model(
+      {std::make_shared<nn::Dense>(4, Activation::kRelu), std::make_shared<nn::Dense>(2)});
+  optimizers::Adam opt(0.01);
+  Checkpoint ckpt({{"model", &model}, {"optimizer", &opt}});
+  auto status = ckpt.restore(latest_checkpoint(dir));
+  CHECK(opt.iterations().value().item<int64_t>() == 2);  // the legacy "iter"
+  model(kX);
+  opt.minimize([&] { return losses::sparse_categorical_crossentropy(kY, model(kX), true); },
+               model.trainable_variables());
+  CheckAgainst(dir + "/after_step.txt", {{"model", &model}}, 1e-6);
+  const std::vector<std::pair<std::string, Variable>> slots = {
+      {"layer_with_weights-0/kernel", opt.slot(model.layers()[0]->variables()[0], "m")},
+      {"layer_with_weights-1/bias", opt.slot(model.layers()[1]->variables()[1], "v")}};
+  for (const auto& [owner, slot] : slots) {
+    const std::string key = "model/" + owner + "/.OPTIMIZER_SLOT/optimizer/" +
+                            slot.name().substr(slot.name().rfind('/') + 1) +
+                            "/.ATTRIBUTES/VARIABLE_VALUE";
+    INFO(key);
+    const std::vector<double> expected = FixtureValues(dir + "/after_step.txt", key);
+    const std::vector<double> got = ToDoubles(slot.value());
+    REQUIRE(got.size() == expected.size());
+    for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(expected[i]).margin(1e-6));
+  }
+  // The legacy optimizer's hyper-parameters are variables; duet's are not.
+  CHECK(status.unused_values() ==
+        std::vector<std::string>{"optimizer/beta_1", "optimizer/beta_2", "optimizer/decay",
+                                 "optimizer/learning_rate"});
+  status.expect_partial();
+}
+
 }  // namespace
 }  // namespace duet

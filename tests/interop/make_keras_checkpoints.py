@@ -1,7 +1,8 @@
 """Writes the Keras checkpoints duet restores (tests/interop/keras_checkpoint_test.cc).
 
 tf.train.Checkpoint(model=..., optimizer=...) of two tf_keras (Keras 2) MLPs after two Adam steps:
-a Sequential and a subclassed model with layers d1, d2. Beside each checkpoint, values.txt holds
+a Sequential and a subclassed model with layers d1, d2, and the Sequential with the legacy Adam
+(keras.optimizers.legacy), whose checkpoints list slots against their variables. Beside each checkpoint, values.txt holds
 every variable's values ("key : v1 v2 ...", the fixture format of tests/test_util.h) as Keras has
 them, so the test checks that each value reached the right variable, and after_step.txt the same
 after one more step, which duet takes from the restored state (slots and step count included).
@@ -44,9 +45,9 @@ def train(model, opt, steps=2):
         opt.apply_gradients(zip(grads, model.trainable_variables))
 
 
-def write(out, name, model):
+def write(out, name, model, opt_class=None):
     tf.keras.utils.set_random_seed(7)
-    opt = keras.optimizers.Adam(0.01)
+    opt = (opt_class or keras.optimizers.Adam)(0.01)
     train(model, opt)
     folder = os.path.join(out, name)
     shutil.rmtree(folder, ignore_errors=True)
@@ -75,6 +76,8 @@ def main():
     out = sys.argv[1]
     write(out, "sequential", sequential())
     write(out, "subclassed", MLP())
+    # The optimizers before Keras 2.11 list each slot against its variable (slot_variables).
+    write(out, "legacy_adam", sequential(), keras.optimizers.legacy.Adam)
 
 
 if __name__ == "__main__":
