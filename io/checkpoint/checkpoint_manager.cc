@@ -55,6 +55,15 @@ std::string CheckpointManager::save() {
                .string();
   }
   checkpoint_.write(path);
+  // A counter that started again (a new process that did not restore) overwrites a kept
+  // checkpoint: list it once, as the newest, so that expiring the old entry cannot delete it.
+  for (size_t i = 0; i < kept_.size(); ++i) {
+    if (kept_[i] == path) {
+      kept_.erase(kept_.begin() + i);
+      timestamps_.erase(timestamps_.begin() + i);
+      break;
+    }
+  }
   kept_.push_back(path);
   timestamps_.push_back(
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());

@@ -246,5 +246,22 @@ TEST_CASE("CheckpointManager keeps the newest max_to_keep and picks up its direc
   CHECK(again.save() == dir + "/ckpt-5");
 }
 
+TEST_CASE("a CheckpointManager whose counter starts again overwrites, never deletes, the latest") {
+  const std::string dir = TempDir("manager_restart");
+  Variable step(scalar(1, kInt64), "step", false);
+  {
+    Checkpoint ckpt({{"step", &step}});
+    CheckpointManager manager(ckpt, dir, 2);
+    manager.save();
+    manager.save();
+  }
+  Checkpoint fresh({{"step", &step}});  // not restored: its save_counter is 0 again
+  CheckpointManager manager(fresh, dir, 2);
+  CHECK(manager.save() == dir + "/ckpt-1");
+  CHECK(manager.checkpoints() == std::vector<std::string>{dir + "/ckpt-2", dir + "/ckpt-1"});
+  CHECK(latest_checkpoint(dir) == dir + "/ckpt-1");
+  CHECK(fs::exists(dir + "/ckpt-1.index"));
+}
+
 }  // namespace
 }  // namespace duet
