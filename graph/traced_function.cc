@@ -558,9 +558,12 @@ Graph Tracer::ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bo
       identity(results[k], absl::StrCat("output_", k));
     }
   }
-  // _FusedElementwise and _ResourceApplyMatMulGradientDescent are duet's own ops: exported graphs
-  // keep TensorFlow's, so TensorFlow runs them.
-  optimize(graph, PassOptions{.disable = {"fuse_elementwise", "fuse_gradient_update"}});
+  // _FusedElementwise and _ResourceApplyMatMulGradientDescent are duet's own ops, and duet's
+  // _FusedConv2D has the inputs of TensorFlow's older version (num_args * T, where TensorFlow 2.21
+  // takes TArgs and host_args): exported graphs keep the unfused ops, so TensorFlow runs them
+  // (its own optimizer fuses them again, as duet does on import).
+  optimize(graph, PassOptions{.disable = {"fuse_elementwise", "fuse_gradient_update",
+                                          "fuse_bias_activation"}});
   if (freeze) graph = freeze_variables(graph);
   return graph;
 }

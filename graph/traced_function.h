@@ -25,6 +25,7 @@
 #include "absl/functional/function_ref.h"
 #include "core/tensor.h"
 #include "eager/variable.h"
+#include "graph/graph.h"
 #include "ops/execution_context.h"
 #include "proto/graph.pb.h"
 
@@ -62,7 +63,6 @@ void run_functions_eagerly(bool eagerly);
 bool functions_run_eagerly();
 
 class Function;
-class Graph;
 
 namespace function_internal {
 
@@ -88,6 +88,8 @@ class Tracer {
   tensorflow::GraphDef GraphDefOf(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
   // Writes that graph, frozen, to `path` (binary GraphDef; text when it ends in ".pbtxt").
   void ExportGraph(const std::string& path, const std::vector<ArgValue>& args, TraceFn trace);
+  // The graph GraphDefOf exports, its variables VarHandleOps bound to their state.
+  Graph ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
 
   int trace_count() const;
   std::vector<std::string> retrace_reasons() const;
@@ -97,7 +99,6 @@ class Tracer {
  private:
   struct Entry;
   struct State;
-  Graph ExportedGraph(const std::vector<ArgValue>& args, TraceFn trace, bool freeze);
   OpSite CallSite() const;
   std::shared_ptr<Entry> Lookup(const std::vector<ArgValue>& args, TraceFn trace);
   void CheckHostValues(Entry& entry, const std::vector<ArgValue>& args, TraceFn trace);
@@ -236,6 +237,14 @@ class TracedFunction {
   template <typename... Args>
   tensorflow::GraphDef frozen_graph_def(const Args&... args) const {
     return GraphDefOf(/*freeze=*/true, args...);
+  }
+  // The graph graph_def(args...) exports, its VarHandleOps bound to the variables' state (what
+  // saved_model::save writes with the variables' values).
+  template <typename... Args>
+  Graph exported_graph(const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    const std::vector<function_internal::ArgValue> values{function_internal::ToArg(args)...};
+    return tracer_->ExportedGraph(values, Tracing<R, const Args&...>(), /*freeze=*/false);
   }
   // Writes frozen_graph_def(args...) to `path` (binary; text when it ends in ".pbtxt"): a file
   // that runs on its own, in `duet run` or TensorFlow. Throws Error when it cannot be written.
