@@ -13,11 +13,13 @@
 #include "absl/strings/str_split.h"
 #include "core/npy.h"
 #include "core/tensor_format.h"
+#include "core/tensor_proto.h"
 #include "core/thread_pool.h"
 #include "google/protobuf/text_format.h"
 #include "graph/graph_def.h"
 #include "graph/passes/optimize.h"
 #include "graph/session.h"
+#include "io/saved_model/loader.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_registry.h"
 
@@ -25,8 +27,9 @@ namespace duet {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: duet inspect MODEL.pb [--dot]\n"
-    "       duet run MODEL.pb --input NAME=FILE.npy ... --output NAME ... [--out FILE.npy ...]\n"
+    "usage: duet inspect MODEL.pb|SAVED_MODEL_DIR [--dot]\n"
+    "       duet run MODEL.pb|SAVED_MODEL_DIR --input NAME=FILE.npy ... --output NAME ...\n"
+    "                [--out FILE.npy ...] [--signature KEY]\n"
     "       duet bench MODEL.pb --input NAME=FILE.npy ... --output NAME ... [--runs N]\n"
     "                  [--threads T]\n"
     "       duet optimize IN.pb OUT.pb [--passes=A,B,...] [--disable=A,...] [--keep=NODE,...]\n"
@@ -92,6 +95,42 @@ void PrintOpCounts(const tensorflow::GraphDef& def, std::ostream& out) {
   out << "\n";
 }
 
+std::string TensorInfoString(const std::string& name, const tensorflow::TensorInfo& info) {
+  const absl::StatusOr<DType> dtype = FromProtoDataType(info.dtype());
+  const absl::StatusOr<Shape> shape = ShapeFromProto(info.tensor_shape());
+  return absl::StrCat(name, ": ", dtype.ok() ? DTypeName(*dtype) : "?", " ",
+                      shape.ok() ? shape->str() : "?", " (", info.name(), ")");
+}
+
+// duet inspect on a SavedModel directory: its signatures, then the graph they need, as imported.
+int InspectSavedModel(const std::string& dir, bool dot, std::ostream& out, std::ostream& err) {
+  std::optional<saved_model::LoadedModel> loaded;
+  try {
+    loaded = saved_model::load(dir);
+  } catch (const Error& e) {
+    err << "duet inspect: " << e.what() << "\n";
+    return 1;
+  }
+  if (dot) {
+    PrintDot(loaded->graph(), out);
+    return 0;
+  }
+  out << dir << ": SavedModel, " << loaded->graph().num_nodes() << " nodes\n";
+  for (const std::string& key : loaded->signatures()) {
+    const tensorflow::SignatureDef& signature = loaded->signature_def(key);
+    out << "signature '" << key << "':\n";
+    for (const auto& [name, info] : signature.inputs()) {
+      out << "  input  " << TensorInfoString(name, info) << "\n";
+    }
+    for (const auto& [name, info] : signature.outputs()) {
+      out << "  output " << TensorInfoString(name, info) << "\n";
+    }
+  }
+  out << "\n";
+  PrintNodes(loaded->graph(), out);
+  return 0;
+}
+
 // duet inspect: reads the GraphDef itself first, so a graph with ops duet lacks still lists its
 // ops, the missing ones marked, before the import that would fail.
 int Inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -100,6 +139,7 @@ int Inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return 2;
   }
   const bool dot = args.size() == 2;
+  if (saved_model::is_saved_model(args[0])) return InspectSavedModel(args[0], dot, out, err);
   absl::StatusOr<tensorflow::GraphDef> def = TryReadGraphDef(args[0]);
   if (!def.ok()) {
     err << "duet inspect: " << def.status().message() << "\n";
@@ -136,6 +176,7 @@ struct RunArgs {
   std::string model;
   std::vector<std::pair<std::string, std::string>> inputs;  // name, file
   std::vector<std::string> outputs, files;
+  std::string signature = "serving_default";  // a SavedModel's
   int runs = 50;
   int threads = 0;  // 0: the intra-op pool's own size
 };
@@ -168,6 +209,8 @@ std::optional<RunArgs> ParseRunArgs(const std::string& command,
       parsed.outputs.push_back(value);
     } else if (args[i] == "--out" && !bench) {
       parsed.files.push_back(value);
+    } else if (args[i] == "--signature" && !bench) {
+      parsed.signature = value;
     } else if ((args[i] == "--runs" || args[i] == "--threads") && bench) {
       int& number = args[i] == "--runs" ? parsed.runs : parsed.threads;
       if (!absl::SimpleAtoi(value, &number) || number < 1) {
@@ -197,14 +240,27 @@ absl::StatusOr<FeedList> ReadFeeds(const RunArgs& args) {
   return feeds;
 }
 
+// A SavedModel's signature: inputs and outputs by the signature's names.
+std::vector<Tensor> RunSavedModel(const RunArgs& args, const FeedList& feeds) {
+  const saved_model::LoadedModel loaded = saved_model::load(args.model);
+  std::map<std::string, Tensor> inputs;
+  for (size_t i = 0; i < feeds.size(); ++i) inputs[args.inputs[i].first] = feeds[i].second;
+  const std::map<std::string, Tensor> results = loaded.call(args.signature, inputs);
+  std::vector<Tensor> out;
+  for (const std::string& name : args.outputs) {
+    auto it = results.find(name);
+    if (it == results.end()) {
+      throw Error(absl::InvalidArgumentError(absl::StrCat(
+          "signature '", args.signature, "' has no output '", name, "'")));
+    }
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const std::optional<RunArgs> parsed = ParseRunArgs("run", args, err);
   if (!parsed) return 2;
-  absl::StatusOr<Graph> graph = TryReadGraph(parsed->model);
-  if (!graph.ok()) {
-    err << "duet run: " << graph.status().message() << "\n";
-    return 1;
-  }
   absl::StatusOr<FeedList> feeds = ReadFeeds(*parsed);
   if (!feeds.ok()) {
     err << "duet run: " << feeds.status().message() << "\n";
@@ -213,8 +269,17 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   const std::vector<std::string>& outputs = parsed->outputs;
   std::vector<Tensor> results;
   try {
-    Session session(*graph);
-    results = session.run(*feeds, {outputs.begin(), outputs.end()});
+    if (saved_model::is_saved_model(parsed->model)) {
+      results = RunSavedModel(*parsed, *feeds);
+    } else {
+      absl::StatusOr<Graph> graph = TryReadGraph(parsed->model);
+      if (!graph.ok()) {
+        err << "duet run: " << graph.status().message() << "\n";
+        return 1;
+      }
+      Session session(*graph);
+      results = session.run(*feeds, {outputs.begin(), outputs.end()});
+    }
   } catch (const Error& e) {
     err << "duet run: " << e.what() << "\n";
     return 1;

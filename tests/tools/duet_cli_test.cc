@@ -296,3 +296,31 @@ TEST_CASE("optimize: unknown passes and options are usage errors, bad files and 
 
 }  // namespace
 }  // namespace duet
+
+namespace duet {
+namespace {
+
+TEST_CASE("inspect and run take a SavedModel directory (Keras' export)") {
+  const std::string dir = "tests/interop/testdata/keras_saved_models/mlp";
+  CliResult r = Cli({"inspect", dir + "/model"});
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("SavedModel") && Catch::Contains("signature 'serving_default'") &&
+                        Catch::Contains("input  keras_tensor: float32") &&
+                        Catch::Contains("output output_0: float32") &&
+                        Catch::Contains("VarHandleOp"));
+  r = Cli({"run", dir + "/model", "--input", "keras_tensor=" + dir + "/x.npy", "--output",
+           "output_0", "--out", "duet_cli_test_saved_model_y.npy"});
+  REQUIRE(r.code == 0);
+  testing::ExpectTensorNear(ValueOrThrow(ReadNpy("duet_cli_test_saved_model_y.npy")),
+                            ValueOrThrow(ReadNpy(dir + "/y.npy")), 1e-5);
+  r = Cli({"run", dir + "/model", "--input", "x=" + dir + "/x.npy", "--output", "output_0"});
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("no input 'x'") && Catch::Contains("keras_tensor"));
+  r = Cli({"run", dir + "/model", "--input", "keras_tensor=" + dir + "/x.npy", "--output",
+           "output_0", "--signature", "predict"});
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("no signature 'predict'"));
+}
+
+}  // namespace
+}  // namespace duet
