@@ -43,7 +43,7 @@ void Module::Register(Module* child, std::string name) {
   child->parent_ = this;
   child->name_ = name;
   children_.emplace_back(std::move(name), child);
-  if (restore_hook_) restore_hook_();
+  if (restore_hook_) restore_hook_->added();
 }
 
 std::string Module::add_module(std::shared_ptr<Module> child, std::string name) {
@@ -75,11 +75,12 @@ Variable Module::add_variable(const std::string& name, const Shape& shape, DType
   {
     // Initial values are eager even while a graph is built (Variable needs a value).
     ExecutionContext::Scope eager(&EagerContext::Get());
-    initial = initializer(shape, dtype);
+    if (restore_hook_) initial = restore_hook_->initial_value(name, shape, dtype);
+    if (!initial.defined()) initial = initializer(shape, dtype);
   }
   Variable variable(initial, full_name, trainable);
   variables_.emplace_back(name, variable);
-  if (restore_hook_) restore_hook_();  // may assign the checkpoint's value
+  if (restore_hook_) restore_hook_->added();
   return variable;
 }
 

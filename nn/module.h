@@ -64,10 +64,20 @@ class Module {
   }
 
   // Note [Deferred restoration]: a checkpoint restored before this module has all its variables
-  // and children (layers build on their first call) leaves a hook here, run after each variable
-  // or child added later, so the restore finishes as they appear (io/checkpoint). A later restore
-  // replaces the hook.
-  void set_restore_hook(std::function<void()> hook) { restore_hook_ = std::move(hook); }
+  // and children (layers build on their first call) leaves a hook here, so the restore finishes
+  // as they appear (io/checkpoint). A variable made later starts from the checkpoint's value
+  // rather than its initializer's, as TensorFlow's CheckpointInitialValue does: restoring costs
+  // no initializer run and no second assignment. A later restore replaces the hook.
+  class RestoreHook {
+   public:
+    virtual ~RestoreHook() = default;
+    // The checkpoint's value for the variable `name` about to be made, or an undefined Tensor;
+    // throws Error if the checkpoint's dtype or shape differs.
+    virtual Tensor initial_value(const std::string& name, const Shape& shape, DType dtype) = 0;
+    // Runs after each variable or child added.
+    virtual void added() = 0;
+  };
+  void set_restore_hook(std::shared_ptr<RestoreHook> hook) { restore_hook_ = std::move(hook); }
 
  protected:
   // Makes a variable owned by this module, called path()/`name`, from `initializer`.
@@ -87,7 +97,7 @@ class Module {
   std::vector<std::pair<std::string, Variable>> variables_;
   std::vector<std::pair<std::string, Module*>> children_;
   std::vector<std::shared_ptr<Module>> held_;  // children adopted by add_module
-  std::function<void()> restore_hook_;
+  std::shared_ptr<RestoreHook> restore_hook_;
 };
 
 }  // namespace duet::nn

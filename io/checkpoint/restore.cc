@@ -27,6 +27,22 @@ const tensorflow::TrackableObjectGraph::TrackableObject::SerializedTensor* Value
   return nullptr;
 }
 
+// The hook a restore leaves on a module (Note [Deferred restoration] in nn/module.h).
+class ModuleHook : public nn::Module::RestoreHook {
+ public:
+  ModuleHook(std::shared_ptr<Restore> restore, nn::Module* module, int node)
+      : restore_(std::move(restore)), module_(module), node_(node) {}
+  Tensor initial_value(const std::string& name, const Shape& shape, DType dtype) override {
+    return restore_->InitialValue(module_, node_, name, shape, dtype);
+  }
+  void added() override { restore_->Added(module_, node_); }
+
+ private:
+  std::shared_ptr<Restore> restore_;
+  nn::Module* module_;
+  int node_;
+};
+
 }  // namespace
 
 Restore::Restore(const std::string& path, Roots roots)
@@ -168,13 +184,35 @@ void Restore::Match(const ObjectRef& object, int node) {
   if (object.kind == ObjectRef::kModule) {
     nn::Module* module = object.module;
     hooks_.push_back([self = shared_from_this(), module, node] {
-      module->set_restore_hook([self, module, node] {
-        self->matched_.erase(module);  // walk it again for what was added
-        self->Match(ObjectRef::Of(module), node);
-        self->Flush();
-      });
+      module->set_restore_hook(std::make_shared<ModuleHook>(self, module, node));
     });
   }
+}
+
+Tensor Restore::InitialValue(nn::Module* module, int node, const std::string& name,
+                             const Shape& shape, DType dtype) {
+  const int child = Child(node, name);
+  if (child < 0 || ValueOf(graph_.nodes(child)) == nullptr) return Tensor();
+  CheckValue(child, absl::StrCat(module->path().empty() ? "" : module->path() + "/", name), dtype,
+             shape);
+  Tensor value = reader_.read(ValueOf(graph_.nodes(child))->checkpoint_key());
+  used_[child] = true;
+  given_[{module, name}] = child;
+  return value;
+}
+
+void Restore::Added(nn::Module* module, int node) {
+  for (const auto& [name, variable] : module->own_variables()) {
+    auto given = given_.find(std::make_pair(static_cast<const nn::Module*>(module), name));
+    if (given == given_.end()) continue;
+    const void* state = VariableOf(variable.handle());
+    assigned_.insert(state);
+    variable_nodes_[state] = given->second;
+    given_.erase(given);
+  }
+  matched_.erase(module);  // walk it again for the children added
+  Match(ObjectRef::Of(module), node);
+  Flush();
 }
 
 void Restore::MatchSlots(optimizers::Optimizer& optimizer, int node) {
@@ -237,17 +275,22 @@ void Restore::Assign(const Variable& variable, int node) {
         absl::StrCat("checkpoint '", path_, "': '", paths_[node], "' is not a variable there, but '",
                      variable.name(), "' is a variable here")));
   }
-  const io::BundleEntry entry = reader_.entry(value->checkpoint_key());
-  const absl::StatusOr<DType> dtype = FromProtoDataType(entry.proto_dtype);
-  if (!dtype.ok() || *dtype != variable.dtype() || entry.shape != variable.shape()) {
-    throw Error(absl::InvalidArgumentError(absl::StrCat(
-        "checkpoint '", path_, "': '", paths_[node], "' holds ",
-        dtype.ok() ? DTypeName(*dtype) : absl::StrCat("DataType ", entry.proto_dtype), " ",
-        entry.shape.str(), " but the variable '", variable.name(), "' is ",
-        DTypeName(variable.dtype()), " ", variable.shape().str())));
-  }
+  CheckValue(node, variable.name(), variable.dtype(), variable.shape());
   pending_.emplace_back(variable, node);
   assigned_.insert(state);
+}
+
+void Restore::CheckValue(int node, const std::string& variable, DType dtype,
+                         const Shape& shape) const {
+  const io::BundleEntry entry = reader_.entry(ValueOf(graph_.nodes(node))->checkpoint_key());
+  const absl::StatusOr<DType> stored = FromProtoDataType(entry.proto_dtype);
+  if (!stored.ok() || *stored != dtype || entry.shape != shape) {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "checkpoint '", path_, "': '", paths_[node], "' holds ",
+        stored.ok() ? DTypeName(*stored) : absl::StrCat("DataType ", entry.proto_dtype), " ",
+        entry.shape.str(), " but the variable '", variable, "' is ", DTypeName(dtype), " ",
+        shape.str())));
+  }
 }
 
 std::vector<std::string> Restore::UnusedValues() const {

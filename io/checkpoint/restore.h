@@ -26,6 +26,12 @@ class Restore : public std::enable_shared_from_this<Restore> {
   // Matches the roots against the checkpoint's root and assigns what exists.
   void Run();
 
+  // A module's RestoreHook (Note [Deferred restoration] in nn/module.h): the value of its
+  // variable `name` when the checkpoint has one, and the walk of what was added.
+  Tensor InitialValue(nn::Module* module, int node, const std::string& name, const Shape& shape,
+                      DType dtype);
+  void Added(nn::Module* module, int node);
+
   std::vector<std::string> UnusedValues() const;
   std::vector<std::string> UnrestoredVariables() const;
   void ExpectPartial() { expect_partial_ = true; }
@@ -42,6 +48,8 @@ class Restore : public std::enable_shared_from_this<Restore> {
   // Whether a slot in the checkpoint is named as duet names slots: "<variable>/<slot name>",
   // the variable being one the checkpoint holds. Those are matched by name, others by position.
   bool IsSlotName(const std::string& name, const optimizers::Optimizer& optimizer) const;
+  // Throws unless `node`'s value has `dtype` and `shape` (the message names both).
+  void CheckValue(int node, const std::string& variable, DType dtype, const Shape& shape) const;
   // Checks `variable` against `node`'s value and queues the assignment for Flush.
   void Assign(const Variable& variable, int node);
   // Reads every queued value, then assigns them, then installs the hooks Match queued.
@@ -58,6 +66,8 @@ class Restore : public std::enable_shared_from_this<Restore> {
   absl::flat_hash_map<const void*, int> variable_nodes_;  // a variable's state -> its node
   absl::flat_hash_set<const void*> assigned_;
   absl::flat_hash_set<const nn::Module*> matched_;
+  // Variables InitialValue gave a value, until Added sees them made: (module, name) -> node.
+  absl::flat_hash_map<std::pair<const nn::Module*, std::string>, int> given_;
   std::vector<std::pair<Variable, int>> pending_;
   std::vector<std::function<void()>> hooks_;
   bool expect_partial_ = false;

@@ -176,6 +176,44 @@ TEST_CASE("restore matches by object path and resumes training exactly") {
   }
 }
 
+// A module whose variable is made on demand by an initializer that counts its runs.
+struct Lazy : nn::Module {
+  int initializer_runs = 0;
+  Variable w;
+  void build() {
+    w = add_variable("w", {2, 3}, kFloat32, [this](const Shape& shape, DType dtype) {
+      ++initializer_runs;
+      return zeros(shape, dtype);
+    });
+  }
+};
+
+TEST_CASE("a variable made after restore starts from the checkpoint, its initializer not run") {
+  Lazy saved;
+  saved.build();
+  saved.w.assign(constant<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  Checkpoint ckpt({{"m", &saved}});
+  const std::string path = ckpt.write(TempDir("initial_value") + "/ckpt");
+
+  Lazy lazy;
+  Checkpoint restore({{"m", &lazy}});
+  auto status = restore.restore(path);
+  lazy.build();
+  CHECK(lazy.initializer_runs == 0);
+  CHECK(lazy.w.value().to_vector<float>() == std::vector<float>{1, 2, 3, 4, 5, 6});
+  status.assert_consumed();
+
+  struct Other : nn::Module {
+    Variable w;
+    void build() { w = add_variable("w", {3, 2}, kFloat32, initializers::zeros()); }
+  } other;
+  Checkpoint mismatched({{"m", &other}});
+  auto partial = mismatched.restore(path);
+  CHECK_THROWS_WITH(other.build(), Catch::Contains("'m/w' holds float32 (2, 3)") &&
+                                       Catch::Contains("is float32 (3, 2)"));
+  partial.expect_partial();
+}
+
 TEST_CASE("restore reports what did not match, by path") {
   MLP model;
   optimizers::SGD opt(0.1);
