@@ -7,8 +7,9 @@
 // and a read copies from memory. "cold": posix_fadvise(POSIX_FADV_DONTNEED) on the files first
 // (their pages are clean after the fsync, so the kernel drops them), then the read goes to the
 // disk; cold_resident_fraction reports what mincore saw left after dropping. Baseline and duet are
-// measured in the same state, repetitions interleaved (baseline, duet, baseline, duet, ...), and
-// each figure is the median over DUET_BENCH_REPS (default 5) repetitions after one warm-up each
+// measured in the same state, repetitions interleaved (baseline, duet, duet, baseline, ...), and
+// each figure is the median (and "_best" the fastest) over DUET_BENCH_REPS (default 5) repetitions
+// after one warm-up each
 // (DUET_BENCH_VERBOSE=1 prints every repetition as a `#` line).
 //
 // Deferred restoration (Note [Deferred restoration] in nn/module.h): restore into a model whose
@@ -104,7 +105,10 @@ std::vector<Timing> Interleaved(const std::vector<Case>& cases) {
   }
   std::vector<std::vector<double>> times(cases.size());
   for (int r = 0; r < Repetitions(); ++r) {
-    for (size_t i = 0; i < cases.size(); ++i) {
+    // A, B, B, A, A, B, ...: neither case always runs right after the other (a save's freed
+    // blocks, its journal commit, are then on whichever case follows it).
+    for (size_t k = 0; k < cases.size(); ++k) {
+      const size_t i = r % 2 == 0 ? k : cases.size() - 1 - k;
       if (cases[i].setup) cases[i].setup();
       times[i].push_back(Seconds(cases[i].run));
     }

@@ -16,9 +16,10 @@ Each round runs the duet binary, then TensorFlow in a process of its own. Tensor
                                    just written (page cache)
   tensorflow_restore_cold          the same after posix_fadvise(DONTNEED) on the checkpoint files
 Repetitions interleave (save, save + fsync; restore hot; restore cold, each after a warm-up) and
-the figure is their median, as in checkpoint_bench.cc (DUET_BENCH_REPS, default 5). The output
-is every round's lines, then the median over rounds of every line and the ratios duet/TensorFlow
-in GB/s (above 1: duet is faster), as `name<TAB>value<TAB>unit`.
+the figure is their median ("_best": the fastest), as in checkpoint_bench.cc (DUET_BENCH_REPS,
+default 5). The output is every round's lines, then the median over rounds of every line (with
+its range) and the ratios duet/TensorFlow in GB/s (above 1: duet is faster), as
+`name<TAB>value<TAB>unit`.
 """
 import argparse
 import glob
@@ -47,21 +48,29 @@ def gb_per_second(seconds):
 
 
 def interleaved(cases):
-    """cases: [(name, setup or None, run)]; medians of the runs' seconds, repetitions
-    interleaved after one warm-up each (checkpoint_bench.cc's Interleaved)."""
+    """cases: [(name, setup or None, run)]; (median, fastest) of the runs' seconds,
+    repetitions interleaved after one warm-up each (checkpoint_bench.cc's Interleaved)."""
     for _, setup, run in cases:
         if setup:
             setup()
         run()
     times = [[] for _ in cases]
-    for _ in range(REPS):
-        for i, (_, setup, run) in enumerate(cases):
+    for r in range(REPS):
+        for k in range(len(cases)):
+            i = k if r % 2 == 0 else len(cases) - 1 - k  # A, B, B, A, ...
+            _, setup, run = cases[i]
             if setup:
                 setup()
             start = time.perf_counter()
             run()
             times[i].append(time.perf_counter() - start)
-    return [statistics.median(t) for t in times]
+    return [(statistics.median(t), min(t)) for t in times]
+
+
+def emit_case(name, timing):
+    emit(name, gb_per_second(timing[0]), "GB/s")
+    emit(name + "_ms", timing[0] * 1e3, "ms")
+    emit(name + "_best", gb_per_second(timing[1]), "GB/s")
 
 
 def drop_cache(paths):
@@ -108,9 +117,8 @@ def time_tensorflow(dir_):
 
     s = interleaved([("tensorflow_save", None, save),
                      ("tensorflow_save_fsync", None, save_fsync)])
-    emit("tensorflow_save", gb_per_second(s[0]), "GB/s")
-    emit("tensorflow_save_fsync", gb_per_second(s[1]), "GB/s")
-    emit("tensorflow_save_fsync_ms", s[1] * 1e3, "ms")
+    emit_case("tensorflow_save", s[0])
+    emit_case("tensorflow_save_fsync", s[1])
     size = sum(os.path.getsize(f) for f in files())
     assert size >= BYTES, f"TensorFlow's checkpoint holds {size} bytes"
 
@@ -122,13 +130,11 @@ def time_tensorflow(dir_):
     for v in module.kernels:
         v.assign(tf.zeros_like(v))
     s = interleaved([("tensorflow_restore_hot", None, restore)])
-    emit("tensorflow_restore_hot", gb_per_second(s[0]), "GB/s")
-    emit("tensorflow_restore_hot_ms", s[0] * 1e3, "ms")
+    emit_case("tensorflow_restore_hot", s[0])
     for v, head in zip(module.kernels, saved):
         assert (v.numpy()[:4] == head).all(), "restore did not assign the saved values"
     s = interleaved([("tensorflow_restore_cold", lambda: drop_cache(files()), restore)])
-    emit("tensorflow_restore_cold", gb_per_second(s[0]), "GB/s")
-    emit("tensorflow_restore_cold_ms", s[0] * 1e3, "ms")
+    emit_case("tensorflow_restore_cold", s[0])
 
 
 def run(command):
@@ -178,6 +184,7 @@ def main():
                           ("checkpoint_restore_hot", "tensorflow_restore_hot"),
                           ("checkpoint_restore_cold", "tensorflow_restore_cold")]:
         emit(f"ratio.{duet}_to_{tf_name}", gb[duet] / gb[tf_name], "x")
+        emit(f"ratio.{duet}_to_{tf_name}_best", gb[duet + "_best"] / gb[tf_name + "_best"], "x")
 
 
 if __name__ == "__main__":
