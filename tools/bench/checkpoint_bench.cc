@@ -53,6 +53,11 @@ constexpr int64_t kUnits = 5000;
 constexpr int kLayers = 4;
 constexpr int64_t kParameters = kLayers * (kUnits * kUnits + kUnits);
 constexpr size_t kBytes = static_cast<size_t>(kParameters) * sizeof(float);
+// The plain peers move the bytes in calls of 4 MiB, as BundleWriter and BundleReader do (Note
+// [Chunked crc] in io/checkpoint/tensor_bundle.cc). One 400 MB write() or read() was slower and
+// far more erratic on this machine (0.4-2.5 s per write under other jobs' I/O), which would
+// flatter duet.
+constexpr size_t kIoChunk = size_t{4} << 20;
 
 // 100M parameters: four Dense layers, built by the first call on a [1, 5000] input.
 struct Model : nn::Module {
@@ -133,7 +138,7 @@ void PlainWrite(const std::string& path, const char* data, size_t n) {
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   CheckErrno(fd >= 0, "open " + temp);
   for (size_t done = 0; done < n;) {
-    const ssize_t w = ::write(fd, data + done, std::min(n - done, size_t{1} << 30));
+    const ssize_t w = ::write(fd, data + done, std::min(n - done, kIoChunk));
     CheckErrno(w > 0, "write " + temp);
     done += static_cast<size_t>(w);
   }
@@ -150,7 +155,7 @@ void PlainRead(const std::string& path, char* data, size_t n) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   CheckErrno(fd >= 0, "open " + path);
   for (size_t done = 0; done < n;) {
-    const ssize_t r = ::read(fd, data + done, std::min(n - done, size_t{1} << 30));
+    const ssize_t r = ::read(fd, data + done, std::min(n - done, kIoChunk));
     CheckErrno(r > 0, "read " + path);
     done += static_cast<size_t>(r);
   }
