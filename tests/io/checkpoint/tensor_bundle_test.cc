@@ -292,6 +292,39 @@ TEST_CASE("a truncated or corrupted index is DataLoss") {
   }
 }
 
+// The index's footer with the index block's handle claiming `size` bytes (a crafted file: the
+// footer has no checksum).
+std::string WithIndexBlockSize(const std::string& index, uint64_t size) {
+  const size_t footer = index.size() - 48;
+  size_t pos = footer;
+  const auto varint = [&] {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const uint8_t b = static_cast<uint8_t>(index[pos++]);
+      v |= uint64_t{b & 0x7fu} << shift;
+      if ((b & 0x80) == 0) return v;
+    }
+  };
+  const uint64_t handles[4] = {varint(), varint(), varint(), size};
+  std::string encoded;
+  for (uint64_t v : handles) {
+    for (; v >= 0x80; v >>= 7) encoded.push_back(static_cast<char>(v | 0x80));
+    encoded.push_back(static_cast<char>(v));
+  }
+  encoded.resize(40, '\0');
+  return index.substr(0, footer) + encoded + index.substr(index.size() - 8);
+}
+
+TEST_CASE("block handles beyond the index file are refused before LevelDB allocates them") {
+  const std::string prefix = OneTensorBundle("huge_block");
+  const std::string index = ReadFile(prefix + ".index");
+  for (const uint64_t size : {uint64_t{1} << 48, uint64_t{1} << 62, uint64_t{1000}}) {
+    WriteFile(prefix + ".index", WithIndexBlockSize(index, size));
+    INFO("index block size " << size);
+    ExpectError([&] { BundleReader reader(prefix); }, {prefix + ".index", "corrupt block index"});
+  }
+}
+
 TEST_CASE("a truncated or corrupted data file is DataLoss naming the key") {
   const std::string prefix = OneTensorBundle("bad_data");
   const std::string data_path = prefix + ".data-00000-of-00001";
