@@ -2,11 +2,9 @@
 // (little-endian) the length of the .index file, then the index, then the data file. Every key's
 // entry is read (read or read_strings); a duet::Error is fine, a crash, leak or sanitizer report
 // is not.
-//   CC=clang-16 CXX=clang++-16 bazel --output_base=$HOME/.cache/bundle-fuzz build --config=fuzz
-//     --disk_cache=$HOME/.cache/duet-bazel-disk-fuzz //tests:fuzz/tensor_bundle_fuzz  (one line)
-//   bazel-bin/tests/fuzz/tensor_bundle_fuzz -max_total_time=600 CORPUS_COPY
-// (docs/checkpoints.md, "Fuzzing the checkpoint reader"). tests/fuzz/tensor_bundle_fuzz_test.cc
-// replays tests/fuzz/corpus_bundle/ in every test run.
+// Built with clang-16 and --config=fuzz, run for 10 minutes on a copy of the seed corpus
+// tests/fuzz/corpus_bundle/: docs/checkpoints.md, "Fuzzing the checkpoint reader", has the
+// commands. tests/fuzz/tensor_bundle_fuzz_test.cc replays the corpus in every test run.
 #include <stdlib.h>
 #include <unistd.h>
 
