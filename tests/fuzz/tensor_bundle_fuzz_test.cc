@@ -9,6 +9,10 @@
 
 #include "core/constant.h"
 #include "io/checkpoint/tensor_bundle.h"
+#include "leveldb/env.h"
+#include "leveldb/iterator.h"
+#include "leveldb/options.h"
+#include "leveldb/table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
@@ -34,8 +38,38 @@ std::string Pack(const std::string& prefix) {
   return packed + index + ReadFile(prefix + ".data-00000-of-00001");
 }
 
+// The same as a structured fuzz input: the index's records, then the data file.
+std::string PackStructured(const std::string& prefix) {
+  const std::string path = prefix + ".index";
+  uint64_t size = 0;
+  leveldb::RandomAccessFile* file = nullptr;
+  REQUIRE(leveldb::Env::Default()->GetFileSize(path, &size).ok());
+  REQUIRE(leveldb::Env::Default()->NewRandomAccessFile(path, &file).ok());
+  std::unique_ptr<leveldb::RandomAccessFile> file_owner(file);
+  leveldb::Table* table = nullptr;
+  REQUIRE(leveldb::Table::Open(leveldb::Options(), file, size, &table).ok());
+  std::unique_ptr<leveldb::Table> table_owner(table);
+  std::unique_ptr<leveldb::Iterator> it(table->NewIterator(leveldb::ReadOptions()));
+  std::string records;
+  const auto put = [&](const leveldb::Slice& bytes) {
+    for (size_t n = bytes.size(); true; n >>= 7) {
+      records.push_back(static_cast<char>(n >= 0x80 ? (n & 0x7f) | 0x80 : n));
+      if (n < 0x80) break;
+    }
+    records.append(bytes.data(), bytes.size());
+  };
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    put(it->key());
+    put(it->value());
+  }
+  std::string packed;
+  const uint32_t length = static_cast<uint32_t>(records.size()) | 0x80000000u;
+  for (int i = 0; i < 4; ++i) packed.push_back(static_cast<char>(length >> (8 * i)));
+  return packed + records + ReadFile(prefix + ".data-00000-of-00001");
+}
+
 // A small bundle duet wrote: several dtypes, a scalar, an empty tensor, strings.
-std::string PackedDuetBundle() {
+std::string WriteDuetBundle() {
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string prefix = std::string(tmp ? tmp : "/tmp") + "/duet_seed/ckpt";
   {
@@ -48,7 +82,7 @@ std::string PackedDuetBundle() {
     writer.add_strings("f/strings", {3}, {"", std::string(130, 's'), std::string("\0z", 2)});
     writer.finish();
   }
-  return Pack(prefix);
+  return prefix;
 }
 
 TEST_CASE("every corpus file replays without crashing") {
@@ -62,21 +96,25 @@ TEST_CASE("every corpus file replays without crashing") {
 }
 
 TEST_CASE("truncations and byte flips of valid bundles never crash the reader") {
-  const std::string duet = PackedDuetBundle();
-  // DUET_WRITE_BUNDLE_SEED=path writes the duet-written seed (tests/fuzz/corpus_bundle/duet).
-  if (const char* out = std::getenv("DUET_WRITE_BUNDLE_SEED")) {
-    std::ofstream(out, std::ios::binary) << duet;
+  const std::string duet = WriteDuetBundle();
+  const std::vector<std::string> seeds = {Pack(duet), PackStructured(duet),
+                                          ReadFile("tests/fuzz/corpus_bundle/tf_fixture"),
+                                          PackStructured("tests/io/checkpoint/testdata/tf_bundle")};
+  // DUET_WRITE_BUNDLE_SEEDS=dir writes the seeds made here (tests/fuzz/corpus_bundle/).
+  if (const char* dir = std::getenv("DUET_WRITE_BUNDLE_SEEDS")) {
+    std::ofstream(std::string(dir) + "/duet_bundle", std::ios::binary) << seeds[0];
+    std::ofstream(std::string(dir) + "/duet_bundle_structured", std::ios::binary) << seeds[1];
+    std::ofstream(std::string(dir) + "/tf_fixture_structured", std::ios::binary) << seeds[3];
   }
-  for (const std::string& valid : {duet, ReadFile("tests/fuzz/corpus_bundle/tf_fixture")}) {
+  for (const std::string& valid : seeds) {
     REQUIRE(valid.size() > 4);
     CHECK(Replay(valid) == 0);
     for (size_t n = 0; n < valid.size(); n += 5) CHECK(Replay(valid.substr(0, n)) == 0);
+    const uint8_t flips[] = {0x01, 0x80, 0xff};
     for (size_t i = 0; i < valid.size(); ++i) {
-      for (const uint8_t flip : {0x01, 0x80, 0xff}) {
-        std::string mutated = valid;
-        mutated[i] = static_cast<char>(mutated[i] ^ flip);
-        Replay(mutated);
-      }
+      std::string mutated = valid;
+      mutated[i] = static_cast<char>(mutated[i] ^ flips[i % 3]);
+      Replay(mutated);
     }
   }
 }
