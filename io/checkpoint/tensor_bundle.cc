@@ -172,10 +172,11 @@ class BundleWriter::DataFile {
     CheckUsable();
     if (n == 0) return;
     failed_ = true;  // until the bytes are in: offsets after a failed write would be wrong
-    if (buffer_.size() + n > kBufferBytes) Flush();
     if (n >= kBufferBytes / 2) {
+      Flush();  // the buffered bytes come first
       WriteAll(fd_, data, n, path_);
     } else {
+      if (buffer_.size() + n > kBufferBytes) Flush();
       if (buffer_.capacity() < kBufferBytes) buffer_.reserve(kBufferBytes);
       buffer_.append(static_cast<const char*>(data), n);
     }
