@@ -631,8 +631,9 @@ BundleReader::Located BundleReader::Locate(const std::string& key) const {
   if (!shape->is_fully_defined()) corrupt(absl::StrCat("shape ", shape->str(), " is not known"));
   int64_t n = 1;
   for (const int64_t d : shape->dims()) {
-    if (d != 0 && n > (int64_t{1} << 62) / d)
+    if (d != 0 && n > (int64_t{1} << 62) / d) {
       corrupt(absl::StrCat("shape ", shape->str(), " is too large"));
+    }
     n *= d;
   }
   if (proto.offset() < 0 || proto.size() < 0) {
