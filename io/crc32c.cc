@@ -156,7 +156,10 @@ __attribute__((target("sse4.2"))) uint32_t Crc32cExtendSse42(uint32_t crc, const
 }
 
 bool HasSse42() {
-  static const bool has = __builtin_cpu_supports("sse4.2");
+  static const bool has = [] {
+    __builtin_cpu_init();  // needed when first called from a static initializer
+    return __builtin_cpu_supports("sse4.2") != 0;
+  }();
   return has;
 }
 #else

@@ -172,10 +172,11 @@ class BundleWriter::DataFile {
     CheckUsable();
     if (n == 0) return;
     failed_ = true;  // until the bytes are in: offsets after a failed write would be wrong
-    if (buffer_.size() + n > kBufferBytes) Flush();
     if (n >= kBufferBytes / 2) {
+      Flush();  // the buffered bytes come first
       WriteAll(fd_, data, n, path_);
     } else {
+      if (buffer_.size() + n > kBufferBytes) Flush();
       if (buffer_.capacity() < kBufferBytes) buffer_.reserve(kBufferBytes);
       buffer_.append(static_cast<const char*>(data), n);
     }
@@ -424,30 +425,79 @@ absl::Status IndexError(const std::string& prefix, const std::string& path,
                                           detail, ": the file is truncated or corrupt"));
 }
 
-// Whether the footer's padding is zeros and the metaindex block that the table's footer points to
-// (offset and size, the footer's first two varints; the index block's handle follows) has the
-// crc32c its trailer says (a type byte, then the masked crc32c of the block and the type byte).
-// Called after leveldb::Table::Open accepted the footer.
-bool MetaindexBlockIntact(const std::string& index) {
-  constexpr size_t kFooterBytes = 48;
-  if (index.size() < kFooterBytes) return false;
-  size_t pos = index.size() - kFooterBytes;
-  uint64_t offset = 0, size = 0, index_offset = 0, index_size = 0;
-  if (!GetVarint64(index, index.size(), &pos, &offset) ||
-      !GetVarint64(index, index.size(), &pos, &size) ||
+// Note [Checking the index table before LevelDB reads it]: LevelDB allocates a block's size, as
+// a block handle states it, before reading the block, and decompresses blocks marked compressed;
+// a corrupt or crafted index could make it allocate terabytes. So before leveldb::Table::Open sees
+// the index, every block handle is checked to lie inside the file and every block to be stored
+// uncompressed: the footer's two handles (metaindex block, index block), then each data block
+// handle in the index block, parsed as LevelDB parses it (entries from the block's start; each
+// restart point must be an entry's start, so that LevelDB's parse from any of them agrees). The
+// metaindex block, which LevelDB reads only for filters (bundles have none), and the footer's
+// padding are checked here too, so that no byte of the index goes unchecked. Returns what is
+// wrong, or "" for a sound layout.
+std::string CheckIndexLayout(const std::string& index) {
+  constexpr size_t kFooterBytes = 48, kTrailerBytes = 5;  // trailer: type byte, masked crc32c
+  if (index.size() < kFooterBytes) return "is shorter than a table footer";
+  const size_t footer = index.size() - kFooterBytes;
+  // A block [offset, offset + size) and its trailer inside the file before the footer, stored
+  // uncompressed (type 0).
+  const auto block_ok = [&](uint64_t offset, uint64_t size) {
+    return offset <= footer && size <= footer - offset && footer - offset - size >= kTrailerBytes &&
+           index[offset + size] == 0;
+  };
+  const auto crc_ok = [&](uint64_t offset, uint64_t size) {
+    const char* block = index.data() + offset;
+    return Crc32c(block, size + 1) == UnmaskCrc32c(GetFixed32(block + size + 1));
+  };
+  size_t pos = footer;
+  uint64_t meta_offset = 0, meta_size = 0, index_offset = 0, index_size = 0;
+  if (!GetVarint64(index, index.size(), &pos, &meta_offset) ||
+      !GetVarint64(index, index.size(), &pos, &meta_size) ||
       !GetVarint64(index, index.size(), &pos, &index_offset) ||
       !GetVarint64(index, index.size(), &pos, &index_size)) {
-    return false;
+    return "has a malformed footer";
   }
-  // The footer's padding up to the magic number: zeros as every writer leaves it.
   for (size_t i = pos; i < index.size() - 8; ++i) {
-    if (index[i] != 0) return false;
+    if (index[i] != 0) return "has a malformed footer";  // the padding before the magic number
   }
-  if (offset > index.size() || size > index.size() - offset || index.size() - offset - size < 5) {
-    return false;
+  if (!block_ok(meta_offset, meta_size) || !crc_ok(meta_offset, meta_size)) {
+    return "has a corrupt metaindex block";
   }
-  const char* block = index.data() + offset;
-  return Crc32c(block, size + 1) == UnmaskCrc32c(GetFixed32(block + size + 1));
+  if (!block_ok(index_offset, index_size) || !crc_ok(index_offset, index_size) || index_size < 4) {
+    return "has a corrupt block index";
+  }
+  // The index block: entries (varint32 shared key bytes, non-shared key bytes, value bytes; the
+  // key's bytes; the value, a block handle), then the restart offsets, then their count.
+  const size_t begin = index_offset, end = index_offset + index_size;
+  const uint32_t restarts = GetFixed32(index.data() + end - 4);
+  if (restarts > (index_size - 4) / 4) return "has a corrupt block index";
+  const size_t entries_end = end - 4 - size_t{4} * restarts;
+  std::vector<uint32_t> starts;
+  for (size_t p = begin; p < entries_end;) {
+    starts.push_back(static_cast<uint32_t>(p - begin));
+    uint64_t shared = 0, non_shared = 0, value_size = 0;
+    if (!GetVarint64(index, entries_end, &p, &shared) ||
+        !GetVarint64(index, entries_end, &p, &non_shared) ||
+        !GetVarint64(index, entries_end, &p, &value_size) || non_shared > entries_end - p ||
+        value_size > entries_end - p - non_shared || shared > UINT32_MAX) {
+      return "has a corrupt block index";
+    }
+    p += non_shared;
+    const size_t value_end = p + value_size;
+    uint64_t offset = 0, size = 0;
+    if (!GetVarint64(index, value_end, &p, &offset) || !GetVarint64(index, value_end, &p, &size) ||
+        !block_ok(offset, size)) {
+      return "has a block handle outside the file or a compressed block";
+    }
+    p = value_end;
+  }
+  for (uint32_t i = 0; i < restarts; ++i) {
+    const uint32_t restart = GetFixed32(index.data() + entries_end + size_t{4} * i);
+    if (!std::binary_search(starts.begin(), starts.end(), restart)) {
+      return "has a corrupt block index";
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -484,15 +534,13 @@ BundleReader::BundleReader(std::string prefix) : prefix_(std::move(prefix)) {
     leveldb::Options options;
     options.paranoid_checks = true;  // Table::Open verifies the index block's checksum
     leveldb::Table* raw_table = nullptr;
+    // Note [Checking the index table before LevelDB reads it].
+    const std::string layout_error = CheckIndexLayout(contents);
+    if (!layout_error.empty()) Throw(IndexError(prefix_, index_path, layout_error));
     const leveldb::Status opened =
         leveldb::Table::Open(options, &file, contents.size(), &raw_table);
     if (!opened.ok()) Throw(IndexError(prefix_, index_path, opened.ToString()));
     std::unique_ptr<leveldb::Table> table(raw_table);
-    // LevelDB reads the metaindex block only for filters, which bundles have none of: check its
-    // checksum and the footer's padding here, so that no byte of the index goes unchecked.
-    if (!MetaindexBlockIntact(contents)) {
-      Throw(IndexError(prefix_, index_path, "has a corrupt footer or metaindex block"));
-    }
     leveldb::ReadOptions read_options;
     read_options.verify_checksums = true;
     read_options.fill_cache = false;
@@ -583,8 +631,9 @@ BundleReader::Located BundleReader::Locate(const std::string& key) const {
   if (!shape->is_fully_defined()) corrupt(absl::StrCat("shape ", shape->str(), " is not known"));
   int64_t n = 1;
   for (const int64_t d : shape->dims()) {
-    if (d != 0 && n > (int64_t{1} << 62) / d)
+    if (d != 0 && n > (int64_t{1} << 62) / d) {
       corrupt(absl::StrCat("shape ", shape->str(), " is too large"));
+    }
     n *= d;
   }
   if (proto.offset() < 0 || proto.size() < 0) {

@@ -138,6 +138,30 @@ TEST_CASE("string tensors round-trip: empty, long, with NULs, scalar, no element
   ExpectError([&] { reader.read_strings("f"); }, {"'f'", "not a string tensor"});
 }
 
+TEST_CASE("small and large tensors interleave in the data file in add order") {
+  // Large tensors bypass the write buffer: what was buffered before them must come first.
+  const std::string prefix = TempDir("interleave") + "/ckpt";
+  std::vector<Tensor> tensors;
+  for (const int64_t n : {3, 1 << 20, 5, 3 << 20, 1 << 20, 7}) {
+    tensors.push_back(testing::SequenceTensor<float>({n}, n));
+  }
+  const std::string big_string(5 << 20, 'q');
+  {
+    BundleWriter writer(prefix);
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      writer.add("t" + std::to_string(i), tensors[i]);
+      writer.add_strings("s" + std::to_string(i), {2}, {"small", i % 2 ? big_string : "x"});
+    }
+    writer.finish();
+  }
+  BundleReader reader(prefix);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    CheckSameTensor(reader.read("t" + std::to_string(i)), tensors[i]);
+    CHECK(reader.read_strings("s" + std::to_string(i)) ==
+          std::vector<std::string>{"small", i % 2 ? big_string : "x"});
+  }
+}
+
 TEST_CASE("keys come in any order; the index is sorted") {
   const std::string prefix = TempDir("order") + "/ckpt";
   {
@@ -289,6 +313,39 @@ TEST_CASE("a truncated or corrupted index is DataLoss") {
     } catch (const Error& e) {
       CHECK(e.code() == absl::StatusCode::kDataLoss);
     }
+  }
+}
+
+// The index's footer with the index block's handle claiming `size` bytes (a crafted file: the
+// footer has no checksum).
+std::string WithIndexBlockSize(const std::string& index, uint64_t size) {
+  const size_t footer = index.size() - 48;
+  size_t pos = footer;
+  const auto varint = [&] {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const uint8_t b = static_cast<uint8_t>(index[pos++]);
+      v |= uint64_t{b & 0x7fu} << shift;
+      if ((b & 0x80) == 0) return v;
+    }
+  };
+  const uint64_t handles[4] = {varint(), varint(), varint(), size};
+  std::string encoded;
+  for (uint64_t v : handles) {
+    for (; v >= 0x80; v >>= 7) encoded.push_back(static_cast<char>(v | 0x80));
+    encoded.push_back(static_cast<char>(v));
+  }
+  encoded.resize(40, '\0');
+  return index.substr(0, footer) + encoded + index.substr(index.size() - 8);
+}
+
+TEST_CASE("block handles beyond the index file are refused before LevelDB allocates them") {
+  const std::string prefix = OneTensorBundle("huge_block");
+  const std::string index = ReadFile(prefix + ".index");
+  for (const uint64_t size : {uint64_t{1} << 48, uint64_t{1} << 62, uint64_t{1000}}) {
+    WriteFile(prefix + ".index", WithIndexBlockSize(index, size));
+    INFO("index block size " << size);
+    ExpectError([&] { BundleReader reader(prefix); }, {prefix + ".index", "corrupt block index"});
   }
 }
 
