@@ -250,8 +250,8 @@ std::vector<Tensor> RunSavedModel(const RunArgs& args, const FeedList& feeds) {
   for (const std::string& name : args.outputs) {
     auto it = results.find(name);
     if (it == results.end()) {
-      throw Error(absl::InvalidArgumentError(absl::StrCat(
-          "signature '", args.signature, "' has no output '", name, "'")));
+      throw Error(absl::InvalidArgumentError(
+          absl::StrCat("signature '", args.signature, "' has no output '", name, "'")));
     }
     out.push_back(it->second);
   }

@@ -25,13 +25,12 @@ Error NoCheckpoint() {
 
 Error Mismatch(const std::string& path, const std::string& what,
                const std::vector<std::string>& paths) {
-  return Error(absl::FailedPreconditionError(absl::StrCat(
-      "checkpoint '", path, "': ", what, ": ", absl::StrJoin(paths, ", "))));
+  return Error(absl::FailedPreconditionError(
+      absl::StrCat("checkpoint '", path, "': ", what, ": ", absl::StrJoin(paths, ", "))));
 }
 
 double Now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -128,8 +127,7 @@ CheckpointLoadStatus Checkpoint::restore(const std::string& path) {
 
 std::string latest_checkpoint(const std::string& directory) {
   const tensorflow::CheckpointState state = checkpoint_internal::ReadCheckpointState(directory);
-  const std::string path =
-      checkpoint_internal::ResolveIn(directory, state.model_checkpoint_path());
+  const std::string path = checkpoint_internal::ResolveIn(directory, state.model_checkpoint_path());
   if (path.empty() || !std::filesystem::exists(path + ".index")) return "";
   return path;
 }

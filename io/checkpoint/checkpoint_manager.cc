@@ -23,8 +23,8 @@ void Delete(const std::string& path) {
 
 }  // namespace
 
-CheckpointManager::CheckpointManager(Checkpoint& checkpoint, std::string directory,
-                                     int max_to_keep, std::string checkpoint_name)
+CheckpointManager::CheckpointManager(Checkpoint& checkpoint, std::string directory, int max_to_keep,
+                                     std::string checkpoint_name)
     : checkpoint_(checkpoint),
       directory_(std::move(directory)),
       name_(std::move(checkpoint_name)),
@@ -51,8 +51,8 @@ std::string CheckpointManager::save() {
     ExecutionContext::Scope eager(&EagerContext::Get());
     Variable& counter = checkpoint_.save_counter();
     counter.assign_add(scalar(1, kInt64));
-    path = (fs::path(directory_) / absl::StrCat(name_, "-", counter.value().item<int64_t>()))
-               .string();
+    path =
+        (fs::path(directory_) / absl::StrCat(name_, "-", counter.value().item<int64_t>())).string();
   }
   checkpoint_.write(path);
   // A counter that started again (a new process that did not restore) overwrites a kept

@@ -80,9 +80,10 @@ tensorflow::CheckpointState ReadCheckpointState(const std::string& directory) {
   std::stringstream text;
   text << in.rdbuf();
   if (!google::protobuf::TextFormat::ParseFromString(text.str(), &state)) {
-    throw Error(absl::DataLossError(absl::StrCat(
-        "'", file, "' is not a CheckpointState in text format: the directory's checkpoint list "
-        "is corrupt (delete the file to start over, or fix it by hand)")));
+    throw Error(absl::DataLossError(
+        absl::StrCat("'", file,
+                     "' is not a CheckpointState in text format: the directory's checkpoint list "
+                     "is corrupt (delete the file to start over, or fix it by hand)")));
   }
   return state;
 }

@@ -74,7 +74,8 @@ ObjectGraph BuildObjectGraph(const Roots& roots) {
     }
   }
   for (size_t id = 0; id < objects.size(); ++id) {
-    if (has_values[id]) out.proto.mutable_nodes(id)->mutable_has_checkpoint_values()->set_value(true);
+    if (has_values[id])
+      out.proto.mutable_nodes(id)->mutable_has_checkpoint_values()->set_value(true);
   }
   return out;
 }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/error.h"
 #include "core/resource.h"
@@ -48,10 +48,10 @@ class ModuleHook : public nn::Module::RestoreHook {
 Restore::Restore(const std::string& path, Roots roots)
     : path_(path), roots_(std::move(roots)), reader_(path) {
   if (!reader_.contains(kObjectGraphKey)) {
-    throw Error(absl::InvalidArgumentError(absl::StrCat(
-        "checkpoint '", path, "' has no object graph ('", kObjectGraphKey,
-        "'): it was written by a name-based saver (tf.compat.v1.train.Saver), which "
-        "object-based restore cannot match")));
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("checkpoint '", path, "' has no object graph ('", kObjectGraphKey,
+                     "'): it was written by a name-based saver (tf.compat.v1.train.Saver), which "
+                     "object-based restore cannot match")));
   }
   const std::vector<std::string> serialized = reader_.read_strings(kObjectGraphKey);
   if (serialized.size() != 1 || !graph_.ParseFromString(serialized[0])) {
@@ -271,9 +271,9 @@ void Restore::Assign(const Variable& variable, int node) {
   if (assigned_.contains(state)) return;
   const auto* value = ValueOf(graph_.nodes(node));
   if (value == nullptr) {
-    throw Error(absl::InvalidArgumentError(
-        absl::StrCat("checkpoint '", path_, "': '", paths_[node], "' is not a variable there, but '",
-                     variable.name(), "' is a variable here")));
+    throw Error(absl::InvalidArgumentError(absl::StrCat("checkpoint '", path_, "': '", paths_[node],
+                                                        "' is not a variable there, but '",
+                                                        variable.name(), "' is a variable here")));
   }
   CheckValue(node, variable.name(), variable.dtype(), variable.shape());
   pending_.emplace_back(variable, node);

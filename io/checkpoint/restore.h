@@ -4,8 +4,8 @@
 
 #include <functional>
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -60,10 +60,10 @@ class Restore : public std::enable_shared_from_this<Restore> {
   io::BundleReader reader_;
   tensorflow::TrackableObjectGraph graph_;
   std::vector<absl::flat_hash_map<std::string, int>> children_;  // per node, by local name
-  std::vector<std::string> paths_;                                // per node, for messages
-  std::vector<bool> used_;                                        // per node with a value
-  absl::flat_hash_set<std::string> variable_names_;       // every value's full_name
-  absl::flat_hash_map<const void*, int> variable_nodes_;  // a variable's state -> its node
+  std::vector<std::string> paths_;                               // per node, for messages
+  std::vector<bool> used_;                                       // per node with a value
+  absl::flat_hash_set<std::string> variable_names_;              // every value's full_name
+  absl::flat_hash_map<const void*, int> variable_nodes_;         // a variable's state -> its node
   absl::flat_hash_set<const void*> assigned_;
   absl::flat_hash_set<const nn::Module*> matched_;
   // Variables InitialValue gave a value, until Added sees them made: (module, name) -> node.

@@ -17,7 +17,7 @@ namespace duet {
 // must outlive the Checkpoint that names it.
 class Trackable {
  public:
-  Trackable(nn::Module* module) : object_(module) {}                 // NOLINT: {"model", &model}
+  Trackable(nn::Module* module) : object_(module) {}                   // NOLINT: {"model", &model}
   Trackable(optimizers::Optimizer* optimizer) : object_(optimizer) {}  // NOLINT
   Trackable(Variable* variable) : object_(variable) {}                 // NOLINT
 

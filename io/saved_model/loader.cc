@@ -93,7 +93,8 @@ absl::flat_hash_map<std::string, std::string> VariableKeys(const std::string& di
   const auto by_name = ByName(graph.node());
   auto op = by_name.find(restore);
   if (op == by_name.end()) {
-    throw Malformed(dir, absl::StrCat("the saver's restore op '", restore, "' is not in the graph"));
+    throw Malformed(dir,
+                    absl::StrCat("the saver's restore op '", restore, "' is not in the graph"));
   }
   const NodeDef& call = *op->second;
   if (call.op() != "StatefulPartitionedCall" && call.op() != "PartitionedCall") {
@@ -162,8 +163,8 @@ tensorflow::SavedModel ReadSavedModel(const std::string& dir) {
   const fs::path file = fs::path(dir) / "saved_model.pb";
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    throw Error(absl::NotFoundError(absl::StrCat(
-        "SavedModel '", dir, "': no ", file.string(), " (a SavedModel directory has one)")));
+    throw Error(absl::NotFoundError(absl::StrCat("SavedModel '", dir, "': no ", file.string(),
+                                                 " (a SavedModel directory has one)")));
   }
   std::stringstream bytes;
   bytes << in.rdbuf();
@@ -192,15 +193,16 @@ LoadedModel load(const std::string& dir, const std::string& tag) {
     if (std::find(tags.begin(), tags.end(), tag) != tags.end()) meta = &candidate;
   }
   if (meta == nullptr) {
-    throw Malformed(dir, absl::StrCat("no MetaGraph is tagged '", tag, "' (it has: ",
-                                      absl::StrJoin(tag_sets, "; "), ")"));
+    throw Malformed(dir, absl::StrCat("no MetaGraph is tagged '", tag,
+                                      "' (it has: ", absl::StrJoin(tag_sets, "; "), ")"));
   }
   // What the signatures need: their inputs' and outputs' nodes and what those depend on.
   std::vector<std::string> roots;
   for (const auto& [key, signature] : meta->signature_def()) {
     if (Internal(key)) continue;
     for (const auto& [name, info] : signature.inputs()) roots.push_back(ParseRef(info.name()).node);
-    for (const auto& [name, info] : signature.outputs()) roots.push_back(ParseRef(info.name()).node);
+    for (const auto& [name, info] : signature.outputs())
+      roots.push_back(ParseRef(info.name()).node);
   }
   tensorflow::GraphDef needed = Needed(meta->graph_def(), roots);
 
@@ -265,9 +267,9 @@ std::vector<std::string> LoadedModel::signatures() const {
 const tensorflow::SignatureDef& LoadedModel::signature_def(const std::string& key) const {
   auto it = meta_.signature_def().find(key);
   if (it == meta_.signature_def().end() || Internal(key)) {
-    throw Error(absl::NotFoundError(absl::StrCat("the SavedModel has no signature '", key,
-                                                 "' (it has: ", absl::StrJoin(signatures(), ", "),
-                                                 ")")));
+    throw Error(
+        absl::NotFoundError(absl::StrCat("the SavedModel has no signature '", key,
+                                         "' (it has: ", absl::StrJoin(signatures(), ", "), ")")));
   }
   return it->second;
 }

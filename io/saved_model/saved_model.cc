@@ -168,9 +168,9 @@ tensorflow::SignatureDef AddSignature(const SignatureGraph& s, const std::string
     output_names.push_back(absl::StrCat("output_", k));
   }
   if (input_names.size() != args.size() || output_names.size() != outputs.size()) {
-    throw BadSignature(s, absl::StrCat("names ", input_names.size(), " inputs and ",
-                                       output_names.size(), " outputs, but the function has ",
-                                       args.size(), " and ", outputs.size()));
+    throw BadSignature(
+        s, absl::StrCat("names ", input_names.size(), " inputs and ", output_names.size(),
+                        " outputs, but the function has ", args.size(), " and ", outputs.size()));
   }
   tensorflow::SignatureDef signature;
   signature.set_method_name("tensorflow/serving/predict");

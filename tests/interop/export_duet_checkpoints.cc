@@ -33,7 +33,8 @@ void Export(const std::filesystem::path& dir, Model& model) {
   ckpt.save((dir / "ckpt").string());
   std::ofstream manifest(dir / "values");
   int i = 0;
-  for (const auto& saved : checkpoint_internal::BuildObjectGraph(
+  for (const auto& saved :
+       checkpoint_internal::BuildObjectGraph(
            {{"model", &model}, {"optimizer", &opt}, {"save_counter", &ckpt.save_counter()}})
            .variables) {
     const std::string file = "value_" + std::to_string(i++) + ".npy";

@@ -2,7 +2,6 @@
 // Adam optimizers restore into the equivalent duet models by object path, and training resumes
 // exactly where Keras left off (testdata/keras_checkpoints, made by make_keras_checkpoints.py).
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "duet.h"
@@ -96,9 +95,9 @@ TEST_CASE("a legacy Keras Adam's slots, listed against their variables, restore"
     for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(expected[i]).margin(1e-6));
   }
   // The legacy optimizer's hyper-parameters are variables; duet's are not.
-  CHECK(status.unused_values() ==
-        std::vector<std::string>{"optimizer/beta_1", "optimizer/beta_2", "optimizer/decay",
-                                 "optimizer/learning_rate"});
+  CHECK(status.unused_values() == std::vector<std::string>{"optimizer/beta_1", "optimizer/beta_2",
+                                                           "optimizer/decay",
+                                                           "optimizer/learning_rate"});
   status.expect_partial();
 }
 

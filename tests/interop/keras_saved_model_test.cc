@@ -1,7 +1,6 @@
 // SavedModels in: Keras' model.export of an MLP and a CNN (testdata/keras_saved_models, made by
 // make_keras_saved_models.py) load and serve TensorFlow's outputs; duet's own export loads back.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 
@@ -51,9 +50,8 @@ TEST_CASE("a SavedModel duet exported loads back and serves the same outputs") {
   const saved_model::LoadedModel loaded = saved_model::load(dir);
   ExpectTensorNear(loaded.call("serving_default", {{"x", x}}).at("output_0"), expected, 1e-6);
 
-  CHECK_THROWS_WITH(loaded.call("predict", {{"x", x}}),
-                    Catch::Contains("no signature 'predict'") &&
-                        Catch::Contains("serving_default"));
+  CHECK_THROWS_WITH(loaded.call("predict", {{"x", x}}), Catch::Contains("no signature 'predict'") &&
+                                                            Catch::Contains("serving_default"));
   CHECK_THROWS_WITH(loaded.call("serving_default", {{"images", x}}),
                     Catch::Contains("no input 'images'") && Catch::Contains("x"));
   CHECK_THROWS_WITH(saved_model::load(dir + "/missing"),

@@ -304,10 +304,10 @@ TEST_CASE("inspect and run take a SavedModel directory (Keras' export)") {
   const std::string dir = "tests/interop/testdata/keras_saved_models/mlp";
   CliResult r = Cli({"inspect", dir + "/model"});
   REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("SavedModel") && Catch::Contains("signature 'serving_default'") &&
-                        Catch::Contains("input  keras_tensor: float32") &&
-                        Catch::Contains("output output_0: float32") &&
-                        Catch::Contains("VarHandleOp"));
+  CHECK_THAT(r.out,
+             Catch::Contains("SavedModel") && Catch::Contains("signature 'serving_default'") &&
+                 Catch::Contains("input  keras_tensor: float32") &&
+                 Catch::Contains("output output_0: float32") && Catch::Contains("VarHandleOp"));
   r = Cli({"run", dir + "/model", "--input", "keras_tensor=" + dir + "/x.npy", "--output",
            "output_0", "--out", "duet_cli_test_saved_model_y.npy"});
   REQUIRE(r.code == 0);

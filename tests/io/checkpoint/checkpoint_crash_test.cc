@@ -2,13 +2,12 @@
 // killed (SIGKILL) after a range of delays, landing in every phase of a save (tensor data, the
 // index, the renames, the "checkpoint" file, deleting old checkpoints); each time the latest
 // checkpoint the directory names must restore completely and consistently.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>

@@ -1,7 +1,6 @@
 // Object-based checkpoints: what Checkpoint writes (keys, object graph), restore by object path,
 // deferred restoration, the directory's "checkpoint" file, CheckpointManager, and the errors.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -82,7 +81,8 @@ TEST_CASE("Checkpoint writes TensorFlow's keys and object graph") {
   }
   // Adam's m and v of 4 variables, as "_variables/1" ... "_variables/8" (0 is the step).
   for (int i = 1; i <= 8; ++i) {
-    CHECK(reader.contains("optimizer/_variables/" + std::to_string(i) + "/.ATTRIBUTES/VARIABLE_VALUE"));
+    CHECK(reader.contains("optimizer/_variables/" + std::to_string(i) +
+                          "/.ATTRIBUTES/VARIABLE_VALUE"));
   }
   CHECK_FALSE(reader.contains("optimizer/_variables/9/.ATTRIBUTES/VARIABLE_VALUE"));
   CHECK(reader.read("save_counter/.ATTRIBUTES/VARIABLE_VALUE").item<int64_t>() == 2);
@@ -231,7 +231,8 @@ TEST_CASE("restore reports what did not match, by path") {
   auto status = partial.restore(path);
   CHECK(ToDoubles(half.d1.kernel()) == ToDoubles(model.d1.kernel()));
   CHECK_THROWS_WITH(status.assert_consumed(), Catch::Contains("model/d2/kernel"));
-  CHECK_THROWS_WITH(status.assert_existing_objects_matched(), Catch::Contains("model/extra/kernel"));
+  CHECK_THROWS_WITH(status.assert_existing_objects_matched(),
+                    Catch::Contains("model/extra/kernel"));
   status.expect_partial();
 }
 
@@ -247,9 +248,9 @@ TEST_CASE("restore errors name the checkpoint, the path and both shapes") {
   } wider;
   wider.d1(kX);
   Checkpoint wrong({{"model", &wider}});
-  CHECK_THROWS_WITH(wrong.restore(path),
-                    Catch::Contains("model/d1/kernel") && Catch::Contains("(3, 4)") &&
-                        Catch::Contains("(3, 5)") && Catch::Contains(path));
+  CHECK_THROWS_WITH(wrong.restore(path), Catch::Contains("model/d1/kernel") &&
+                                             Catch::Contains("(3, 4)") &&
+                                             Catch::Contains("(3, 5)") && Catch::Contains(path));
   CHECK_THROWS_WITH(ckpt.restore(dir + "/missing"), Catch::Contains(dir + "/missing"));
   CHECK(latest_checkpoint(dir + "/empty") == "");
   auto nothing = ckpt.restore(latest_checkpoint(dir + "/empty"));
