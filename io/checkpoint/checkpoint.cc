@@ -1,6 +1,5 @@
 #include "io/checkpoint/checkpoint.h"
 
-#include <chrono>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -109,12 +108,8 @@ std::string Checkpoint::save(const std::string& prefix) {
   const std::string path = absl::StrCat(prefix, "-", save_counter_.value().item<int64_t>());
   write(path);
   // Only a complete checkpoint becomes the latest (TensorFlow's Checkpoint.save keeps one).
-  const std::string directory = std::filesystem::path(prefix).parent_path().string();
-  tensorflow::CheckpointState state;
-  state.set_model_checkpoint_path(checkpoint_internal::RelativeTo(directory, path));
-  state.add_all_model_checkpoint_paths(state.model_checkpoint_path());
-  state.add_all_model_checkpoint_timestamps(Now());
-  checkpoint_internal::WriteCheckpointState(directory, state);
+  checkpoint_internal::WriteCheckpointState(std::filesystem::path(prefix).parent_path().string(),
+                                            {path}, {checkpoint_internal::SecondsSinceEpoch()});
   return path;
 }
 

@@ -1,6 +1,5 @@
 #include "io/checkpoint/checkpoint_manager.h"
 
-#include <chrono>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -65,8 +64,7 @@ std::string CheckpointManager::save() {
     }
   }
   kept_.push_back(path);
-  timestamps_.push_back(
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  timestamps_.push_back(checkpoint_internal::SecondsSinceEpoch());
   std::vector<std::string> expired;
   while (max_to_keep_ > 0 && static_cast<int>(kept_.size()) > max_to_keep_) {
     expired.push_back(kept_.front());
@@ -75,13 +73,7 @@ std::string CheckpointManager::save() {
   }
   // The list names the new checkpoint before the old files go: a crash in between leaves
   // unlisted files, never a listed checkpoint without files.
-  tensorflow::CheckpointState state;
-  state.set_model_checkpoint_path(checkpoint_internal::RelativeTo(directory_, path));
-  for (size_t i = 0; i < kept_.size(); ++i) {
-    state.add_all_model_checkpoint_paths(checkpoint_internal::RelativeTo(directory_, kept_[i]));
-    state.add_all_model_checkpoint_timestamps(timestamps_[i]);
-  }
-  checkpoint_internal::WriteCheckpointState(directory_, state);
+  checkpoint_internal::WriteCheckpointState(directory_, kept_, timestamps_);
   for (const std::string& old : expired) Delete(old);
   return path;
 }

@@ -1,10 +1,6 @@
 #include "io/checkpoint/checkpoint_state.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "google/protobuf/text_format.h"
+#include "io/file.h"
 
 namespace duet::checkpoint_internal {
 namespace {
@@ -20,44 +17,7 @@ namespace fs = std::filesystem;
 
 constexpr char kStateFile[] = "checkpoint";
 
-Error IoError(const std::string& what, const std::string& path) {
-  return Error(absl::InternalError(absl::StrCat(what, " '", path, "': ", std::strerror(errno))));
-}
-
-void SyncDirectory(const std::string& directory) {
-  const int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) throw IoError("cannot open directory", directory);
-  ::fsync(fd);
-  ::close(fd);
-}
-
 }  // namespace
-
-void WriteFileAtomically(const std::string& path, const std::string& contents) {
-  const std::string temporary = absl::StrCat(path, ".tmp", ::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw IoError("cannot create", temporary);
-  size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      throw IoError("cannot write", temporary);
-    }
-    written += n;
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(temporary.c_str());
-    throw IoError("cannot sync", temporary);
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    ::unlink(temporary.c_str());
-    throw IoError("cannot rename a file to", path);
-  }
-  SyncDirectory(fs::path(path).parent_path().string());
-}
 
 std::string RelativeTo(const std::string& directory, const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
@@ -88,10 +48,21 @@ tensorflow::CheckpointState ReadCheckpointState(const std::string& directory) {
   return state;
 }
 
-void WriteCheckpointState(const std::string& directory, const tensorflow::CheckpointState& state) {
+void WriteCheckpointState(const std::string& directory, const std::vector<std::string>& paths,
+                          const std::vector<double>& timestamps) {
+  tensorflow::CheckpointState state;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    state.add_all_model_checkpoint_paths(RelativeTo(directory, paths[i]));
+    state.add_all_model_checkpoint_timestamps(timestamps[i]);
+  }
+  if (!paths.empty()) state.set_model_checkpoint_path(RelativeTo(directory, paths.back()));
   std::string text;
   google::protobuf::TextFormat::PrintToString(state, &text);
-  WriteFileAtomically((fs::path(directory) / kStateFile).string(), text);
+  io::WriteFileAtomically((fs::path(directory) / kStateFile).string(), text);
+}
+
+double SecondsSinceEpoch() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace duet::checkpoint_internal

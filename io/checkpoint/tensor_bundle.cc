@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/tensor_proto.h"
 #include "io/crc32c.h"
+#include "io/file.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
@@ -36,44 +37,6 @@ constexpr size_t kIndexBlockBytes = 262144;
 constexpr int kBundleVersion = 1;  // TensorFlow's kTensorBundleVersion
 
 [[noreturn]] void Throw(absl::Status status) { throw Error(std::move(status)); }
-
-// An errno from a call on `path` as a Status naming both.
-absl::Status ErrnoError(int err, const std::string& what, const std::string& path) {
-  const std::string message = absl::StrCat(what, " ", path, ": ", std::strerror(err));
-  switch (err) {
-    case ENOENT:
-      return absl::NotFoundError(message);
-    case EACCES:
-    case EPERM:
-      return absl::PermissionDeniedError(message);
-    case ENOSPC:
-    case EDQUOT:
-      return absl::ResourceExhaustedError(message);
-    default:
-      return absl::UnknownError(message);
-  }
-}
-
-void WriteAll(int fd, const void* data, size_t n, const std::string& path) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t written = ::write(fd, p, std::min(n, size_t{1} << 30));
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      Throw(ErrnoError(errno, "cannot write", path));
-    }
-    p += written;
-    n -= static_cast<size_t>(written);
-  }
-}
-
-void SyncAndClose(int fd, const std::string& path) {
-  const bool synced = ::fsync(fd) == 0;
-  const int sync_errno = errno;
-  const bool closed = ::close(fd) == 0;
-  if (!synced) Throw(ErrnoError(sync_errno, "cannot fsync", path));
-  if (!closed) Throw(ErrnoError(errno, "cannot close", path));
-}
 
 void PutVarint64(std::string* out, uint64_t v) {
   while (v >= 0x80) {
@@ -376,11 +339,7 @@ void BundleWriter::finish() {
     Throw(ErrnoError(errno, absl::StrCat("cannot rename ", index_temp_, " to"), index_path));
   }
   finished_ = true;
-  // The renames are durable once the directory is.
-  const std::string dir = Dirname(prefix_).empty() ? "." : Dirname(prefix_);
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0) Throw(ErrnoError(errno, "cannot open directory", dir));
-  SyncAndClose(dir_fd, dir);
+  SyncDirectory(Dirname(prefix_));  // the renames are durable once the directory is
 }
 
 // ---------------------------------------------------------------------------------------------

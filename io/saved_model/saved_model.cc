@@ -11,8 +11,8 @@
 #include "core/resource.h"
 #include "core/tensor_proto.h"
 #include "graph/graph_ops.h"
-#include "io/checkpoint/checkpoint_state.h"
 #include "io/checkpoint/tensor_bundle.h"
+#include "io/file.h"
 #include "proto/saved_model.pb.h"
 
 namespace duet::saved_model {
@@ -217,8 +217,7 @@ void SaveGraphs(const std::string& dir, std::vector<SignatureGraph> graphs) {
   io::BundleWriter writer((variables_dir / "variables").string());
   for (const auto& v : variables) writer.add(v.key, v.value);
   writer.finish();
-  checkpoint_internal::WriteFileAtomically((fs::path(dir) / "saved_model.pb").string(),
-                                           model.SerializeAsString());
+  io::WriteFileAtomically((fs::path(dir) / "saved_model.pb").string(), model.SerializeAsString());
 }
 
 }  // namespace duet::saved_model
