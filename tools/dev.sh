@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
-          libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev libpng-dev
+          libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev libpng-dev libzip-dev
           dataset-fashion-mnist catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The sanitizer and CUDA builds use output bases of their own: their options change every action,
