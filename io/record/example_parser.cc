@@ -357,7 +357,7 @@ absl::Status Extract(size_t example, const FeatureRequest& request, const Found&
   const bool missing = found.entry == nullptr || found.state.kind == FeatureKind::kNone;
   if (!missing && found.state.kind != request.kind) {
     return FeatureError(example, request,
-                        absl::StrCat("is a ", FeatureKindName(found.state.kind), ", expected a ",
+                        absl::StrCat("is a ", FeatureKindName(found.state.kind), ", expected ",
                                      FeatureKindName(request.kind)));
   }
   const int64_t count = missing ? 0 : found.state.count;

@@ -1,8 +1,11 @@
 #include "tests/io/record/reference_example_parser.h"
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "proto/example.pb.h"
 
@@ -125,6 +128,61 @@ absl::Status ReferenceParseExamples(absl::Span<const absl::string_view> serializ
     }
   }
   return absl::OkStatus();
+}
+
+namespace {
+
+// A parser's outputs, with room of their own for the fixed-length values.
+struct Parsed {
+  Parsed(size_t n, absl::Span<const io::FeatureRequest> requests) : outputs(requests.size()) {
+    for (size_t r = 0; r < requests.size(); ++r) {
+      if (requests[r].var_len) continue;
+      const size_t values = n * static_cast<size_t>(requests[r].count);
+      if (requests[r].kind == FeatureKind::kBytes) {
+        strings.emplace_back(values);
+        outputs[r].fixed = strings.back().data();
+      } else {
+        bytes.emplace_back(values * 8, '\0');
+        outputs[r].fixed = bytes.back().data();
+      }
+    }
+  }
+  std::vector<io::FeatureOutput> outputs;
+  std::vector<std::vector<std::string>> strings;
+  std::vector<std::string> bytes;  // float and int64 values, compared bit for bit
+  absl::Status status;
+};
+
+template <typename T>
+bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+}  // namespace
+
+std::string Hex(absl::string_view bytes) { return absl::BytesToHexString(bytes); }
+
+std::string CompareWithReference(absl::Span<const absl::string_view> serialized,
+                                 absl::Span<const io::FeatureRequest> requests) {
+  Parsed fast(serialized.size(), requests), reference(serialized.size(), requests);
+  fast.status = io::ParseExamples(serialized, requests, absl::MakeSpan(fast.outputs));
+  reference.status = ReferenceParseExamples(serialized, requests, absl::MakeSpan(reference.outputs));
+  if (fast.status.ok() != reference.status.ok()) {
+    return absl::StrCat("fast parser: ", fast.status.ToString(),
+                        "; reference: ", reference.status.ToString());
+  }
+  if (!fast.status.ok()) return "";
+  if (fast.bytes != reference.bytes || fast.strings != reference.strings) {
+    return "fixed-length values differ";
+  }
+  for (size_t r = 0; r < requests.size(); ++r) {
+    const io::FeatureOutput &a = fast.outputs[r], &b = reference.outputs[r];
+    if (!SameBits(a.floats, b.floats) || a.int64s != b.int64s || a.strings != b.strings ||
+        a.lengths != b.lengths) {
+      return absl::StrCat("variable-length values of \"", requests[r].name, "\" differ");
+    }
+  }
+  return "";
 }
 
 }  // namespace duet::testing
