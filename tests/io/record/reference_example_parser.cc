@@ -135,6 +135,8 @@ namespace {
 // A parser's outputs, with room of their own for the fixed-length values.
 struct Parsed {
   Parsed(size_t n, absl::Span<const io::FeatureRequest> requests) : outputs(requests.size()) {
+    strings.reserve(requests.size());  // no reallocation: outputs point into the buffers
+    bytes.reserve(requests.size());
     for (size_t r = 0; r < requests.size(); ++r) {
       if (requests[r].var_len) continue;
       const size_t values = n * static_cast<size_t>(requests[r].count);
