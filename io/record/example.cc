@@ -12,8 +12,8 @@ namespace duet::data {
 namespace {
 
 Error SpecError(const std::string& name, absl::string_view message) {
-  return Error(absl::InvalidArgumentError(
-      absl::StrCat("parse_example: feature \"", name, "\": ", message)));
+  return Error(
+      absl::InvalidArgumentError(absl::StrCat("parse_example: feature \"", name, "\": ", message)));
 }
 
 io::FeatureKind KindOf(const std::string& name, DType dtype) {
@@ -45,8 +45,8 @@ Tensor DefaultValues(const std::string& name, const FeatureSpec& spec, int64_t c
   }
   if (value.num_elements() == count) return value;
   if (value.num_elements() != 1) {
-    throw SpecError(name, absl::StrCat("the default has shape ", value.shape().str(),
-                                       ", expected ", spec.shape.str(), " or a scalar"));
+    throw SpecError(name, absl::StrCat("the default has shape ", value.shape().str(), ", expected ",
+                                       spec.shape.str(), " or a scalar"));
   }
   Tensor filled = Tensor::Empty(spec.dtype, spec.shape);
   if (spec.dtype == kString) {
@@ -63,8 +63,7 @@ Tensor DefaultValues(const std::string& name, const FeatureSpec& spec, int64_t c
 // A VarLen feature's values as a dense (N, max_len) tensor, padded with zeros or "".
 template <typename T>
 Tensor Densify(std::vector<T>& values, const std::vector<int64_t>& lengths, bool batched) {
-  const int64_t max_len =
-      lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+  const int64_t max_len = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
   const int64_t n = static_cast<int64_t>(lengths.size());
   std::vector<T> dense(static_cast<size_t>(n * max_len), T{});
   size_t next = 0;
@@ -103,13 +102,13 @@ ParsedFeatures Parse(absl::Span<const absl::string_view> serialized, const Featu
     request.var_len = spec.var_len;
     if (spec.var_len) continue;
     if (!spec.shape.is_fully_defined()) {
-      throw SpecError(name, absl::StrCat("FixedLen needs a fully defined shape, not ",
-                                         spec.shape.str()));
+      throw SpecError(name,
+                      absl::StrCat("FixedLen needs a fully defined shape, not ", spec.shape.str()));
     }
     request.count = spec.shape.num_elements();
     if (spec.default_value.has_value()) {
-      request.default_values = defaults.emplace_back(DefaultValues(name, spec, request.count))
-                                   .raw_data();
+      request.default_values =
+          defaults.emplace_back(DefaultValues(name, spec, request.count)).raw_data();
     }
     Tensor out = Tensor::Empty(spec.dtype, batched ? WithLeadingDim(n, spec.shape) : spec.shape);
     outputs[requests.size() - 1].fixed = out.raw_data();
@@ -125,8 +124,7 @@ ParsedFeatures Parse(absl::Span<const absl::string_view> serialized, const Featu
     if (!spec.var_len) continue;
     parsed.emplace(name, DensifyOutput(spec.dtype, output, batched));
     parsed.emplace(name + "/lengths",
-                   batched ? from_vector(output.lengths)
-                           : from_vector(output.lengths, Shape{}));
+                   batched ? from_vector(output.lengths) : from_vector(output.lengths, Shape{}));
   }
   return parsed;
 }

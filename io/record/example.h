@@ -45,8 +45,7 @@ using ParsedFeatures = std::map<std::string, Tensor>;
 ParsedFeatures parse_example(const Tensor& serialized, const FeatureSpecs& specs);
 ParsedFeatures parse_example(absl::Span<const absl::string_view> serialized,
                              const FeatureSpecs& specs);
-ParsedFeatures parse_example(const std::vector<std::string>& serialized,
-                             const FeatureSpecs& specs);
+ParsedFeatures parse_example(const std::vector<std::string>& serialized, const FeatureSpecs& specs);
 ParsedFeatures parse_single_example(absl::string_view serialized, const FeatureSpecs& specs);
 
 // Builds one Example: `ExampleBuilder().add("image", pixels).add("label", int64_t{7})

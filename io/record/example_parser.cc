@@ -238,8 +238,8 @@ bool WalkEntry(const uint8_t* p, int size, const Destination& destination, Entry
     int length = 0;
     if (tag == kKeyTag) {
       if (!ReadLength(in, &length)) return false;
-      state->key = absl::string_view(reinterpret_cast<const char*>(p) + in.CurrentPosition(),
-                                     length);
+      state->key =
+          absl::string_view(reinterpret_cast<const char*>(p) + in.CurrentPosition(), length);
       if (!in.Skip(length)) return false;
       if (!google::protobuf::internal::IsStructurallyValidUTF8(state->key.data(), length)) {
         return false;  // generated code rejects a proto3 string that is not UTF-8
@@ -357,7 +357,7 @@ absl::Status Extract(size_t example, const FeatureRequest& request, const Found&
   const bool missing = found.entry == nullptr || found.state.kind == FeatureKind::kNone;
   if (!missing && found.state.kind != request.kind) {
     return FeatureError(example, request,
-                        absl::StrCat("is a ", FeatureKindName(found.state.kind), ", expected ",
+                        absl::StrCat("has kind ", FeatureKindName(found.state.kind), ", expected ",
                                      FeatureKindName(request.kind)));
   }
   const int64_t count = missing ? 0 : found.state.count;
@@ -417,9 +417,9 @@ absl::Status ParseExamples(absl::Span<const absl::string_view> serialized,
     std::fill(found.begin(), found.end(), Found{});
     if (serialized[e].size() > static_cast<size_t>(INT32_MAX) ||
         !WalkExample(serialized[e], index, found)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Example ", e, " is not a valid serialized tf.train.Example (", serialized[e].size(),
-          " bytes of malformed protobuf)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Example ", e, " is not a valid serialized tf.train.Example (",
+                       serialized[e].size(), " bytes of malformed protobuf)"));
     }
     for (size_t r = 0; r < requests.size(); ++r) {
       DUET_RETURN_IF_ERROR(Extract(e, requests[r], found[r], outputs[r]));

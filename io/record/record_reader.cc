@@ -181,10 +181,10 @@ absl::StatusOr<size_t> RecordReader::Inflate(char* out, size_t n) {
     if (rc == Z_STREAM_END) {
       inflater_->finished = true;
     } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && stream.avail_in == 0)) {
-      return absl::DataLossError(absl::StrCat(
-          "corrupt ", CompressionName(inflater_->compression), " stream in TFRecord file ", path_,
-          " at compressed byte offset ", stream.total_in, ": ",
-          stream.msg != nullptr ? stream.msg : "zlib error"));
+      return absl::DataLossError(absl::StrCat("corrupt ", CompressionName(inflater_->compression),
+                                              " stream in TFRecord file ", path_,
+                                              " at compressed byte offset ", stream.total_in, ": ",
+                                              stream.msg != nullptr ? stream.msg : "zlib error"));
     }
   }
   return room - stream.avail_out;

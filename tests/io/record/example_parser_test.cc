@@ -109,7 +109,8 @@ TEST_CASE("a list of the wrong kind or length is an error naming the feature and
     auto& label = (*a.mutable_features()->mutable_feature())["label"];
     label.mutable_float_list()->add_value(7);  // the oneof: float_list replaces int64_list
     Parse parsed({a.SerializeAsString()}, 3, nullptr, &kName);
-    CHECK(parsed.message() == "Example 0, feature \"label\": is a float_list, expected int64_list");
+    CHECK(parsed.message() ==
+          "Example 0, feature \"label\": has kind float_list, expected int64_list");
   }
   SECTION("count") {
     Parse parsed({MakeExample({1, 2, 3}, 7, {}).SerializeAsString(), a.SerializeAsString()}, 4,
@@ -186,8 +187,9 @@ TEST_CASE("protobuf's rules: later entries replace, merged fields append, unpack
     CHECK(parsed.label == std::vector<int64_t>{11});
   }
   SECTION("an entry's value twice merges: same-kind lists append, another kind replaces") {
-    const std::string split_image = Field(1, Field(1, "image") + Field(2, Field(2, Field(1, Float(1)))) +
-                                                 Field(2, Field(2, Field(1, Float(2) + Float(3)))));
+    const std::string split_image =
+        Field(1, Field(1, "image") + Field(2, Field(2, Field(1, Float(1)))) +
+                     Field(2, Field(2, Field(1, Float(2) + Float(3)))));
     const std::string switched_label =
         Field(1, Field(1, "label") + Field(2, Field(2, Field(1, Float(5)))) +
                      Field(2, Field(3, Field(1, Varint(6)))));
@@ -207,7 +209,8 @@ TEST_CASE("protobuf's rules: later entries replace, merged fields append, unpack
   }
   SECTION("keys must be UTF-8, as for any proto3 string") {
     const std::string bad_key = Example(Entry("\xff\xfe", image));
-    CHECK_FALSE(Parse({Example(Entry("image", image) + Entry("label", label)) + bad_key}).status.ok());
+    CHECK_FALSE(
+        Parse({Example(Entry("image", image) + Entry("label", label)) + bad_key}).status.ok());
   }
 }
 

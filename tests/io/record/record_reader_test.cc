@@ -41,7 +41,8 @@ std::vector<std::string> TensorFlowRecords() {
 
 std::unique_ptr<io::RecordReader> Open(const std::string& path,
                                        Compression compression = Compression::kNone) {
-  absl::StatusOr<std::unique_ptr<io::RecordReader>> reader = io::RecordReader::Open(path, compression);
+  absl::StatusOr<std::unique_ptr<io::RecordReader>> reader =
+      io::RecordReader::Open(path, compression);
   REQUIRE(reader.ok());
   return *std::move(reader);
 }
@@ -187,9 +188,8 @@ TEST_CASE("a file cut in a record's header, data or footer is a truncation at it
       // An uncompressed file's size is known: a cut inside the data or footer is a length that
       // runs past the end.
       const bool header = cut < kSecondData;
-      const std::string expected = compression == Compression::kNone && !header
-                                       ? "runs past the end of the file"
-                                       : message;
+      const std::string expected =
+          compression == Compression::kNone && !header ? "runs past the end of the file" : message;
       ExpectSecondBad(*reader, expected, compression == Compression::kNone);
       std::string record;
       CHECK(absl::IsOutOfRange(reader->ReadRecord(&record)));

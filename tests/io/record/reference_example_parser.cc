@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -45,21 +45,21 @@ void CopyOut(FeatureKind kind, const tensorflow::Feature* feature, const void* d
              int64_t count, void* out) {
   switch (kind) {
     case FeatureKind::kFloat: {
-      const float* from = feature ? feature->float_list().value().data()
-                                  : static_cast<const float*>(defaults);
+      const float* from =
+          feature ? feature->float_list().value().data() : static_cast<const float*>(defaults);
       std::copy_n(from, count, static_cast<float*>(out));
       break;
     }
     case FeatureKind::kInt64: {
-      const int64_t* from = feature ? feature->int64_list().value().data()
-                                    : static_cast<const int64_t*>(defaults);
+      const int64_t* from =
+          feature ? feature->int64_list().value().data() : static_cast<const int64_t*>(defaults);
       std::copy_n(from, count, static_cast<int64_t*>(out));
       break;
     }
     default:
       for (int64_t i = 0; i < count; ++i) {
-        static_cast<std::string*>(out)[i] = feature ? feature->bytes_list().value(i)
-                                                    : static_cast<const std::string*>(defaults)[i];
+        static_cast<std::string*>(out)[i] =
+            feature ? feature->bytes_list().value(i) : static_cast<const std::string*>(defaults)[i];
       }
   }
 }
@@ -98,7 +98,8 @@ absl::Status Extract(size_t e, const io::FeatureRequest& request,
   const int64_t count = feature ? CountOf(*feature) : 0;
   if (request.var_len) {
     output.lengths.push_back(count);
-    if (count > 0) CopyOut(request.kind, feature, nullptr, count, Grow(request.kind, count, output));
+    if (count > 0)
+      CopyOut(request.kind, feature, nullptr, count, Grow(request.kind, count, output));
     return absl::OkStatus();
   }
   void* out = static_cast<char*>(output.fixed) + e * request.count * ValueBytes(request.kind);
@@ -157,7 +158,8 @@ struct Parsed {
 
 template <typename T>
 bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 }  // namespace
@@ -168,7 +170,8 @@ std::string CompareWithReference(absl::Span<const absl::string_view> serialized,
                                  absl::Span<const io::FeatureRequest> requests) {
   Parsed fast(serialized.size(), requests), reference(serialized.size(), requests);
   fast.status = io::ParseExamples(serialized, requests, absl::MakeSpan(fast.outputs));
-  reference.status = ReferenceParseExamples(serialized, requests, absl::MakeSpan(reference.outputs));
+  reference.status =
+      ReferenceParseExamples(serialized, requests, absl::MakeSpan(reference.outputs));
   if (fast.status.ok() != reference.status.ok()) {
     return absl::StrCat("fast parser: ", fast.status.ToString(),
                         "; reference: ", reference.status.ToString());
