@@ -18,8 +18,6 @@
 namespace duet::io {
 namespace {
 
-// Reads from the file (and inflates) in chunks of this size: few syscalls, bounded memory.
-constexpr size_t kChunkBytes = 256 << 10;
 constexpr size_t kHeaderBytes = 12;  // uint64 length, uint32 masked crc of the length
 constexpr size_t kFooterBytes = 4;   // uint32 masked crc of the data
 // No record is this long; a longer length (with a good CRC) is corrupt, and the sum with the
@@ -30,14 +28,16 @@ constexpr uint64_t kMaxRecordBytes = uint64_t{1} << 62;
 
 struct RecordReader::Inflater {
   z_stream stream{};
-  std::string input = std::string(kChunkBytes, '\0');
+  std::string input;  // compressed bytes, a chunk at a time
   Compression compression = Compression::kZlib;
   bool finished = false;
   ~Inflater() { inflateEnd(&stream); }
 };
 
 absl::StatusOr<std::unique_ptr<RecordReader>> RecordReader::Open(const std::string& path,
-                                                                 Compression compression) {
+                                                                 Compression compression,
+                                                                 size_t chunk_bytes) {
+  chunk_bytes = std::max<size_t>(chunk_bytes, 1);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoError(errno, "cannot open TFRecord file", path);
   struct stat info;
@@ -50,19 +50,24 @@ absl::StatusOr<std::unique_ptr<RecordReader>> RecordReader::Open(const std::stri
   if (compression != Compression::kNone) {
     inflater = std::make_unique<Inflater>();
     inflater->compression = compression;
+    inflater->input.resize(chunk_bytes);
     if (inflateInit2(&inflater->stream, ZlibWindowBits(compression)) != Z_OK) {
       ::close(fd);
       return absl::InternalError(absl::StrCat("zlib could not start a stream for ", path));
     }
   }
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  return std::unique_ptr<RecordReader>(
-      new RecordReader(path, fd, static_cast<uint64_t>(info.st_size), std::move(inflater)));
+  return std::unique_ptr<RecordReader>(new RecordReader(
+      path, fd, static_cast<uint64_t>(info.st_size), chunk_bytes, std::move(inflater)));
 }
 
-RecordReader::RecordReader(std::string path, int fd, uint64_t file_size,
+RecordReader::RecordReader(std::string path, int fd, uint64_t file_size, size_t chunk_bytes,
                            std::unique_ptr<Inflater> inflater)
-    : path_(std::move(path)), fd_(fd), file_size_(file_size), inflater_(std::move(inflater)) {}
+    : path_(std::move(path)),
+      fd_(fd),
+      file_size_(file_size),
+      chunk_bytes_(chunk_bytes),
+      inflater_(std::move(inflater)) {}
 
 RecordReader::~RecordReader() { ::close(fd_); }
 
@@ -134,7 +139,7 @@ absl::StatusOr<bool> RecordReader::Fill(size_t n) {
     }
     // Grow only when the buffer is full of real data: a corrupt length cannot make the reader
     // allocate more than twice what the file holds.
-    if (end_ == buffer_.size()) buffer_.resize(std::max(kChunkBytes, 2 * buffer_.size()));
+    if (end_ == buffer_.size()) buffer_.resize(std::max(chunk_bytes_, 2 * buffer_.size()));
     absl::StatusOr<size_t> got = ReadSome(buffer_.data() + end_, buffer_.size() - end_);
     if (!got.ok()) {
       stopped_ = true;

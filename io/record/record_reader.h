@@ -1,6 +1,7 @@
 // Reading TFRecord files sequentially, as tf.data.TFRecordDataset does (docs/records.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,8 +25,12 @@ namespace duet::io {
 // trusted, so every later ReadRecord reports the end (OutOfRange).
 class RecordReader {
  public:
+  // The file is read (and inflated) `chunk_bytes` at a time; tests and the fuzzer make that
+  // small so that records straddle chunks.
+  static constexpr size_t kDefaultChunkBytes = 256 << 10;
   static absl::StatusOr<std::unique_ptr<RecordReader>> Open(
-      const std::string& path, Compression compression = Compression::kNone);
+      const std::string& path, Compression compression = Compression::kNone,
+      size_t chunk_bytes = kDefaultChunkBytes);
   ~RecordReader();
   RecordReader(const RecordReader&) = delete;
   RecordReader& operator=(const RecordReader&) = delete;
@@ -41,7 +46,8 @@ class RecordReader {
 
  private:
   struct Inflater;
-  RecordReader(std::string path, int fd, uint64_t file_size, std::unique_ptr<Inflater> inflater);
+  RecordReader(std::string path, int fd, uint64_t file_size, size_t chunk_bytes,
+               std::unique_ptr<Inflater> inflater);
   // Makes `n` bytes available at buffer_[pos_]; returns false when the stream ends first.
   absl::StatusOr<bool> Fill(size_t n);
   absl::StatusOr<size_t> ReadSome(char* out, size_t n);  // 0 at the end of the stream
@@ -54,6 +60,7 @@ class RecordReader {
   std::string path_;
   int fd_;
   uint64_t file_size_;
+  size_t chunk_bytes_;
   std::unique_ptr<Inflater> inflater_;  // null for an uncompressed file
   std::string buffer_;                  // bytes read ahead: [pos_, end_) not yet used
   size_t pos_ = 0;

@@ -1,7 +1,9 @@
 // libFuzzer entry point for the TFRecord reader. The first byte picks how the rest becomes a
-// file: byte % 3 is the compression (none, ZLIB, GZIP); with byte & 4 set and a compression
-// chosen, the harness deflates the rest itself, so that mutations reach the framing inside the
-// compressed stream, not only the deflate decoder. Every record is read, going on after
+// file and how it is read: (byte & 3) % 3 is the compression (none, ZLIB, GZIP); with byte & 4
+// set and a compression chosen, the harness deflates the rest itself, so that mutations reach
+// the framing inside the compressed stream, not only the deflate decoder; byte >> 3, when not
+// 0, is the reader's chunk size in bytes (else the default 256 KiB), so that records straddle
+// chunks. Every record is read, going on after
 // data-CRC errors as the dataset's ignore_errors() does; a DataLoss or OutOfRange status is
 // fine, a crash, hang, leak or sanitizer report is not.
 // Built with clang-16 and --config=fuzz; docs/records.md, "Fuzzing", has the commands.
@@ -52,7 +54,9 @@ std::string Deflate(const uint8_t* data, size_t size, duet::io::Compression comp
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  const auto compression = static_cast<duet::io::Compression>(data[0] % 3);
+  const auto compression = static_cast<duet::io::Compression>((data[0] & 3) % 3);
+  const size_t chunk_bytes =
+      data[0] >> 3 != 0 ? data[0] >> 3 : duet::io::RecordReader::kDefaultChunkBytes;
   const bool harness_deflates = (data[0] & 4) != 0 && compression != duet::io::Compression::kNone;
   {
     std::ofstream file(Path(), std::ios::binary | std::ios::trunc);
@@ -62,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       file.write(reinterpret_cast<const char*>(data + 1), static_cast<std::streamsize>(size - 1));
     }
   }
-  auto reader = duet::io::RecordReader::Open(Path(), compression);
+  auto reader = duet::io::RecordReader::Open(Path(), compression, chunk_bytes);
   if (!reader.ok()) abort();  // the harness's own file
   std::string record;
   uint64_t offset = 0;

@@ -114,6 +114,23 @@ TEST_CASE("records of every size round-trip through the writer, beyond the read 
   }
 }
 
+TEST_CASE("records straddling small read chunks come back whole") {
+  const std::vector<std::string> records = {"", "a", std::string(100, 'b'), "cc",
+                                            std::string(1000, 'd')};
+  for (Compression compression : {Compression::kNone, Compression::kZlib, Compression::kGzip}) {
+    std::string framed;
+    for (const std::string& record : records) framed += Frame(record);
+    const std::string path = TempPath("small_chunks.tfrecord");
+    WriteFile(path, Encode(framed, compression));
+    for (size_t chunk : {1, 7, 16, 100}) {
+      INFO(io::CompressionName(compression) << " chunk " << chunk);
+      auto reader = io::RecordReader::Open(path, compression, chunk);
+      REQUIRE(reader.ok());
+      CHECK(ReadAll(**reader) == records);
+    }
+  }
+}
+
 TEST_CASE("a missing file is NotFound, naming it") {
   auto reader = io::RecordReader::Open(TempPath("no_such.tfrecord"));
   REQUIRE(absl::IsNotFound(reader.status()));
