@@ -59,6 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       data[0] >> 3 != 0 ? data[0] >> 3 : duet::io::RecordReader::kDefaultChunkBytes;
   const bool harness_deflates = (data[0] & 4) != 0 && compression != duet::io::Compression::kNone;
   {
+    // A new file each time: truncating a written one makes ext4 flush it (auto_da_alloc).
+    unlink(Path().c_str());
     std::ofstream file(Path(), std::ios::binary | std::ios::trunc);
     if (harness_deflates) {
       file << Deflate(data + 1, size - 1, compression);
