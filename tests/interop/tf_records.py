@@ -4,6 +4,7 @@
     python tf_records.py check DIR   TensorFlow reads duet's DIR/duet_examples{,.zlib,.gz} with
                                      tf.data.TFRecordDataset + tf.io.parse_example and checks
                                      every value
+    python tf_records.py check,write DIR   both, in that order
 
 Both sides write the same Examples (duet's side: tests/interop/duet_tf_records.cc): Example i
 of N = 5 has "image" = [i + j / 4 for j in 0..3] (float32), "label" = 100 - i (int64), "name" =
@@ -63,4 +64,5 @@ def check(dir_):
 
 
 if __name__ == "__main__":
-    {"write": write, "check": check}[sys.argv[1]](sys.argv[2])
+    for step in sys.argv[1].split(","):
+        {"write": write, "check": check}[step](sys.argv[2])
