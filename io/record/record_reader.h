@@ -22,7 +22,8 @@ namespace duet::io {
 // deflate stream is reported at its compressed offset. Note [Reading on after an error]: after
 // a data-CRC mismatch the reader stands after that record and the next ReadRecord reads the
 // following one; after a length-CRC mismatch or a truncated record the framing cannot be
-// trusted, so every later ReadRecord reports the end (OutOfRange).
+// trusted, so every later ReadRecord reports the end (OutOfRange). An uncompressed file's size
+// is taken at Open: records appended later are not read.
 class RecordReader {
  public:
   // The file is read (and inflated) `chunk_bytes` at a time; tests and the fuzzer make that
