@@ -9,7 +9,8 @@
 //                          and runs at the writer thread's rate (serialize + frame + write)
 //   step_*                 an eager training-style step (a 64x64 matmul, tanh, a mean: tens of
 //                          microseconds) without and with one scalar per step, repetitions
-//                          interleaved; added = with - without
+//                          interleaved, the fastest repetition of each (the machine's other load
+//                          moves medians by more than a scalar costs); added = with - without
 //   traced_step_*          the same step under duet::function, the scalar written inside it
 //                          through a host_function node (Note [Summaries in traced functions])
 //
@@ -65,7 +66,7 @@ void Run(const std::string& logdir) {
   Variable kernel(fill({64, 64}, 0.02));
   int64_t step = 0;
   auto eager_step = [&] { return reduce_mean(tanh(matmul(x, kernel))); };
-  std::vector<double> eager = duet_bench::InterleavedMedianSecondsPerCall({
+  std::vector<double> eager = duet_bench::InterleavedMinSecondsPerCall({
       [&] { duet_bench::DoNotOptimize(eager_step()); },
       [&] {
         Tensor loss = eager_step();
@@ -84,7 +85,7 @@ void Run(const std::string& logdir) {
     return loss;
   });
   const Tensor step_tensor = constant(int64_t{1});
-  std::vector<double> traced = duet_bench::InterleavedMedianSecondsPerCall({
+  std::vector<double> traced = duet_bench::InterleavedMinSecondsPerCall({
       [&] { duet_bench::DoNotOptimize(plain(step_tensor)); },
       [&] { duet_bench::DoNotOptimize(with_summary(step_tensor)); },
   });
