@@ -26,6 +26,7 @@
 #include "io/checkpoint/checkpoint_manager.h"
 #include "io/saved_model/loader.h"
 #include "io/saved_model/saved_model.h"
+#include "io/summary/file_writer.h"
 #include "nn/losses/losses.h"
 #include "nn/metrics/metrics.h"
 #include "nn/nn.h"
