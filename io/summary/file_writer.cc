@@ -94,9 +94,10 @@ void CheckImages(const io::EventWriter& writer, absl::string_view tag, const Ten
          absl::StrCat("images must be (H, W, C) or (N, H, W, C) with C 1, 3 or 4, got ",
                       Describe(images)));
   }
-  if (images.dtype() != kFloat32) {
+  if (images.dtype() != kFloat32 && images.dtype() != kUInt8) {
     Fail(writer, "image", tag,
-         absl::StrCat("images must be float32 with values in [0, 1], got ", Describe(images)));
+         absl::StrCat("images must be uint8, or float32 with values in [0, 1], got ",
+                      Describe(images)));
   }
   if (max_outputs < 1) {
     Fail(writer, "image", tag, absl::StrCat("max_outputs must be positive, got ", max_outputs));

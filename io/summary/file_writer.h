@@ -82,8 +82,9 @@ class FileWriter {
   void histogram(absl::string_view tag, const Tensor& values, int64_t step);
   void histogram(absl::string_view tag, const Tensor& values, const Tensor& step);
 
-  // Images as PNG: a float32 tensor (H, W, C) or (N, H, W, C), C = 1 (gray), 3 (RGB) or 4
-  // (RGBA), values in [0, 1] (scaled by 255.5 and saturated, as tf.summary.image). The first
+  // Images as PNG: a uint8 or float32 tensor (H, W, C) or (N, H, W, C), C = 1 (gray), 3 (RGB)
+  // or 4 (RGBA); uint8 pixels are written as they are, float32 values in [0, 1] are scaled by
+  // 255.5 and saturated, as tf.summary.image does. The first
   // max_outputs images are written, tagged "<tag>/image/<i>" ("<tag>/image" when max_outputs is
   // 1), as TF1's image summary names them.
   void image(absl::string_view tag, const Tensor& images, int64_t step, int max_outputs = 3);

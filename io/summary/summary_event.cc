@@ -1,5 +1,6 @@
 #include "io/summary/summary_event.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -26,11 +27,16 @@ absl::Status AddImages(const SummaryRecord& record, tensorflow::Summary& summary
   const int64_t height = shape.dim(1), width = shape.dim(2), channels = shape.dim(3);
   const int64_t pixels_per_image = height * width * channels;
   const int64_t count = std::min<int64_t>(shape.dim(0), record.max_outputs);
-  const float* data = record.tensor.data<float>();
+  const bool bytes = record.tensor.dtype() == kUInt8;  // else float32 in [0, 1]
   std::vector<uint8_t> pixels(static_cast<size_t>(pixels_per_image));
   for (int64_t n = 0; n < count; ++n) {
-    const float* image = data + n * pixels_per_image;
-    for (int64_t i = 0; i < pixels_per_image; ++i) pixels[i] = FloatToPixel(image[i]);
+    if (bytes) {
+      const uint8_t* image = record.tensor.data<uint8_t>() + n * pixels_per_image;
+      std::copy(image, image + pixels_per_image, pixels.begin());
+    } else {
+      const float* image = record.tensor.data<float>() + n * pixels_per_image;
+      for (int64_t i = 0; i < pixels_per_image; ++i) pixels[i] = FloatToPixel(image[i]);
+    }
     DUET_ASSIGN_OR_RETURN(std::string png,
                           EncodePng(pixels, static_cast<int>(height), static_cast<int>(width),
                                     static_cast<int>(channels)));

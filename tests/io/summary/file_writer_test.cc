@@ -235,6 +235,26 @@ TEST_CASE("images are PNGs of the first max_outputs images, tagged as TF1 tags t
   CHECK(pixels == std::vector<uint8_t>(4, 255));
 }
 
+TEST_CASE("uint8 images are written pixel for pixel") {
+  const std::string logdir = FreshDir("uint8_images");
+  std::vector<uint8_t> bytes(2 * 28 * 28);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7);
+  {
+    summary::FileWriter writer(logdir);
+    writer.image("digits", from_vector<uint8_t>(bytes, Shape({2, 28, 28, 1})), 3);
+  }
+  std::vector<tensorflow::Event> events = ReadOnlyFile(logdir);
+  for (int n = 0; n < 2; ++n) {
+    auto values_n = Values(events, "digits/image/" + std::to_string(n));
+    REQUIRE(values_n.size() == 1);
+    int height, width, channels;
+    std::vector<uint8_t> pixels =
+        DecodePng(values_n[0].second.image().encoded_image_string(), &height, &width, &channels);
+    CHECK((height == 28 && width == 28 && channels == 1));
+    CHECK(pixels == std::vector<uint8_t>(bytes.begin() + n * 784, bytes.begin() + (n + 1) * 784));
+  }
+}
+
 TEST_CASE("text is a string tensor for the text plugin") {
   const std::string logdir = FreshDir("text");
   {
