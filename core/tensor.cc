@@ -19,13 +19,14 @@ namespace duet {
 //   place or given to a kernel as scratch; the size-class pool sees only raw bytes, after the
 //   owner has destroyed its strings; there are no string device copies (a GPU has no strings).
 // - Kernels copy strings by assignment, never by memcpy: only the explicit string kernels
-//   (Identity and the other views, Reshape, GatherV2, ConcatV2, Const, Placeholder, Shape/Size/
-//   Rank) run on them. A type attr accepts kString only when the op lists it (CheckAttr in
+//   (Identity and the other views, Reshape, GatherV2, ConcatV2, Pack, Const, Placeholder,
+//   Shape/Size/Rank) run on them; the function-call and control-flow ops only pass tensors on. A type attr accepts kString only when the op lists it (CheckAttr in
 //   ops/op_call.cc), VisitDType has no case for it, and loops that register numeric kernels stop
 //   at kNumNumericDTypes, so a numeric kernel never sees string elements: other ops fail with
 //   "no kernel for string tensors".
-// - TensorProto string_val, checkpoints (io/checkpoint) and printing read and write the element
-//   objects; tensor_content, .npy and memcpy-based helpers refuse kString.
+// - TensorProto string_val, checkpoints (io/checkpoint), printing and the passes that compare
+//   constants (CSE, the shadow check) read the element objects; tensor_content and .npy refuse
+//   kString.
 void TensorImpl::ConstructStrings() {
   auto* p = static_cast<std::string*>(data);
   const int64_t n = shape.num_elements();

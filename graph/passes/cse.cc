@@ -4,7 +4,9 @@
 // see different values), nor do Placeholders (each is its own input). Visiting in topological
 // order merges whole duplicated subgraphs in one pass: once two producers merged, their
 // consumers' inputs agree.
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
@@ -20,7 +22,22 @@ bool SameTensor(const Tensor& a, const Tensor& b) {
   if (!a.has_value() || !b.has_value() || a.dtype() != b.dtype() || a.shape() != b.shape()) {
     return false;
   }
+  if (a.dtype() == kString) {  // objects, not bytes (Note [String tensors] in core/tensor.cc)
+    return std::equal(a.data<std::string>(), a.data<std::string>() + a.num_elements(),
+                      b.data<std::string>());
+  }
   return std::memcmp(a.raw_data(), b.raw_data(), a.nbytes()) == 0;
+}
+
+// What the hash of a Const value reads: its first bytes, or for strings its first element's.
+absl::string_view HashedBytes(const Tensor& value) {
+  if (value.dtype() == kString) {
+    if (value.num_elements() == 0) return {};
+    const std::string& first = *value.data<std::string>();
+    return absl::string_view(first).substr(0, 64);
+  }
+  return absl::string_view(static_cast<const char*>(value.raw_data()),
+                           std::min<size_t>(value.nbytes(), 64));
 }
 
 bool SameAttr(const AttrValue& a, const AttrValue& b) {
@@ -47,9 +64,7 @@ struct NodeKey {
     h = H::combine(std::move(h), n.op().id, n.device(), n.inputs().size());
     for (const NodeOutput& in : n.inputs()) h = H::combine(std::move(h), in.node, in.index);
     if (const Tensor* value = ConstValue({&n, 0}); value != nullptr && value->has_value()) {
-      h = H::combine(std::move(h), value->nbytes(),
-                     absl::string_view(static_cast<const char*>(value->raw_data()),
-                                       std::min<size_t>(value->nbytes(), 64)));
+      h = H::combine(std::move(h), value->nbytes(), HashedBytes(*value));
     }
     return h;
   }

@@ -96,8 +96,7 @@ std::string Checkpoint::write(const std::string& path) {
       checkpoint_internal::BuildObjectGraph(RootsWithCounter());
   io::BundleWriter writer(path);
   for (const auto& saved : graph.variables) writer.add(saved.key, saved.variable.value());
-  writer.add_strings(checkpoint_internal::kObjectGraphKey, Shape{},
-                     {graph.proto.SerializeAsString()});
+  writer.add(checkpoint_internal::kObjectGraphKey, constant(graph.proto.SerializeAsString()));
   writer.finish();
   return path;
 }

@@ -53,8 +53,9 @@ Restore::Restore(const std::string& path, Roots roots)
                      "'): it was written by a name-based saver (tf.compat.v1.train.Saver), which "
                      "object-based restore cannot match")));
   }
-  const std::vector<std::string> serialized = reader_.read_strings(kObjectGraphKey);
-  if (serialized.size() != 1 || !graph_.ParseFromString(serialized[0])) {
+  const Tensor serialized = reader_.read(kObjectGraphKey);
+  if (serialized.dtype() != kString || serialized.num_elements() != 1 ||
+      !graph_.ParseFromString(*serialized.data<std::string>())) {
     throw Corrupt(path, "it does not parse as a TrackableObjectGraph");
   }
   IndexGraph();

@@ -259,20 +259,17 @@ void BundleWriter::add(const std::string& key, const Tensor& value) {
     Throw(absl::InvalidArgumentError(
         absl::StrCat(where(), "shape ", value.shape().str(), " is not fully defined")));
   }
+  if (value.dtype() == kString) return AddStrings(key, value);
   const Tensor cpu = value.device().is_cpu() || value.num_elements() == 0 ? value : value.cpu();
   const uint64_t offset = data_->size();
   const uint32_t crc = data_->AppendWithCrc(0, cpu.raw_data(), cpu.nbytes());
   AddEntry(key, ToProtoDataType(value.dtype()), value.shape(), offset, data_->size() - offset, crc);
 }
 
-void BundleWriter::add_strings(const std::string& key, const Shape& shape,
-                               const std::vector<std::string>& values) {
-  CheckKey(key);
-  if (!shape.is_fully_defined() || shape.num_elements() != static_cast<int64_t>(values.size())) {
-    Throw(absl::InvalidArgumentError(absl::StrCat("checkpoint '", prefix_, "': tensor '", key,
-                                                  "': ", values.size(),
-                                                  " strings for a tensor of shape ", shape.str())));
-  }
+void BundleWriter::AddStrings(const std::string& key, const Tensor& strings) {
+  const absl::Span<const std::string> values(
+      strings.num_elements() == 0 ? nullptr : strings.data<std::string>(),
+      static_cast<size_t>(strings.num_elements()));
   // Note [String tensor layout]: TensorFlow writes the lengths as varint64s, then the masked
   // crc32c of the lengths, each taken as a little-endian uint32 (uint64 past 4 GiB) rather than
   // as its varint bytes, then the strings' bytes. The entry's crc32c continues that crc over the
@@ -292,7 +289,7 @@ void BundleWriter::add_strings(const std::string& key, const Shape& shape,
   const uint64_t offset = data_->size();
   data_->Append(header.data(), header.size());
   for (const std::string& s : values) crc = data_->AppendWithCrc(crc, s.data(), s.size());
-  AddEntry(key, kProtoDTypeString, shape, offset, data_->size() - offset, crc);
+  AddEntry(key, ToProtoDataType(kString), strings.shape(), offset, data_->size() - offset, crc);
 }
 
 void BundleWriter::finish() {
@@ -609,10 +606,7 @@ BundleReader::Located BundleReader::Locate(const std::string& key) const {
 
 Tensor BundleReader::read(const std::string& key) const {
   const Located e = Locate(key);
-  if (e.proto_dtype == kProtoDTypeString) {
-    Throw(absl::InvalidArgumentError(
-        absl::StrCat(Where(prefix_, key), "is a string tensor: read it with read_strings")));
-  }
+  if (e.proto_dtype == ToProtoDataType(kString)) return ReadStrings(key, e);
   absl::StatusOr<DType> dtype = FromProtoDataType(e.proto_dtype);
   if (!dtype.ok() || IsObjectDType(*dtype)) {
     Throw(absl::UnimplementedError(absl::StrCat(Where(prefix_, key), "TensorFlow DataType ",
@@ -648,13 +642,7 @@ Tensor BundleReader::read(const std::string& key) const {
   return t;
 }
 
-std::vector<std::string> BundleReader::read_strings(const std::string& key) const {
-  const Located e = Locate(key);
-  if (e.proto_dtype != kProtoDTypeString) {
-    Throw(absl::InvalidArgumentError(absl::StrCat(Where(prefix_, key),
-                                                  "is not a string tensor (TensorFlow DataType ",
-                                                  e.proto_dtype, "): read it with read")));
-  }
+Tensor BundleReader::ReadStrings(const std::string& key, const Located& e) const {
   const auto corrupt = [&](const std::string& detail) {
     Throw(absl::DataLossError(absl::StrCat(Where(prefix_, key), detail, " (file ", data_path_,
                                            ", offset ", e.offset, ", ", e.size,
@@ -667,7 +655,9 @@ std::vector<std::string> BundleReader::read_strings(const std::string& key) cons
                                            " bytes): the file is truncated or corrupt")));
   }
   const uint64_t n = static_cast<uint64_t>(e.num_elements);
-  if (n == 0 && e.size == 0) return {};  // older writers wrote nothing for no strings
+  if (n == 0 && e.size == 0) {  // older writers wrote nothing for no strings
+    return ValueOrThrow(Tensor::TryEmpty(kString, e.shape));
+  }
   // At least a byte per length and the 4-byte checksum: checked before allocating anything.
   if (e.size < 4 || n > e.size - 4) {
     corrupt(absl::StrCat(e.size, " bytes cannot hold ", n, " strings"));
@@ -675,7 +665,7 @@ std::vector<std::string> BundleReader::read_strings(const std::string& key) cons
   std::string buf(static_cast<size_t>(e.size), '\0');
   PreadAll(data_fd_, buf.data(), buf.size(), e.offset, data_path_);
 
-  // Note [String tensor layout] in BundleWriter::add_strings.
+  // Note [String tensor layout] in BundleWriter::AddStrings.
   std::vector<uint64_t> lengths(static_cast<size_t>(n));
   size_t pos = 0;
   uint32_t crc = 0;
@@ -698,13 +688,13 @@ std::vector<std::string> BundleReader::read_strings(const std::string& key) cons
   if (remaining != 0) corrupt("the string lengths add up to less than the entry's bytes");
   crc = Crc32cExtend(crc, buf.data() + pos, buf.size() - pos);
   if (crc != e.crc) corrupt("crc32c mismatch");
-  std::vector<std::string> values;
-  values.reserve(lengths.size());
-  for (const uint64_t length : lengths) {
-    values.emplace_back(buf.data() + pos, static_cast<size_t>(length));
-    pos += static_cast<size_t>(length);
+  Tensor t = ValueOrThrow(Tensor::TryEmpty(kString, e.shape));
+  std::string* values = t.mutable_data<std::string>();
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    values[i].assign(buf.data() + pos, static_cast<size_t>(lengths[i]));
+    pos += static_cast<size_t>(lengths[i]);
   }
-  return values;
+  return t;
 }
 
 }  // namespace duet::io

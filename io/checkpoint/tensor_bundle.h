@@ -14,9 +14,6 @@
 
 namespace duet::io {
 
-// TensorFlow's DataType number of string tensors (DT_STRING), which duet has no DType for.
-inline constexpr int kProtoDTypeString = 7;
-
 // What an index entry says about a tensor.
 struct BundleEntry {
   int proto_dtype;  // TensorFlow DataType number (DT_FLOAT = 1, DT_STRING = 7, ...)
@@ -35,12 +32,10 @@ class BundleWriter {
   BundleWriter(const BundleWriter&) = delete;
   BundleWriter& operator=(const BundleWriter&) = delete;
 
-  // A dense tensor of a numeric dtype (any device: copied to the CPU if needed). Keys may come in
-  // any order; "" (the header's key) and a key added before are InvalidArgument.
+  // A dense tensor of a numeric dtype (any device: copied to the CPU if needed) or of kString
+  // (TensorFlow's string layout, Note [String tensor layout]). Keys may come in any order; ""
+  // (the header's key) and a key added before are InvalidArgument.
   void add(const std::string& key, const Tensor& value);
-  // A DT_STRING tensor of `shape` (values.size() == shape.num_elements()).
-  void add_strings(const std::string& key, const Shape& shape,
-                   const std::vector<std::string>& values);
   // Writes the index and publishes both files; throws duet::Error on any I/O failure, naming the
   // file. Nothing may be added afterwards.
   void finish();
@@ -49,6 +44,7 @@ class BundleWriter {
   class DataFile;
   void AddEntry(const std::string& key, int proto_dtype, const Shape& shape, uint64_t offset,
                 uint64_t size, uint32_t crc);
+  void AddStrings(const std::string& key, const Tensor& strings);
   void CheckKey(const std::string& key) const;
 
   std::string prefix_;
@@ -75,15 +71,15 @@ class BundleReader {
   bool contains(const std::string& key) const { return entries_.count(key) != 0; }
   // Throws Error naming the prefix and key: NotFound if absent, DataLoss for a malformed entry.
   BundleEntry entry(const std::string& key) const;
-  // A numeric tensor. Checks that size is the bytes of dtype x shape, that the bytes lie within
-  // the data file, and their crc32c (DataLoss naming the key, the file and the offset).
+  // The tensor, numeric or kString. Checks that size is the bytes of dtype x shape (for strings:
+  // the lengths' checksum and that they add up), that the bytes lie within the data file, and
+  // their crc32c (DataLoss naming the key, the file and the offset).
   Tensor read(const std::string& key) const;
-  // A DT_STRING tensor's values, row-major; checks the lengths' checksum, the sizes and the crc32c.
-  std::vector<std::string> read_strings(const std::string& key) const;
 
  private:
   struct Located;  // a parsed entry whose byte range was checked against the data file
   Located Locate(const std::string& key) const;
+  Tensor ReadStrings(const std::string& key, const Located& e) const;
 
   std::string prefix_;
   std::string data_path_;

@@ -79,7 +79,8 @@ std::string WriteDuetBundle() {
     writer.add("c/bool", from_vector(std::vector<bool>{true, false, true}, {3}));
     writer.add("d/scalar", from_vector(std::vector<double>{2.5}, {}));
     writer.add("e/empty", from_vector(std::vector<int32_t>{}, {0, 4}));
-    writer.add_strings("f/strings", {3}, {"", std::string(130, 's'), std::string("\0z", 2)});
+    writer.add("f/strings",
+               from_vector<std::string>({"", std::string(130, 's'), std::string("\0z", 2)}));
     writer.finish();
   }
   return prefix;

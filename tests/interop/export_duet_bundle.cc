@@ -34,10 +34,10 @@ void Export(const std::string& dir) {
   writer.add("bool", from_vector(std::vector<bool>{true, false, false, true}, {4}));
   writer.add("scalar", from_vector(std::vector<float>{42.5f}, {}));
   writer.add("empty", from_vector(std::vector<float>{}, {0, 3}));
-  writer.add_strings("strings", {2, 2},
-                     {"a", "", std::string(300, 'x'), std::string("nul\0byte", 8)});
-  writer.add_strings("scalar_string", {}, {"hello"});
-  writer.add_strings("empty_strings", {0}, {});
+  writer.add("strings", from_vector<std::string>(
+                            {"a", "", std::string(300, 'x'), std::string("nul\0byte", 8)}, {2, 2}));
+  writer.add("scalar_string", constant("hello"));
+  writer.add("empty_strings", Tensor::Empty(kString, {0}));
   // Enough keys for an index of several 256 KiB blocks.
   for (int i = 0; i < 20000; ++i) {
     writer.add("many/" + std::to_string(i), from_vector(std::vector<int32_t>{i}, {1}));

@@ -39,6 +39,9 @@ const Gap kGaps[] = {
     {"AssignAddVariableOp", DeviceType::kCuda, kBool, "bool has no addition"},
     {"AssignSubVariableOp", DeviceType::kCpu, kBool, "bool has no subtraction"},
     {"AssignSubVariableOp", DeviceType::kCuda, kBool, "bool has no subtraction"},
+    // uint8 (images) has no arithmetic kernels (AddV2, Sub), which the updates run.
+    {"AssignAddVariableOp", DeviceType::kCpu, kUInt8, "uint8 has no AddV2 kernel"},
+    {"AssignSubVariableOp", DeviceType::kCpu, kUInt8, "uint8 has no Sub kernel"},
 };
 
 bool Listed(const OpDef& op, DeviceType device, DType dtype) {

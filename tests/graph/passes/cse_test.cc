@@ -64,5 +64,21 @@ TEST_CASE("a kept duplicate keeps its name") {
   CHECK(result.report.counter("cse.merged") == 0);
 }
 
+TEST_CASE("string constants merge when their strings agree, whatever their buffers") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    const std::string long_string(100, 'x');  // past std::string's inline buffer
+    concat({constant({long_string, "y"}), constant({long_string, "y"}), constant({"x", "z"})}, 0,
+           OpSite("out"));
+  }
+  const PassReport report = optimize(g, kCseOnly);
+  CHECK(report.counter("cse.merged") == 1);  // the second {long, "y"}; {"x", "z"} differs
+  CHECK(testing::OpCounts(g).at("Const") == 3);  // two string Consts and the axis
+  Session session(g);
+  CHECK(session.run({}, {"out"})[0].to_vector<std::string>() ==
+        std::vector<std::string>{std::string(100, 'x'), "y", std::string(100, 'x'), "y", "x", "z"});
+}
+
 }  // namespace
 }  // namespace duet

@@ -90,7 +90,7 @@ TEST_CASE("Checkpoint writes TensorFlow's keys and object graph") {
         model.d1.kernel().value().to_vector<float>());
 
   tensorflow::TrackableObjectGraph graph;
-  REQUIRE(graph.ParseFromString(reader.read_strings("_CHECKPOINTABLE_OBJECT_GRAPH").at(0)));
+  REQUIRE(graph.ParseFromString(reader.read("_CHECKPOINTABLE_OBJECT_GRAPH").item<std::string>()));
   const auto& root = graph.nodes(0);
   REQUIRE(root.children_size() == 3);
   CHECK(root.children(0).local_name() == "model");

@@ -121,21 +121,23 @@ TEST_CASE("string tensors round-trip: empty, long, with NULs, scalar, no element
       "", "a", std::string(200, 'x'), std::string("a\0b", 3), std::string(70000, 'y'), "last"};
   {
     BundleWriter writer(prefix);
-    writer.add_strings("s", {2, 3}, values);
-    writer.add_strings("scalar", {}, {"hello"});
-    writer.add_strings("none", {0}, {});
+    writer.add("s", from_vector(values, {2, 3}));
+    writer.add("scalar", constant("hello"));
+    writer.add("none", Tensor::Empty(kString, {0}));
     writer.add("f", from_vector(std::vector<float>{1.5f}, {1}));
     writer.finish();
   }
   BundleReader reader(prefix);
-  CHECK(reader.read_strings("s") == values);
-  CHECK(reader.read_strings("scalar") == std::vector<std::string>{"hello"});
-  CHECK(reader.read_strings("none").empty());
-  CHECK(reader.entry("s").proto_dtype == kProtoDTypeString);
+  const Tensor s = reader.read("s");
+  CHECK(s.dtype() == kString);
+  CHECK(s.shape() == Shape({2, 3}));
+  CHECK(s.to_vector<std::string>() == values);
+  CHECK(reader.read("scalar").item<std::string>() == "hello");
+  CHECK(reader.read("scalar").shape() == Shape());
+  CHECK(reader.read("none").shape() == Shape({0}));
+  CHECK(reader.entry("s").proto_dtype == 7);  // DT_STRING
   CHECK(reader.entry("s").shape == Shape({2, 3}));
   CHECK(reader.read("f").to_vector<float>() == std::vector<float>{1.5f});
-  ExpectError([&] { reader.read("s"); }, {"'s'", "read_strings"});
-  ExpectError([&] { reader.read_strings("f"); }, {"'f'", "not a string tensor"});
 }
 
 TEST_CASE("small and large tensors interleave in the data file in add order") {
@@ -150,14 +152,15 @@ TEST_CASE("small and large tensors interleave in the data file in add order") {
     BundleWriter writer(prefix);
     for (size_t i = 0; i < tensors.size(); ++i) {
       writer.add("t" + std::to_string(i), tensors[i]);
-      writer.add_strings("s" + std::to_string(i), {2}, {"small", i % 2 ? big_string : "x"});
+      writer.add("s" + std::to_string(i),
+                 from_vector<std::string>({"small", i % 2 ? big_string : "x"}));
     }
     writer.finish();
   }
   BundleReader reader(prefix);
   for (size_t i = 0; i < tensors.size(); ++i) {
     CheckSameTensor(reader.read("t" + std::to_string(i)), tensors[i]);
-    CHECK(reader.read_strings("s" + std::to_string(i)) ==
+    CHECK(reader.read("s" + std::to_string(i)).to_vector<std::string>() ==
           std::vector<std::string>{"small", i % 2 ? big_string : "x"});
   }
 }
@@ -168,7 +171,7 @@ TEST_CASE("keys come in any order; the index is sorted") {
     BundleWriter writer(prefix);
     writer.add("zeta", from_vector(std::vector<int64_t>{3}, {1}));
     writer.add("alpha", from_vector(std::vector<int64_t>{1}, {1}));
-    writer.add_strings("mu", {1}, {"2"});
+    writer.add("mu", constant({"2"}));
     writer.finish();
   }
   BundleReader reader(prefix);
@@ -203,11 +206,11 @@ TEST_CASE("reads the bundle TensorFlow wrote (testdata/make_tf_bundle.py)") {
   for (int i = 0; i < 12; ++i) kernel[i] = i;
   testing::ExpectTensor(reader.read("model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE"), kFloat32,
                         {3, 4}, kernel, 0);
-  CHECK(reader.read_strings("strings") ==
+  CHECK(reader.read("strings").to_vector<std::string>() ==
         std::vector<std::string>{"a", "", std::string(200, 'x'), std::string("nul\0byte", 8)});
-  CHECK(reader.entry("strings").shape == Shape({2, 2}));
-  CHECK(reader.read_strings("empty_strings").empty());
-  CHECK(reader.read_strings("scalar_string") == std::vector<std::string>{"hello"});
+  CHECK(reader.read("strings").shape() == Shape({2, 2}));
+  CHECK(reader.read("empty_strings").num_elements() == 0);
+  CHECK(reader.read("scalar_string").item<std::string>() == "hello");
 }
 
 TEST_CASE("the same tensors written by duet are byte-identical to TensorFlow's bundle") {
@@ -217,13 +220,7 @@ TEST_CASE("the same tensors written by duet are byte-identical to TensorFlow's b
   const std::string prefix = TempDir("identical") + "/ckpt";
   {
     BundleWriter writer(prefix);
-    for (const std::string& key : tf.keys()) {
-      if (tf.entry(key).proto_dtype == kProtoDTypeString) {
-        writer.add_strings(key, tf.entry(key).shape, tf.read_strings(key));
-      } else {
-        writer.add(key, tf.read(key));
-      }
-    }
+    for (const std::string& key : tf.keys()) writer.add(key, tf.read(key));
     writer.finish();
   }
   CHECK(ReadFile(prefix + ".index") == ReadFile(tf_prefix + ".index"));
@@ -260,9 +257,8 @@ TEST_CASE("the writer rejects duplicate and empty keys and mismatched string cou
   writer.add("x", from_vector(std::vector<float>{1}, {1}));
   ExpectError([&] { writer.add("x", from_vector(std::vector<float>{1}, {1})); },
               {"'x'", "added twice"});
-  ExpectError([&] { writer.add_strings("x", {1}, {"a"}); }, {"'x'", "added twice"});
+  ExpectError([&] { writer.add("x", constant({"a"})); }, {"'x'", "added twice"});
   ExpectError([&] { writer.add("", from_vector(std::vector<float>{1}, {1})); }, {"empty key"});
-  ExpectError([&] { writer.add_strings("s", {2, 2}, {"a"}); }, {"'s'", "1 strings", "(2, 2)"});
   ExpectError([&] { writer.add("u", Tensor()); }, {"'u'", "no value"});
 }
 
@@ -366,7 +362,7 @@ TEST_CASE("a truncated or corrupted data file is DataLoss naming the key") {
   const std::string strings = TempDir("bad_strings") + "/ckpt";
   {
     BundleWriter writer(strings);
-    writer.add_strings("s", {3}, {"abc", "", "defg"});
+    writer.add("s", constant({"abc", "", "defg"}));
     writer.finish();
   }
   const std::string good = ReadFile(strings + ".data-00000-of-00001");
@@ -375,10 +371,10 @@ TEST_CASE("a truncated or corrupted data file is DataLoss naming the key") {
     bad[i] ^= 0x40;
     WriteFile(strings + ".data-00000-of-00001", bad);
     INFO("byte " << i << " flipped");
-    ExpectError([&] { BundleReader(strings).read_strings("s"); }, {"tensor 's'", "corrupt"});
+    ExpectError([&] { BundleReader(strings).read("s"); }, {"tensor 's'", "corrupt"});
   }
   WriteFile(strings + ".data-00000-of-00001", good.substr(0, good.size() - 1));
-  ExpectError([&] { BundleReader(strings).read_strings("s"); }, {"tensor 's'", "truncated"});
+  ExpectError([&] { BundleReader(strings).read("s"); }, {"tensor 's'", "truncated"});
 }
 
 TEST_CASE("malformed entries are clear errors, never crashes or huge allocations") {
@@ -394,7 +390,6 @@ TEST_CASE("malformed entries are clear errors, never crashes or huge allocations
                              const tensorflow::BundleHeaderProto& header = GoodHeader()) {
     WriteIndex(prefix + ".index", header, {{"x", entry}});
     BundleReader reader(prefix);
-    if (entry.dtype() == tensorflow::DT_STRING) return void(reader.read_strings("x"));
     reader.read("x");
   };
   read_with(good);  // the baseline reads
