@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
-          libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev catch2 clang-format)
+          libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev libpng-dev
+          dataset-fashion-mnist catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The sanitizer and CUDA builds use output bases of their own: their options change every action,
 # and sharing the default base would evict the optimized build's outputs at each switch. They make
