@@ -103,7 +103,7 @@ absl::StatusOr<int64_t> RangeLength(double start, double limit, double delta) {
   return static_cast<int64_t>(n);
 }
 
-template <Element T>
+template <ValueElement T>
 Tensor from_vector(const std::vector<T>& values, const Shape& shape) {
   if (shape.num_elements() != static_cast<int64_t>(values.size())) {
     throw Error(absl::InvalidArgumentError(absl::StrCat("from_vector: ", values.size(),
@@ -114,6 +114,8 @@ Tensor from_vector(const std::vector<T>& values, const Shape& shape) {
   if constexpr (std::is_same_v<T, bool>) {
     bool* p = t.mutable_data<bool>();
     for (size_t i = 0; i < values.size(); ++i) p[i] = values[i];  // vector<bool> is packed
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    std::copy(values.begin(), values.end(), t.mutable_data<std::string>());  // objects, not bytes
   } else if (!values.empty()) {
     std::memcpy(t.raw_data(), values.data(), values.size() * sizeof(T));
   }
@@ -150,15 +152,40 @@ DUET_INSTANTIATE_CONSTANT(int64_t)
 DUET_INSTANTIATE_CONSTANT(bool)
 DUET_INSTANTIATE_CONSTANT(float16)
 DUET_INSTANTIATE_CONSTANT(bfloat16)
+DUET_INSTANTIATE_CONSTANT(uint8_t)
 #undef DUET_INSTANTIATE_CONSTANT
+template Tensor from_vector<std::string>(const std::vector<std::string>&, const Shape&);
+
+Tensor constant(const std::string& value) {
+  return from_vector(std::vector<std::string>{value}, Shape{});
+}
+Tensor constant(std::initializer_list<std::string> values) {
+  return from_vector(std::vector<std::string>(values));
+}
+Tensor constant(std::initializer_list<std::initializer_list<const char*>> values) {
+  std::vector<int64_t> dims;
+  std::vector<const char*> literals;
+  Flatten(values, 0, dims, literals);
+  return from_vector(std::vector<std::string>(literals.begin(), literals.end()),
+                     Shape(absl::MakeConstSpan(dims)));
+}
 
 Tensor fill(const Shape& shape, double value, DType dtype) {
+  if (!IsNumeric(dtype)) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("fill: cannot fill a ", DTypeName(dtype), " tensor with the number ", value,
+                     dtype == kString ? " (make string tensors with from_vector<std::string>)"
+                                      : "")));
+  }
   Tensor t = Tensor::Empty(dtype, shape);
   VisitDType(dtype, [&](auto zero) { FillAs<decltype(zero)>(t, value); });
   return t;
 }
 
-Tensor zeros(const Shape& shape, DType dtype) { return fill(shape, 0, dtype); }
+Tensor zeros(const Shape& shape, DType dtype) {
+  if (dtype == kString) return Tensor::Empty(kString, shape);  // empty strings
+  return fill(shape, 0, dtype);
+}
 Tensor ones(const Shape& shape, DType dtype) { return fill(shape, 1, dtype); }
 Tensor scalar(double value, DType dtype) { return fill(Shape{}, value, dtype); }
 
@@ -167,6 +194,10 @@ Tensor range(double start, double limit, double delta, std::optional<DType> dtyp
   const bool integral =
       start == std::floor(start) && limit == std::floor(limit) && delta == std::floor(delta);
   const DType out = dtype.value_or(integral ? kInt32 : kFloat32);
+  if (!IsNumeric(out)) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("range: dtype ", DTypeName(out), " is not a number type")));
+  }
   const double count = std::ceil((limit - start) / delta);
   if (!std::isfinite(count) || count > static_cast<double>(int64_t{1} << 40)) {
     throw Error(absl::InvalidArgumentError(absl::StrCat(

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -12,12 +13,12 @@
 
 namespace duet {
 
-// A tensor of `shape` holding a copy of `values` (row-major); the dtype is T's. Throws Error when
-// the element count does not match the shape.
-template <Element T>
+// A tensor of `shape` holding a copy of `values` (row-major); the dtype is T's (std::string makes
+// a kString tensor). Throws Error when the element count does not match the shape.
+template <ValueElement T>
 Tensor from_vector(const std::vector<T>& values, const Shape& shape);
 // A 1-D tensor holding a copy of `values`.
-template <Element T>
+template <ValueElement T>
 Tensor from_vector(const std::vector<T>& values) {
   return from_vector(values, Shape{static_cast<int64_t>(values.size())});
 }
@@ -41,12 +42,23 @@ template <Element T>
 Tensor constant(
     std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
         values);
-template <Element T>
+template <ValueElement T>
 Tensor constant(const std::vector<T>& values, const Shape& shape) {
   return from_vector(values, shape);
 }
 
-// A tensor of `shape` and `dtype` with every element equal to `value` (converted to dtype).
+// String tensors (kString): constant("abc") is a scalar, constant({"a", "b"}) a vector,
+// constant({{"a", "b"}, {"c", "d"}}) a matrix (of literals: a nested list of std::string would be
+// ambiguous, since std::string{"a", "b"} is a constructor call). The bytes are copied as they are
+// (any bytes, NULs included, when given as std::string).
+Tensor constant(const std::string& value);
+inline Tensor constant(const char* value) { return constant(std::string(value)); }
+Tensor constant(std::initializer_list<std::string> values);
+Tensor constant(std::initializer_list<std::initializer_list<const char*>> values);
+
+// A tensor of `shape` and `dtype` with every element equal to `value` (converted to dtype). A
+// number cannot fill a kString tensor (Error); zeros(shape, kString) holds empty strings, as
+// tf.zeros does.
 Tensor fill(const Shape& shape, double value, DType dtype = kFloat32);
 // fill({2, 3}, 0.5): a braced list is the shape and the value a number (not a literal tensor for
 // the Fill op's overloads in ops/array/array_ops.h).

@@ -29,6 +29,10 @@ absl::string_view DTypeName(DType dtype) {
       return "int64";
     case kBool:
       return "bool";
+    case kUInt8:
+      return "uint8";
+    case kString:
+      return "string";
     case kResource:
       return "resource";
     case kVariant:
@@ -53,6 +57,10 @@ int DTypeSize(DType dtype) {
       return 8;
     case kBool:
       return 1;
+    case kUInt8:
+      return 1;
+    case kString:
+      return sizeof(std::string);  // Note [String tensors] in core/tensor.cc
     case kResource:
     case kVariant:
       return 0;  // Note [Object dtypes]
@@ -64,7 +72,7 @@ bool IsFloating(DType dtype) {
   return dtype == kFloat32 || dtype == kFloat64 || dtype == kFloat16 || dtype == kBFloat16;
 }
 
-bool IsInteger(DType dtype) { return dtype == kInt32 || dtype == kInt64; }
+bool IsInteger(DType dtype) { return dtype == kInt32 || dtype == kInt64 || dtype == kUInt8; }
 
 absl::StatusOr<DType> ParseDType(absl::string_view name) {
   for (int i = 0; i < kNumAllDTypes; ++i) {  // the value dtypes, kResource and kVariant
@@ -85,6 +93,10 @@ int ToProtoDataType(DType dtype) {
       return 2;  // DT_DOUBLE
     case kInt32:
       return 3;  // DT_INT32
+    case kUInt8:
+      return 4;  // DT_UINT8
+    case kString:
+      return 7;  // DT_STRING
     case kInt64:
       return 9;  // DT_INT64
     case kBool:
@@ -109,6 +121,10 @@ absl::StatusOr<DType> FromProtoDataType(int proto_dtype) {
       return kFloat64;
     case 3:
       return kInt32;
+    case 4:
+      return kUInt8;
+    case 7:
+      return kString;
     case 9:
       return kInt64;
     case 10:

@@ -49,6 +49,10 @@ Value ElementOf(const Tensor& t, int64_t i) {
 bool Fits(const Value& v, DType dtype) {
   if (dtype == kBool) return v.integer && (v.i == 0 || v.i == 1);
   if (!IsInteger(dtype)) return true;
+  if (dtype == kUInt8) {
+    if (v.integer) return v.i >= 0 && v.i <= 255;
+    return std::isfinite(v.d) && v.d == std::trunc(v.d) && v.d >= 0 && v.d <= 255;
+  }
   if (v.integer) {
     return dtype == kInt64 || (v.i >= INT32_MIN && v.i <= INT32_MAX);
   }
@@ -71,7 +75,7 @@ T Convert(const Value& v) {
 // The values value_at(i), one per element of `shape`, as a tensor of `dtype`, or why not.
 template <typename ValueAt>
 absl::StatusOr<Tensor> ConvertValues(ValueAt value_at, const Shape& shape, DType dtype) {
-  if (IsObjectDType(dtype)) {
+  if (!IsNumeric(dtype)) {
     return absl::InvalidArgumentError(
         absl::StrCat("a literal cannot stand for a ", DTypeName(dtype), " tensor"));
   }
@@ -141,6 +145,7 @@ DUET_INSTANTIATE_LITERAL(int64_t)
 DUET_INSTANTIATE_LITERAL(bool)
 DUET_INSTANTIATE_LITERAL(float16)
 DUET_INSTANTIATE_LITERAL(bfloat16)
+DUET_INSTANTIATE_LITERAL(uint8_t)
 #undef DUET_INSTANTIATE_LITERAL
 
 }  // namespace duet

@@ -39,8 +39,13 @@ absl::StatusOr<absl::string_view> Descr(DType dtype) {
       return "<i8";
     case kBool:
       return "|b1";
+    case kUInt8:
+      return "|u1";
     case kBFloat16:
       break;
+    case kString:
+      return absl::InvalidArgumentError(
+          "a string tensor cannot be stored in .npy (duet writes numeric arrays only)");
     case kResource:
     case kVariant:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -52,7 +57,7 @@ absl::StatusOr<absl::string_view> Descr(DType dtype) {
 
 // The dtype of a NumPy type string, with an error that says what is wrong with others.
 absl::StatusOr<DType> DTypeFromDescr(absl::string_view descr) {
-  for (DType d : {kFloat32, kFloat64, kFloat16, kInt32, kInt64, kBool}) {
+  for (DType d : {kFloat32, kFloat64, kFloat16, kInt32, kInt64, kBool, kUInt8}) {
     if (*Descr(d) == descr) return d;
   }
   if (absl::StartsWith(descr, ">")) {
@@ -60,7 +65,7 @@ absl::StatusOr<DType> DTypeFromDescr(absl::string_view descr) {
         absl::StrCat("big-endian data ('", descr, "') is not supported; save it little-endian"));
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("unsupported dtype '", descr, "' (supported: <f4 <f8 <f2 <i4 <i8 |b1)"));
+      absl::StrCat("unsupported dtype '", descr, "' (supported: <f4 <f8 <f2 <i4 <i8 |b1 |u1)"));
 }
 
 // Reads the Python literals of a .npy header dict: 'strings', True/False and tuples of ints.

@@ -6,6 +6,38 @@
 
 namespace duet {
 
+// Note [String tensors]
+// A kString tensor's elements are std::string objects living in its buffer, as TensorFlow keeps
+// tstring objects in its (DTypeSize(kString) == sizeof(std::string)). The rules:
+// - The owner of the memory (the TensorImpl holding the allocator) constructs the elements when it
+//   is allocated (Tensor::TryEmpty, as empty strings) and destroys them before handing the memory
+//   back (~TensorImpl). Views (reshape, identity, ViewAs) share them through `base` and never
+//   destroy anything; ViewAs refuses to view a string tensor as another dtype or the reverse.
+// - Only Tensor::TryEmpty/Empty makes string tensors, and only on the CPU. Nothing may hand a
+//   kString tensor memory that did not come from it: the Session plan's arena (graph/plan.cc
+//   PlaceArena) leaves kString slots out, so they are allocated fresh, never planned, reused in
+//   place or given to a kernel as scratch; the size-class pool sees only raw bytes, after the
+//   owner has destroyed its strings; there are no string device copies (a GPU has no strings).
+// - Kernels copy strings by assignment, never by memcpy: only the explicit string kernels
+//   (Identity and the other views, Reshape, GatherV2, ConcatV2, Const, Placeholder, Shape/Size/
+//   Rank) run on them. A type attr accepts kString only when the op lists it (CheckAttr in
+//   ops/op_call.cc), VisitDType has no case for it, and loops that register numeric kernels stop
+//   at kNumNumericDTypes, so a numeric kernel never sees string elements: other ops fail with
+//   "no kernel for string tensors".
+// - TensorProto string_val, checkpoints (io/checkpoint) and printing read and write the element
+//   objects; tensor_content, .npy and memcpy-based helpers refuse kString.
+void TensorImpl::ConstructStrings() {
+  auto* p = static_cast<std::string*>(data);
+  const int64_t n = shape.num_elements();
+  for (int64_t i = 0; i < n; ++i) new (p + i) std::string();
+}
+
+void TensorImpl::DestroyStrings() {
+  auto* p = static_cast<std::string*>(data);
+  const int64_t n = shape.num_elements();
+  for (int64_t i = 0; i < n; ++i) p[i].~basic_string();
+}
+
 absl::StatusOr<Tensor> Tensor::TryEmpty(DType dtype, const Shape& shape, Device device) {
   if (!shape.is_fully_defined()) {
     return absl::InvalidArgumentError(
@@ -20,6 +52,10 @@ absl::StatusOr<Tensor> Tensor::TryEmpty(DType dtype, const Shape& shape, Device 
                                                        " is too large to allocate"));
     }
     bytes *= static_cast<uint64_t>(d);
+  }
+  if (dtype == kString && !device.is_cpu()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "string tensors live on the CPU only; cannot allocate one on ", device.str()));
   }
   Allocator* allocator = AllocatorFor(device);
   if (allocator == nullptr) {
@@ -39,6 +75,7 @@ absl::StatusOr<Tensor> Tensor::TryEmpty(DType dtype, const Shape& shape, Device 
   impl->data = data;
   impl->allocator = allocator;
   impl->allocated_bytes = bytes;
+  if (dtype == kString) impl->ConstructStrings();
   return Tensor(std::move(impl));
 }
 
@@ -56,7 +93,8 @@ Tensor Tensor::reshaped(const Shape& shape) const {
 }
 
 Tensor Tensor::ViewAs(DType dtype, const Shape& shape, Device device) const {
-  if (shape.num_elements() * DTypeSize(dtype) > num_elements() * DTypeSize(this->dtype())) {
+  if ((dtype == kString) != (this->dtype() == kString) ||
+      shape.num_elements() * DTypeSize(dtype) > num_elements() * DTypeSize(this->dtype())) {
     throw Error(absl::InvalidArgumentError(
         absl::StrCat("cannot view ", num_elements(), " ", DTypeName(this->dtype()), " elements as ",
                      DTypeName(dtype), " of shape ", shape.str())));

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -38,8 +39,13 @@ struct TensorImpl {
   TensorImpl(const TensorImpl&) = delete;
   TensorImpl& operator=(const TensorImpl&) = delete;
   ~TensorImpl() {
-    if (allocator != nullptr) allocator->Deallocate(data, allocated_bytes);
+    if (allocator == nullptr) return;
+    if (dtype == DType::kString) DestroyStrings();  // Note [String tensors] in core/tensor.cc
+    allocator->Deallocate(data, allocated_bytes);
   }
+  // The owner of a kString tensor's memory constructs its std::string elements, and destroys them.
+  void ConstructStrings();
+  void DestroyStrings();
 
   DType dtype = kFloat32;
   Shape shape;
@@ -110,9 +116,9 @@ class Tensor {
   }
   void* raw_data() const { return impl_->data; }
 
-  // Copies the values out. T must match dtype(); throws Error otherwise or when the tensor has
-  // no value (a symbolic tensor inside a graph).
-  template <typename T>
+  // Copies the values out. T must match dtype() (std::string for kString); throws Error otherwise
+  // or when the tensor has no value (a symbolic tensor inside a graph).
+  template <ValueElement T>
   std::vector<T> to_vector() const {
     CheckReadable(DTypeOf<T>(), "to_vector");
     if (!device().is_cpu()) return cpu().to_vector<T>();
@@ -120,7 +126,7 @@ class Tensor {
     return std::vector<T>(p, p + num_elements());
   }
   // The value of a one-element tensor.
-  template <typename T>
+  template <ValueElement T>
   T item() const {
     CheckReadable(DTypeOf<T>(), "item");
     if (num_elements() != 1) ThrowNotScalar();
@@ -138,7 +144,8 @@ class Tensor {
   // A view with a new shape of the same number of elements (no copy).
   Tensor reshaped(const Shape& shape) const;
   // A view of the same memory as another dtype/shape/device: for tests and device glue that
-  // need a handle with different metadata. The bytes must fit in this tensor's.
+  // need a handle with different metadata. The bytes must fit in this tensor's, and a kString
+  // tensor is viewed only as kString (its elements are objects, not bytes).
   Tensor ViewAs(DType dtype, const Shape& shape, Device device) const;
   // True when both handles view the same memory.
   bool shares_buffer_with(const Tensor& other) const;

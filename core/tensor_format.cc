@@ -251,6 +251,35 @@ std::vector<std::string> FormatBools(const std::vector<bool>& values) {
   return words;
 }
 
+// repr() of Python bytes, as NumPy prints the bytes objects TensorFlow hands it for a string
+// tensor: b'abc', printable ASCII as is, \t \n \r \\ escaped, other bytes as \xNN; double
+// quotes when the bytes hold ' and no ".
+std::string BytesRepr(absl::string_view bytes) {
+  const char quote =
+      bytes.find('\'') != absl::string_view::npos && bytes.find('"') == absl::string_view::npos
+          ? '"'
+          : '\'';
+  std::string out = absl::StrCat("b", std::string(1, quote));
+  for (unsigned char c : bytes) {
+    if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\\' || c == quote) {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += absl::StrFormat("\\x%02x", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += quote;
+  return out;
+}
+
 // bfloat16 has no NumPy dtype; TensorFlow prints it through ml_dtypes, whose elements are
 // "%g" of the float value, unaligned. We do the same so the text matches TensorFlow's.
 std::string BFloat16Word(float v) {
@@ -347,6 +376,16 @@ std::vector<std::string> FormatWords(const Tensor& t, const Selection& sel) {
       const auto v = Gather<bool>(t, sel);
       return FormatBools(std::vector<bool>(v.begin(), v.end()));
     }
+    case kUInt8: {
+      const auto v = Gather<uint8_t>(t, sel);
+      return FormatInts(std::vector<int64_t>(v.begin(), v.end()));
+    }
+    case kString: {
+      // NumPy prints object arrays unaligned, each element's repr().
+      std::vector<std::string> words;
+      for (const std::string& b : Gather<std::string>(t, sel)) words.push_back(BytesRepr(b));
+      return words;
+    }
     case kResource:
     case kVariant:
       break;  // FormatTensor prints objects itself
@@ -371,6 +410,10 @@ std::string FormatScalar(const Tensor& t) {
       return absl::StrCat(*t.data<int64_t>());
     case kBool:
       return *t.data<bool>() ? "True" : "False";
+    case kUInt8:
+      return absl::StrCat(*t.data<uint8_t>());
+    case kString:
+      return BytesRepr(*t.data<std::string>());
     case kResource:
     case kVariant:
       break;  // FormatTensor prints objects itself

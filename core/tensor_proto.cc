@@ -1,5 +1,5 @@
-// TensorProto codec. Writing always uses tensor_content; reading accepts tensor_content and the
-// typed *_val fields TensorFlow writes for small or constant-filled tensors.
+// TensorProto codec. Writing uses tensor_content (string_val for strings); reading accepts
+// tensor_content and the typed *_val fields TensorFlow writes for small or constant-filled tensors.
 #include "core/tensor_proto.h"
 
 #include <cstring>
@@ -80,6 +80,32 @@ absl::StatusOr<Tensor> FromValues(DType dtype, const Shape& shape, int64_t n, co
   return t;
 }
 
+// A kString tensor from string_val: one entry per element, or fewer with the last repeating (TF
+// broadcasts a single entry), none: empty strings. tensor_content has no string form.
+absl::StatusOr<Tensor> FromStringValues(const tensorflow::TensorProto& p, const Shape& shape,
+                                        int64_t n) {
+  const int64_t count = p.string_val_size();
+  if (count > n) {
+    return absl::InvalidArgumentError(absl::StrCat("TensorProto has ", count,
+                                                   " values in string_val but shape ", shape.str(),
+                                                   " holds ", n));
+  }
+  if (count > 0 && n > count) {
+    // Repeating the last entry must not turn a small proto into a huge tensor.
+    const int64_t repeated = static_cast<int64_t>(p.string_val(count - 1).size());
+    if (repeated > 0 && n - count > kMaxBytes / repeated) {
+      return absl::InvalidArgumentError(absl::StrCat("TensorProto string_val repeats a ", repeated,
+                                                     "-byte string to fill shape ", shape.str(),
+                                                     ", more than ", kMaxBytes, " bytes"));
+    }
+  }
+  DUET_ASSIGN_OR_RETURN(Tensor t, Tensor::TryEmpty(kString, shape));
+  std::string* out = t.mutable_data<std::string>();
+  for (int64_t i = 0; i < count; ++i) out[i] = p.string_val(i);
+  if (count > 0) std::fill(out + count, out + n, out[count - 1]);
+  return t;
+}
+
 // Converts a typed-field value to T unchanged.
 template <typename T>
 auto Same() {
@@ -112,6 +138,15 @@ absl::StatusOr<Tensor> FromTypedFields(const tensorflow::TensorProto& p, DType d
       return FromValues<int64_t>(dtype, shape, n, p.int64_val(), "int64_val", Same<int64_t>());
     case kBool:
       return FromValues<bool>(dtype, shape, n, p.bool_val(), "bool_val", Same<bool>());
+    case kUInt8:
+      return FromValues<uint8_t>(dtype, shape, n, p.int_val(), "int_val", [](int32_t v) {
+        return v >= 0 && v <= 255
+                   ? absl::StatusOr<uint8_t>(static_cast<uint8_t>(v))
+                   : absl::InvalidArgumentError(
+                         absl::StrCat("TensorProto int_val value ", v, " is not a uint8"));
+      });
+    case kString:
+      return FromStringValues(p, shape, n);
     case kFloat16:
       return FromValues<float16>(dtype, shape, n, p.half_val(), "half_val",
                                  FromBits<float16>("half_val"));
@@ -187,6 +222,11 @@ absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto) {
   proto->Clear();
   proto->set_dtype(static_cast<tensorflow::DataType>(ToProtoDataType(t.dtype())));
   ShapeToProto(t.shape(), proto->mutable_tensor_shape());
+  if (t.dtype() == kString) {  // strings have no tensor_content form: one string_val each
+    const std::string* values = t.data<std::string>();
+    for (int64_t i = 0; i < t.num_elements(); ++i) proto->add_string_val(values[i]);
+    return absl::OkStatus();
+  }
   proto->set_tensor_content(static_cast<const char*>(t.raw_data()), t.nbytes());
   return absl::OkStatus();
 }
@@ -197,11 +237,15 @@ absl::StatusOr<Tensor> TensorFromProto(const tensorflow::TensorProto& proto) {
     return absl::InvalidArgumentError(
         absl::StrCat("TensorProto dtype ", proto.dtype(),
                      " is not supported (duet reads DT_FLOAT, DT_DOUBLE, "
-                     "DT_HALF, DT_BFLOAT16, DT_INT32, DT_INT64 and DT_BOOL)"));
+                     "DT_HALF, DT_BFLOAT16, DT_INT32, DT_INT64, DT_BOOL, DT_UINT8 and DT_STRING)"));
   }
   DUET_ASSIGN_OR_RETURN(const Shape shape, ShapeFromProto(proto.tensor_shape()));
   DUET_ASSIGN_OR_RETURN(const int64_t n, CheckedNumElements(shape, *dtype));
   if (!proto.tensor_content().empty()) {
+    if (*dtype == kString) {
+      return absl::InvalidArgumentError(
+          "a DT_STRING TensorProto keeps its values in string_val, not tensor_content");
+    }
     return FromContent(*dtype, shape, n, proto.tensor_content());
   }
   return FromTypedFields(proto, *dtype, shape, n);

@@ -9,7 +9,8 @@
 namespace duet {
 
 // Writes dtype, shape and values; values go in tensor_content (raw little-endian bytes), which
-// TensorFlow accepts for every dtype. The tensor must have a value (copied from a GPU if needed).
+// TensorFlow accepts for every numeric dtype, and a string tensor's in string_val (one entry per
+// element). The tensor must have a value (copied from a GPU if needed).
 absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto);
 // Reads a TensorProto written by duet or TensorFlow: tensor_content or the typed *_val fields
 // (fewer values than elements repeat the last one; none means zeros). Malformed protos (unknown

@@ -455,8 +455,10 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
   std::vector<int> interval_of(num_slots_, -1);
   for (int slot = 0; slot < num_slots_; ++slot) {
     const int made = live.made[slot];
+    // Strings hold objects the arena would not construct: they get tensors of their own (Note
+    // [String tensors] in core/tensor.cc), and so never share a buffer in place or as scratch.
     if (made < 0 || fetched_[slot] || !live.pure_readers[slot] ||
-        IsObjectDType(slot_dtypes_[slot])) {
+        IsObjectDType(slot_dtypes_[slot]) || slot_dtypes_[slot] == kString) {
       continue;
     }
     const PlanStep& maker = steps_[live.run[made]];

@@ -46,6 +46,12 @@ absl::Status CheckAttr(const OpDef& op, const AttrDef& def, const AttrValue& val
                                                    AttrTypeName(def.type), ", got ",
                                                    AttrTypeName(AttrTypeOf(value))));
   }
+  if (def.type == AttrType::kType && std::get<DType>(value) == kString &&
+      !(def.allowed_type_mask & (1u << static_cast<int>(kString)))) {
+    // Ops take strings only where they say so (Note [String tensors] in core/tensor.cc).
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no kernel for string tensors: the op does not take dtype string (attr ", def.name, ")"));
+  }
   if (def.type == AttrType::kType && def.allowed_type_mask != 0) {
     DType d = std::get<DType>(value);
     if (!(def.allowed_type_mask & (1u << static_cast<int>(d)))) {

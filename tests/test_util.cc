@@ -9,6 +9,7 @@ namespace duet::testing {
 
 std::vector<double> ToDoubles(const Tensor& t) {
   std::vector<double> out;
+  REQUIRE(IsNumeric(t.dtype()));
   VisitDType(t.dtype(), [&](auto zero) {
     using T = decltype(zero);
     const T* p = t.data<T>();

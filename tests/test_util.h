@@ -19,7 +19,7 @@ void ExpectTensor(const Tensor& actual, DType dtype, const Shape& shape,
                   const std::vector<double>& expected, double tol = 1e-6);
 // Same, comparing two tensors.
 void ExpectTensorNear(const Tensor& actual, const Tensor& expected, double tol = 1e-6);
-// The values of any numeric tensor as doubles.
+// The values of any numeric tensor as doubles (a string tensor fails the test).
 std::vector<double> ToDoubles(const Tensor& t);
 // The sum of the products of the values of `a` and `b` (as doubles; same element count), for
 // checking adjoint identities <op(x), y> = <x, adjoint(y)>.
@@ -47,7 +47,7 @@ std::vector<double> RoundTo(DType dtype, const std::vector<double>& values);
 std::vector<double> ModPattern(int64_t n, int mul, int mod, int shift, double div);
 
 // Every dtype, for TEMPLATE_TEST_CASE over the ops that accept them all (e.g. data movement).
-#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool
+#define DUET_ALL_TYPES float, double, float16, bfloat16, int32_t, int64_t, bool, uint8_t
 
 // The integer `i` as a T (bool: odd = true), so that every dtype holds a small integer sequence.
 template <typename T>

@@ -128,7 +128,7 @@ const Tensor* ConstValue(NodeOutput output) {
 
 bool IsConstFilledWith(NodeOutput output, double x) {
   const Tensor* value = ConstValue(output);
-  if (value == nullptr || !value->has_value() || IsObjectDType(value->dtype())) return false;
+  if (value == nullptr || !value->has_value() || !IsNumeric(value->dtype())) return false;
   return VisitDType(value->dtype(), [&](auto zero) {
     using T = decltype(zero);
     const T* p = value->data<T>();

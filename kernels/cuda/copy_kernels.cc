@@ -21,7 +21,7 @@ absl::Status CopyKernel(KernelContext& ctx) {
 }
 
 const bool registered = [] {
-  for (int i = 0; i < kNumDTypes; ++i) {
+  for (int i = 0; i < kNumNumericDTypes; ++i) {  // bytes: never strings (Note [String tensors])
     const DType dtype = static_cast<DType>(i);
     for (DeviceType device : {DeviceType::kCpu, DeviceType::kCuda}) {
       RegisterKernel("DuetCopyToDevice", device, {dtype}, KernelDef{&CopyKernel});

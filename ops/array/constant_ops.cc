@@ -33,16 +33,23 @@ absl::Status PlaceholderShape(ShapeContext& ctx) {
 const OpDef* const kConst = OpDefBuilder("Const")
                                 .Output("output", "dtype")
                                 .TensorAttr(ConstAttrs::kValue)
-                                .TypeAttr(ConstAttrs::kDtype, kAllDTypes)
+                                .TypeAttr(ConstAttrs::kDtype, kAllDTypesAndString)
                                 .Doc("A constant tensor, held in the value attr.")
                                 .SetShapeFn(ConstShape)
                                 .Register();
 
+const std::vector<DType> kPlaceholderTypes = [] {
+  std::vector<DType> types = kAllDTypesAndString;
+  types.push_back(kResource);
+  types.push_back(kVariant);
+  return types;
+}();
+
 const OpDef* const kPlaceholder =
     OpDefBuilder("Placeholder")
         .Output("output", "dtype")
-        .TypeAttr(
-            PlaceholderAttrs::kDtype)  // any, resource too: function arguments may be variables
+        // Strings, and resources and variants too: function arguments may be variables or lists.
+        .TypeAttr(PlaceholderAttrs::kDtype, kPlaceholderTypes)
         .ShapeAttr(PlaceholderAttrs::kShape, Shape::UnknownRank())
         .Doc("A graph input that Session::run feeds; shape may have unknown dims (-1).")
         .SetShapeFn(PlaceholderShape)

@@ -64,7 +64,7 @@ const OpDef* const kEnsureShape =
         .Input("input", "T")
         .Output("output", "T")
         .ShapeAttr(EnsureShapeAttrs::kShape)
-        .TypeAttr(EnsureShapeAttrs::kT, kAllDTypes)
+        .TypeAttr(EnsureShapeAttrs::kT, kAllDTypesAndString)
         .Doc("The input, after checking that its shape is compatible with the shape attr.")
         .SetShapeFn(EnsureShapeShape)
         .Register();
@@ -73,7 +73,7 @@ const OpDef* const kPlaceholderWithDefault =
     OpDefBuilder("PlaceholderWithDefault")
         .Input("input", "dtype")
         .Output("output", "dtype")
-        .TypeAttr(PlaceholderAttrs::kDtype, kAllDTypes)
+        .TypeAttr(PlaceholderAttrs::kDtype, kAllDTypesAndString)
         .ShapeAttr(PlaceholderAttrs::kShape)
         .Doc("The input, unless Session::run feeds another value of the given shape.")
         .SetShapeFn(PlaceholderWithDefaultShape)

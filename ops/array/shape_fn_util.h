@@ -14,9 +14,13 @@
 
 namespace duet {
 
-// Every dtype: array ops only move data, so they accept them all.
+// Every numeric dtype: array ops only move data, so they accept them all.
 inline const std::vector<DType> kAllDTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
-                                              kInt32,   kInt64,   kBool};
+                                              kInt32,   kInt64,   kBool,    kUInt8};
+// Every value dtype, strings too: for the ops that have string kernels (Note [String tensors] in
+// core/tensor.cc), which copy std::string objects rather than bytes.
+inline const std::vector<DType> kAllDTypesAndString = {
+    kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool, kUInt8, kString};
 
 // "[1, 0, 2]": how shape-function errors print integer operands.
 std::string IntsString(absl::Span<const int64_t> values);

@@ -116,7 +116,7 @@ absl::Status SqueezeShape(ShapeContext& ctx) {
 
 // Identity also passes TensorLists on (While bodies return their loop variables through it).
 const std::vector<DType> kIdentityTypes = [] {
-  std::vector<DType> types = kAllDTypes;
+  std::vector<DType> types = kAllDTypesAndString;
   types.push_back(kVariant);
   return types;
 }();
@@ -133,7 +133,7 @@ const OpDef* const kStopGradient =
     OpDefBuilder("StopGradient")
         .Input("input", "T")
         .Output("output", "T")
-        .TypeAttr("T", kAllDTypes)
+        .TypeAttr("T", kAllDTypesAndString)
         .Doc("The input as a view; gradients do not flow through it.")
         .SetShapeFn(UnchangedShape)
         .Register();
@@ -143,7 +143,7 @@ const OpDef* const kReshape = OpDefBuilder("Reshape")
                                   .Input("shape", "Tshape")
                                   .HostInputs({"shape"})
                                   .Output("output", "T")
-                                  .TypeAttr("T", kAllDTypes)
+                                  .TypeAttr("T", kAllDTypesAndString)
                                   .TypeAttr("Tshape", kIndexTypes, kInt32)
                                   .Doc("The tensor viewed with a new shape; one dim may be -1.")
                                   .SetShapeFn(ReshapeShape)
@@ -154,7 +154,7 @@ const OpDef* const kExpandDims = OpDefBuilder("ExpandDims")
                                      .Input("dim", "Tdim")
                                      .HostInputs({"dim"})
                                      .Output("output", "T")
-                                     .TypeAttr("T", kAllDTypes)
+                                     .TypeAttr("T", kAllDTypesAndString)
                                      .TypeAttr("Tdim", kIndexTypes, kInt32)
                                      .Doc("The input with a size-1 dim inserted at `dim`.")
                                      .SetShapeFn(ExpandDimsShape)
@@ -163,7 +163,7 @@ const OpDef* const kExpandDims = OpDefBuilder("ExpandDims")
 const OpDef* const kSqueeze = OpDefBuilder("Squeeze")
                                   .Input("input", "T")
                                   .Output("output", "T")
-                                  .TypeAttr(SqueezeAttrs::kT, kAllDTypes)
+                                  .TypeAttr(SqueezeAttrs::kT, kAllDTypesAndString)
                                   .IntListAttr(SqueezeAttrs::kSqueezeDims, std::vector<int64_t>{})
                                   .Doc("The input without the given (or all) size-1 dims.")
                                   .SetShapeFn(SqueezeShape)

@@ -7,8 +7,9 @@
 namespace duet {
 namespace {
 
+// The numeric dtypes (a string does not convert to a number: TensorFlow's StringToNumber).
 const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
-                                      kInt32,   kInt64,   kBool};
+                                      kInt32,   kInt64,   kBool,    kUInt8};
 
 absl::Status CastShape(ShapeContext& ctx) {
   ctx.set_output(0, ctx.attr(CastAttrs::kDstT), ctx.input_shape(0));

@@ -33,7 +33,8 @@ const OpDef* RegisterEqualityOp(const char* name, const char* doc) {
       .Input("x", "T")
       .Input("y", "T")
       .Output("z", kBool)
-      .TypeAttr(EqualityAttrs::kT, {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool})
+      .TypeAttr(EqualityAttrs::kT,
+                {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool, kUInt8})
       .BoolAttr(EqualityAttrs::kIncompatibleShapeError, true)
       .Commutative()
       .Doc(doc)

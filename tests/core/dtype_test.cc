@@ -1,6 +1,7 @@
 #include "core/dtype.h"
 
 #include <catch2/catch.hpp>
+#include <string>
 
 namespace duet {
 namespace {
@@ -15,7 +16,8 @@ TEST_CASE("Every dtype has a name, a size and a TensorFlow DataType number") {
   const Row rows[] = {{kFloat32, "float32", 4, 1},  {kFloat64, "float64", 8, 2},
                       {kFloat16, "float16", 2, 19}, {kBFloat16, "bfloat16", 2, 14},
                       {kInt32, "int32", 4, 3},      {kInt64, "int64", 8, 9},
-                      {kBool, "bool", 1, 10}};
+                      {kBool, "bool", 1, 10},       {kUInt8, "uint8", 1, 4},
+                      {kString, "string", static_cast<int>(sizeof(std::string)), 7}};
   REQUIRE(std::size(rows) == kNumDTypes);
   for (const Row& r : rows) {
     INFO(r.name);
@@ -35,7 +37,9 @@ TEST_CASE("C++ element types map to dtypes") {
   STATIC_REQUIRE(DTypeOf<int32_t>() == kInt32);
   STATIC_REQUIRE(DTypeOf<int64_t>() == kInt64);
   STATIC_REQUIRE(DTypeOf<bool>() == kBool);
-  for (int i = 0; i < kNumDTypes; ++i) {
+  STATIC_REQUIRE(DTypeOf<uint8_t>() == kUInt8);
+  STATIC_REQUIRE(DTypeOf<std::string>() == kString);
+  for (int i = 0; i < kNumNumericDTypes; ++i) {
     const DType d = static_cast<DType>(i);
     CHECK(VisitDType(d, [](auto zero) { return static_cast<int>(sizeof(zero)); }) == DTypeSize(d));
   }
@@ -46,12 +50,21 @@ TEST_CASE("Floating and integer classification") {
     CHECK(IsFloating(d));
     CHECK_FALSE(IsInteger(d));
   }
-  for (DType d : {kInt32, kInt64}) {
+  for (DType d : {kInt32, kInt64, kUInt8}) {
     CHECK(IsInteger(d));
     CHECK_FALSE(IsFloating(d));
   }
   CHECK_FALSE(IsFloating(kBool));
   CHECK_FALSE(IsInteger(kBool));
+  CHECK_FALSE(IsFloating(kString));
+  CHECK_FALSE(IsInteger(kString));
+}
+
+TEST_CASE("Numeric dtypes come first; kString is the last value dtype") {
+  for (int i = 0; i < kNumNumericDTypes; ++i) CHECK(IsNumeric(static_cast<DType>(i)));
+  CHECK(static_cast<int>(kString) == kNumNumericDTypes);
+  CHECK(static_cast<int>(kString) == kNumDTypes - 1);
+  for (DType d : {kString, kResource, kVariant}) CHECK_FALSE(IsNumeric(d));
 }
 
 TEST_CASE("ParseDType accepts C spellings and rejects unknown names") {
@@ -65,7 +78,7 @@ TEST_CASE("ParseDType accepts C spellings and rejects unknown names") {
 }
 
 TEST_CASE("Unsupported TensorFlow DataTypes are reported by number") {
-  for (int proto : {0, 4, 7, 18, 101}) {
+  for (int proto : {0, 5, 6, 18, 101}) {
     const auto d = FromProtoDataType(proto);
     REQUIRE_FALSE(d.ok());
     CHECK(d.status().message().find(std::to_string(proto)) != absl::string_view::npos);

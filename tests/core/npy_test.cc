@@ -61,6 +61,13 @@ TEST_CASE("Writes the same bytes as NumPy") {
   CHECK(*bytes == FileBytes(Fixture("f4_2x3.npy")));
   CHECK(*EncodeNpy(constant(3.141592653589793)) == FileBytes(Fixture("f8_scalar.npy")));
   CHECK(*EncodeNpy(constant({true, false, true})) == FileBytes(Fixture("b1_vec.npy")));
+  CHECK(*EncodeNpy(from_vector<uint8_t>({0, 255, 7, 128, 1, 200}, {2, 3})) ==
+        FileBytes(Fixture("u1_2x3.npy")));
+}
+
+TEST_CASE("Reads uint8 ('|u1') arrays NumPy wrote") {
+  testing::ExpectTensor(Read("u1_2x3.npy"), kUInt8, {2, 3}, {0, 255, 7, 128, 1, 200}, 0);
+  testing::ExpectTensor(Read("u1_vec.npy"), kUInt8, {3}, {0, 1, 2}, 0);
 }
 
 TEST_CASE("Round trips every NumPy dtype through a file") {
@@ -70,6 +77,7 @@ TEST_CASE("Round trips every NumPy dtype through a file") {
                                        constant({7, -8, 9}),
                                        range(0, 6, 1, kInt64).reshaped({1, 2, 3}),
                                        constant({false, true}),
+                                       from_vector<uint8_t>({3, 250}, {2, 1}),
                                        zeros({3, 0}, kInt32)};
   const std::string path = TempPath("round_trip.npy");
   for (const Tensor& t : tensors) {
@@ -85,8 +93,7 @@ TEST_CASE("Rejects what it cannot represent, naming the path") {
   const std::string fortran = Fixture("fortran_2x3.npy");
   ExpectInvalid(ReadNpy(fortran).status(), {fortran, "Fortran"});
   ExpectInvalid(ReadNpy(Fixture("bigendian.npy")).status(), {"bigendian.npy", "big-endian", ">f4"});
-  ExpectInvalid(ReadNpy(Fixture("u1_vec.npy")).status(),
-                {"u1_vec.npy", "unsupported dtype", "|u1"});
+  ExpectInvalid(WriteNpy(constant({"a"}), TempPath("s.npy")), {"s.npy", "string", ".npy"});
   ExpectInvalid(ReadNpy(Fixture("truncated.npy")).status(),
                 {"truncated.npy", "needs 24 data bytes but the file has 20", "truncated"});
   const absl::Status missing = ReadNpy(TempPath("no_such_file.npy")).status();

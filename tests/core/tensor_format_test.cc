@@ -103,6 +103,29 @@ TEST_CASE("Bools and integers") {
         " [[12 13 14 15]\n  [16 17 18 19]\n  [20 21 22 23]]]");
 }
 
+TEST_CASE("uint8 prints as integers") {
+  // TensorFlow 2.21: str(tf.constant(np.array([[0, 255, 7], [128, 1, 200]], np.uint8))).
+  CHECK(FormatTensor(from_vector<uint8_t>({0, 255, 7, 128, 1, 200}, {2, 3})) ==
+        "Tensor(\n[[  0 255   7]\n [128   1 200]], shape=(2, 3), dtype=uint8)");
+  CHECK(FormatTensor(constant(uint8_t{200})) == "Tensor(200, shape=(), dtype=uint8)");
+}
+
+TEST_CASE("Strings print as Python bytes, escaped, like tf.Tensor") {
+  // Expected strings: TensorFlow 2.21's str() of tf.constant with the same bytes.
+  CHECK(FormatTensor(constant("hello")) == "Tensor(b'hello', shape=(), dtype=string)");
+  const Tensor awkward = from_vector<std::string>({"abc", "", std::string("a\0b\xff", 4), "it's",
+                                                   "tab\there\n", "q\"'", "back\\slash"});
+  CHECK(FormatTensor(awkward) ==
+        "Tensor([b'abc' b'' b'a\\x00b\\xff' b\"it's\" b'tab\\there\\n' b'q\"\\'' "
+        "b'back\\\\slash'], shape=(7,), dtype=string)");
+  CHECK(FormatTensor(constant({{"a", "bb"}, {"ccc", "d"}})) ==
+        "Tensor(\n[[b'a' b'bb']\n [b'ccc' b'd']], shape=(2, 2), dtype=string)");
+  std::vector<std::string> many;
+  for (int i = 0; i <= 1000; ++i) many.push_back(std::to_string(i));
+  CHECK(FormatTensor(from_vector(many)) ==
+        "Tensor([b'0' b'1' b'2' ... b'998' b'999' b'1000'], shape=(1001,), dtype=string)");
+}
+
 TEST_CASE("16-bit floats") {
   CHECK(FormatTensor(Float16s({0.1f, 1.f, 3.3f})) ==
         "Tensor([0.1 1.  3.3], shape=(3,), dtype=float16)");

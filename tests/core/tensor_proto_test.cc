@@ -51,6 +51,7 @@ TEST_CASE("Round trips every dtype through serialized bytes") {
                                        constant({1, -2, 2147483647}),
                                        constant({int64_t{-1} << 62, int64_t{5}}),
                                        constant({true, false, true}),
+                                       from_vector<uint8_t>({0, 255, 7}, {3, 1}),
                                        zeros({0, 4}, kInt32)};
   for (const Tensor& t : tensors) {
     tensorflow::TensorProto proto;
@@ -60,6 +61,57 @@ TEST_CASE("Round trips every dtype through serialized bytes") {
     REQUIRE(parsed.ParseFromString(proto.SerializeAsString()));
     testing::ExpectTensorNear(Decode(parsed), t, 0);
   }
+}
+
+TEST_CASE("String tensors round trip through string_val, one entry per element") {
+  const std::string nuls("\0x\0", 3);
+  const std::string long_string((1 << 20) + 7, 'L');  // over 1 MiB
+  const Tensor t = from_vector<std::string>({"", nuls, long_string, "abc"}, {2, 2});
+  tensorflow::TensorProto proto;
+  REQUIRE(TensorToProto(t, &proto).ok());
+  CHECK(proto.dtype() == tensorflow::DT_STRING);
+  CHECK(proto.tensor_content().empty());
+  REQUIRE(proto.string_val_size() == 4);
+  CHECK(proto.string_val(1) == nuls);
+  tensorflow::TensorProto parsed;
+  REQUIRE(parsed.ParseFromString(proto.SerializeAsString()));
+  const Tensor back = Decode(parsed);
+  CHECK(back.dtype() == kString);
+  CHECK(back.shape() == Shape{2, 2});
+  CHECK(back.to_vector<std::string>() == t.to_vector<std::string>());
+  REQUIRE(TensorToProto(Tensor::Empty(kString, {0, 3}), &proto).ok());
+  CHECK(Decode(proto).shape() == Shape{0, 3});
+}
+
+TEST_CASE("Reads uint8 and string TensorProtos serialized by TensorFlow") {
+  testing::ExpectTensor(Decode(ReadFixture("u8_vec")), kUInt8, {3}, {0, 255, 7}, 0);
+  testing::ExpectTensor(Decode(ReadFixture("u8_fill")), kUInt8, {2, 2}, {200, 200, 200, 200}, 0);
+  const Tensor strings = Decode(ReadFixture("string_vec"));
+  CHECK(strings.shape() == Shape{3});
+  CHECK(strings.to_vector<std::string>() ==
+        std::vector<std::string>{"abc", "", std::string("a\0b\xff", 4)});
+  // TensorFlow writes a constant-filled string tensor as one string_val entry.
+  CHECK(Decode(ReadFixture("string_fill")).to_vector<std::string>() ==
+        std::vector<std::string>{"hi", "hi", "hi"});
+}
+
+TEST_CASE("Malformed uint8 and string protos are InvalidArgument") {
+  auto u = Proto(tensorflow::DT_UINT8, {2});
+  u.add_int_val(256);
+  ExpectInvalid(u, {"int_val", "256", "uint8"});
+  auto s = Proto(tensorflow::DT_STRING, {1});
+  s.add_string_val("a");
+  s.add_string_val("b");
+  ExpectInvalid(s, {"2 values in string_val", "(1,)"});
+  auto content = Proto(tensorflow::DT_STRING, {1});
+  content.set_tensor_content("abc");
+  ExpectInvalid(content, {"string_val", "tensor_content"});
+  auto huge = Proto(tensorflow::DT_STRING, {int64_t{1} << 20});
+  huge.add_string_val(std::string(4096, 'x'));  // repeated: 4 GiB
+  ExpectInvalid(huge, {"repeats", "4096-byte"});
+  testing::ExpectTensor(Decode(Proto(tensorflow::DT_UINT8, {2})), kUInt8, {2}, {0, 0}, 0);
+  CHECK(Decode(Proto(tensorflow::DT_STRING, {2})).to_vector<std::string>() ==
+        std::vector<std::string>{"", ""});
 }
 
 TEST_CASE("Writes TensorFlow's dtype numbers and shape") {
@@ -128,7 +180,7 @@ TEST_CASE("tensor_content wins over typed fields and nonzero bool bytes read as 
 }
 
 TEST_CASE("Malformed protos are InvalidArgument") {
-  ExpectInvalid(Proto(tensorflow::DT_STRING, {1}), {"dtype 7", "not supported"});
+  ExpectInvalid(Proto(tensorflow::DT_COMPLEX64, {1}), {"dtype 8", "not supported"});
   ExpectInvalid(Proto(static_cast<tensorflow::DataType>(101), {1}), {"dtype 101"});
   ExpectInvalid(Proto(tensorflow::DT_INVALID, {}), {"dtype 0"});
   auto negative = Proto(tensorflow::DT_FLOAT, {2});

@@ -87,7 +87,7 @@ TEST_CASE("attr values round-trip through TensorFlow's AttrValue") {
   tensorflow::AttrValue wrong;
   wrong.set_i(3);
   CHECK(!AttrValueFromProto(wrong, AttrType::kString).ok());
-  wrong.set_type(static_cast<tensorflow::DataType>(7));  // DT_STRING: not supported
+  wrong.set_type(static_cast<tensorflow::DataType>(8));  // DT_COMPLEX64: not supported
   CHECK(!AttrValueFromProto(wrong, AttrType::kType).ok());
 }
 

@@ -1,7 +1,9 @@
 // ConcatV2, Split and SplitV, and Pack and Unpack, which are the same copies along a new (or
 // removed) axis. Viewed as 2-D (outer = dims before the axis, row = the rest), each operand is a
 // block of columns of the whole; every copy moves whole contiguous row pieces.
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
@@ -51,6 +53,31 @@ void CutIntoOutputs(KernelContext& ctx, const Tensor& x, const ColumnBlocks& blo
   }
 }
 
+// JoinInputs for strings: element objects are assigned, never memcpy'd (Note [String tensors] in
+// core/tensor.cc).
+void JoinStrings(KernelContext& ctx, const ColumnBlocks& blocks) {
+  std::string* dst = ctx.output(0).mutable_data<std::string>();
+  for (int64_t o = 0; o < blocks.outer; ++o) {
+    for (int k = 0; k < blocks.num_parts(); ++k) {
+      const int64_t width = blocks.widths[k];
+      const std::string* src = ctx.input(k).data<std::string>() + o * width;
+      dst = std::copy(src, src + width, dst);
+    }
+  }
+}
+
+absl::Status ConcatStringsKernel(KernelContext& ctx) {
+  if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
+  JoinStrings(ctx, ConcatBlocks(ctx));
+  return absl::OkStatus();
+}
+
+absl::Status PackStringsKernel(KernelContext& ctx) {
+  if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
+  JoinStrings(ctx, PackBlocks(ctx, ctx.attr(PackAttrs::kAxis)));
+  return absl::OkStatus();
+}
+
 absl::Status ConcatKernel(KernelContext& ctx) {
   if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
   JoinInputs(ctx, ConcatBlocks(ctx));
@@ -80,6 +107,9 @@ absl::Status UnpackKernel(KernelContext& ctx) {
 
 const bool kConcatV2 = RegisterAllDTypes("ConcatV2", [](auto) -> KernelFn { return ConcatKernel; });
 const bool kPack = RegisterAllDTypes("Pack", [](auto) -> KernelFn { return PackKernel; });
+const KernelRegistrar kConcatStrings("ConcatV2", DeviceType::kCpu, {kString},
+                                     {ConcatStringsKernel});
+const KernelRegistrar kPackStrings("Pack", DeviceType::kCpu, {kString}, {PackStringsKernel});
 const bool kUnpack = RegisterAllDTypes("Unpack", [](auto) -> KernelFn { return UnpackKernel; });
 const bool kSplit =
     RegisterAllDTypes("Split", [](auto) -> KernelFn { return SplitKernel<SplitKind::kSplit>; });

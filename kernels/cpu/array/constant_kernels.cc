@@ -19,6 +19,12 @@ const bool kConst = RegisterAllDTypes(
     "Const", [](auto) -> KernelFn { return ConstKernel; }, /*allocates_outputs=*/true);
 const bool kPlaceholder = RegisterAllDTypes(
     "Placeholder", [](auto) -> KernelFn { return PlaceholderKernel; }, /*allocates_outputs=*/true);
+// Neither reads elements, so strings and objects need no kernels of their own.
+const KernelRegistrar kStringConst("Const", DeviceType::kCpu, {kString},
+                                   {ConstKernel, /*allocates_outputs=*/true});
+const KernelRegistrar kObjectPlaceholders("Placeholder", DeviceType::kCpu,
+                                          {kString, kResource, kVariant},
+                                          {PlaceholderKernel, /*allocates_outputs=*/true});
 
 }  // namespace
 }  // namespace duet

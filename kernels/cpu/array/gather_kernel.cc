@@ -1,6 +1,8 @@
 // GatherV2: params viewed as (outer, N, inner); each output row (o, m) is the contiguous block
 // params[o, indices[m], :].
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -83,6 +85,31 @@ absl::Status GatherTyped(KernelContext& ctx, int axis) {
   return absl::OkStatus();
 }
 
+// Gather for strings: each output row is assigned from params[o, indices[m], :], element objects
+// rather than bytes (Note [String tensors] in core/tensor.cc).
+template <typename Index>
+absl::Status GatherStringsTyped(KernelContext& ctx, int axis) {
+  const Tensor& params = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  DUET_RETURN_IF_ERROR(CheckIndices<Index>(indices, params.shape().dim(axis)));
+  const AxisView v = ViewAroundAxis(params.shape(), axis);
+  const int64_t num_idx = indices.num_elements();
+  const Index* idx = indices.data<Index>();
+  const std::string* src = params.data<std::string>();
+  std::string* dst = ctx.output(0).mutable_data<std::string>();
+  for (int64_t r = 0; r < v.outer * num_idx; ++r) {
+    const std::string* row = src + ((r / num_idx) * v.n + idx[r % num_idx]) * v.inner;
+    std::copy(row, row + v.inner, dst + r * v.inner);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GatherStringsKernel(KernelContext& ctx) {
+  const int axis = WrapAxis(IntScalar(ctx.input(2)), ctx.input(0).rank());
+  return ctx.input(1).dtype() == kInt64 ? GatherStringsTyped<int64_t>(ctx, axis)
+                                        : GatherStringsTyped<int32_t>(ctx, axis);
+}
+
 absl::Status GatherKernel(KernelContext& ctx) {
   const int axis = WrapAxis(IntScalar(ctx.input(2)), ctx.input(0).rank());
   return ctx.input(1).dtype() == kInt64 ? GatherTyped<int64_t>(ctx, axis)
@@ -90,6 +117,8 @@ absl::Status GatherKernel(KernelContext& ctx) {
 }
 
 const bool kGatherV2 = RegisterAllDTypes("GatherV2", [](auto) -> KernelFn { return GatherKernel; });
+const KernelRegistrar kGatherV2Strings("GatherV2", DeviceType::kCpu, {kString},
+                                       {GatherStringsKernel});
 
 }  // namespace
 }  // namespace duet

@@ -82,7 +82,7 @@ absl::Status SqueezeKernel(KernelContext& ctx) {
 }
 
 constexpr std::initializer_list<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16,
-                                               kInt32,   kInt64,   kBool};
+                                               kInt32,   kInt64,   kBool,    kUInt8};
 
 const bool kRegistered = [] {
   for (DeviceType device : {DeviceType::kCpu, DeviceType::kCuda}) {
@@ -100,6 +100,21 @@ const bool kRegistered = [] {
     }
     // IdentityN has a list of dtypes and no type attr to dispatch on (kFloat32, see DispatchDType).
     RegisterKernel("IdentityN", device, {kFloat32}, {IdentityNKernel, /*allocates_outputs=*/true});
+    // Views share their owner's string objects (Note [String tensors] in core/tensor.cc); strings
+    // live on the CPU only.
+    if (device == DeviceType::kCpu) {
+      RegisterKernel("Identity", device, {kString}, {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("StopGradient", device, {kString},
+                     {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("EnsureShape", device, {kString},
+                     {EnsureShapeKernel, /*allocates_outputs=*/true});
+      RegisterKernel("PlaceholderWithDefault", device, {kString},
+                     {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("Reshape", device, {kString}, {ReshapeKernel, /*allocates_outputs=*/true});
+      RegisterKernel("ExpandDims", device, {kString},
+                     {ExpandDimsKernel, /*allocates_outputs=*/true});
+      RegisterKernel("Squeeze", device, {kString}, {SqueezeKernel, /*allocates_outputs=*/true});
+    }
     // A TensorList's view shares its list (Note [Object dtypes] in core/dtype.cc).
     RegisterKernel("Identity", device, {kVariant}, {PassThroughKernel, /*allocates_outputs=*/true});
   }

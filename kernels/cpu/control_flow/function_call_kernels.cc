@@ -92,7 +92,7 @@ absl::Status CallKernel(KernelContext& ctx) {
 // others have no type attr: kFloat32): the kernel itself runs on the host and only calls.
 bool RegisterForAllDTypes(absl::string_view op, KernelFn fn) {
   for (int d = 0; d < kNumDeviceTypes; ++d) {
-    for (int i = 0; i < kNumDTypes; ++i) {
+    for (int i = 0; i < kNumNumericDTypes; ++i) {
       RegisterKernel(op, static_cast<DeviceType>(d), {static_cast<DType>(i)},
                      KernelDef{fn, /*allocates_outputs=*/true});
     }

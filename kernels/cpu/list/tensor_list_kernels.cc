@@ -216,8 +216,10 @@ absl::Status ElementShapeKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
+// The numeric dtypes: the kernels move elements with memcpy (TensorList element_dtype attrs take
+// no strings).
 constexpr std::initializer_list<DType> kElementTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
-                                                        kInt32,   kInt64,   kBool};
+                                                        kInt32,   kInt64,   kBool,    kUInt8};
 
 const bool kRegistered = [] {
   for (DType dtype : kElementTypes) {

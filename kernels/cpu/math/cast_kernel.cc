@@ -1,4 +1,4 @@
-// CPU kernel of Cast between all seven dtypes. The kernel is picked by the source dtype (SrcT,
+// CPU kernel of Cast between all eight numeric dtypes. The kernel is picked by the source dtype (SrcT,
 // the op's first type attr) and switches on the destination dtype, read from the output tensor.
 // Conversions to and from float16/bfloat16 go through float32 with vectorized bulk conversions.
 #include <algorithm>
@@ -106,6 +106,7 @@ const KernelRegistrar cast_bf16("Cast", DeviceType::kCpu, {kBFloat16}, {&CastKer
 const KernelRegistrar cast_i32("Cast", DeviceType::kCpu, {kInt32}, {&CastKernel<int32_t>});
 const KernelRegistrar cast_i64("Cast", DeviceType::kCpu, {kInt64}, {&CastKernel<int64_t>});
 const KernelRegistrar cast_bool("Cast", DeviceType::kCpu, {kBool}, {&CastKernel<bool>});
+const KernelRegistrar cast_u8("Cast", DeviceType::kCpu, {kUInt8}, {&CastKernel<uint8_t>});
 
 }  // namespace
 }  // namespace duet

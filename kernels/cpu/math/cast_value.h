@@ -15,17 +15,20 @@ namespace duet {
 template <typename T>
 inline constexpr bool kIsHalf = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
-// Float to integer, truncating toward zero; NaN gives 0 and out-of-range values saturate. Selects
+// Float to integer, truncating toward zero; NaN gives 0 and out-of-range values saturate (so a
+// float cast to uint8 clamps to [0, 255]; TensorFlow leaves that case unspecified). Selects
 // rather than early returns keep loops over it vectorizable; only in-range values are converted
 // because converting an out-of-range float is undefined behaviour.
 template <typename I, typename F>
 I FloatToInt(F x) {
   // 2^digits is the first value past the maximum, exactly representable in F.
   constexpr F kLimit = static_cast<F>(uint64_t{1} << std::numeric_limits<I>::digits);
-  const bool in_range = x > -kLimit && x < kLimit;  // false for NaN
+  // Unsigned types take (-1, 2^digits): -0.5 truncates to 0, -1 is out of range.
+  constexpr F kLow = std::is_signed_v<I> ? -kLimit : F{-1};
+  const bool in_range = x > kLow && x < kLimit;  // false for NaN
   I value = static_cast<I>(in_range ? x : F{0});
   value = x >= kLimit ? std::numeric_limits<I>::max() : value;
-  value = x <= -kLimit ? std::numeric_limits<I>::min() : value;
+  value = x <= kLow ? std::numeric_limits<I>::min() : value;
   return value;
 }
 

@@ -33,8 +33,9 @@ void RegisterEqualityKernels(absl::string_view op_name) {
 }
 
 const bool registered = [] {
-  RegisterEqualityKernels<EqualFn, false, float, double, int32_t, int64_t, bool>("Equal");
-  RegisterEqualityKernels<NotEqualFn, true, float, double, int32_t, int64_t, bool>("NotEqual");
+  RegisterEqualityKernels<EqualFn, false, float, double, int32_t, int64_t, bool, uint8_t>("Equal");
+  RegisterEqualityKernels<NotEqualFn, true, float, double, int32_t, int64_t, bool, uint8_t>(
+      "NotEqual");
   RegisterBinaryKernels<LessFn, float, double, int32_t, int64_t>("Less");
   RegisterBinaryKernels<LessEqualFn, float, double, int32_t, int64_t>("LessEqual");
   RegisterBinaryKernels<GreaterFn, float, double, int32_t, int64_t>("Greater");

@@ -146,7 +146,7 @@ const bool kRegistered = [] {
   // own AddV2/Sub kernel, so these serve CUDA variables too.
   for (DeviceType device : {DeviceType::kCpu, DeviceType::kCuda}) {
     // These kernels move handles, not elements, so one serves every dtype.
-    for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool}) {
+    for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool, kUInt8}) {
       RegisterKernel("VarHandleOp", device, {dtype}, KernelDef{VarHandleKernel, true});
       RegisterKernel("ReadVariableOp", device, {dtype}, KernelDef{ReadVariableKernel, true});
       RegisterKernel("AssignVariableOp", device, {dtype}, KernelDef{AssignVariableKernel});

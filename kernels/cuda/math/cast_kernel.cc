@@ -13,6 +13,9 @@ absl::Status CastKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(DeviceContext * device, CurrentContext(ctx.device()));
   const Tensor& x = ctx.input(0);
   Tensor& y = ctx.output(0);
+  if (y.dtype() == kUInt8) {  // the device code has no uint8 element type
+    return absl::UnimplementedError("Cast to uint8 runs on the CPU only; cast there");
+  }
   return CudaStatus(LaunchCast(ElementTypeOf(x.dtype()), ElementTypeOf(y.dtype()), x.raw_data(),
                                y.raw_data(), x.num_elements(), device->stream()),
                     "LaunchCast");

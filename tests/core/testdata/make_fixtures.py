@@ -26,6 +26,7 @@ def main():
     save("fortran_2x3.npy", np.asfortranarray(np.arange(6, dtype="<f4").reshape(2, 3)))
     save("bigendian.npy", np.arange(3, dtype=">f4"))
     save("u1_vec.npy", np.arange(3, dtype="|u1"))
+    save("u1_2x3.npy", np.array([[0, 255, 7], [128, 1, 200]], dtype=np.uint8))
     with open("f4_2x3.npy", "rb") as f:
         whole = f.read()
     with open("truncated.npy", "wb") as f:

@@ -29,6 +29,10 @@ def main():
     save("i64_vec", np.array([-(2**62), 5, 2**40], dtype=np.int64))
     save("bool_vec", np.array([True, False, True]))
     save("bool_scalar", True)
+    save("u8_vec", np.array([0, 255, 7], dtype=np.uint8))
+    save("u8_fill", 200, dtype=tf.uint8, shape=[2, 2])
+    save("string_vec", np.array([b"abc", b"", b"a\x00b\xff"], dtype=object))
+    save("string_fill", b"hi", dtype=tf.string, shape=[3])
 
 
 if __name__ == "__main__":

@@ -34,6 +34,33 @@ TEST_CASE("cast converts between every pair of dtypes") {
   }
 }
 
+// Known values from tf.cast (TensorFlow 2.21): static_cast semantics, bool as 0/1.
+TEST_CASE("uint8 casts to and from every numeric dtype") {
+  const Tensor u = from_vector<uint8_t>({0, 1, 7, 128, 255});
+  for (DType dst : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
+    INFO("uint8 -> " << DTypeName(dst));
+    testing::ExpectTensor(cast(u, dst), dst, {5}, {0, 1, 7, 128, 255}, 0);
+  }
+  testing::ExpectTensor(cast(u, kBool), kBool, {5}, {0, 1, 1, 1, 1});
+  CHECK(cast(u, kFloat32).to_vector<float>() == std::vector<float>{0.f, 1.f, 7.f, 128.f, 255.f});
+  // Floats truncate toward zero: tf.cast([3.7, 0.5, 254.9, 200.0], tf.uint8) == [3, 0, 254, 200].
+  for (DType src : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    INFO(DTypeName(src) << " -> uint8");
+    const std::vector<double> in = {3.7, 0.5, 254.9, 200};
+    const Tensor x = MakeTensor(src, {4}, in);
+    const std::vector<double> rounded = testing::ToDoubles(x);  // bfloat16 holds 254.9 as 255
+    std::vector<double> expected;
+    for (double v : rounded) expected.push_back(std::trunc(v));
+    testing::ExpectTensor(cast(x, kUInt8), kUInt8, {4}, expected, 0);
+  }
+  CHECK(cast(constant(3.7f), kUInt8).item<uint8_t>() == 3);
+  // Wider integers keep the low byte: tf.cast([300, 255, 1], tf.uint8) == [44, 255, 1].
+  testing::ExpectTensor(cast(constant({300, 255, 1}), kUInt8), kUInt8, {3}, {44, 255, 1}, 0);
+  testing::ExpectTensor(cast(constant<int64_t>({256 + 9, 0}), kUInt8), kUInt8, {2}, {9, 0}, 0);
+  testing::ExpectTensor(cast(constant({true, false}), kUInt8), kUInt8, {2}, {1, 0}, 0);
+  CHECK(cast(u, kUInt8).shares_buffer_with(u));
+}
+
 TEST_CASE("float to int truncates toward zero") {
   const std::vector<double> x = {-2.7, -1.5, -0.5, 0.0, 0.4, 1.5, 2.5, 3.99};
   const std::vector<double> expected = {-2, -1, 0, 0, 0, 1, 2, 3};
