@@ -131,8 +131,8 @@ absl::StatusOr<Tensor> BatchNode::Pad(size_t component, const std::vector<Tensor
                        " scalar, not ", DTypeName(value.dtype()), " ", value.shape().str()));
     }
   } else {
-    value = Tensor::Empty(first.dtype(), Shape{});
-    std::memset(value.raw_data(), 0, DTypeSize(first.dtype()));
+    value = Tensor::Empty(first.dtype(), Shape{});  // a kString one holds "" already
+    if (first.dtype() != kString) std::memset(value.raw_data(), 0, DTypeSize(first.dtype()));
   }
   return PadAndStackRows(rows, shape, value);
 }

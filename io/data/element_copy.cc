@@ -1,6 +1,8 @@
 #include "io/data/element_copy.h"
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -9,9 +11,17 @@ namespace duet::data {
 namespace {
 
 // Copies `count` elements of `dtype` from src to dst: the one place that knows how elements are
-// copied (bytes for numbers).
+// copied. Numbers are bytes; kString elements are std::string objects, which the destination
+// tensor (made by Tensor::Empty) has constructed, so they are assigned (Note [String tensors] in
+// core/tensor.cc).
 void CopyRun(char* dst, const char* src, int64_t count, DType dtype) {
-  if (count > 0) std::memcpy(dst, src, static_cast<size_t>(count) * DTypeSize(dtype));
+  if (count <= 0) return;
+  if (dtype == kString) {
+    std::copy_n(reinterpret_cast<const std::string*>(src), count,
+                reinterpret_cast<std::string*>(dst));
+    return;
+  }
+  std::memcpy(dst, src, static_cast<size_t>(count) * DTypeSize(dtype));
 }
 
 Shape WithoutAxis0(const Shape& shape) { return Shape(shape.dims().subspan(1)); }
@@ -49,6 +59,10 @@ void CopyIntoCorner(const char* src, const Shape& from, char* dst, const Shape& 
 
 // Fills `count` elements at dst with the scalar `value`'s bytes.
 void Fill(char* dst, int64_t count, const Tensor& value) {
+  if (value.dtype() == kString) {
+    std::fill_n(reinterpret_cast<std::string*>(dst), count, *value.data<std::string>());
+    return;
+  }
   const size_t size = DTypeSize(value.dtype());
   const char* bytes = static_cast<const char*>(value.raw_data());
   bool zero = true;

@@ -1,6 +1,7 @@
 // Copying rows of tensors into fresh tensors without running an op per element: what slicing,
-// batching, padding and unbatching are made of. Element bytes are copied with memcpy (object
-// dtypes are refused); a tensor on another device is read through the CPU.
+// batching, padding and unbatching are made of. Numeric elements are copied with memcpy, kString
+// elements (std::string objects) by assignment; object dtypes are refused; a tensor on another
+// device is read through the CPU.
 #pragma once
 
 #include <cstdint>

@@ -87,5 +87,36 @@ TEST_CASE("unbatch is batch's inverse") {
       {"unbatch", "element 0", "(2,)", "(1,)"});
 }
 
+TEST_CASE("string and uint8 components batch, pad and unbatch") {
+  Tensor bytes = Tensor::Empty(kUInt8, {3, 2});
+  for (int i = 0; i < 6; ++i) bytes.mutable_data<uint8_t>()[i] = static_cast<uint8_t>(250 + i);
+  const Tensor words = constant({std::string("a"), std::string(40, 'b'), std::string("c")});
+  const Dataset ds = Dataset::from_tensor_slices({words, bytes});
+  const std::vector<Element> b = Collect(ds.batch(2));
+  REQUIRE(b.size() == 2);
+  CHECK(b[0][0].dtype() == kString);
+  CHECK(b[0][0].to_vector<std::string>() == std::vector<std::string>{"a", std::string(40, 'b')});
+  CHECK(b[1][0].to_vector<std::string>() == std::vector<std::string>{"c"});
+  CHECK(b[0][1].dtype() == kUInt8);
+  CHECK(b[0][1].shape() == Shape{2, 2});
+  CHECK(b[0][1].to_vector<uint8_t>() == std::vector<uint8_t>{250, 251, 252, 253});
+  const std::vector<Element> rows = Collect(ds.batch(2).unbatch());
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1][0].item<std::string>() == std::string(40, 'b'));
+  CHECK(rows[2][1].to_vector<uint8_t>() == std::vector<uint8_t>{254, 255});
+  // Strings pad with "" or a given string.
+  const Dataset lists = Dataset::from_generator([]() -> Generator {
+    return [i = 0]() mutable -> std::optional<Element> {
+      if (i == 2) return std::nullopt;
+      return Element{i++ == 0 ? constant({std::string("x")})
+                              : constant({std::string("y"), std::string("z")})};
+    };
+  });
+  CHECK(Collect(lists.padded_batch(2))[0][0].to_vector<std::string>() ==
+        std::vector<std::string>{"x", "", "y", "z"});
+  CHECK(Collect(lists.padded_batch(2, {}, {constant("pad")}))[0][0].to_vector<std::string>() ==
+        std::vector<std::string>{"x", "pad", "y", "z"});
+}
+
 }  // namespace
 }  // namespace duet::data

@@ -20,12 +20,6 @@ using testing::Int64s;
 using testing::Scalars;
 using V = std::vector<int64_t>;
 
-V Iota(int64_t n) {
-  V v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = i;
-  return v;
-}
-
 // Sleeps a random 0-2 ms, seeded by the element, so that workers finish out of order.
 void SleepABit(const Tensor& x) {
   std::mt19937 random(static_cast<uint32_t>(x.item<int64_t>()));
