@@ -1,7 +1,8 @@
 // data::Dataset throughput on a Fashion-MNIST-shaped pipeline: synthetic uint8 images
-// (60000, 28, 28) and int64 labels, pixels to float and normalised, shuffle 60000, batch 64, prefetch 2; elements
-// per second over one epoch, the median over DUET_BENCH_REPS (5) epochs after one warm-up
-// epoch. tools/bench/data_bench.py runs the same pipelines in tf.data and prints the ratios.
+// (60000, 28, 28) and int64 labels, pixels to float and normalised, shuffle 60000, batch 64,
+// prefetch 2; elements per second over one epoch, the median over DUET_BENCH_REPS (5) epochs after
+// one warm-up epoch. tools/bench/data_bench.py runs the same pipelines in tf.data and prints the
+// ratios.
 //
 //   per_element: map(normalise) on every image, then shuffle, batch, prefetch (the usual tf.data
 //                idiom); _serial runs map in the iterating thread, _parallel on 2 workers
