@@ -24,6 +24,7 @@
 #include "graph/traced_function.h"
 #include "io/checkpoint/checkpoint.h"
 #include "io/checkpoint/checkpoint_manager.h"
+#include "io/data/tfrecord_dataset.h"
 #include "io/saved_model/loader.h"
 #include "io/saved_model/saved_model.h"
 #include "io/summary/file_writer.h"

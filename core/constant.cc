@@ -172,10 +172,9 @@ Tensor constant(std::initializer_list<std::initializer_list<const char*>> values
 
 Tensor fill(const Shape& shape, double value, DType dtype) {
   if (!IsNumeric(dtype)) {
-    throw Error(absl::InvalidArgumentError(
-        absl::StrCat("fill: cannot fill a ", DTypeName(dtype), " tensor with the number ", value,
-                     dtype == kString ? " (make string tensors with from_vector<std::string>)"
-                                      : "")));
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "fill: cannot fill a ", DTypeName(dtype), " tensor with the number ", value,
+        dtype == kString ? " (make string tensors with from_vector<std::string>)" : "")));
   }
   Tensor t = Tensor::Empty(dtype, shape);
   VisitDType(dtype, [&](auto zero) { FillAs<decltype(zero)>(t, value); });

@@ -86,9 +86,8 @@ absl::StatusOr<Tensor> FromStringValues(const tensorflow::TensorProto& p, const 
                                         int64_t n) {
   const int64_t count = p.string_val_size();
   if (count > n) {
-    return absl::InvalidArgumentError(absl::StrCat("TensorProto has ", count,
-                                                   " values in string_val but shape ", shape.str(),
-                                                   " holds ", n));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "TensorProto has ", count, " values in string_val but shape ", shape.str(), " holds ", n));
   }
   if (count > 0 && n > count) {
     // Repeating the last entry must not turn a small proto into a huge tensor.
@@ -140,10 +139,9 @@ absl::StatusOr<Tensor> FromTypedFields(const tensorflow::TensorProto& p, DType d
       return FromValues<bool>(dtype, shape, n, p.bool_val(), "bool_val", Same<bool>());
     case kUInt8:
       return FromValues<uint8_t>(dtype, shape, n, p.int_val(), "int_val", [](int32_t v) {
-        return v >= 0 && v <= 255
-                   ? absl::StatusOr<uint8_t>(static_cast<uint8_t>(v))
-                   : absl::InvalidArgumentError(
-                         absl::StrCat("TensorProto int_val value ", v, " is not a uint8"));
+        return v >= 0 && v <= 255 ? absl::StatusOr<uint8_t>(static_cast<uint8_t>(v))
+                                  : absl::InvalidArgumentError(absl::StrCat(
+                                        "TensorProto int_val value ", v, " is not a uint8"));
       });
     case kString:
       return FromStringValues(p, shape, n);

@@ -13,10 +13,14 @@ TEST_CASE("Every dtype has a name, a size and a TensorFlow DataType number") {
     int size;
     int proto;
   };
-  const Row rows[] = {{kFloat32, "float32", 4, 1},  {kFloat64, "float64", 8, 2},
-                      {kFloat16, "float16", 2, 19}, {kBFloat16, "bfloat16", 2, 14},
-                      {kInt32, "int32", 4, 3},      {kInt64, "int64", 8, 9},
-                      {kBool, "bool", 1, 10},       {kUInt8, "uint8", 1, 4},
+  const Row rows[] = {{kFloat32, "float32", 4, 1},
+                      {kFloat64, "float64", 8, 2},
+                      {kFloat16, "float16", 2, 19},
+                      {kBFloat16, "bfloat16", 2, 14},
+                      {kInt32, "int32", 4, 3},
+                      {kInt64, "int64", 8, 9},
+                      {kBool, "bool", 1, 10},
+                      {kUInt8, "uint8", 1, 4},
                       {kString, "string", static_cast<int>(sizeof(std::string)), 7}};
   REQUIRE(std::size(rows) == kNumDTypes);
   for (const Row& r : rows) {

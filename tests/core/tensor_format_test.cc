@@ -113,8 +113,8 @@ TEST_CASE("uint8 prints as integers") {
 TEST_CASE("Strings print as Python bytes, escaped, like tf.Tensor") {
   // Expected strings: TensorFlow 2.21's str() of tf.constant with the same bytes.
   CHECK(FormatTensor(constant("hello")) == "Tensor(b'hello', shape=(), dtype=string)");
-  const Tensor awkward = from_vector<std::string>({"abc", "", std::string("a\0b\xff", 4), "it's",
-                                                   "tab\there\n", "q\"'", "back\\slash"});
+  const Tensor awkward = from_vector<std::string>(
+      {"abc", "", std::string("a\0b\xff", 4), "it's", "tab\there\n", "q\"'", "back\\slash"});
   CHECK(FormatTensor(awkward) ==
         "Tensor([b'abc' b'' b'a\\x00b\\xff' b\"it's\" b'tab\\there\\n' b'q\"\\'' "
         "b'back\\\\slash'], shape=(7,), dtype=string)");

@@ -94,7 +94,8 @@ TEST_CASE("String tensors hold std::string elements: empty, with NULs, long") {
   CHECK(constant("hello").item<std::string>() == "hello");
   CHECK(constant(with_nuls).item<std::string>().size() == 4);
   CHECK(constant({{"a", "b"}, {"c", "d"}}).shape() == Shape{2, 2});
-  CHECK(constant({"a", "b", "c"}).to_vector<std::string>() == std::vector<std::string>{"a", "b", "c"});
+  CHECK(constant({"a", "b", "c"}).to_vector<std::string>() ==
+        std::vector<std::string>{"a", "b", "c"});
   // Two literals: a vector, not std::string's (first, last) constructor.
   CHECK(constant({"ab", "c"}).to_vector<std::string>() == std::vector<std::string>{"ab", "c"});
   testing::ExpectError([&] { t.to_vector<float>(); }, {"to_vector<float32>", "dtype is string"});

@@ -90,8 +90,10 @@ TEST_CASE("Identity, Reshape, Gather, Concat and Stack move strings in every mod
 TEST_CASE("A string op inside duet::function, with a string Const captured") {
   const Tensor table = constant({"zero", "one", "two"});
   auto lookup = duet::function([&](Tensor ids) { return gather(table, ids); });
-  CHECK(lookup(constant({2, 0})).to_vector<std::string>() == std::vector<std::string>{"two", "zero"});
-  CHECK(lookup(constant({1, 1})).to_vector<std::string>() == std::vector<std::string>{"one", "one"});
+  CHECK(lookup(constant({2, 0})).to_vector<std::string>() ==
+        std::vector<std::string>{"two", "zero"});
+  CHECK(lookup(constant({1, 1})).to_vector<std::string>() ==
+        std::vector<std::string>{"one", "one"});
   CHECK(lookup.trace_count() == 1);
   CHECK(shape_of(table).to_vector<int32_t>() == std::vector<int32_t>{3});
 }
@@ -207,10 +209,10 @@ TEST_CASE("uint8 ops agree eagerly, traced and in a Session") {
       {0, 255, 7, 128, 1, 200},
       {0, 1, 0, 0, 0, 0},
       {0, 0, 0, 0, 0, 0}};
-  const std::vector<Shape> shapes = {{2, 3}, {3, 2}, {2, 3}, {2, 6}, {2, 2}, {3, 2}, {2, 3, 1},
+  const std::vector<Shape> shapes = {{2, 3}, {3, 2},    {2, 3}, {2, 6}, {2, 2}, {3, 2}, {2, 3, 1},
                                      {2, 3}, {2, 2, 3}, {2, 3}, {2, 3}, {2, 3}, {2, 3}};
-  const std::vector<DType> dtypes = {kUInt8, kUInt8, kUInt8, kUInt8, kUInt8,   kUInt8, kUInt8,
-                                     kUInt8, kUInt8, kFloat32, kUInt8, kBool, kBool};
+  const std::vector<DType> dtypes = {kUInt8, kUInt8, kUInt8,   kUInt8, kUInt8, kUInt8, kUInt8,
+                                     kUInt8, kUInt8, kFloat32, kUInt8, kBool,  kBool};
   const char* modes[] = {"eager", "traced", "session"};
   const auto results = RunThreeWays(fn, {img});
   for (size_t m = 0; m < results.size(); ++m) {
@@ -234,8 +236,8 @@ TEST_CASE("A GraphDef with a uint8 Const and Placeholder round trips and runs") 
   const Graph h = Graph::from_graph_def(tensorflow::GraphDef(def));
   CHECK(google::protobuf::util::MessageDifferencer::Equals(h.to_graph_def(), def));
   Session session(h);
-  const std::vector<Tensor> out = session.run({{"pixels", from_vector<uint8_t>({255, 0})}},
-                                              {GraphTensor("joined")});
+  const std::vector<Tensor> out =
+      session.run({{"pixels", from_vector<uint8_t>({255, 0})}}, {GraphTensor("joined")});
   testing::ExpectTensor(out[0], kUInt8, {4}, {255, 0, 9, 250}, 0);
 }
 

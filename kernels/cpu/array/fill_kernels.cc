@@ -10,7 +10,7 @@ namespace {
 
 // The shape queries read no elements, so they serve strings too.
 constexpr std::initializer_list<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32,
-                                               kInt64,   kBool,    kUInt8,  kString};
+                                               kInt64,   kBool,    kUInt8,   kString};
 
 // Writes `values` into the int32 or int64 tensor `out`.
 void WriteInts(absl::Span<const int64_t> values, Tensor& out) {

@@ -6,7 +6,8 @@
 namespace duet {
 
 // Registers make(T{}) — a KernelFn, typically Kernel<T> — as the CPU kernel of `op` for every
-// numeric dtype (strings get explicit kernels only: Note [String tensors] in core/tensor.cc). Returns true so it can initialize a file-local constant at static-initialization time:
+// numeric dtype (strings get explicit kernels only: Note [String tensors] in core/tensor.cc).
+// Returns true so it can initialize a file-local constant at static-initialization time:
 //   const bool kFill = RegisterAllDTypes("Fill", [](auto t) -> KernelFn {
 //     return FillKernel<decltype(t)>;
 //   });

@@ -103,7 +103,8 @@ const bool kRegistered = [] {
     // Views share their owner's string objects (Note [String tensors] in core/tensor.cc); strings
     // live on the CPU only.
     if (device == DeviceType::kCpu) {
-      RegisterKernel("Identity", device, {kString}, {PassThroughKernel, /*allocates_outputs=*/true});
+      RegisterKernel("Identity", device, {kString},
+                     {PassThroughKernel, /*allocates_outputs=*/true});
       RegisterKernel("StopGradient", device, {kString},
                      {PassThroughKernel, /*allocates_outputs=*/true});
       RegisterKernel("EnsureShape", device, {kString},

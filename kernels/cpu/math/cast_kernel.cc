@@ -1,6 +1,7 @@
-// CPU kernel of Cast between all eight numeric dtypes. The kernel is picked by the source dtype (SrcT,
-// the op's first type attr) and switches on the destination dtype, read from the output tensor.
-// Conversions to and from float16/bfloat16 go through float32 with vectorized bulk conversions.
+// CPU kernel of Cast between all eight numeric dtypes. The kernel is picked by the source dtype
+// (SrcT, the op's first type attr) and switches on the destination dtype, read from the output
+// tensor. Conversions to and from float16/bfloat16 go through float32 with vectorized bulk
+// conversions.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
