@@ -20,10 +20,10 @@ namespace duet {
 //   owner has destroyed its strings; there are no string device copies (a GPU has no strings).
 // - Kernels copy strings by assignment, never by memcpy: only the explicit string kernels
 //   (Identity and the other views, Reshape, GatherV2, ConcatV2, Pack, Const, Placeholder,
-//   Shape/Size/Rank) run on them; the function-call and control-flow ops only pass tensors on. A type attr accepts kString only when the op lists it (CheckAttr in
-//   ops/op_call.cc), VisitDType has no case for it, and loops that register numeric kernels stop
-//   at kNumNumericDTypes, so a numeric kernel never sees string elements: other ops fail with
-//   "no kernel for string tensors".
+//   Shape/Size/Rank) run on them; the function-call and control-flow ops only pass tensors on. A
+//   type attr accepts kString only when the op lists it (CheckAttr in ops/op_call.cc), VisitDType
+//   has no case for it, and loops that register numeric kernels stop at kNumNumericDTypes, so a
+//   numeric kernel never sees string elements: other ops fail with "no kernel for string tensors".
 // - TensorProto string_val, checkpoints (io/checkpoint), printing and the passes that compare
 //   constants (CSE, the shadow check) read the element objects; tensor_content and .npy refuse
 //   kString.

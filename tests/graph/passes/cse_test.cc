@@ -73,7 +73,7 @@ TEST_CASE("string constants merge when their strings agree, whatever their buffe
            OpSite("out"));
   }
   const PassReport report = optimize(g, kCseOnly);
-  CHECK(report.counter("cse.merged") == 1);  // the second {long, "y"}; {"x", "z"} differs
+  CHECK(report.counter("cse.merged") == 1);      // the second {long, "y"}; {"x", "z"} differs
   CHECK(testing::OpCounts(g).at("Const") == 3);  // two string Consts and the axis
   Session session(g);
   CHECK(session.run({}, {"out"})[0].to_vector<std::string>() ==
