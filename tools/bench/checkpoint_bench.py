@@ -34,7 +34,7 @@ import time
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from peer_timing import emit  # noqa: E402
+from peer_timing import emit, run_benchmark  # noqa: E402
 
 UNITS = 5000
 LAYERS = 4
@@ -137,18 +137,6 @@ def time_tensorflow(dir_):
     emit_case("tensorflow_restore_cold", s[0])
 
 
-def run(command):
-    """Runs a benchmark process; returns its `name<TAB>value` lines as a dict, echoing them."""
-    lines = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    values = {}
-    for line in lines.splitlines():
-        print(line, flush=True)
-        if line.startswith("#"):
-            continue
-        name, value, unit = line.split("\t")
-        values[(name, unit)] = float(value)
-    return values
-
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -170,7 +158,7 @@ def main():
     for _ in range(args.rounds):
         subprocess.run(["uptime"], check=False)
         for command in ([args.binary] + extra, me):
-            for key, value in run(command).items():
+            for key, value in run_benchmark(command).items():
                 results.setdefault(key, []).append(value)
     print("# medians over rounds (min-max)")
     medians = {}

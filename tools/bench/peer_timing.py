@@ -2,11 +2,12 @@
 
 median_seconds_per_call: the median over DUET_BENCH_REPS (7) repetitions of a loop lasting at
 least DUET_BENCH_MIN_MS (20 ms), after a calibration that doubles as the warm-up. emit prints a
-`name<TAB>value<TAB>unit` line.
+`name<TAB>value<TAB>unit` line; run_benchmark runs a C++ benchmark and collects its lines.
 """
 
 import os
 import statistics
+import subprocess
 import time
 
 REPS = max(1, int(os.environ.get("DUET_BENCH_REPS", "7")))
@@ -41,3 +42,17 @@ def emit(name, value, unit):
         return
     fmt = "{}\t{:.1f}\t{}" if value >= 100 else "{}\t{:.3f}\t{}"
     print(fmt.format(name, value, unit), flush=True)
+
+
+def run_benchmark(command):
+    """Runs a benchmark process; returns its `name<TAB>value<TAB>unit` lines as
+    {(name, unit): value}, echoing them."""
+    lines = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    values = {}
+    for line in lines.splitlines():
+        print(line, flush=True)
+        if line.startswith("#"):
+            continue
+        name, value, unit = line.split("\t")
+        values[(name, unit)] = float(value)
+    return values
