@@ -72,11 +72,16 @@ check_format() {
   echo "clang-format: $(cxx_sources | wc -l) files formatted"
 }
 
-# Compiles everything with --config=cuda (nvcc for the .cu files), so CUDA code cannot rot on
-# machines without a GPU; nothing runs.
+# Compiles the CUDA code with --config=cuda (nvcc for the .cu files), so that it cannot rot on
+# machines without a GPU; nothing runs. Only what --config=cuda changes: the CUDA kernels, the CUDA
+# tests, the gradient checker and the GPU benchmark (the targets seeing DUET_CUDA=1); everything
+# else compiles with the same commands as the main run's and comes from the disk cache there.
+CUDA_TARGETS=(//kernels/cuda:kernels //tests:cuda_tests //tests:gradient_checker
+              //tools/bench:gpu_bench)
 cuda_build() {
   echo "== CUDA compile-only build (--config=cuda)"
-  bazel --output_base="$CUDA_BASE" build "${BAZEL_FLAGS[@]}" --symlink_prefix=/ --config=cuda //...
+  bazel --output_base="$CUDA_BASE" build "${BAZEL_FLAGS[@]}" --symlink_prefix=/ --config=cuda \
+    "${CUDA_TARGETS[@]}"
 }
 
 # Runs //tests/... under ASan, UBSan and LeakSanitizer (.bazelrc's --config=asan); prints the run's

@@ -34,8 +34,8 @@ namespace {
 using duet_bench::DoNotOptimize;
 using duet_bench::Print;
 
-// DUET_CUDA comes from //kernels/cuda:kernels under --config=cuda: without it no CUDA kernel is
-// registered and every op on a GPU tensor would fail.
+// DUET_CUDA comes from //kernels/cuda:duet_cuda_define under --config=cuda: without it no CUDA
+// kernel is registered and every op on a GPU tensor would fail.
 #ifdef DUET_CUDA
 constexpr bool kCudaKernels = true;
 #else
