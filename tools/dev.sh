@@ -2,10 +2,14 @@
 # duet's set-up and everyday entry point. Installs missing Debian packages first (idempotent).
 #   tools/dev.sh demo           build and run the eager tour (examples/eager_tour.cc)
 #   tools/dev.sh test [ARGS]    what CI runs: the clang-format check, a CUDA compile-only build
-#                               (--config=cuda), the ASan/UBSan/LeakSanitizer suite, then the test
-#                               suite and the nn kernel tests again as on an AVX2-only CPU; ends
-#                               with "N passed, N failed" over all test runs. ARGS go to the last
-#                               two `bazel test` runs. For a quick local run: bazel test //tests/...
+#                               (--config=cuda), the tests that link no kernels under
+#                               ASan/UBSan/LeakSanitizer, then the test suite and the nn kernel
+#                               tests again as on an AVX2-only CPU; ends with "N passed, N failed"
+#                               over all test runs. ARGS go to the last two `bazel test` runs. For
+#                               a quick local run: bazel test //tests/...
+#   tools/dev.sh sanitize       the whole of //tests/... under ASan/UBSan/LeakSanitizer (too slow
+#                               for CI's 90 minutes on 2 cores: run it after changing kernels,
+#                               graph or eager code)
 #   tools/dev.sh format         reformat the tracked C++/CUDA files in place
 #   tools/dev.sh deps           only install the packages
 set -euo pipefail
@@ -84,14 +88,20 @@ cuda_build() {
     "${CUDA_TARGETS[@]}"
 }
 
-# Runs //tests/... under ASan, UBSan and LeakSanitizer (.bazelrc's --config=asan); prints the run's
-# "N passed, N failed" last.
+# The tests CI runs under the sanitizers: those that link no kernels, which need the tree built
+# only in part once more. They cover the code that reads untrusted bytes (TFRecords, Examples,
+# checkpoints, .npy/.npz/IDX files and the fuzzers' corpora), tensors, the allocator and the
+# threads of the input pipeline. `tools/dev.sh sanitize` runs all of //tests/....
+SANITIZER_CI_TESTS='tests(//tests/...) except rdeps(//tests/..., //kernels/...)'
+
+# Runs the given test targets under ASan, UBSan and LeakSanitizer (.bazelrc's --config=asan);
+# prints the run's "N passed, N failed" last.
 sanitizer_tests() {
-  echo "== ASan/UBSan/LSan test suite (--config=asan)" >&2
+  echo "== ASan/UBSan/LSan tests (--config=asan)" >&2
   local log status testlogs
   local flags=("${BAZEL_FLAGS[@]}" --symlink_prefix=/ --config=asan)
   log=$(mktemp)
-  bazel --output_base="$SANITIZE_BASE" test "${flags[@]}" --test_summary=short //tests/... 2>&1 |
+  bazel --output_base="$SANITIZE_BASE" test "${flags[@]}" --test_summary=short -- "$@" 2>&1 |
     tee "$log" >&2
   status=${PIPESTATUS[0]}
   testlogs=$(bazel --output_base="$SANITIZE_BASE" info "${flags[@]}" bazel-testlogs 2>/dev/null)
@@ -107,6 +117,7 @@ case "$cmd" in
   deps) ;;
   format) cxx_sources | xargs clang-format -i ;;
   demo) bazel run "${BAZEL_FLAGS[@]}" //examples:eager_tour ;;
+  sanitize) sanitizer_tests //tests/... ;;
   test)
     install_tensorflow
     log=$(mktemp)
@@ -114,7 +125,13 @@ case "$cmd" in
     check_format
     checks_status=$?
     cuda_build || checks_status=1
-    sanitizer_summary=$(sanitizer_tests) || checks_status=1
+    mapfile -t sanitizer_targets < <(bazel query "$SANITIZER_CI_TESTS" 2>/dev/null)
+    if ((${#sanitizer_targets[@]})); then
+      sanitizer_summary=$(sanitizer_tests "${sanitizer_targets[@]}") || checks_status=1
+    else
+      echo "error: bazel query found no tests to run under the sanitizers" >&2
+      sanitizer_summary=""
+    fi
     [[ "$sanitizer_summary" =~ ^[0-9]+\ passed,\ [0-9]+\ failed$ ]] ||
       sanitizer_summary="0 passed, 1 failed"  # the suite did not get as far as a summary
     echo "sanitizer suite: $sanitizer_summary"
@@ -143,5 +160,5 @@ case "$cmd" in
     ((status)) || status=$checks_status
     exit "$status"
     ;;
-  *) echo "usage: tools/dev.sh demo|test|deps|format" >&2; exit 2 ;;
+  *) echo "usage: tools/dev.sh demo|test|sanitize|deps|format" >&2; exit 2 ;;
 esac
