@@ -9,6 +9,7 @@
 namespace duet {
 namespace {
 thread_local bool in_parallel_region = false;
+thread_local bool serial_thread = false;  // Note [Pipeline threads] in thread_pool.h
 }  // namespace
 
 // One ParallelFor call: chunks are claimed with an atomic counter by the caller and the workers.
@@ -87,7 +88,7 @@ void ThreadPool::ParallelFor(int64_t n, int64_t min_chunk,
   if (n <= 0) return;
   min_chunk = std::max<int64_t>(min_chunk, 1);
   const int64_t max_chunks = std::min<int64_t>(num_threads(), n / min_chunk);
-  if (max_chunks <= 1 || in_parallel_region) {
+  if (max_chunks <= 1 || in_parallel_region || serial_thread) {
     fn(0, n);
     return;
   }
@@ -127,6 +128,13 @@ void FitOpenMpThreadsToLimit() {
     return true;
   }();
   (void)fitted;
+#endif
+}
+
+void RunKernelsSeriallyOnThisThread() {
+  serial_thread = true;
+#ifdef _OPENMP
+  omp_set_num_threads(1);
 #endif
 }
 

@@ -65,6 +65,14 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
+// Note [Pipeline threads]: threads that run kernels beside the main computation (the input
+// pipeline's prefetch and map workers) call this once: afterwards ParallelFor runs inline on them
+// and oneDNN primitives they run use one thread. Splitting their small kernels across the cores
+// would start a second OpenMP team, whose threads spin-wait for work on the cores the training
+// step's team is using (on 2 cores, prefetching then made an epoch slower than not prefetching).
+// tf.data's threads run their ops on a thread pool of their own for the same reason.
+void RunKernelsSeriallyOnThisThread();
+
 // Note [OpenMP thread limit]: oneDNN splits a primitive's work for omp_get_max_threads()
 // threads, which OMP_THREAD_LIMIT does not lower; a team capped below that leaves part of the
 // output unwritten (OMP_THREAD_LIMIT=1 on 2 cores gave garbage matmuls). Code that runs oneDNN

@@ -42,6 +42,18 @@ class DatasetNode {
       std::shared_ptr<IterationContext> context) const = 0;
 };
 
+// Note [Indexed sources]: a source whose i-th element can be made directly (from_tensor_slices)
+// implements this besides DatasetNode. shuffle() over it buffers element indices instead of
+// elements: an epoch starts without making buffer_size elements first, and each element is made
+// (as views of rows) only when drawn. The order is the same as when buffering elements.
+class IndexedSource {
+ public:
+  virtual ~IndexedSource() = default;
+  virtual int64_t size() const = 0;
+  // Element `index`, 0 <= index < size().
+  virtual void Get(int64_t index, Element* out) const = 0;
+};
+
 // Catches what a user callable throws and turns it into a status whose message starts with
 // `what` ("map function failed on element 17: ..."). Worker threads must never let an exception
 // escape.

@@ -97,11 +97,17 @@ absl::StatusOr<Tensor> ReadableOnCpu(const Tensor& t, const std::string& what) {
 }
 
 Tensor SliceRow(const Tensor& t, int64_t row) {
-  Tensor out = Tensor::Empty(t.dtype(), WithoutAxis0(t.shape()));
-  const int64_t n = out.num_elements();
-  CopyRun(static_cast<char*>(out.raw_data()),
-          static_cast<const char*>(t.raw_data()) + row * n * DTypeSize(t.dtype()), n, t.dtype());
-  return out;
+  Shape shape = WithoutAxis0(t.shape());
+  const int64_t n = shape.num_elements();
+  if (n == 0) return Tensor::Empty(t.dtype(), shape);  // no memory to point into
+  // A view like Tensor::ViewAs's, but offset to the row (kString elements are shared as well).
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = t.dtype();
+  impl->shape = std::move(shape);
+  impl->device = t.device();
+  impl->data = static_cast<char*>(t.raw_data()) + row * n * DTypeSize(t.dtype());
+  impl->base = t.impl()->base ? t.impl()->base : t.impl();
+  return Tensor(std::move(impl));
 }
 
 absl::StatusOr<Tensor> StackRows(absl::Span<const Tensor> rows, int64_t first_index,

@@ -1,4 +1,4 @@
-// Copying rows of tensors into fresh tensors without running an op per element: what slicing,
+// Viewing and copying rows of tensors without running an op per element: what slicing,
 // batching, padding and unbatching are made of. Numeric elements are copied with memcpy, kString
 // elements (std::string objects) by assignment; object dtypes are refused; a tensor on another
 // device is read through the CPU.
@@ -16,7 +16,8 @@ namespace duet::data {
 // The tensor's values on the CPU, or an error naming `what` for a symbolic or object tensor.
 absl::StatusOr<Tensor> ReadableOnCpu(const Tensor& t, const std::string& what);
 
-// Row `row` of axis 0 of `t` (a CPU tensor of rank >= 1) as a tensor of rank - 1.
+// Row `row` of axis 0 of `t` (a CPU tensor of rank >= 1) as a tensor of rank - 1: a view of t's
+// memory, not a copy.
 Tensor SliceRow(const Tensor& t, int64_t row);
 
 // The tensors (same dtype and shape, else an error naming `what`, the element indices counted

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "core/thread_pool.h"
 #include "io/data/dataset.h"
 
 namespace duet::data {
@@ -118,6 +119,7 @@ class MapNode::ParallelIterator final : public ElementIterator {
   }
 
   void WorkerLoop() {
+    RunKernelsSeriallyOnThisThread();
     while (true) {
       std::shared_ptr<Slot> slot;
       Element in;

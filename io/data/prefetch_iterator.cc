@@ -1,6 +1,7 @@
 #include "io/data/prefetch_iterator.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/thread_pool.h"
 #include "io/data/dataset.h"
 
 namespace duet::data {
@@ -32,6 +33,7 @@ absl::Status PrefetchingIterator::GetNext(Element* out, bool* end) {
 }
 
 void PrefetchingIterator::Fill() {
+  RunKernelsSeriallyOnThisThread();
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);

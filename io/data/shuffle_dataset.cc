@@ -23,48 +23,87 @@ class ShuffleNode final : public DatasetNode {
 
   std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const override {
-    const uint64_t iteration = iterations_.fetch_add(1);
-    uint64_t seed;
-    if (!seed_) {
-      seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-    } else {
-      std::seed_seq sequence{static_cast<uint32_t>(*seed_), static_cast<uint32_t>(*seed_ >> 32),
-                             static_cast<uint32_t>(reshuffle_ ? iteration : 0)};
-      uint32_t words[2];
-      sequence.generate(words, words + 2);
-      seed = (uint64_t{words[0]} << 32) | words[1];
+    const uint64_t seed = NextIterationSeed();
+    if (const auto* indexed = dynamic_cast<const IndexedSource*>(input_.node().get())) {
+      return std::make_unique<IndexShuffle>(this, indexed, seed);
     }
-    return std::make_unique<Iterator>(this, input_.MakeIterator(std::move(context)), seed);
+    return std::make_unique<ElementShuffle>(this, input_.MakeIterator(std::move(context)), seed);
   }
 
  private:
-  class Iterator final : public ElementIterator {
+  // The buffer's entries (elements, or indices of an IndexedSource) and the draws from it.
+  template <typename Entry>
+  class Buffer {
    public:
-    Iterator(const ShuffleNode* node, std::unique_ptr<ElementIterator> input, uint64_t seed)
-        : node_(node), input_(std::move(input)), random_(seed) {}
+    Buffer(int64_t capacity, uint64_t seed) : capacity_(capacity), random_(seed) {}
+    bool full() const { return static_cast<int64_t>(entries_.size()) >= capacity_; }
+    bool empty() const { return entries_.empty(); }
+    void Add(Entry entry) { entries_.push_back(std::move(entry)); }
+    // A random entry, removed; the last one takes its place.
+    Entry Draw() {
+      const size_t pick = random_() % entries_.size();
+      Entry out = std::move(entries_[pick]);
+      if (pick != entries_.size() - 1) entries_[pick] = std::move(entries_.back());
+      entries_.pop_back();
+      return out;
+    }
+
+   private:
+    int64_t capacity_;
+    std::mt19937_64 random_;
+    std::vector<Entry> entries_;
+  };
+
+  class ElementShuffle final : public ElementIterator {
+   public:
+    ElementShuffle(const ShuffleNode* node, std::unique_ptr<ElementIterator> input, uint64_t seed)
+        : input_(std::move(input)), buffer_(node->buffer_size_, seed) {}
 
     absl::Status GetNext(Element* out, bool* end) override {
-      while (!input_done_ && static_cast<int64_t>(buffer_.size()) < node_->buffer_size_) {
+      while (!input_done_ && !buffer_.full()) {
         Element e;
         DUET_RETURN_IF_ERROR(input_->GetNext(&e, &input_done_));
-        if (!input_done_) buffer_.push_back(std::move(e));
+        if (!input_done_) buffer_.Add(std::move(e));
       }
       *end = buffer_.empty();
-      if (*end) return absl::OkStatus();
-      const size_t pick = random_() % buffer_.size();
-      *out = std::move(buffer_[pick]);
-      if (pick != buffer_.size() - 1) buffer_[pick] = std::move(buffer_.back());
-      buffer_.pop_back();
+      if (!*end) *out = buffer_.Draw();
       return absl::OkStatus();
     }
 
    private:
-    const ShuffleNode* node_;
     std::unique_ptr<ElementIterator> input_;
-    std::mt19937_64 random_;
-    std::vector<Element> buffer_;
+    Buffer<Element> buffer_;
     bool input_done_ = false;
   };
+
+  // Note [Indexed sources] in dataset_node.h: the draws of ElementShuffle, over indices.
+  class IndexShuffle final : public ElementIterator {
+   public:
+    IndexShuffle(const ShuffleNode* node, const IndexedSource* input, uint64_t seed)
+        : input_(input), buffer_(node->buffer_size_, seed) {}
+
+    absl::Status GetNext(Element* out, bool* end) override {
+      while (next_ < input_->size() && !buffer_.full()) buffer_.Add(next_++);
+      *end = buffer_.empty();
+      if (!*end) input_->Get(buffer_.Draw(), out);
+      return absl::OkStatus();
+    }
+
+   private:
+    const IndexedSource* input_;  // kept alive by the Dataset that made this iteration
+    Buffer<int64_t> buffer_;
+    int64_t next_ = 0;
+  };
+
+  uint64_t NextIterationSeed() const {
+    const uint64_t iteration = iterations_.fetch_add(1);
+    if (!seed_) return (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    std::seed_seq sequence{static_cast<uint32_t>(*seed_), static_cast<uint32_t>(*seed_ >> 32),
+                           static_cast<uint32_t>(reshuffle_ ? iteration : 0)};
+    uint32_t words[2];
+    sequence.generate(words, words + 2);
+    return (uint64_t{words[0]} << 32) | words[1];
+  }
 
   Dataset input_;
   int64_t buffer_size_;

@@ -9,7 +9,7 @@
 namespace duet::data {
 namespace {
 
-class TensorSlicesNode final : public DatasetNode {
+class TensorSlicesNode final : public DatasetNode, public IndexedSource {
  public:
   TensorSlicesNode(Element components, int64_t rows)
       : components_(std::move(components)), rows_(rows) {}
@@ -18,16 +18,19 @@ class TensorSlicesNode final : public DatasetNode {
     return std::make_unique<Iterator>(this);
   }
 
+  int64_t size() const override { return rows_; }
+  void Get(int64_t index, Element* out) const override {
+    out->clear();
+    for (const Tensor& c : components_) out->push_back(SliceRow(c, index));
+  }
+
  private:
   class Iterator final : public ElementIterator {
    public:
     explicit Iterator(const TensorSlicesNode* node) : node_(node) {}
     absl::Status GetNext(Element* out, bool* end) override {
       *end = next_ >= node_->rows_;
-      if (*end) return absl::OkStatus();
-      out->clear();
-      for (const Tensor& c : node_->components_) out->push_back(SliceRow(c, next_));
-      ++next_;
+      if (!*end) node_->Get(next_++, out);
       return absl::OkStatus();
     }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,7 +48,17 @@ double ScalarOf(const io::EventWriter& writer, absl::string_view tag, const Tens
     Fail(writer, "scalar", tag,
          absl::StrCat("the value must be a one-element real tensor, got ", Describe(value)));
   }
-  return io::ValuesAsDoubles(OnCpu(value))[0];
+  const Tensor cpu = OnCpu(value);
+  double scalar = 0;
+  VisitDType(cpu.dtype(), [&](auto zero) {  // one element: no vector as ValuesAsDoubles makes
+    using T = decltype(zero);
+    if constexpr (std::is_arithmetic_v<T>) {
+      scalar = static_cast<double>(*cpu.data<T>());
+    } else {
+      scalar = static_cast<double>(static_cast<float>(*cpu.data<T>()));  // half, bfloat16
+    }
+  });
+  return scalar;
 }
 
 int64_t StepOf(const io::EventWriter& writer, absl::string_view what, absl::string_view tag,
@@ -172,6 +183,11 @@ void FileWriter::scalar(absl::string_view tag, double value, int64_t step) {
 }
 
 void FileWriter::scalar(absl::string_view tag, const Tensor& value, int64_t step) {
+  if (executing_eagerly()) {  // the value is known now: no step tensor, no callback to build
+    path();
+    scalar(tag, ScalarOf(*writer_, tag, value), step);
+    return;
+  }
   scalar(tag, value, Tensor(step));
 }
 

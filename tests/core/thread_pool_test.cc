@@ -97,6 +97,31 @@ TEST_CASE("Nested ParallelFor calls run inline") {
   CHECK(wrong == 0);
 }
 
+TEST_CASE("A thread that runs kernels serially runs every loop inline") {
+  ThreadPool& pool = Pool(4);
+  int calls = 0, off_thread = 0, split = 0;
+  std::thread pipeline([&] {  // as a prefetch thread does (Note [Pipeline threads])
+    RunKernelsSeriallyOnThisThread();
+    const auto self = std::this_thread::get_id();
+    pool.ParallelFor(1 << 20, 1, [&](int64_t b, int64_t e) {
+      ++calls;
+      off_thread += std::this_thread::get_id() != self;
+      split += b != 0 || e != (1 << 20);
+    });
+  });
+  pipeline.join();
+  CHECK(calls == 1);
+  CHECK(off_thread == 0);
+  CHECK(split == 0);
+  int other_calls = 0;  // other threads are unaffected
+  std::mutex mu;
+  pool.ParallelFor(1 << 20, 1, [&](int64_t, int64_t) {
+    std::lock_guard<std::mutex> lock(mu);
+    ++other_calls;
+  });
+  CHECK(other_calls == 4);
+}
+
 TEST_CASE("Several threads may call ParallelFor at once") {
   ThreadPool& pool = Pool(3);
   std::atomic<int64_t> total{0};

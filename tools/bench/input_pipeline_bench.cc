@@ -3,7 +3,10 @@
 // One epoch of Fashion-MNIST training (a 784-256-10 MLP, batch 64, Adam, a traced step) fed
 //   - from batches prepared in memory beforehand (the floor: no input work at all),
 //   - from a data::Dataset doing the work per epoch: uint8 -> float, normalize, shuffle 60000,
-//     batch 64, with prefetch(2) and, for contrast, without.
+//     batch 64, with prefetch(2) and, for contrast, without,
+//   - and the pipeline alone, iterated with no training step;
+// all of it with the step's kernels on every core, then on one core (the other left to the
+// prefetch thread).
 // Prints `name<TAB>value<TAB>unit` (ms per epoch, interleaved medians) and the ratios to the
 // floor; the target is pipeline_with_prefetch / in_memory <= 1.05. Falls back to random images
 // of the same shape when Debian's dataset-fashion-mnist is missing (it says so).
@@ -80,13 +83,26 @@ int main() {
   duet_bench::TimingOptions options = duet_bench::OptionsFromEnv();
   options.repetitions = std::min(options.repetitions, 5);
   options.min_repetition_seconds = 0;  // one epoch per repetition
-  const std::vector<double> s = InterleavedMedianSecondsPerCall(
-      {[&] { run_epoch(batches); }, [&] { run_epoch(prefetched); }, [&] { run_epoch(plain); }},
-      options);
-  Print("epoch.in_memory", s[0] * 1e3, "ms");
-  Print("epoch.pipeline_prefetch", s[1] * 1e3, "ms");
-  Print("epoch.pipeline_no_prefetch", s[2] * 1e3, "ms");
-  Print("ratio.prefetch_to_in_memory", s[1] / s[0], "x");
-  Print("ratio.no_prefetch_to_in_memory", s[2] / s[0], "x");
+  auto drain_epoch = [&] {             // the pipeline's own cost: its batches and no step
+    for (auto& batch : plain) duet_bench::DoNotOptimize(batch);
+  };
+  // The step on every core, then on one: with a core left idle the prefetch thread has somewhere
+  // to run (Note [Pipeline threads] in core/thread_pool.h).
+  const int cores = ThreadPool::Intra().max_threads();
+  for (const int threads : {cores, 1}) {
+    ThreadPool::Intra().set_num_threads(threads);
+    const std::string prefix = threads == 1 ? "step_on_1_thread." : "";
+    const std::vector<double> s = InterleavedMedianSecondsPerCall(
+        {[&] { run_epoch(batches); }, [&] { run_epoch(prefetched); }, [&] { run_epoch(plain); },
+         drain_epoch},
+        options);
+    Print(prefix + "epoch.in_memory", s[0] * 1e3, "ms");
+    Print(prefix + "epoch.pipeline_prefetch", s[1] * 1e3, "ms");
+    Print(prefix + "epoch.pipeline_no_prefetch", s[2] * 1e3, "ms");
+    Print(prefix + "epoch.pipeline_alone", s[3] * 1e3, "ms");
+    Print(prefix + "ratio.prefetch_to_in_memory", s[1] / s[0], "x");
+    Print(prefix + "ratio.no_prefetch_to_in_memory", s[2] / s[0], "x");
+  }
+  ThreadPool::Intra().set_num_threads(cores);
   return 0;
 }

@@ -13,6 +13,10 @@
 //                          moves medians by more than a scalar costs); added = with - without
 //   traced_step_*          the same step under duet::function, the scalar written inside it
 //                          through a host_function node (Note [Summaries in traced functions])
+//   traced_call_*          a traced function doing almost nothing, without and with a scalar
+//                          inside, in bursts as above: the node's and record's cost on the
+//                          caller's thread, which the step_* figures, moving by microseconds
+//                          from run to run on a shared VM, cannot resolve
 //
 //   bazel build //tools/bench:summary_bench && bazel-bin/tools/bench/summary_bench [LOGDIR]
 #include <algorithm>
@@ -56,6 +60,24 @@ void Run(const std::string& logdir) {
       "scalar_tensor_call_burst",
       1e9 * MedianBurstSecondsPerCall(w, [&](int64_t s) { w.scalar("loss", loss_value, s); }),
       "ns");
+  // Inside a traced function: the host_function node and the record, against the same function
+  // without the summary (both trivially small, so the difference is the summary's own cost).
+  const Tensor loss_in = constant(0.5f);
+  auto traced_plain =
+      duet::function([](const Tensor& loss, const Tensor& s) { return loss * 2.f; });
+  auto traced_summary = duet::function([&](const Tensor& loss, const Tensor& s) {
+    w.scalar("traced_call", loss, s);
+    return loss * 2.f;
+  });
+  const Tensor one_step = constant(int64_t{1});
+  const double plain_call = MedianBurstSecondsPerCall(
+      w, [&](int64_t) { duet_bench::DoNotOptimize(traced_plain(loss_in, one_step)); });
+  const double summary_call = MedianBurstSecondsPerCall(
+      w, [&](int64_t) { duet_bench::DoNotOptimize(traced_summary(loss_in, one_step)); });
+  duet_bench::Print("traced_call_without_summary", 1e9 * plain_call, "ns");
+  duet_bench::Print("traced_call_with_scalar", 1e9 * summary_call, "ns");
+  duet_bench::Print("traced_call_added_by_scalar", 1e9 * (summary_call - plain_call), "ns");
+
   int64_t sustained_step = 0;
   duet_bench::Print("scalar_call_sustained", 1e9 * duet_bench::MedianSecondsPerCall([&] {
                                                w.scalar("loss", 0.5f, sustained_step++);

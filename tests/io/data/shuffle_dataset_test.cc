@@ -68,6 +68,29 @@ TEST_CASE("a buffer of b elements: output p is among the first p + b inputs") {
   for (size_t p = 0; p < out.size(); ++p) CHECK(out[p] < static_cast<int64_t>(p) + 4);
 }
 
+TEST_CASE("over from_tensor_slices (indices buffered): the order of buffering elements") {
+  // Note [Indexed sources]: range() is iterated and its elements buffered; from_tensor_slices is
+  // shuffled by index. The same seed must give the same order for every buffer size.
+  const Tensor column = constant(Iota(300), {300});
+  for (int64_t buffer : {1, 7, 64, 299, 300, 1000}) {
+    INFO("buffer " << buffer);
+    CHECK(Scalars(Dataset::from_tensor_slices({column}).shuffle(buffer, 5).repeat(2)) ==
+          Scalars(Dataset::range(300).shuffle(buffer, 5).repeat(2)));
+  }
+}
+
+TEST_CASE("shuffled rows of from_tensor_slices are views of the source") {
+  const Tensor images = constant({{0.f, 1.f}, {2.f, 3.f}, {4.f, 5.f}});
+  int64_t rows = 0;
+  for (const auto& e : Dataset::from_tensor_slices({images}).shuffle(3, 1)) {
+    CHECK(e[0].shares_buffer_with(images));
+    const float first = e[0].to_vector<float>()[0];
+    CHECK(e[0].to_vector<float>() == std::vector<float>{first, first + 1});
+    ++rows;
+  }
+  CHECK(rows == 3);
+}
+
 TEST_CASE("no seed: still every element once") {
   CHECK(Sorted(Scalars(Dataset::range(50).shuffle(10))) == Iota(50));
 }
