@@ -44,9 +44,11 @@ bool IsReal(DType dtype) { return dtype != kBool && dtype != kResource && dtype 
 Tensor OnCpu(const Tensor& t) { return t.device().is_cpu() ? t : t.cpu(); }
 
 double ScalarOf(const io::EventWriter& writer, absl::string_view tag, const Tensor& value) {
-  if (!value.defined() || !IsReal(value.dtype()) || value.num_elements() != 1) {
+  if (!value.defined() || !IsReal(value.dtype()) || value.num_elements() != 1 ||
+      !value.has_value()) {
     Fail(writer, "scalar", tag,
-         absl::StrCat("the value must be a one-element real tensor, got ", Describe(value)));
+         absl::StrCat("the value must be a one-element real tensor with a value, got ",
+                      Describe(value)));
   }
   const Tensor cpu = OnCpu(value);
   double scalar = 0;

@@ -357,6 +357,14 @@ TEST_CASE("bad summaries throw Error naming the call, the tag and the tensor") {
         writer.scalar("loss", constant({1.0f, 2.0f}), 0);
       },
       {"scalar('loss')", writer.path(), "float32 (2,)"});
+  Graph graph;  // a graph's symbolic tensor, passed outside the graph: no value to read
+  Tensor symbolic;
+  {
+    GraphScope scope(graph);
+    symbolic = placeholder(kFloat32, {}, "p");
+  }
+  testing::ExpectError([&] { writer.scalar("loss", symbolic, 0); },
+                       {"scalar('loss')", "with a value"});
   testing::ExpectError([&] { writer.scalar("loss", 1.0, constant(1.5f)); },
                        {"scalar('loss')", "step must be an int32 or int64 scalar", "float32"});
   testing::ExpectError(
