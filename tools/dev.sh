@@ -131,6 +131,7 @@ case "$cmd" in
     else
       echo "error: bazel query found no tests to run under the sanitizers" >&2
       sanitizer_summary=""
+      checks_status=1
     fi
     [[ "$sanitizer_summary" =~ ^[0-9]+\ passed,\ [0-9]+\ failed$ ]] ||
       sanitizer_summary="0 passed, 1 failed"  # the suite did not get as far as a summary

@@ -100,14 +100,10 @@ Tensor SliceRow(const Tensor& t, int64_t row) {
   Shape shape = WithoutAxis0(t.shape());
   const int64_t n = shape.num_elements();
   if (n == 0) return Tensor::Empty(t.dtype(), shape);  // no memory to point into
-  // A view like Tensor::ViewAs's, but offset to the row (kString elements are shared as well).
-  auto impl = std::make_shared<TensorImpl>();
-  impl->dtype = t.dtype();
-  impl->shape = std::move(shape);
-  impl->device = t.device();
-  impl->data = static_cast<char*>(t.raw_data()) + row * n * DTypeSize(t.dtype());
-  impl->base = t.impl()->base ? t.impl()->base : t.impl();
-  return Tensor(std::move(impl));
+  // A view of the first row's size, moved to the row (kString elements are shared as well).
+  Tensor view = t.ViewAs(t.dtype(), shape, t.device());
+  view.impl()->data = static_cast<char*>(view.raw_data()) + row * n * DTypeSize(t.dtype());
+  return view;
 }
 
 absl::StatusOr<Tensor> StackRows(absl::Span<const Tensor> rows, int64_t first_index,

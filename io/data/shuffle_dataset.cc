@@ -25,9 +25,10 @@ class ShuffleNode final : public DatasetNode {
       std::shared_ptr<IterationContext> context) const override {
     const uint64_t seed = NextIterationSeed();
     if (const auto* indexed = dynamic_cast<const IndexedSource*>(input_.node().get())) {
-      return std::make_unique<IndexShuffle>(this, indexed, seed);
+      return std::make_unique<IndexShuffle>(indexed, buffer_size_, seed);
     }
-    return std::make_unique<ElementShuffle>(this, input_.MakeIterator(std::move(context)), seed);
+    return std::make_unique<ElementShuffle>(input_.MakeIterator(std::move(context)), buffer_size_,
+                                            seed);
   }
 
  private:
@@ -56,8 +57,8 @@ class ShuffleNode final : public DatasetNode {
 
   class ElementShuffle final : public ElementIterator {
    public:
-    ElementShuffle(const ShuffleNode* node, std::unique_ptr<ElementIterator> input, uint64_t seed)
-        : input_(std::move(input)), buffer_(node->buffer_size_, seed) {}
+    ElementShuffle(std::unique_ptr<ElementIterator> input, int64_t buffer_size, uint64_t seed)
+        : input_(std::move(input)), buffer_(buffer_size, seed) {}
 
     absl::Status GetNext(Element* out, bool* end) override {
       while (!input_done_ && !buffer_.full()) {
@@ -79,8 +80,8 @@ class ShuffleNode final : public DatasetNode {
   // Note [Indexed sources] in dataset_node.h: the draws of ElementShuffle, over indices.
   class IndexShuffle final : public ElementIterator {
    public:
-    IndexShuffle(const ShuffleNode* node, const IndexedSource* input, uint64_t seed)
-        : input_(input), buffer_(node->buffer_size_, seed) {}
+    IndexShuffle(const IndexedSource* input, int64_t buffer_size, uint64_t seed)
+        : input_(input), buffer_(buffer_size, seed) {}
 
     absl::Status GetNext(Element* out, bool* end) override {
       while (next_ < input_->size() && !buffer_.full()) buffer_.Add(next_++);
