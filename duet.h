@@ -52,3 +52,4 @@
 #include "ops/state/training_ops.h"
 #include "ops/state/variable_ops.h"
 #include "optimizers/optimizers.h"
+#include "train/train.h"

@@ -1,0 +1,135 @@
+#include "train/fit.h"
+
+#include <utility>
+
+#include "absl/functional/function_ref.h"
+#include "absl/strings/str_cat.h"
+#include "core/error.h"
+#include "eager/gradient_tape.h"
+#include "graph/traced_function.h"
+#include "nn/metrics/mean.h"
+#include "ops/array/array_ops.h"
+#include "ops/math/math_ops.h"
+
+namespace duet {
+namespace {
+
+// One step on a batch: returns the pass's running loss and metrics, loss first.
+using StepFn = std::function<std::vector<Tensor>(const Tensor& x, const Tensor& y)>;
+
+// The running loss and metrics of a pass over a dataset. The loss is a Mean weighted by the batch
+// size, as Keras weights it, so that a short last batch counts for its samples only.
+class RunningMetrics {
+ public:
+  explicit RunningMetrics(const std::vector<FitMetric>& metrics) : metrics_(metrics) {}
+
+  // Adds a batch and returns the results so far: ops, so a traced step computes them too.
+  std::vector<Tensor> update(const Tensor& loss, const Tensor& y_true, const Tensor& y_pred) {
+    const Tensor batch_size = gather(cast(shape_of(y_pred), kFloat32), Tensor(0));
+    loss_.update_state(loss, batch_size);
+    for (const FitMetric& m : metrics_) m.update_state(y_true, y_pred);
+    std::vector<Tensor> results = {loss_.result()};
+    for (const FitMetric& m : metrics_) results.push_back(m.metric().result());
+    return results;
+  }
+
+  void reset() {
+    loss_.reset_state();
+    for (const FitMetric& m : metrics_) m.metric().reset_state();
+  }
+
+  // Sets "<prefix>loss" and "<prefix><metric name>" in `logs` from update's results.
+  void report(const std::vector<Tensor>& results, const std::string& prefix, Logs& logs) const {
+    logs.set(prefix + "loss", results.at(0).item<float>());
+    for (size_t i = 0; i < metrics_.size(); ++i) {
+      logs.set(prefix + metrics_[i].metric().name(), results.at(i + 1).item<float>());
+    }
+  }
+
+ private:
+  metrics::Mean loss_{"loss"};
+  const std::vector<FitMetric>& metrics_;
+};
+
+// Runs `step` on each (x, y) element of `dataset`, at most `max_steps` of them (-1: all), and
+// calls after_step(step index, results). Returns the last results (empty for no element).
+std::vector<Tensor> RunPass(
+    const data::Dataset& dataset, int64_t max_steps, const StepFn& step, const char* pass,
+    absl::FunctionRef<void(int64_t, const std::vector<Tensor>&)> after_step) {
+  std::vector<Tensor> results;
+  int64_t index = 0;
+  for (auto it = dataset.begin(); it != dataset.end() && index != max_steps; ++it, ++index) {
+    const data::Element& element = *it;
+    if (element.size() != 2) {
+      throw Error(absl::InvalidArgumentError(absl::StrCat("fit: element ", index, " of the ", pass,
+                                                          " dataset has ", element.size(),
+                                                          " components; fit needs (x, y) pairs")));
+    }
+    results = step(element[0], element[1]);
+    after_step(index, results);
+  }
+  return results;
+}
+
+}  // namespace
+
+History fit(nn::Module& model, ForwardFn forward, LossFn loss, optimizers::Optimizer& optimizer,
+            const data::Dataset& train, FitOptions options) {
+  RunningMetrics running(options.metrics);
+  StepFn train_step = [&](const Tensor& x, const Tensor& y) {
+    GradientTape tape;
+    const Tensor y_pred = forward(x, /*training=*/true);
+    const Tensor batch_loss = loss(y, y_pred);
+    const std::vector<Variable> variables = model.trainable_variables();  // built by now
+    optimizer.apply_gradients(tape.gradient(batch_loss, variables), variables);
+    return running.update(batch_loss, y, y_pred);
+  };
+  StepFn test_step = [&](const Tensor& x, const Tensor& y) {
+    const Tensor y_pred = forward(x, /*training=*/false);
+    return running.update(loss(y, y_pred), y, y_pred);
+  };
+  if (!options.run_eagerly) {
+    train_step = duet::function(std::move(train_step), {.name = "train_step"});
+    test_step = duet::function(std::move(test_step), {.name = "test_step"});
+  }
+
+  TrainingState state{.model = &model,
+                      .initial_epoch = options.initial_epoch,
+                      .epochs = options.epochs,
+                      .steps_per_epoch = options.steps_per_epoch};
+  for (const CallbackRef& c : options.callbacks) c->on_train_begin(state);
+  History history;
+  Logs logs;
+  for (int epoch = options.initial_epoch; epoch < options.epochs && !state.stop_training; ++epoch) {
+    for (const CallbackRef& c : options.callbacks) c->on_epoch_begin(epoch, state);
+    running.reset();
+    logs = Logs();
+    int64_t steps = 0;
+    const std::vector<Tensor> trained =
+        RunPass(train, options.steps_per_epoch, train_step, "training",
+                [&](int64_t step, const std::vector<Tensor>& results) {
+                  steps = step + 1;
+                  running.report(results, "", logs);
+                  for (const CallbackRef& c : options.callbacks)
+                    c->on_train_batch_end(step, logs, state);
+                });
+    if (trained.empty()) {
+      throw Error(absl::InvalidArgumentError("fit: the training dataset has no elements"));
+    }
+    state.steps_per_epoch = steps;
+    if (options.validation) {
+      running.reset();
+      const std::vector<Tensor> validated =
+          RunPass(*options.validation, options.validation_steps, test_step, "validation",
+                  [](int64_t, const std::vector<Tensor>&) {});
+      if (!validated.empty()) running.report(validated, "val_", logs);
+    }
+    history.epoch.push_back(epoch);
+    for (const auto& [name, value] : logs.items()) history.history[name].push_back(value);
+    for (const CallbackRef& c : options.callbacks) c->on_epoch_end(epoch, logs, state);
+  }
+  for (const CallbackRef& c : options.callbacks) c->on_train_end(logs, state);
+  return history;
+}
+
+}  // namespace duet
