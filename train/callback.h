@@ -37,8 +37,8 @@ struct TrainingState {
   // fit runs epochs initial_epoch .. epochs - 1 (numbered from 0).
   int initial_epoch = 0;
   int epochs = 0;
-  // Steps in an epoch: FitOptions::steps_per_epoch, else the length of the last epoch run, and
-  // -1 while the first epoch is still running.
+  // Steps in an epoch: the dataset's cardinality, or FitOptions::steps_per_epoch if smaller;
+  // for a dataset of unknown cardinality, the length of the last epoch, -1 during the first.
   int64_t steps_per_epoch = -1;
   // A callback sets this to end fit after the current epoch (EarlyStopping does).
   bool stop_training = false;

@@ -71,6 +71,19 @@ std::vector<Tensor> RunPass(
   return results;
 }
 
+// The batches an epoch of `dataset` runs: at most `requested` (-1: no limit), at most its
+// cardinality; -1 when unknown. An infinite dataset needs a limit.
+int64_t StepsPerPass(const data::Dataset& dataset, int64_t requested, const char* pass,
+                     const char* option) {
+  const int64_t n = dataset.cardinality();
+  if (n == data::kInfiniteCardinality && requested < 0) {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "fit: the ", pass, " dataset is infinite (repeat()): set FitOptions::", option)));
+  }
+  if (n < 0) return requested;
+  return requested < 0 ? n : std::min(n, requested);
+}
+
 }  // namespace
 
 History fit(nn::Module& model, ForwardFn forward, LossFn loss, optimizers::Optimizer& optimizer,
@@ -93,10 +106,16 @@ History fit(nn::Module& model, ForwardFn forward, LossFn loss, optimizers::Optim
     test_step = duet::function(std::move(test_step), {.name = "test_step"});
   }
 
+  const int64_t steps_per_epoch =
+      StepsPerPass(train, options.steps_per_epoch, "training", "steps_per_epoch");
+  const int64_t validation_steps = options.validation
+                                       ? StepsPerPass(*options.validation, options.validation_steps,
+                                                      "validation", "validation_steps")
+                                       : 0;
   TrainingState state{.model = &model,
                       .initial_epoch = options.initial_epoch,
                       .epochs = options.epochs,
-                      .steps_per_epoch = options.steps_per_epoch};
+                      .steps_per_epoch = steps_per_epoch};
   for (const CallbackRef& c : options.callbacks) c->on_train_begin(state);
   History history;
   Logs logs;
@@ -106,7 +125,7 @@ History fit(nn::Module& model, ForwardFn forward, LossFn loss, optimizers::Optim
     logs = Logs();
     int64_t steps = 0;
     const std::vector<Tensor> trained =
-        RunPass(train, options.steps_per_epoch, train_step, "training",
+        RunPass(train, steps_per_epoch, train_step, "training",
                 [&](int64_t step, const std::vector<Tensor>& results) {
                   steps = step + 1;
                   running.report(results, "", logs);
@@ -120,7 +139,7 @@ History fit(nn::Module& model, ForwardFn forward, LossFn loss, optimizers::Optim
     if (options.validation) {
       running.reset();
       const std::vector<Tensor> validated =
-          RunPass(*options.validation, options.validation_steps, test_step, "validation",
+          RunPass(*options.validation, validation_steps, test_step, "validation",
                   [](int64_t, const std::vector<Tensor>&) {});
       if (!validated.empty()) running.report(validated, "val_", logs);
     }

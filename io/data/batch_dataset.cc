@@ -27,6 +27,11 @@ class BatchNode final : public DatasetNode {
       std::shared_ptr<IterationContext> context) const override {
     return std::make_unique<Iterator>(this, input_.MakeIterator(std::move(context)));
   }
+  int64_t Cardinality() const override {
+    const int64_t n = input_.cardinality();
+    if (n < 0) return n;
+    return drop_remainder_ ? n / batch_size_ : (n + batch_size_ - 1) / batch_size_;
+  }
 
  private:
   class Iterator final : public ElementIterator {

@@ -13,6 +13,7 @@ namespace {
 class CacheNode final : public DatasetNode {
  public:
   explicit CacheNode(Dataset input) : input_(std::move(input)) {}
+  int64_t Cardinality() const override { return input_.cardinality(); }
 
   std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const override {

@@ -230,6 +230,11 @@ class Dataset {
   Dataset ignore_errors() const;
 
   // Range-for: a fresh iteration; begin() produces the first element (and may throw).
+  // The number of elements without iterating, as tf.data's cardinality(): kInfiniteCardinality
+  // after repeat(), kUnknownCardinality after filter, interleave, unbatch and for generators and
+  // files.
+  int64_t cardinality() const { return node_->Cardinality(); }
+
   Iterator begin() const;
   std::default_sentinel_t end() const { return std::default_sentinel; }
 

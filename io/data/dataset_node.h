@@ -33,6 +33,11 @@ class ElementIterator {
   virtual absl::Status GetNext(Element* out, bool* end) = 0;
 };
 
+// tf.data's cardinality() values for a dataset that never ends (repeat()) and for one whose length
+// is not known without iterating it (filter, interleave, generators, files).
+inline constexpr int64_t kInfiniteCardinality = -1;
+inline constexpr int64_t kUnknownCardinality = -2;
+
 // An immutable description of a dataset; Dataset holds one by shared_ptr, so copies are cheap and
 // several iterations (and threads) may make iterators of one node at once.
 class DatasetNode {
@@ -40,6 +45,8 @@ class DatasetNode {
   virtual ~DatasetNode() = default;
   virtual std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const = 0;
+  // The number of elements, kInfiniteCardinality or kUnknownCardinality, without iterating.
+  virtual int64_t Cardinality() const { return kUnknownCardinality; }
 };
 
 // Note [Indexed sources]: a source whose i-th element can be made directly (from_tensor_slices)

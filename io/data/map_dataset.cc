@@ -27,6 +27,7 @@ class MapNode final : public DatasetNode {
 
   std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const override;
+  int64_t Cardinality() const override { return input_.cardinality(); }
 
  private:
   class SerialIterator;

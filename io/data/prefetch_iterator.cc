@@ -69,6 +69,7 @@ class PrefetchNode final : public DatasetNode {
     return std::make_unique<PrefetchingIterator>(input_.MakeIterator(std::move(context)),
                                                  buffer_size_);
   }
+  int64_t Cardinality() const override { return input_.cardinality(); }
 
  private:
   Dataset input_;

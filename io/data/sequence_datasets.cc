@@ -1,4 +1,6 @@
 // Rearranging whole sequences without touching elements: repeat, take, skip, concatenate, zip.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "io/data/dataset.h"
 
@@ -12,6 +14,12 @@ class RepeatNode final : public DatasetNode {
   std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const override {
     return std::make_unique<Iterator>(this, std::move(context));
+  }
+  int64_t Cardinality() const override {
+    const int64_t n = input_.cardinality();
+    if (n == 0 || count_ == 0) return 0;
+    if (count_ < 0) return kInfiniteCardinality;  // an unknown input too, as tf.data says
+    return n < 0 ? n : n * count_;
   }
 
  private:
@@ -63,6 +71,16 @@ class TakeSkipNode final : public DatasetNode {
       std::shared_ptr<IterationContext> context) const override {
     return std::make_unique<Iterator>(this, input_.MakeIterator(std::move(context)));
   }
+  int64_t Cardinality() const override {
+    const int64_t n = input_.cardinality();
+    if (skip_) {
+      if (n < 0) return n;
+      return count_ < 0 ? 0 : std::max<int64_t>(n - count_, 0);
+    }
+    if (count_ < 0) return n;
+    if (n == kInfiniteCardinality) return count_;
+    return n == kUnknownCardinality ? n : std::min(n, count_);
+  }
 
  private:
   class Iterator final : public ElementIterator {
@@ -105,6 +123,11 @@ class ConcatenateNode final : public DatasetNode {
   std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const override {
     return std::make_unique<Iterator>(this, std::move(context));
+  }
+  int64_t Cardinality() const override {
+    const int64_t a = first_.cardinality(), b = second_.cardinality();
+    if (a == kInfiniteCardinality || b == kInfiniteCardinality) return kInfiniteCardinality;
+    return a < 0 || b < 0 ? kUnknownCardinality : a + b;
   }
 
  private:
@@ -162,6 +185,17 @@ class ConcatenateNode final : public DatasetNode {
 class ZipNode final : public DatasetNode {
  public:
   explicit ZipNode(std::vector<Dataset> inputs) : inputs_(std::move(inputs)) {}
+
+  // The shortest input's: infinite only if every input is.
+  int64_t Cardinality() const override {
+    int64_t shortest = kInfiniteCardinality;
+    for (const Dataset& d : inputs_) {
+      const int64_t n = d.cardinality();
+      if (n == kUnknownCardinality) return n;
+      if (n != kInfiniteCardinality) shortest = shortest < 0 ? n : std::min(shortest, n);
+    }
+    return shortest;
+  }
 
   std::unique_ptr<ElementIterator> MakeIterator(
       std::shared_ptr<IterationContext> context) const override {

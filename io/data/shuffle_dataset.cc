@@ -30,6 +30,7 @@ class ShuffleNode final : public DatasetNode {
     return std::make_unique<ElementShuffle>(input_.MakeIterator(std::move(context)), buffer_size_,
                                             seed);
   }
+  int64_t Cardinality() const override { return input_.cardinality(); }
 
  private:
   // The buffer's entries (elements, or indices of an IndexedSource) and the draws from it.

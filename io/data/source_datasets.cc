@@ -17,6 +17,7 @@ class TensorSlicesNode final : public DatasetNode, public IndexedSource {
   std::unique_ptr<ElementIterator> MakeIterator(std::shared_ptr<IterationContext>) const override {
     return std::make_unique<Iterator>(this);
   }
+  int64_t Cardinality() const override { return rows_; }
 
   int64_t size() const override { return rows_; }
   void Get(int64_t index, Element* out) const override {
@@ -50,6 +51,7 @@ class TensorsNode final : public DatasetNode {
   std::unique_ptr<ElementIterator> MakeIterator(std::shared_ptr<IterationContext>) const override {
     return std::make_unique<Iterator>(this);
   }
+  int64_t Cardinality() const override { return 1; }
 
  private:
   class Iterator final : public ElementIterator {
@@ -76,6 +78,11 @@ class RangeNode final : public DatasetNode {
 
   std::unique_ptr<ElementIterator> MakeIterator(std::shared_ptr<IterationContext>) const override {
     return std::make_unique<Iterator>(this);
+  }
+  int64_t Cardinality() const override {
+    const int64_t span = step_ > 0 ? stop_ - start_ : start_ - stop_;
+    const int64_t stride = step_ > 0 ? step_ : -step_;
+    return span <= 0 ? 0 : (span + stride - 1) / stride;
   }
 
  private:

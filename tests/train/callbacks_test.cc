@@ -31,17 +31,20 @@ Tensor MeanSquaredError(const Tensor& y, const Tensor& y_pred) {
   return reduce_mean(square(y_pred - y));
 }
 
-// 12 samples of y = x0 - x1 in batches of 4: three steps an epoch.
-data::Dataset Batches() {
+// 12 samples of y = x0 - x1 in batches of 4: three steps an epoch. `known_length` false hides
+// the length behind a filter, as a generator or a file would.
+data::Dataset Batches(bool known_length = true) {
   const Tensor x = random_normal({12, 2}, 3);
-  return data::Dataset::from_tensor_slices({x, matmul(x, Tensor({{1.f}, {-1.f}}))}).batch(4);
+  const auto samples = data::Dataset::from_tensor_slices({x, matmul(x, Tensor({{1.f}, {-1.f}}))});
+  return (known_length ? samples : samples.filter([](const data::Element&) { return true; }))
+      .batch(4);
 }
 
 // Trains a fresh Linear for `epochs` with `callbacks`, validating on the training batches.
-History Train(int epochs, std::vector<CallbackRef> callbacks, Linear* model = nullptr) {
-  Linear fresh;
+History Train(int epochs, std::vector<CallbackRef> callbacks, bool known_length = true) {
+  Linear model;
   optimizers::SGD opt(0.1);
-  return fit(model != nullptr ? *model : fresh, MeanSquaredError, opt, Batches(),
+  return fit(model, MeanSquaredError, opt, Batches(known_length),
              {.epochs = epochs, .validation = Batches(), .callbacks = std::move(callbacks)});
 }
 
@@ -54,13 +57,15 @@ std::vector<std::string> Lines(const std::string& text) {
 
 TEST_CASE("ProgressBar writes plain lines when not on a terminal") {
   std::ostringstream out;
-  Train(2, {ProgressBar({.out = &out, .terminal = false, .plain_interval_seconds = 0})});
+  Train(2, {ProgressBar({.out = &out, .terminal = false, .plain_interval_seconds = 0})},
+        /*known_length=*/false);
   const std::string text = out.str();
   CHECK(text.find('\r') == std::string::npos);
   const std::vector<std::string> lines = Lines(text);
   REQUIRE(lines.size() == 10);  // per epoch: the header, a line per step, the epoch's line
   CHECK(lines[0] == "Epoch 1/2");
-  // The first epoch's length is unknown until it ends; the second's is known.
+  // The first epoch's length is unknown until it ends (the dataset's cardinality is unknown);
+  // the second's is known.
   CHECK(std::regex_match(lines[1],
                          std::regex(R"( +1/Unknown - \d+s \d+[mu]?s/step - loss: \d\.\d{4})")));
   CHECK(std::regex_match(lines[6], std::regex(R"(1/3 - ETA: \d+s - loss: \d\.\d{4})")));
@@ -78,6 +83,8 @@ TEST_CASE("ProgressBar redraws one line per epoch on a terminal") {
   REQUIRE(lines.size() == 4);  // "Epoch i/2" and the epoch's redrawn line, twice
   CHECK(lines[0] == "Epoch 1/2");
   CHECK(lines[2] == "Epoch 2/2");
+  // The bar fills and the ETA shows from the first step: the length is the dataset's cardinality.
+  CHECK(lines[1].find("1/3 [=========>....................] - ETA: ") != std::string::npos);
   for (const std::string& line : {lines[1], lines[3]}) {
     INFO(line);
     CHECK(std::count(line.begin(), line.end(), '\r') == 4);  // three steps and the epoch's end
@@ -85,8 +92,7 @@ TEST_CASE("ProgressBar redraws one line per epoch on a terminal") {
     CHECK(std::regex_match(last, std::regex(R"(3/3 \[=+\] - \d+s \d+[mu]?s/step - loss: \d\.\d{4})"
                                             R"( - val_loss: \d\.\d{4})")));
   }
-  // The second epoch's steps show the bar filling and the ETA.
-  CHECK(lines[3].find("1/3 [=========>....................] - ETA: ") != std::string::npos);
+  CHECK(lines[3].find("2/3 [===================>..........] - ETA: ") != std::string::npos);
 }
 
 // The Events of the one event file in `logdir`.

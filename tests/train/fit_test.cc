@@ -116,6 +116,11 @@ TEST_CASE("fit rejects elements that are not (x, y) pairs, and empty datasets") 
       {"fit: element 0 of the training dataset has 1 components", "(x, y) pairs"});
   testing::ExpectError([&] { fit(model, MeanSquaredError, opt, Batches().take(0)); },
                        {"fit: the training dataset has no elements"});
+  testing::ExpectError([&] { fit(model, MeanSquaredError, opt, Batches().repeat()); },
+                       {"fit: the training dataset is infinite", "steps_per_epoch"});
+  testing::ExpectError(
+      [&] { fit(model, MeanSquaredError, opt, Batches(), {.validation = Batches().repeat()}); },
+      {"fit: the validation dataset is infinite", "validation_steps"});
   // Shape errors come from the op that meets them, eagerly and traced.
   const Tensor wide = zeros({4, 3});
   for (bool eagerly : {true, false}) {
