@@ -19,9 +19,13 @@
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
+#include "ops/nn/conv_shape.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_backprop_ops.h"
 #include "ops/nn/nn_ops.h"
+#include "ops/nn/window_shape.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
 
 namespace duet {
 namespace {
@@ -60,8 +64,26 @@ Tensor Conv(const ConvParams& a, const Tensor& input, const Tensor& filter) {
   return conv2d(input, filter, a.strides, a.padding, a.dilations);
 }
 
-Tensor BackpropInput(const ConvParams& a, const Shape& input_sizes, const Tensor& filter,
+// The backprop-input op with its input_sizes read from `input` when the graph runs: for a trace
+// whose batch dim was relaxed (duet::function's retrace for a short last batch), where the static
+// shape is unknown. TensorFlow's conv gradients always pass shape(input) this way.
+Tensor BackpropInputOfDynamicShape(const ConvParams& a, const Tensor& input, const Tensor& filter,
+                                   const Tensor& out_backprop) {
+  const char* name = a.kind == ConvKind::kConv3D      ? "Conv3DBackpropInputV2"
+                     : a.kind == ConvKind::kDepthwise ? "DepthwiseConv2dNativeBackpropInput"
+                                                      : "Conv2DBackpropInput";
+  OpCall call(OpRegistry::Global().Find(name), {shape_of(input, kInt32), filter, out_backprop}, {});
+  SetConvWindowAttrs(call, a.kind, a.strides, a.padding, a.dilations, a.explicit_paddings);
+  return RunSingleOutputOp(call);
+}
+
+// The gradient of `input` (an operand of a convolution with `filter`) from out_backprop.
+Tensor BackpropInput(const ConvParams& a, const Tensor& input, const Tensor& filter,
                      const Tensor& out_backprop) {
+  const Shape& input_sizes = input.shape();
+  if (!input_sizes.is_fully_defined()) {
+    return BackpropInputOfDynamicShape(a, input, filter, out_backprop);
+  }
   if (a.kind == ConvKind::kConv3D) {
     return conv3d_backprop_input(input_sizes, filter, out_backprop, a.strides, a.padding,
                                  a.dilations);
@@ -94,7 +116,7 @@ TensorList ConvGrad(const GradientContext& ctx) {
   const ConvParams a = ReadConvParams(ctx, kind);
   const Tensor& g = ctx.grad(0);
   // The first layer's input gradient is rarely wanted and costs a whole convolution.
-  return {ctx.needs_grad(0) ? BackpropInput(a, ctx.input_shape(0), ctx.input(1), g) : Tensor(),
+  return {ctx.needs_grad(0) ? BackpropInput(a, ctx.input(0), ctx.input(1), g) : Tensor(),
           ctx.needs_grad(1) ? BackpropFilter(a, ctx.input(0), ctx.input_shape(1), g) : Tensor()};
 }
 
@@ -114,8 +136,7 @@ template <ConvKind kind>
 TensorList ConvBackpropFilterGrad(const GradientContext& ctx) {
   const ConvParams a = ReadConvParams(ctx, kind);
   const Tensor& g = ctx.grad(0);
-  return {BackpropInput(a, ctx.input_shape(0), g, ctx.input(2)), Tensor(),
-          Conv(a, ctx.input(0), g)};
+  return {BackpropInput(a, ctx.input(0), g, ctx.input(2)), Tensor(), Conv(a, ctx.input(0), g)};
 }
 
 // MaxPool(input) -> output.
@@ -176,8 +197,19 @@ TensorList MaxPool3DGradGradGrad(const GradientContext& ctx) {
                           ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
+// AvgPool(value) when the graph does not know value's shape (a relaxed trace): AvgPoolGrad
+// (`grad_op`) reads it at run time. Only graphs get here: an eager input's shape is known.
+TensorList AvgPoolGradOfDynamicShape(const GradientContext& ctx, const char* grad_op, int rank) {
+  return {RunPoolOp(OpRegistry::Global().Find(grad_op),
+                    {shape_of(ctx.input(0), kInt32), ctx.grad(0)}, ctx.attr(PoolAttrs::kKsize),
+                    ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding), rank, {})};
+}
+
 // AvgPool(value).
 TensorList AvgPoolGrad(const GradientContext& ctx) {
+  if (!ctx.input_shape(0).is_fully_defined()) {
+    return AvgPoolGradOfDynamicShape(ctx, "AvgPoolGrad", 2);
+  }
   return {avg_pool_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
                         ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
@@ -212,6 +244,9 @@ const GradientRegistrar kMaxPoolGradGrad("MaxPoolGrad", MaxPoolGradGrad, {0, 1})
 const GradientRegistrar kMaxPoolGradGradGrad("MaxPoolGradGrad", MaxPoolGradGradGrad, {0, 1});
 // AvgPool3D(input).
 TensorList AvgPool3DGrad(const GradientContext& ctx) {
+  if (!ctx.input_shape(0).is_fully_defined()) {
+    return AvgPoolGradOfDynamicShape(ctx, "AvgPool3DGrad", 3);
+  }
   return {avg_pool3d_grad(ctx.input_shape(0), ctx.grad(0), ctx.attr(PoolAttrs::kKsize),
                           ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }

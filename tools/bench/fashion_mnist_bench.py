@@ -4,6 +4,7 @@ PyTorch (eager and torch.compile) and TensorFlow/Keras (model.fit), batch 64, on
 
     ~/.venvs/tf/bin/python tools/bench/fashion_mnist_bench.py bazel-bin/examples/fashion_mnist \
         [--models mlp,cnn] [--epochs 5] [--frameworks duet,duet_eager,torch,torch_compile,keras]
+        [--duet_out DIR]
 
 What every run trains (examples/fashion_mnist.cc): the 60000 training images (uint8 / 255 as
 float32, 28x28x1), shuffled each epoch, in batches of 64 (938 steps, the last one of 32), the
@@ -282,8 +283,8 @@ def collect(line, values):
         print(line, file=sys.stderr, flush=True)
 
 
-def run_duet(binary, framework, model, epochs, limit, values):
-    out = tempfile.mkdtemp(prefix="duet_fashion_mnist_bench_")
+def run_duet(binary, framework, model, epochs, limit, values, keep_dir=None):
+    out = keep_dir or tempfile.mkdtemp(prefix="duet_fashion_mnist_bench_")
     command = [binary, f"--model={model}", f"--epochs={epochs}", f"--out={out}"]
     if framework == "duet_eager":
         command.append("--eager")
@@ -301,7 +302,8 @@ def run_duet(binary, framework, model, epochs, limit, values):
     try:
         status = stream(command, on_line)
     finally:
-        shutil.rmtree(out, ignore_errors=True)
+        if not keep_dir:
+            shutil.rmtree(out, ignore_errors=True)
     match = re.search(r"seconds_per_epoch=([\d.]+) test_accuracy=([\d.]+)", result[-1]) \
         if result else None
     if not match:
@@ -328,6 +330,8 @@ def main():
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
     parser.add_argument("--limit_steps", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--duet_out", help="keep the traced duet runs' logs, checkpoints and "
+                        "exports here (the binary's --out), e.g. for tools/plot_training.py")
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # framework,model
     args = parser.parse_args()
     if args.worker:
@@ -355,7 +359,8 @@ def main():
                     if status != 0:
                         raise RuntimeError(f"the worker exited with {status}")
                 else:
-                    run_duet(binary, framework, model, args.epochs, args.limit_steps, values)
+                    keep = args.duet_out if framework == "duet" else None
+                    run_duet(binary, framework, model, args.epochs, args.limit_steps, values, keep)
             except (RuntimeError, OSError) as e:
                 failed.append(f"{framework} {model}")
                 print(f"# {framework} {model} failed: {e}", flush=True)
