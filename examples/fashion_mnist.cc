@@ -17,7 +17,6 @@
 #include <iostream>
 #include <string>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "core/npy.h"
 #include "duet.h"
