@@ -74,9 +74,14 @@ bool Keeps(uint64_t mask, const std::vector<ArgDef>& args, const AttrList& attrs
 
 class TapeState {
  public:
-  explicit TapeState(bool persistent) : persistent_(persistent) {}
+  TapeState(bool persistent, const ExecutionContext& context)
+      : persistent_(persistent), context_(&context), in_graph_(!context.executing_eagerly()) {}
 
   bool persistent() const { return persistent_; }
+  // Only ops run in the context the tape was made in are recorded (Note [Tapes in graphs]).
+  bool records(const ExecutionContext& context) const {
+    return recording() && &context == context_;
+  }
   bool recording() const { return !stopped_ && pauses_ == 0; }
   void stop() { stopped_ = true; }
   void pause() { ++pauses_; }
@@ -113,6 +118,10 @@ class TapeState {
   }
 
   void Record(const OpCall& call, const GradientDef* gradient, const OutputList& outputs) {
+    if (in_graph_) {  // Note [Tapes in graphs]: an output names the node
+      if (!outputs.empty()) graph_record_.push_back(outputs.front());
+      return;
+    }
     const OpDef& op = *call.op;
     absl::InlinedVector<uint64_t, 4> input_ids;
     if (!TrackInputs(call.inputs, input_ids)) return;
@@ -143,6 +152,9 @@ class TapeState {
   std::vector<Tensor> Gradient(const std::vector<Tensor>& targets,
                                const std::vector<GradientSource>& sources,
                                const std::vector<Tensor>& output_gradients);
+  std::vector<Tensor> GraphGradient(const std::vector<Tensor>& targets,
+                                    const std::vector<GradientSource>& sources,
+                                    const std::vector<Tensor>& output_gradients);
 
  private:
   static constexpr int kWatched = -1;  // producer_ value of a tensor watched, not produced
@@ -164,13 +176,18 @@ class TapeState {
   }
 
   TensorList Backward(const TapeEntry& e, absl::Span<const Tensor> grads, uint64_t needs_grad);
+  // Checks the call's arguments and marks the tape used (a non-persistent tape stops).
+  void BeginGradient(size_t num_targets, size_t num_output_gradients);
 
   bool persistent_;
+  const ExecutionContext* context_;  // where the tape was made
+  bool in_graph_;                    // made while a graph was built
   bool stopped_ = false;
   int pauses_ = 0;
   bool used_ = false;
   std::deque<TapeEntry> entries_;                // a deque: recording never moves earlier entries
   absl::flat_hash_map<uint64_t, int> producer_;  // tensor id -> entry index, or kWatched
+  std::vector<Tensor> graph_record_;             // in a graph: an output of each recorded op
 };
 
 namespace {
@@ -234,21 +251,52 @@ TensorList TapeState::Backward(const TapeEntry& e, absl::Span<const Tensor> grad
   return result;
 }
 
-std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
-                                        const std::vector<GradientSource>& sources,
-                                        const std::vector<Tensor>& output_gradients) {
+void TapeState::BeginGradient(size_t num_targets, size_t num_output_gradients) {
   if (used_ && !persistent_) {
     throw Error(absl::FailedPreconditionError(
         "GradientTape::gradient can only be called once on a non-persistent tape; use "
         "GradientTape(/*persistent=*/true) to compute several gradients"));
   }
-  if (!output_gradients.empty() && output_gradients.size() != targets.size()) {
+  if (num_output_gradients != 0 && num_output_gradients != num_targets) {
     throw Error(absl::InvalidArgumentError(
-        absl::StrCat("GradientTape::gradient got ", output_gradients.size(),
-                     " output_gradients for ", targets.size(), " targets")));
+        absl::StrCat("GradientTape::gradient got ", num_output_gradients, " output_gradients for ",
+                     num_targets, " targets")));
   }
   used_ = true;
   if (!persistent_) stopped_ = true;
+}
+
+// Note [Tapes in graphs]: while a graph is built (a duet::function tracing a training step), a
+// tape made in that graph records one output of each op made while it records, not entries; its
+// gradient is the graph's symbolic one (graph/gradients.h) through the recorded ops only. So ops
+// made before the tape, or while it was stopped or paused, are leaves, as they are eagerly, and
+// traced and eager gradients agree. A tape records only the ops of the context it was made in:
+// an eager tape around a call of a duet::function records the call, not the graph traced for
+// it, and a tape made in a traced function records a cond's If node, not its branches' bodies.
+std::vector<Tensor> TapeState::GraphGradient(const std::vector<Tensor>& targets,
+                                             const std::vector<GradientSource>& sources,
+                                             const std::vector<Tensor>& output_gradients) {
+  ExecutionContext& context = ExecutionContext::Current();
+  if (&context != context_) {
+    throw Error(absl::FailedPreconditionError(
+        "GradientTape::gradient while a graph is built needs a tape made in that graph (inside "
+        "the traced function or GraphScope): this tape recorded none of its ops"));
+  }
+  BeginGradient(targets.size(), output_gradients.size());
+  PauseTape pause(*this);
+  std::vector<Tensor> source_tensors;
+  for (const GradientSource& source : sources) source_tensors.push_back(source.tensor());
+  absl::StatusOr<std::vector<Tensor>> grads =
+      context.SymbolicGradients(targets, source_tensors, output_gradients, graph_record_);
+  if (!persistent_) graph_record_ = {};
+  if (!grads.ok()) throw Error(grads.status());
+  return *std::move(grads);
+}
+
+std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
+                                        const std::vector<GradientSource>& sources,
+                                        const std::vector<Tensor>& output_gradients) {
+  BeginGradient(targets.size(), output_gradients.size());
   PauseTape pause(*this);
 
   // Entries on a path from a source: only they need backward work.
@@ -319,7 +367,8 @@ std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
   return result;
 }
 
-GradientTape::GradientTape(bool persistent) : state_(std::make_unique<TapeState>(persistent)) {
+GradientTape::GradientTape(bool persistent)
+    : state_(std::make_unique<TapeState>(persistent, ExecutionContext::Current())) {
   thread_tapes.push_back(state_.get());
   SyncRecordingCount();
 }
@@ -348,18 +397,7 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target,
 std::vector<Tensor> GradientTape::gradient(const std::vector<Tensor>& targets,
                                            const std::vector<GradientSource>& sources,
                                            const std::vector<Tensor>& output_gradients) {
-  if (!executing_eagerly()) {
-    // Note [Tapes in graphs]: while a graph is built (a duet::function tracing a training step)
-    // ops are not recorded; the graph itself is the record, so the gradient is the graph's
-    // symbolic one. It differentiates every path from the sources to the targets, including
-    // ops run before the tape was made or while it was stopped.
-    std::vector<Tensor> source_tensors;
-    for (const GradientSource& source : sources) source_tensors.push_back(source.tensor());
-    absl::StatusOr<std::vector<Tensor>> grads =
-        ExecutionContext::Current().SymbolicGradients(targets, source_tensors, output_gradients);
-    if (!grads.ok()) throw Error(grads.status());
-    return *std::move(grads);
-  }
+  if (!executing_eagerly()) return state_->GraphGradient(targets, sources, output_gradients);
   return state_->Gradient(targets, sources, output_gradients);
 }
 
@@ -382,8 +420,9 @@ std::vector<std::string> RecordedOpNames(const GradientTape& tape) {
 void RecordOperation(const OpCall& call, const OutputList& outputs) {
   const GradientDef* gradient = FindGradient(*call.op);
   if (gradient != nullptr && gradient->fn == nullptr) return;  // not differentiable
+  const ExecutionContext& context = ExecutionContext::Current();
   for (TapeState* tape : thread_tapes) {
-    if (tape->recording()) tape->Record(call, gradient, outputs);
+    if (tape->records(context)) tape->Record(call, gradient, outputs);
   }
 }
 

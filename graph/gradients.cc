@@ -22,13 +22,20 @@ bool CarriesGradient(DType dtype) { return IsFloating(dtype) || dtype == kResour
   throw Error(absl::InvalidArgumentError(absl::StrCat("gradients: ", message)));
 }
 
-// Which outputs depend on an x (x itself included), by node id and output index. Node ids are a
-// topological order: a node is only added after its inputs.
+bool Marked(const std::vector<bool>& marks, int id) {
+  return id < static_cast<int>(marks.size()) && marks[id];
+}
+
+// Which outputs depend on an x (x itself included) through the nodes `through` marks (every node
+// when it is null; nodes past its end, such as captures made for the xs, are unmarked), by node id
+// and output index. Node ids are a topological order: a node is only added after its inputs.
 class Reach {
  public:
-  Reach(const Graph& graph, const std::vector<NodeOutput>& xs) : outputs_(graph.num_nodes()) {
+  Reach(const Graph& graph, const std::vector<NodeOutput>& xs, const std::vector<bool>* through)
+      : outputs_(graph.num_nodes()) {
     for (const NodeOutput& x : xs) Mark(x);
     for (const Node* node : graph.nodes()) {
+      if (through != nullptr && !Marked(*through, node->id())) continue;
       bool reached = false;
       for (const NodeOutput& in : node->inputs()) reached = reached || Contains(in);
       if (!reached) continue;
@@ -100,6 +107,15 @@ TensorList NodeGradients(const Node& node, absl::Span<const Tensor> upstream, co
 
 std::vector<Tensor> gradients(const std::vector<Tensor>& ys, const std::vector<GradientSource>& xs,
                               const std::vector<Tensor>& grad_ys) {
+  return graph_internal::GradientsThrough(ys, xs, grad_ys, nullptr);
+}
+
+namespace graph_internal {
+
+std::vector<Tensor> GradientsThrough(const std::vector<Tensor>& ys,
+                                     const std::vector<GradientSource>& xs,
+                                     const std::vector<Tensor>& grad_ys,
+                                     const std::vector<bool>* through) {
   GraphContext* context = GraphContext::Current();
   if (context == nullptr) Fail("call it inside a GraphScope (eagerly, use a GradientTape)");
   if (!grad_ys.empty() && grad_ys.size() != ys.size()) {
@@ -117,7 +133,7 @@ std::vector<Tensor> gradients(const std::vector<Tensor>& ys, const std::vector<G
   std::vector<NodeOutput> x_outputs, y_outputs;
   for (const GradientSource& x : xs) x_outputs.push_back(endpoint(x.tensor()));
   for (const Tensor& y : ys) y_outputs.push_back(endpoint(y));
-  const Reach reach(graph, x_outputs);
+  const Reach reach(graph, x_outputs, through);
   // The nodes to differentiate are those that exist now; the ones this call adds come after.
   const int num_nodes = graph.num_nodes();
 
@@ -164,4 +180,5 @@ std::vector<Tensor> gradients(const std::vector<Tensor>& ys, const std::vector<G
   return result;
 }
 
+}  // namespace graph_internal
 }  // namespace duet

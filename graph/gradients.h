@@ -17,4 +17,14 @@ namespace duet {
 std::vector<Tensor> gradients(const std::vector<Tensor>& ys, const std::vector<GradientSource>& xs,
                               const std::vector<Tensor>& grad_ys = {});
 
+namespace graph_internal {
+// As gradients(), differentiating only the nodes `through` marks, by node id (one entry per node
+// of the graph; the others are leaves), or every node when it is null. GradientTape's gradients
+// while a graph is built pass the nodes the tape recorded (Note [Tapes in graphs]).
+std::vector<Tensor> GradientsThrough(const std::vector<Tensor>& ys,
+                                     const std::vector<GradientSource>& xs,
+                                     const std::vector<Tensor>& grad_ys,
+                                     const std::vector<bool>* through);
+}  // namespace graph_internal
+
 }  // namespace duet

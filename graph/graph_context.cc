@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
 #include "eager/device_scope.h"
+#include "eager/gradient_tape.h"
 #include "graph/gradients.h"
 #include "graph/graph_ops.h"
 #include "ops/array/array_attrs.h"
@@ -39,10 +40,16 @@ NodeSpec CaptureSpec(const Tensor& tensor) {
 
 absl::StatusOr<std::vector<Tensor>> GraphContext::SymbolicGradients(
     const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
-    const std::vector<Tensor>& output_gradients) {
+    const std::vector<Tensor>& output_gradients, const std::vector<Tensor>& recorded) {
+  std::vector<bool> through(graph_.num_nodes());
+  for (const Tensor& output : recorded) {
+    absl::StatusOr<NodeOutput> node_output = graph_.OutputOf(output);
+    if (node_output.ok()) through[node_output->node->id()] = true;
+  }
   try {
-    return gradients(targets, std::vector<GradientSource>(sources.begin(), sources.end()),
-                     output_gradients);
+    return graph_internal::GradientsThrough(
+        targets, std::vector<GradientSource>(sources.begin(), sources.end()), output_gradients,
+        &through);
   } catch (const Error& e) {
     return e.status();
   }
@@ -155,6 +162,7 @@ absl::Status GraphContext::Execute(OpCall& call, OutputList& outputs) {
   for (const auto& resource : resources) last_resource_use_[resource] = node;
   outputs.clear();
   for (int i = 0; i < node->num_outputs(); ++i) outputs.push_back(node->output(i));
+  if (tape_internal::recording_tapes > 0) tape_internal::RecordOperation(call, outputs);
   return absl::OkStatus();
 }
 

@@ -40,10 +40,11 @@ class GraphContext : public ExecutionContext {
 
   absl::Status Execute(OpCall& call, OutputList& outputs) override;
   bool executing_eagerly() const override { return false; }
-  // gradients() (graph/gradients.h) of the targets, for a GradientTape used in a graph.
+  // gradients() (graph/gradients.h) of the targets through the recorded nodes, for a
+  // GradientTape used in a graph (Note [Tapes in graphs]).
   absl::StatusOr<std::vector<Tensor>> SymbolicGradients(
       const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
-      const std::vector<Tensor>& output_gradients) override;
+      const std::vector<Tensor>& output_gradients, const std::vector<Tensor>& recorded) override;
 
   Graph& graph() const { return graph_; }
   // The node output a tensor stands for in this graph: its own for symbolic tensors of the graph;

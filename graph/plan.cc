@@ -1,7 +1,7 @@
 #include "graph/plan.h"
 
 #include <algorithm>
-#include <deque>
+#include <queue>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -104,18 +104,23 @@ absl::StatusOr<std::vector<const Node*>> NeededNodes(const Graph& graph, const S
       consumers[in->id()].push_back(node);
     }
   }
-  std::deque<const Node*> ready;
+  // Of the ready nodes, the one made first runs first: program order where the dependencies
+  // allow it. (First in, first out would start every independent chain before finishing any, and
+  // keep all their intermediate values alive at once: a traced RevNet backward pass rebuilt every
+  // block's inputs before the first block's gradients.)
+  auto later = [](const Node* a, const Node* b) { return a->id() > b->id(); };
+  std::priority_queue<const Node*, std::vector<const Node*>, decltype(later)> ready(later);
   for (const Node* node : nodes) {
-    if (pending[node->id()] == 0) ready.push_back(node);
+    if (pending[node->id()] == 0) ready.push(node);
   }
   std::vector<const Node*> order;
   order.reserve(nodes.size());
   while (!ready.empty()) {
-    const Node* node = ready.front();
-    ready.pop_front();
+    const Node* node = ready.top();
+    ready.pop();
     order.push_back(node);
     for (const Node* consumer : consumers[node->id()]) {
-      if (--pending[consumer->id()] == 0) ready.push_back(consumer);
+      if (--pending[consumer->id()] == 0) ready.push(consumer);
     }
   }
   for (const Node* node : nodes) {

@@ -31,7 +31,8 @@ ExecutionContext::Scope::Scope(ExecutionContext* context) : previous_(current_co
 ExecutionContext::Scope::~Scope() { current_context = previous_; }
 
 absl::StatusOr<std::vector<Tensor>> ExecutionContext::SymbolicGradients(
-    const std::vector<Tensor>&, const std::vector<Tensor>&, const std::vector<Tensor>&) {
+    const std::vector<Tensor>&, const std::vector<Tensor>&, const std::vector<Tensor>&,
+    const std::vector<Tensor>&) {
   return absl::UnimplementedError("symbolic gradients need a graph context");
 }
 

@@ -19,10 +19,11 @@ class ExecutionContext {
   virtual bool executing_eagerly() const = 0;
   // Gradients of the sum of `targets` with respect to `sources` (variables by their handles), for
   // a GradientTape used while a graph is built (duet::function's training steps): graph contexts
-  // add the gradient ops, since their ops are not recorded. Unimplemented here.
+  // add the gradient ops, differentiating only the nodes that made `recorded` (an output of each
+  // op the tape recorded). Unimplemented here.
   virtual absl::StatusOr<std::vector<Tensor>> SymbolicGradients(
       const std::vector<Tensor>& targets, const std::vector<Tensor>& sources,
-      const std::vector<Tensor>& output_gradients);
+      const std::vector<Tensor>& output_gradients, const std::vector<Tensor>& recorded);
 
   // The current context of this thread.
   static ExecutionContext& Current();

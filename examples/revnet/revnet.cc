@@ -43,16 +43,13 @@ struct UnitPass {
   std::vector<Tensor> grads;
 };
 
-// Note [Tapes in graphs] (eager/gradient_tape.cc): while tracing, a tape differentiates every
-// path in the graph, not just what ran while it recorded. A rebuilt x2 depends on the forward
-// pass, which read F's variables too, so without the stop_gradient a traced step would add the
-// gradient through that history to F's. Eagerly it changes nothing.
+// x was made before the tape (rebuilt from a block's outputs), so it is a leaf: the tape does not
+// follow its history back through the forward pass, traced or eager (Note [Tapes in graphs]).
 UnitPass Differentiate(ResidualUnit& unit, const Tensor& x, const Tensor& upstream) {
-  const Tensor leaf = stop_gradient(x);
   GradientTape tape;
-  tape.watch(leaf);
-  const Tensor out = unit(leaf, Phase::kRecompute);
-  return {out, tape.gradient(out, Sources({leaf}, unit.trainable_variables()), {upstream})};
+  tape.watch(x);
+  const Tensor out = unit(x, Phase::kRecompute);
+  return {out, tape.gradient(out, Sources({x}, unit.trainable_variables()), {upstream})};
 }
 
 // a - b, run after `after` (Note [Reversible backward in graphs]).
@@ -217,20 +214,18 @@ StepResult RevNet::reversible_gradients(const Tensor& images, const Tensor& labe
 
 BlockGradients RevNet::HeadGradients(const Halves& y, const Tensor& labels,
                                      const AfterForward& after_forward, StepResult& r) {
-  // Leaves for the head's tape: traced, it would otherwise also differentiate y1's path through
-  // G to y2 (Note [Tapes in graphs], see Differentiate).
-  const Halves leaves{stop_gradient(y.h1), stop_gradient(y.h2)};
+  // y comes from the forward pass, before the tape: the head's tape starts from it as leaves.
   GradientTape tape;
-  tape.watch(leaves.h1);
-  tape.watch(leaves.h2);
-  r.logits = (*head_)(leaves, /*training=*/true);
+  tape.watch(y.h1);
+  tape.watch(y.h2);
+  r.logits = (*head_)(y, /*training=*/true);
   r.loss = Loss(labels, r.logits);
   if (after_forward) after_forward();
   std::vector<Tensor> grads =
-      tape.gradient(r.loss, Sources({leaves.h1, leaves.h2}, head_->trainable_variables()));
+      tape.gradient(r.loss, Sources({y.h1, y.h2}, head_->trainable_variables()));
   const Halves dy{grads[0], grads[1]};
   grads.erase(grads.begin(), grads.begin() + 2);
-  return {.x = leaves, .dx = dy, .grads = std::move(grads)};
+  return {.x = y, .dx = dy, .grads = std::move(grads)};
 }
 
 BlockGradients RevNet::BackwardThroughBlocks(Halves y, Halves dy) {

@@ -21,7 +21,9 @@ namespace {
 Tensor ReduceToShape(const Tensor& grad, const GradientContext& ctx, int i) {
   const Shape& from = grad.shape();
   const Shape& shape = ctx.input_shape(i);
-  if (from == shape) return grad;  // the common, unbroadcast case: no op at all
+  // The common, unbroadcast case: no op at all. (Two unknown ranks compare equal, but a read of a
+  // variable passed into a cond branch has one, and may well have been broadcast.)
+  if (from == shape && !shape.unknown_rank()) return grad;
   if (from.unknown_rank() || !shape.is_fully_defined()) {
     // Graph mode with unknown dims (eagerly every shape is known): the axes at run time, from
     // the input itself, which graph gradients always have.

@@ -392,6 +392,26 @@ TEST_CASE("cond gradients reach variables read in one branch only") {
         std::vector<double>{0.0, 0.0});
 }
 
+TEST_CASE("a scalar variable broadcast in a branch gets a scalar gradient") {
+  // In the branch the variable's read has an unknown shape; its gradient is still summed over
+  // the broadcast axes at run time.
+  Variable w(constant(1.5), "cond_grad_w");
+  Graph g;
+  Tensor x, dw;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat64, {2}, "x");
+    const Tensor y = cond(
+        reduce_sum(x) > 0.0, [&] { return w * x * x; }, [&] { return w * x; });
+    dw = gradients({reduce_sum(y)}, {w})[0];
+  }
+  Session sess(g);
+  const Tensor then_dw = sess.run({{x, constant({1.0, 2.0})}}, {dw})[0];
+  CHECK(then_dw.shape() == Shape({}));
+  CHECK(then_dw.item<double>() == Approx(5.0));  // sum of x^2
+  CHECK(sess.run({{x, constant({-1.0, -3.0})}}, {dw})[0].item<double>() == Approx(-4.0));
+}
+
 TEST_CASE("second-order gradients go through cond") {
   Graph g;
   Tensor x, d2;

@@ -200,6 +200,28 @@ TEST_CASE("runs with known feed shapes use a static layout whose arena reuses me
   }
 }
 
+TEST_CASE("independent chains run one after another, in program order, keeping few values") {
+  constexpr int64_t kChains = 8, n = 4096;
+  Graph g;
+  Tensor x, total;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {n}, "x");
+    for (int i = 0; i < kChains; ++i) {  // each chain: a large product, squared and summed
+      const Tensor big = x * static_cast<float>(i + 1);
+      const Tensor sum = reduce_sum(big * big);
+      total = i == 0 ? sum : total + sum;
+    }
+  }
+  Session sess(g);
+  const Tensor out = sess.run({{x, fill(Shape({n}), 1.0f)}}, {total})[0];
+  CHECK(out.item<float>() == Approx(n * 204.0));  // sum of (i + 1)^2 for i < 8
+  const Session::PlanInfo info = sess.plan_info({x}, {total});
+  REQUIRE(info.static_layout);
+  // First in, first out would make all eight products before squaring any.
+  CHECK(info.arena_bytes <= 3 * n * static_cast<int64_t>(sizeof(float)));
+}
+
 TEST_CASE("a static run allocates tensor memory only for what it returns") {
   Graph g;
   Tensor x, y;
