@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/size_class_pool.h"
 
 namespace duet {
@@ -107,8 +108,32 @@ void CpuAllocator::EmptyCache() {
   Shared().Clear();
 }
 
+VirtualCpuAllocator::VirtualCpuAllocator(int index) : name_(absl::StrCat("cpu_pool:", index)) {}
+
+VirtualCpuAllocator* VirtualCpuAllocator::Get(int index) {
+  static const auto* allocators = [] {
+    auto* all = new std::vector<VirtualCpuAllocator*>;  // live for the whole process
+    for (int i = 1; i < num_cpu_devices(); ++i) all->push_back(new VirtualCpuAllocator(i));
+    return all;
+  }();
+  if (index < 1 || index > static_cast<int>(allocators->size())) return nullptr;
+  return (*allocators)[index - 1];
+}
+
+void* VirtualCpuAllocator::Allocate(size_t bytes) {
+  void* p = CpuAllocator::Get().Allocate(bytes);
+  if (p != nullptr) bytes_in_use_.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed);
+  return p;
+}
+
+void VirtualCpuAllocator::Deallocate(void* ptr, size_t bytes) {
+  bytes_in_use_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
+  CpuAllocator::Get().Deallocate(ptr, bytes);
+}
+
 Allocator* AllocatorFor(Device device) {
-  if (device.is_cpu()) return &CpuAllocator::Get();
+  if (device.is_host()) return &CpuAllocator::Get();
+  if (device.is_cpu()) return VirtualCpuAllocator::Get(device.index());
   auto factory = Factories()[static_cast<int>(device.type())];
   return factory ? factory(device.index()) : nullptr;
 }

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -54,7 +55,28 @@ class CpuAllocator final : public Allocator {
   std::atomic<int64_t> allocations_{0}, thread_cache_hits_{0}, bytes_in_use_{0};
 };
 
-// The allocator for a device. CPU is built in; other device types register theirs.
+// A virtual CPU device's allocator (Note [Virtual devices] in core/device.cc): the CPU pool's
+// memory, handed out under the device's own name and byte count, so that tensors on cpu:N are a
+// device's memory of their own.
+class VirtualCpuAllocator final : public Allocator {
+ public:
+  // The allocator of cpu:`index` (1 <= index < num_cpu_devices()), or nullptr.
+  static VirtualCpuAllocator* Get(int index);
+
+  void* Allocate(size_t bytes) override;
+  void Deallocate(void* ptr, size_t bytes) override;
+  absl::string_view name() const override { return name_; }
+  // Bytes handed out and not yet returned.
+  int64_t bytes_in_use() const { return bytes_in_use_.load(std::memory_order_relaxed); }
+
+ private:
+  explicit VirtualCpuAllocator(int index);
+  std::string name_;
+  std::atomic<int64_t> bytes_in_use_{0};
+};
+
+// The allocator for a device, or nullptr when the device is not present (device_present). CPU
+// and its virtual devices are built in; other device types register theirs.
 Allocator* AllocatorFor(Device device);
 void RegisterAllocatorFactory(DeviceType type, Allocator* (*factory)(int index));
 

@@ -1,6 +1,8 @@
 #include "core/device.h"
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -64,6 +66,51 @@ void RegisterDeviceRuntime(DeviceType type, DeviceRuntime* runtime) {
 int num_gpus() {
   const DeviceRuntime* runtime = cuda_runtime.load(std::memory_order_acquire);
   return runtime == nullptr ? 0 : runtime->device_count();
+}
+
+// Note [Virtual devices]: a GPU is lent to development now and then, and CI never has one, yet
+// placement, copies and the device check (Note [Device checks] in kernels/kernel_registry.h) are
+// where multi-device programs break. So, as TensorFlow's logical devices, DUET_VIRTUAL_DEVICES=N
+// gives N CPU devices: cpu:1 ... cpu:N-1 run the CPU kernels, but their tensors have allocators
+// of their own (core/allocator.h) and count as another device's memory everywhere: placement puts
+// ops there by the same rules as on a GPU, host code reads their values through a copy to cpu:0
+// (Device::is_host), copies between them are real, and a kernel handed cpu:0 memory on cpu:1 fails
+// the device check as a GPU kernel handed a host pointer would. A test on cpu:1 thus exercises
+// the code paths a GPU run takes, short of the CUDA kernels themselves.
+int num_cpu_devices() {
+  static const int count = [] {
+    const char* value = std::getenv("DUET_VIRTUAL_DEVICES");
+    int n = 1;
+    if (value == nullptr || *value == '\0') return 1;
+    if (!absl::SimpleAtoi(value, &n) || n < 1 || n > kMaxCpuDevices) {
+      std::fprintf(stderr,
+                   "duet: warning: DUET_VIRTUAL_DEVICES='%s' is not a number from 1 to %d; "
+                   "using cpu:0 only\n",
+                   value, kMaxCpuDevices);
+      return 1;
+    }
+    return n;
+  }();
+  return count;
+}
+
+bool device_present(Device device) {
+  if (device.is_cpu()) return device.index() < num_cpu_devices();
+  return device.index() < num_gpus();
+}
+
+namespace {
+std::atomic<int64_t> transfers_to_device{0}, transfers_to_host{0};
+}  // namespace
+
+HostTransfers host_transfers() {
+  return {transfers_to_device.load(std::memory_order_relaxed),
+          transfers_to_host.load(std::memory_order_relaxed)};
+}
+
+void CountHostTransfer(Device dst, Device src) {
+  if (dst.is_host() == src.is_host()) return;
+  (dst.is_host() ? transfers_to_host : transfers_to_device).fetch_add(1, std::memory_order_relaxed);
 }
 
 void empty_cache() {

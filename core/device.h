@@ -1,6 +1,7 @@
 // Devices: where a tensor's memory lives and where an op runs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -10,8 +11,11 @@ namespace duet {
 
 enum class DeviceType : uint8_t { kCpu, kCuda };
 inline constexpr int kNumDeviceTypes = 2;
+// The most CPU devices DUET_VIRTUAL_DEVICES may ask for (Note [Virtual devices] in device.cc).
+inline constexpr int kMaxCpuDevices = 8;
 
-// A device: cpu:0 or cuda:N.
+// A device: cpu:0 (the host), cuda:N, or a virtual CPU device cpu:N (Note [Virtual devices] in
+// device.cc).
 class Device {
  public:
   constexpr Device() = default;  // cpu:0
@@ -24,8 +28,12 @@ class Device {
 
   DeviceType type() const { return type_; }
   int index() const { return index_; }
+  // Runs the CPU kernels: cpu:0 or a virtual device.
   bool is_cpu() const { return type_ == DeviceType::kCpu; }
   bool is_cuda() const { return type_ == DeviceType::kCuda; }
+  // cpu:0, whose memory host code reads directly: values, shapes, host inputs. A virtual cpu:N is
+  // not the host: its tensors are copied to cpu:0 to be read, as a GPU's are.
+  bool is_host() const { return type_ == DeviceType::kCpu && index_ == 0; }
   // "cpu:0", "cuda:1".
   std::string str() const;
   // TensorFlow's form: "/device:CPU:0", "/device:GPU:1".
@@ -44,6 +52,23 @@ class Device {
 
 // Number of usable CUDA devices; 0 without a GPU, a driver or the CUDA runtime.
 int num_gpus();
+// Number of CPU devices: cpu:0, plus the virtual devices cpu:1 ... that DUET_VIRTUAL_DEVICES=N in
+// the environment asks for (N in all; read once, at the first call). Note [Virtual devices].
+int num_cpu_devices();
+// Whether `device` exists on this machine: cpu:0, a virtual CPU device, or a present GPU.
+bool device_present(Device device);
+
+// Copies of tensor data between the host (cpu:0) and another device (a GPU, a virtual CPU device)
+// since the process started: work that stays on one device (a traced training step on its
+// tensors) makes none.
+struct HostTransfers {
+  int64_t to_device = 0;
+  int64_t to_host = 0;
+};
+HostTransfers host_transfers();
+// Counts a copy from `src` to `dst` in host_transfers() when exactly one of them is the host: for
+// the code that copies (the device runtimes, the copy kernels).
+void CountHostTransfer(Device dst, Device src);
 // Frees the CUDA caching allocator's unused blocks on every device (torch.cuda.empty_cache());
 // a no-op without GPUs.
 void empty_cache();

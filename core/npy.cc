@@ -226,7 +226,7 @@ absl::Status WithPath(const absl::Status& status, absl::string_view path) {
 }  // namespace
 
 absl::StatusOr<std::string> EncodeNpy(const Tensor& t) {
-  if (!t.has_value() || !t.device().is_cpu()) {
+  if (!t.has_value() || !t.device().is_host()) {
     return absl::FailedPreconditionError(
         "only a tensor with a value on the CPU can be written to .npy");
   }

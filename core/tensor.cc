@@ -54,9 +54,10 @@ absl::StatusOr<Tensor> Tensor::TryEmpty(DType dtype, const Shape& shape, Device 
     }
     bytes *= static_cast<uint64_t>(d);
   }
-  if (dtype == kString && !device.is_cpu()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("string tensors live on the CPU only; cannot allocate one on ", device.str()));
+  if (dtype == kString && !device.is_host()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "string tensors live on the CPU only (cpu:0, the host); cannot allocate one on ",
+        device.str()));
   }
   Allocator* allocator = AllocatorFor(device);
   if (allocator == nullptr) {

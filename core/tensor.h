@@ -121,7 +121,7 @@ class Tensor {
   template <ValueElement T>
   std::vector<T> to_vector() const {
     CheckReadable(DTypeOf<T>(), "to_vector");
-    if (!device().is_cpu()) return cpu().to_vector<T>();
+    if (!device().is_host()) return cpu().to_vector<T>();
     const T* p = data<T>();
     return std::vector<T>(p, p + num_elements());
   }
@@ -130,7 +130,7 @@ class Tensor {
   T item() const {
     CheckReadable(DTypeOf<T>(), "item");
     if (num_elements() != 1) ThrowNotScalar();
-    if (!device().is_cpu()) return cpu().item<T>();
+    if (!device().is_host()) return cpu().item<T>();
     return *data<T>();
   }
 

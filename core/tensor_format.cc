@@ -507,7 +507,7 @@ std::string FormatTensor(const Tensor& t, const TensorFormatOptions& options) {
   if (!t.defined()) return "Tensor(<undefined>)";
   const std::string suffix =
       absl::StrCat("shape=", t.shape().str(), ", dtype=", DTypeName(t.dtype()),
-                   t.device().is_cpu() ? "" : absl::StrCat(", device=", t.device().str()), ")");
+                   t.device().is_host() ? "" : absl::StrCat(", device=", t.device().str()), ")");
   if (!t.has_value()) return absl::StrCat("Tensor(", suffix);
   if (IsObjectDType(t.dtype())) {
     return absl::StrCat("Tensor(<", DTypeName(t.dtype()), ">, ", suffix);

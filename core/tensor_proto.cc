@@ -208,7 +208,7 @@ absl::StatusOr<Shape> ShapeFromProto(const tensorflow::TensorShapeProto& proto) 
 }
 
 absl::Status TensorToProto(const Tensor& t, tensorflow::TensorProto* proto) {
-  if (!t.has_value() || !t.device().is_cpu()) {
+  if (!t.has_value() || !t.device().is_host()) {
     return absl::FailedPreconditionError(
         "TensorToProto needs a tensor with a value on the CPU (copy it with .cpu() first)");
   }

@@ -10,40 +10,42 @@ namespace duet {
 namespace {
 
 // Where the call runs (Note [Placement]); inputs not on the device they must be on are copied
-// there first (the copies are ops of their own, so tapes record them).
+// there first (the copies are ops of their own, so tapes record them), and checked there (Note
+// [Device checks]), except on the fast path, where they are right by construction.
 absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
-  bool all_on_cpu = true;
+  bool all_on_host = true;
   for (const Tensor& t : call.inputs) {
     if (!t.has_value()) {
       return absl::InvalidArgumentError(
           "a symbolic graph tensor was passed to an eager op; use it inside its GraphScope or "
           "fetch its value with Session::run");
     }
-    all_on_cpu &= t.device().is_cpu();
+    all_on_host &= t.device().is_host();
   }
   const std::optional<Device> scope = DeviceScope::Innermost();
-  // The common case, decided without the rules: every rule but the copy's picks the CPU when no
-  // scope is open and every input is there.
-  if (all_on_cpu && !scope.has_value() && call.op->placement_attr < 0) return Device::cpu();
+  // The common case, decided without the rules: every rule but the copy's picks the host when no
+  // scope is open and every input is there, where every input then must be.
+  if (all_on_host && !scope.has_value() && call.op->placement_attr < 0) return Device::cpu();
   const uint64_t host_mask = HostInputMask(call);
   DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call, host_mask, scope));
-  if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
+  if (!device_present(device)) {
     return absl::FailedPreconditionError(
-        absl::StrCat("device ", device.str(), " is not present on this machine"));
+        absl::StrCat("device ", device.str(), " is not present on this machine",
+                     device.is_cpu() ? " (virtual CPU devices: DUET_VIRTUAL_DEVICES=N)" : ""));
   }
-  // A copy's input is elsewhere by design; a shape reader needs no elements.
-  if (call.op->placement_attr >= 0 || call.op->reads_only_input_shapes) return device;
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     Tensor& input = call.inputs[i];
-    const Device want = InputDevice(host_mask, i, device);
-    if (input.device() == want) continue;
+    const std::optional<Device> want =
+        RequiredInputDevice(*call.op, host_mask, i, input.dtype(), device);
+    if (!want.has_value() || input.device() == *want) continue;
     if (input.dtype() == kResource) {
       return absl::InvalidArgumentError(absl::StrCat("input ", i, " is a variable on ",
                                                      input.device().str(), ", but the op runs on ",
-                                                     want.str(), "; variables do not move"));
+                                                     want->str(), "; variables do not move"));
     }
-    input = input.to(want);
+    input = input.to(*want);
   }
+  DUET_RETURN_IF_ERROR(CheckInputDevices(call, device, host_mask));
   return device;
 }
 
@@ -77,6 +79,7 @@ absl::Status EagerContext::Execute(OpCall& call, OutputList& outputs) {
   }
   KernelContext ctx(call, outputs, device);
   DUET_RETURN_IF_ERROR(kernel->fn(ctx));
+  if (kernel->allocates_outputs) DUET_RETURN_IF_ERROR(CheckOutputDevices(call, outputs, device));
   if (tape_internal::recording_tapes > 0) tape_internal::RecordOperation(call, outputs);
   return absl::OkStatus();
 }

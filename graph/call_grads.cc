@@ -7,7 +7,9 @@
 // gradients of the arguments that get one (variables passed as resource arguments included). It
 // is traced once per f, set of wanted arguments and upstream shapes, and kept with f (Function::
 // Derived), so a training loop traces it once. Like the If gradient (Note [If gradients]), it
-// repeats f's forward ops rather than keeping f's intermediates.
+// repeats f's forward ops rather than keeping f's intermediates. Its arguments are placed as f's
+// (an upstream gradient where f makes that result), and each gradient is handed back on the
+// device of the input it belongs to (Note [Calls across devices] in ops/placement.h).
 #include "absl/strings/str_cat.h"
 #include "graph/function.h"
 #include "graph/gradients.h"
@@ -40,7 +42,7 @@ CallGradient TraceCallGradient(const Function& f, const std::vector<char>& wante
                                const std::vector<ArgSpec>& dys) {
   std::vector<ArgSpec> args;
   for (size_t i = 0; i < f.arg_dtypes().size(); ++i) {
-    args.push_back({f.arg_dtypes()[i], f.arg_shapes()[i]});
+    args.emplace_back(f.arg_dtypes()[i], f.arg_shapes()[i], f.args()[i]->placement());
   }
   args.insert(args.end(), dys.begin(), dys.end());
   const size_t n = f.arg_dtypes().size();
@@ -88,7 +90,7 @@ TensorList CallGrad(const GradientContext& ctx) {
   for (int k = 0; k < ctx.num_outputs(); ++k) {
     if (!IsFloating(ctx.output_dtype(k))) continue;
     differentiable.push_back(k);
-    dys.push_back({ctx.output_dtype(k), f.result_shapes()[k]});
+    dys.emplace_back(ctx.output_dtype(k), f.result_shapes()[k], f.results()[k].node->placement());
     inputs.push_back(ctx.grad(k).defined() ? ctx.grad(k) : zeros_like(ctx.output(k)));
     absl::StrAppend(&key, ";", k);
   }
@@ -100,7 +102,10 @@ TensorList CallGrad(const GradientContext& ctx) {
   const std::vector<Tensor> grads =
       call_function(gradient->function, inputs, HasStatefulNodes(*gradient->function),
                     OpSite(f.name() + "_grad", std::source_location()));
-  for (size_t r = 0; r < grads.size(); ++r) result[gradient->argument_of_result[r]] = grads[r];
+  for (size_t r = 0; r < grads.size(); ++r) {
+    const int i = gradient->argument_of_result[r];
+    result[i] = grads[r].to(ctx.input(i).device());
+  }
   return result;
 }
 

@@ -119,7 +119,7 @@ std::vector<Tensor> GraphWhileLoop(
     const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
     const std::vector<Tensor>& loop_vars, OpSite site) {
   std::vector<ArgSpec> vars;
-  for (const Tensor& v : loop_vars) vars.push_back({v.dtype(), v.shape()});
+  for (const Tensor& v : loop_vars) vars.emplace_back(v.dtype(), v.shape(), v.device());
   FunctionTrace body = TraceBody(outer, vars, body_fn);
   FunctionTrace cond = TraceFunction(&outer, vars, [&](const std::vector<Tensor>& args) {
     Tensor keep_going = cond_fn(args);

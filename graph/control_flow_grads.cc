@@ -30,6 +30,12 @@ const Function& GraphFunction(const GradientContext& ctx, const AttrKey<FuncAttr
   return *function;
 }
 
+// An upstream gradient's dtype and shape.
+struct UpstreamSpec {
+  DType dtype;
+  Shape shape;
+};
+
 // What differentiating one branch gave for input i: nothing, or a gradient of this dtype.
 struct InputGradient {
   bool defined = false;
@@ -37,18 +43,22 @@ struct InputGradient {
 };
 
 // Traces the gradient of `branch` for the inputs in `wanted`: arguments are the branch's
-// arguments then one upstream gradient per output in `outputs` (of spec `dys`). With `fill`
-// (pass 2), returns one tensor per input marked there, zeros where this branch gives none;
-// without, it records what it gives.
+// arguments then one upstream gradient per output in `outputs` (of dtype and shape `dys`, placed
+// where the branch makes that output). With `fill` (pass 2), returns one tensor per input marked
+// there, zeros where this branch gives none; without, it records what it gives.
 FunctionTrace TraceBranchGradient(const Function& branch, const std::vector<int>& outputs,
-                                  const std::vector<ArgSpec>& dys, const std::vector<char>& wanted,
+                                  const std::vector<UpstreamSpec>& dys,
+                                  const std::vector<char>& wanted,
                                   std::vector<InputGradient>& found,
                                   const std::vector<InputGradient>* fill) {
   std::vector<ArgSpec> args;
   for (size_t i = 0; i < branch.arg_dtypes().size(); ++i) {
-    args.push_back({branch.arg_dtypes()[i], branch.arg_shapes()[i]});
+    args.emplace_back(branch.arg_dtypes()[i], branch.arg_shapes()[i],
+                      branch.args()[i]->placement());
   }
-  args.insert(args.end(), dys.begin(), dys.end());
+  for (size_t k = 0; k < dys.size(); ++k) {
+    args.emplace_back(dys[k].dtype, dys[k].shape, branch.results()[outputs[k]].node->placement());
+  }
   const size_t n = branch.arg_dtypes().size();
   return TraceFunction(GraphContext::Current(), args, [&](const std::vector<Tensor>& all) {
     const std::vector<Tensor> xs(all.begin(), all.begin() + n);
@@ -127,7 +137,7 @@ TensorList IfGrad(const GradientContext& ctx) {
   CheckNoLaterUpdates(ctx);
   // Upstream gradients of the floating-point outputs (the others carry none).
   std::vector<int> differentiable;
-  std::vector<ArgSpec> dys;
+  std::vector<UpstreamSpec> dys;
   std::vector<Tensor> upstream;
   for (int k = 0; k < ctx.num_outputs(); ++k) {
     if (!IsFloating(ctx.output_dtype(k))) continue;
@@ -164,10 +174,12 @@ TensorList IfGrad(const GradientContext& ctx) {
   call.set(IfAttrs::kElseBranch, std::move(else_attr));
   const OutputList grads = RunOp(call);
 
+  // Each gradient on its input's device (Note [Calls across devices] in ops/placement.h).
   TensorList result(ctx.num_inputs());
   size_t next = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (found[i].defined) result[i + 1] = grads[next++];
+    if (found[i].defined)
+      result[i + 1] = grads[next++].to(ctx.input(static_cast<int>(i + 1)).device());
   }
   return result;
 }

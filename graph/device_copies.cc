@@ -29,11 +29,12 @@ class CopyCache {
                                    : SpecFor(kCopyToDeviceOp, {value}, reader, [&](OpCall& call) {
                                        call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
                                      }));
-    spec.device = device.is_cpu() ? "" : device.tf_name();
+    spec.device = device.is_host() ? "" : device.tf_name();
     DUET_ASSIGN_OR_RETURN(
         const Node* copy,
         AddNamed(graph_, std::move(spec),
-                 absl::StrCat(value.node->name(), "/to_", device.is_cpu() ? "cpu" : "gpu")));
+                 absl::StrCat(value.node->name(), "/to_", device.is_cuda() ? "gpu" : "cpu",
+                              device.is_host() ? "" : absl::StrCat(device.index()))));
     const NodeOutput out{copy, 0};
     copies_.emplace(key, out);
     return out;
@@ -51,16 +52,22 @@ absl::StatusOr<int> InsertDeviceCopies(Graph& graph) {
   int inserted = 0;
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (const Node* node : nodes) {
-    // A copy reads from elsewhere by design; a shape reader needs no elements.
-    if (node->op().placement_attr >= 0 || node->op().reads_only_input_shapes) continue;
     OpCall call(&node->op(), {}, OpSite());
     call.attrs = node->attrs();
     const uint64_t host_mask = HostInputMask(call);
     for (int j = 0; j < static_cast<int>(node->inputs().size()); ++j) {
       const NodeOutput in = node->inputs()[j];
-      const Device want = InputDevice(host_mask, j, node->placement());
-      if (in.node->placement() == want || in.node->output_dtype(in.index) == kResource) continue;
-      DUET_ASSIGN_OR_RETURN(const NodeOutput copy, cache.CopyOf(in, want, *node));
+      const DType dtype = in.node->output_dtype(in.index);
+      const std::optional<Device> want =
+          RequiredInputDevice(node->op(), host_mask, j, dtype, node->placement());
+      if (!want.has_value() || in.node->placement() == *want) continue;
+      if (dtype == kResource) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", node->name(), "' (", node->op().name, ", on ", node->placement().str(),
+            ") takes variable '", in.node->name(), "', which lives on ", in.node->placement().str(),
+            "; variables do not move (make it on ", want->str(), ", or run the node there)"));
+      }
+      DUET_ASSIGN_OR_RETURN(const NodeOutput copy, cache.CopyOf(in, *want, *node));
       graph.SetInput(node, j, copy);
       ++inserted;
     }

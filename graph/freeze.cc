@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/resource.h"
 #include "graph/graph_ops.h"
+#include "kernels/kernel_registry.h"
 #include "ops/array/array_attrs.h"
 #include "ops/op_registry.h"
 
@@ -25,8 +26,12 @@ absl::StatusOr<NodeSpec> FrozenRead(const Node& read, const Node& handle) {
     return absl::FailedPreconditionError(
         absl::StrCat("variable '", variable->name, "' has no value to freeze"));
   }
-  NodeSpec spec = NodeSpec::Const(value);
+  // A Const's value is a host tensor (GraphDefs serialize it); the node stays where the read ran,
+  // and a plan copies the value there once.
+  DUET_ASSIGN_OR_RETURN(const Tensor on_host, CopiedTo(value, Device::cpu()));
+  NodeSpec spec = NodeSpec::Const(on_host);
   spec.name = read.name();
+  spec.device = read.device();
   spec.location = read.location();
   return spec;
 }

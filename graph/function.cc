@@ -3,6 +3,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "eager/device_scope.h"
+#include "graph/device_copies.h"
 #include "graph/graph_ops.h"
 #include "ops/array/array_attrs.h"
 #include "ops/array/array_ops.h"
@@ -88,6 +89,7 @@ absl::StatusOr<std::unique_ptr<Function::Compiled>> Function::Compile() const {
     keep.insert(compiled->results.back().node);
   }
   DUET_ASSIGN_OR_RETURN(compiled->passes, OptimizeKeeping(compiled->graph, {}, std::move(keep)));
+  DUET_RETURN_IF_ERROR(InsertDeviceCopies(compiled->graph).status());  // as a session does
   std::vector<NodeOutput> feeds;
   for (const Node* arg : compiled->args) feeds.push_back({arg, 0});
   std::vector<const Node*> stateful;  // Note [Functions]: side effects always run

@@ -99,11 +99,14 @@ struct FunctionTrace {
   std::vector<GraphContext::Capture> captures;
 };
 
-// The signature of one argument.
+// The signature of one argument. Its Placeholder is placed where the argument lives (Note [Calls
+// across devices] in ops/placement.h), so every spec names its device.
 struct ArgSpec {
-  DType dtype = kFloat32;
+  ArgSpec(DType dtype, Shape shape, Device device)
+      : dtype(dtype), shape(std::move(shape)), device(device) {}
+  DType dtype;
   Shape shape;
-  Device device;  // where the argument lives: its Placeholder is placed there
+  Device device;
 };
 
 // Traces `fn` in a GraphScope nested in `outer` (nullptr when called eagerly: then nothing is

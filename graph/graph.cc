@@ -341,6 +341,7 @@ Graph Graph::Copy(std::vector<const Node*>* copy_of) const {
     raw->op_ = node->op_;
     raw->attrs_ = node->attrs_;
     raw->device_ = node->device_;
+    raw->placement_ = node->placement_;
     raw->location_ = node->location_;
     raw->fused_sources_ = node->fused_sources_;
     raw->output_dtypes_ = node->output_dtypes_;

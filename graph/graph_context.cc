@@ -32,7 +32,7 @@ NodeSpec CaptureSpec(const Tensor& tensor) {
   } else {
     spec = NodeSpec::Const(tensor);
   }
-  if (!tensor.device().is_cpu()) spec.device = tensor.device().tf_name();  // where it lives
+  if (!tensor.device().is_host()) spec.device = tensor.device().tf_name();  // where it lives
   return spec;
 }
 
@@ -120,13 +120,13 @@ absl::StatusOr<NodeOutput> GraphContext::InputOf(const Tensor& tensor, OpSite si
 
 namespace {
 
-// Records where the node runs (Note [Placement]); CPU nodes keep the empty device string, so
+// Records where the node runs (Note [Placement]); host nodes keep the empty device string, so
 // CPU-only GraphDefs stay as they were. A symbolic input carries its node's device, an eager one
 // its own, which its capture node gets; the session copies values across device boundaries.
 absl::Status PlaceNode(const OpCall& call, NodeSpec& spec) {
   DUET_ASSIGN_OR_RETURN(const Device device,
                         PlaceCall(call, HostInputMask(call), DeviceScope::Innermost()));
-  if (!device.is_cpu()) spec.device = device.tf_name();
+  if (!device.is_host()) spec.device = device.tf_name();
   return absl::OkStatus();
 }
 

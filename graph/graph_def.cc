@@ -16,6 +16,7 @@
 #include "google/protobuf/text_format.h"
 #include "graph/function.h"
 #include "graph/graph_ops.h"
+#include "kernels/kernel_registry.h"
 #include "ops/op_call.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_registry.h"
@@ -392,6 +393,15 @@ absl::StatusOr<std::shared_ptr<const Function>> FunctionLibrary::Import(
                           std::move(results));
 }
 
+// `value`, its tensor copied to the host when it lives elsewhere (a Const captured from a GPU
+// tensor): TensorProtos are written from host memory.
+AttrValue OnHost(const AttrValue& value) {
+  const auto* tensor = std::get_if<Tensor>(&value);
+  if (tensor == nullptr || !tensor->has_value() || tensor->device().is_host()) return value;
+  absl::StatusOr<Tensor> copy = CopiedTo(*tensor, Device::cpu());
+  return copy.ok() ? AttrValue(*std::move(copy)) : value;  // else the proto's error names it
+}
+
 // The NodeDef of `node`; `edge` spells its data inputs.
 absl::Status ExportNode(const Node& node, std::string (*edge)(const NodeOutput&),
                         tensorflow::NodeDef* out) {
@@ -404,7 +414,7 @@ absl::Status ExportNode(const Node& node, std::string (*edge)(const NodeOutput&)
     const AttrDef& attr = node.op().attrs[i];
     const AttrValue& value = node.attrs()[i];
     if (attr.default_value && SameValue(*attr.default_value, value)) continue;
-    absl::StatusOr<tensorflow::AttrValue> proto = AttrValueToProto(value);
+    absl::StatusOr<tensorflow::AttrValue> proto = AttrValueToProto(OnHost(value));
     if (!proto.ok()) return NodeError(node.name(), proto.status());
     (*out->mutable_attr())[attr.name] = *std::move(proto);
   }

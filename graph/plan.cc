@@ -187,24 +187,25 @@ absl::Status StepError(const PlanStep& step, const OpCall& call, const absl::Sta
                                    absl::StrJoin(fused, ", "), ")"));
 }
 
-// `value` on `device`, copied by DuetCopyToDevice's kernel when it is elsewhere (imported or
-// folded constants of nodes on a GPU, feeds). Runs the kernel directly: a plan must not add
-// nodes to whatever graph is being built.
-absl::StatusOr<Tensor> OnDevice(const Tensor& value, Device device) {
-  if (value.device() == device || IsObjectDType(value.dtype())) return value;
-  OpCall call(&kCopyToDeviceOp.def(), {value}, OpSite());
-  call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
-  DUET_RETURN_IF_ERROR(BindAttrs(call));
-  OutputList outputs(1);
-  DUET_ASSIGN_OR_RETURN(outputs[0], Tensor::TryEmpty(value.dtype(), value.shape(), device));
-  DUET_RETURN_IF_ERROR(RunKernel(call, device, outputs));
-  return outputs[0];
+// Note [Device checks] (kernels/kernel_registry.h), with the devices the step compiled.
+absl::Status CheckDevices(const PlanStep& step, const OpCall& call) {
+  if (!kernel_internal::DeviceChecksOn()) return absl::OkStatus();
+  for (size_t j = 0; j < step.input_devices.size(); ++j) {
+    const std::optional<Device>& want = step.input_devices[j];
+    if (!want.has_value() || !call.inputs[j].defined() || call.inputs[j].device() == *want) {
+      continue;
+    }
+    return StepError(
+        step, call,
+        InputDeviceError(call, static_cast<int>(j), call.inputs[j].device(), *want, step.device));
+  }
+  return absl::OkStatus();
 }
 
 // The device a node runs on, which must be present.
 absl::StatusOr<Device> PresentDevice(const Node& node) {
   const Device device = node.placement();
-  if (!device.is_cpu() && AllocatorFor(device) == nullptr) {
+  if (!device_present(device)) {
     return absl::FailedPreconditionError(absl::StrCat(
         Describe(node), " is placed on ", node.device(), ", which is not present on this machine"));
   }
@@ -255,7 +256,7 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
     }
     if (constant) {
       DUET_ASSIGN_OR_RETURN(Tensor value,
-                            OnDevice(bound ? *bound : variable_state(*node), step.device));
+                            CopiedTo(bound ? *bound : variable_state(*node), step.device));
       plan->constants_.emplace_back(step.output_slot, std::move(value));
       continue;
     }
@@ -272,6 +273,12 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
       const absl::Status missing =
           NoKernelError(node->op(), step.device.type(), DispatchDType(call));
       return absl::Status(missing.code(), absl::StrCat(Describe(*node), ": ", missing.message()));
+    }
+    const uint64_t host_mask = HostInputMask(call);
+    for (int j = 0; j < static_cast<int>(node->inputs().size()); ++j) {
+      const NodeOutput& in = node->inputs()[j];
+      step.input_devices.push_back(RequiredInputDevice(
+          node->op(), host_mask, j, in.node->output_dtype(in.index), step.device));
     }
     step.keeps_inputs =
         (node->op().stateful && !node->op().keeps_no_inputs) || step.kernel->allocates_outputs;
@@ -357,7 +364,7 @@ bool Plan::InferStaticShapes(const std::vector<Tensor>& feeds, Layout& layout) c
 // Note [Values known from shapes].
 bool Plan::Foldable(const PlanStep& step, const Layout& layout) const {
   if (step.node->op().stateful || step.node->num_outputs() == 0) return false;
-  if (!step.device.is_cpu()) return false;  // folded values are CPU tensors
+  if (!step.device.is_host()) return false;  // folded values are host tensors
   for (int k = 0; k < step.node->num_outputs(); ++k) {
     const int slot = step.output_slot + k;
     const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
@@ -382,6 +389,7 @@ void Plan::Fold(const PlanStep& step, OpCall& call, Layout& layout) const {
     if (!out.ok()) return;
     outputs[k] = *std::move(out);
   }
+  if (!CheckDevices(step, call).ok()) return;  // the run reports it
   KernelContext ctx(call, outputs, Device::cpu());
   if (!step.kernel->fn(ctx).ok()) return;
   for (const Tensor& out : outputs) {
@@ -467,7 +475,7 @@ void Plan::PlaceArena(const Liveness& live, Layout& layout) const {
       continue;
     }
     const PlanStep& maker = steps_[live.run[made]];
-    if (maker.kernel->allocates_outputs || !maker.device.is_cpu()) continue;
+    if (maker.kernel->allocates_outputs || !maker.device.is_host()) continue;
     const int64_t bytes = layout.shapes[slot].num_elements() * DTypeSize(slot_dtypes_[slot]);
     interval_of[slot] = static_cast<int>(intervals.size());
     intervals.push_back({made, std::max(made, live.last_read[slot]), Aligned(bytes)});
@@ -629,6 +637,7 @@ absl::Status Plan::RunStatic(Frame& frame) {
     const PlanStep& step = steps_[run.step];
     OpCall& call = frame.calls[run.step];
     for (int j : run.dynamic_inputs) call.inputs[j] = slots[step.input_slots[j]];
+    DUET_RETURN_IF_ERROR(CheckDevices(step, call));
     OutputList& outputs = frame.outputs[run.step];
     if (!step.kernel->allocates_outputs) {
       for (size_t k = 0; k < outputs.size(); ++k) {
@@ -639,7 +648,10 @@ absl::Status Plan::RunStatic(Frame& frame) {
       }
     }
     KernelContext ctx(call, outputs, step.device, run.scratch_inputs);
-    const absl::Status status = step.kernel->fn(ctx);
+    absl::Status status = step.kernel->fn(ctx);
+    if (status.ok() && step.kernel->allocates_outputs) {
+      status = CheckOutputDevices(call, outputs, step.device);
+    }
     if (!status.ok()) return StepError(step, call, status);
     for (size_t k = 0; k < outputs.size(); ++k) {
       const int slot = step.output_slot + static_cast<int>(k);
@@ -659,7 +671,8 @@ absl::Status Plan::RunDynamic(Frame& frame) {
     for (size_t j = 0; j < step.input_slots.size(); ++j)
       call.inputs[j] = slots[step.input_slots[j]];
     ShapeContext shapes(call);
-    absl::Status status = InferShapes(shapes);
+    absl::Status status = CheckDevices(step, call);
+    if (status.ok()) status = InferShapes(shapes);
     OutputList outputs(shapes.num_outputs());
     for (int k = 0; status.ok() && !step.kernel->allocates_outputs && k < shapes.num_outputs();
          ++k) {
@@ -671,6 +684,9 @@ absl::Status Plan::RunDynamic(Frame& frame) {
     if (status.ok()) {
       KernelContext ctx(call, outputs, step.device);
       status = step.kernel->fn(ctx);
+    }
+    if (status.ok() && step.kernel->allocates_outputs) {
+      status = CheckOutputDevices(call, outputs, step.device);
     }
     if (!status.ok()) return StepError(step, call, status);
     for (size_t k = 0; k < outputs.size(); ++k) slots[step.output_slot + k] = std::move(outputs[k]);
@@ -688,7 +704,7 @@ absl::StatusOr<std::vector<Tensor>> Plan::Run(const std::vector<Tensor>& feeds) 
   std::unique_ptr<Frame> frame = AcquireFrame(feeds);
   const bool ran_static = frame->layout != nullptr;
   for (size_t i = 0; i < feeds.size(); ++i) {
-    absl::StatusOr<Tensor> fed = OnDevice(feeds[i], feed_devices_[i]);
+    absl::StatusOr<Tensor> fed = CopiedTo(feeds[i], feed_devices_[i]);
     if (!fed.ok()) {
       ReleaseFrame(std::move(frame), ran_static, /*reusable=*/false);
       return fed.status();

@@ -19,6 +19,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -34,6 +35,8 @@ struct PlanStep {
   const KernelDef* kernel = nullptr;
   Device device;  // where the node runs (Node::placement)
   std::vector<int> input_slots;
+  // Per input, the device it must be on (Note [Device checks]); nullopt: anywhere.
+  std::vector<std::optional<Device>> input_devices;
   int output_slot = 0;        // outputs occupy output_slot .. output_slot + num_outputs - 1
   bool keeps_inputs = false;  // stateful (but a variable update) or a view: inputs may outlive it
   bool reads_only_shapes = false;  // the kernel never reads its inputs' elements (Shape, Size)

@@ -49,7 +49,12 @@ struct ArgSignature {
   std::variant<std::monostate, int64_t, double, bool, std::string> value;  // plain values
 };
 
-using Signature = std::vector<ArgSignature>;
+// The arguments' signatures, and the caller's innermost DeviceScope: ops traced inside it are
+// placed on its device (Note [Placement]), so a call under another scope traces again.
+struct Signature {
+  std::vector<ArgSignature> args;
+  std::optional<Device> scope;
+};
 
 TensorSpec SpecOf(const Tensor& t) {
   if (!t.defined()) {
@@ -59,9 +64,9 @@ TensorSpec SpecOf(const Tensor& t) {
 }
 
 Signature SignatureOf(const std::vector<ArgValue>& args) {
-  Signature signature(args.size());
+  Signature signature{std::vector<ArgSignature>(args.size()), DeviceScope::Innermost()};
   for (size_t i = 0; i < args.size(); ++i) {
-    ArgSignature& s = signature[i];
+    ArgSignature& s = signature.args[i];
     s.kind = static_cast<ArgSignature::Kind>(args[i].index());
     if (const auto* t = std::get_if<Tensor>(&args[i])) {
       s.tensors = {SpecOf(*t)};
@@ -93,12 +98,16 @@ std::string ValueString(const decltype(ArgSignature::value)& value) {
 
 std::string SpecString(const TensorSpec& spec) {
   return absl::StrCat(DTypeName(spec.dtype), " ", spec.shape.str(),
-                      spec.device.is_cpu() ? "" : absl::StrCat(" on ", spec.device.str()));
+                      spec.device.is_host() ? "" : absl::StrCat(" on ", spec.device.str()));
+}
+
+std::string ScopeString(const std::optional<Device>& scope) {
+  return scope.has_value() ? absl::StrCat("DeviceScope(", scope->str(), ")") : "no DeviceScope";
 }
 
 std::string KeyOf(const Signature& signature) {
-  std::string key;
-  for (const ArgSignature& s : signature) {
+  std::string key = signature.scope.has_value() ? signature.scope->str() + ";" : ";";
+  for (const ArgSignature& s : signature.args) {
     absl::StrAppend(&key, static_cast<int>(s.kind), ":");
     for (const TensorSpec& t : s.tensors) absl::StrAppend(&key, SpecString(t), ",");
     if (s.variable != nullptr) absl::StrAppend(&key, reinterpret_cast<uintptr_t>(s.variable));
@@ -125,10 +134,10 @@ bool Accepts(const ArgSignature& traced, const ArgSignature& arg) {
   return true;
 }
 
-bool AcceptsAll(const Signature& traced, const Signature& args) {
-  if (traced.size() != args.size()) return false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!Accepts(traced[i], args[i])) return false;
+bool AcceptsAll(const Signature& traced, const Signature& call) {
+  if (traced.args.size() != call.args.size() || traced.scope != call.scope) return false;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (!Accepts(traced.args[i], call.args[i])) return false;
   }
   return true;
 }
@@ -165,12 +174,15 @@ std::string Change(size_t i, const ArgSignature& before, const ArgSignature& now
 
 std::vector<std::string> Changes(const Signature& before, const Signature& now) {
   std::vector<std::string> changes;
-  if (before.size() != now.size()) {
-    changes.push_back(absl::StrCat(before.size(), " arguments -> ", now.size()));
+  if (before.scope != now.scope) {
+    changes.push_back(absl::StrCat(ScopeString(before.scope), " -> ", ScopeString(now.scope)));
+  }
+  if (before.args.size() != now.args.size()) {
+    changes.push_back(absl::StrCat(before.args.size(), " arguments -> ", now.args.size()));
     return changes;
   }
-  for (size_t i = 0; i < now.size(); ++i) {
-    std::string change = Change(i, before[i], now[i]);
+  for (size_t i = 0; i < now.args.size(); ++i) {
+    std::string change = Change(i, before.args[i], now.args[i]);
     if (!change.empty()) changes.push_back(std::move(change));
   }
   return changes;
@@ -178,10 +190,10 @@ std::vector<std::string> Changes(const Signature& before, const Signature& now) 
 
 // `now` with the dims that differ from `before` unknown, when only dims differ; else nullopt.
 std::optional<Signature> Relaxed(const Signature& before, const Signature& now) {
-  if (before.size() != now.size()) return std::nullopt;
+  if (before.args.size() != now.args.size() || before.scope != now.scope) return std::nullopt;
   Signature relaxed = now;
-  for (size_t i = 0; i < now.size(); ++i) {
-    const ArgSignature &b = before[i], &n = now[i];
+  for (size_t i = 0; i < now.args.size(); ++i) {
+    const ArgSignature &b = before.args[i], &n = now.args[i];
     if (b.kind != n.kind || b.variable != n.variable || b.value != n.value ||
         b.tensors.size() != n.tensors.size()) {
       return std::nullopt;
@@ -196,7 +208,7 @@ std::optional<Signature> Relaxed(const Signature& before, const Signature& now) 
       for (int d = 0; d < ns.rank(); ++d) {
         if (bs.dim(d) != ns.dim(d)) dims[d] = Shape::kUnknownDim;
       }
-      relaxed[i].tensors[k].shape = Shape(absl::MakeConstSpan(dims));
+      relaxed.args[i].tensors[k].shape = Shape(absl::MakeConstSpan(dims));
     }
   }
   return relaxed;
@@ -204,7 +216,8 @@ std::optional<Signature> Relaxed(const Signature& before, const Signature& now) 
 
 // `args`' signature with the tensor shapes of `input_signature`, which they must match.
 Signature Declared(const std::string& name, const std::vector<TensorSpec>& input_signature,
-                   Signature args) {
+                   Signature signature) {
+  std::vector<ArgSignature>& args = signature.args;
   size_t next = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     for (TensorSpec& t : args[i].tensors) {
@@ -227,7 +240,7 @@ Signature Declared(const std::string& name, const std::vector<TensorSpec>& input
         absl::StrCat("duet::function '", name, "': input_signature has ", input_signature.size(),
                      " specs for ", next, " tensors")));
   }
-  return args;
+  return signature;
 }
 
 // The argument tensors of a call: each Tensor, each element of a std::vector<Tensor>.
@@ -258,8 +271,8 @@ std::vector<ArgValue> WithTensors(const std::vector<ArgValue>& args,
 
 std::vector<ArgSpec> ArgSpecs(const Signature& signature) {
   std::vector<ArgSpec> specs;
-  for (const ArgSignature& s : signature) {
-    for (const TensorSpec& t : s.tensors) specs.push_back({t.dtype, t.shape, t.device});
+  for (const ArgSignature& s : signature.args) {
+    for (const TensorSpec& t : s.tensors) specs.emplace_back(t.dtype, t.shape, t.device);
   }
   return specs;
 }
@@ -468,7 +481,7 @@ std::shared_ptr<Tracer::Entry> Tracer::Lookup(const std::vector<ArgValue>& args,
       if (std::optional<Signature> relaxed = Relaxed(*closest, signature)) {
         signature = *std::move(relaxed);
         std::vector<std::string> shapes;
-        for (const ArgSignature& a : signature) {
+        for (const ArgSignature& a : signature.args) {
           for (const TensorSpec& t : a.tensors) shapes.push_back(t.shape.str());
         }
         absl::StrAppend(&reason, " (traced with relaxed shapes ", absl::StrJoin(shapes, ", "), ")");

@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "ops/array/array_attrs.h"
+#include "ops/op_registry.h"
 
 namespace duet {
 namespace {
@@ -116,8 +118,70 @@ absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs) {
   const DType dtype = DispatchDType(call);
   const KernelDef* kernel = FindKernel(*call.op, device.type(), dtype);
   if (kernel == nullptr) return NoKernelError(*call.op, device.type(), dtype);
+  DUET_RETURN_IF_ERROR(CheckInputDevices(call, device, HostInputMask(call)));
   KernelContext ctx(call, outputs, device);
   return kernel->fn(ctx);
+}
+
+namespace kernel_internal {
+namespace {
+std::atomic<bool> device_checks{true};
+}  // namespace
+bool DeviceChecksOn() { return device_checks.load(std::memory_order_relaxed); }
+void SetDeviceChecks(bool on) { device_checks.store(on, std::memory_order_relaxed); }
+}  // namespace kernel_internal
+
+absl::Status CheckInputDevices(const OpCall& call, Device device, uint64_t host_mask) {
+  if (!kernel_internal::DeviceChecksOn()) return absl::OkStatus();
+  for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
+    const Tensor& input = call.inputs[i];
+    if (!input.defined()) continue;
+    const std::optional<Device> want =
+        RequiredInputDevice(*call.op, host_mask, i, input.dtype(), device);
+    if (want.has_value() && input.device() != *want) {
+      return InputDeviceError(call, i, input.device(), *want, device);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status InputDeviceError(const OpCall& call, int i, Device found, Device want, Device device) {
+  const std::string input = absl::StrCat("input ", i, " ('", InputName(call, i), "')");
+  const std::string where = want == device ? absl::StrCat("the kernel runs on ", device.str())
+                                           : absl::StrCat("the kernel (on ", device.str(),
+                                                          ") reads it on the host, ", want.str());
+  return absl::InvalidArgumentError(absl::StrCat(
+      input, " is on ", found.str(), ", but ", where,
+      "; a kernel never reads another device's memory, and nothing copied the input to ",
+      want.str(), " (a placement bug: please report it)"));
+}
+
+absl::Status CheckOutputDevices(const OpCall& call, const OutputList& outputs, Device device) {
+  if (!kernel_internal::DeviceChecksOn()) return absl::OkStatus();
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Tensor& out = outputs[k];
+    if (!out.defined() || IsObjectDType(out.dtype()) || out.device() == device) continue;
+    return absl::InternalError(
+        absl::StrCat(call.op->name, "'s kernel on ", device.str(), " made output ", k, " on ",
+                     out.device().str(),
+                     "; a node's outputs live on its device (a kernel bug: please report it)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Tensor> CopiedTo(const Tensor& value, Device device) {
+  if (value.device() == device || IsObjectDType(value.dtype())) return value;
+  static const OpDef* const copy_op = OpRegistry::Global().Find("DuetCopyToDevice");
+  if (copy_op == nullptr) {
+    return absl::InternalError("CopiedTo: DuetCopyToDevice is not linked in (link //ops:array)");
+  }
+  OpCall call(copy_op, {value}, OpSite());
+  call.set(CopyToDeviceAttrs::kDevice, device.tf_name());
+  DUET_RETURN_IF_ERROR(BindAttrs(call));
+  OutputList outputs(1);
+  DUET_ASSIGN_OR_RETURN(outputs[0], Tensor::TryEmpty(value.dtype(), value.shape(), device));
+  DUET_RETURN_IF_ERROR(RunKernel(call, device, outputs));
+  return outputs[0];
 }
 
 }  // namespace duet

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "core/thread_pool.h"
 #include "ops/op_call.h"
+#include "ops/placement.h"
 #include "ops/shape_context.h"
 
 namespace duet {
@@ -88,7 +89,40 @@ absl::Status NoKernelError(const OpDef& op, DeviceType device, DType dtype);
 
 // Runs the kernel of `call` (attrs bound) on `device` into `outputs`, allocated already unless
 // the kernel allocates its own: for code that runs one kernel outside the dispatchers (plan-time
-// copies, variable updates). NoKernelError when there is none.
+// copies, variable updates). NoKernelError when there is none; the device check's error when an
+// input is elsewhere (Note [Device checks]).
 absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs);
+
+// Note [Device checks]
+// A kernel runs on one device and reads only that device's memory, and host inputs on the host
+// (RequiredInputDevice in ops/placement.h says where each input must be). Placement and copy
+// insertion are meant to guarantee it, but a mistake there must never hand a kernel another
+// device's pointer: a GPU kernel given a host address faults and poisons the CUDA context, a CPU
+// kernel given GPU memory crashes the process. So every launch checks, and a misplaced input is
+// an InvalidArgument naming the op (in a plan, the node and the user's line), the input and both
+// devices. Eager execution checks every call not decided by the all-on-the-host fast path (where
+// it holds by construction), plans every step, RunKernel every call; a check is one comparison
+// per input. Virtual devices (Note [Virtual devices] in core/device.cc) make the check bite on
+// machines without a GPU.
+absl::Status CheckInputDevices(const OpCall& call, Device device, uint64_t host_mask);
+// The device check's error for input i of `call`, found on `found` where its kernel on `device`
+// needs it on `want`.
+absl::Status InputDeviceError(const OpCall& call, int i, Device found, Device want, Device device);
+// The other half of the check, for kernels that set their own outputs (KernelDef::
+// allocates_outputs: views, calls, data-dependent shapes): every output but an object (a handle,
+// a TensorList) is on the kernel's device, as a node's outputs live on its node's device.
+absl::Status CheckOutputDevices(const OpCall& call, const OutputList& outputs, Device device);
+
+// `value` on `device`: the tensor itself when it is there or holds an object (a variable handle,
+// a TensorList), else a copy by DuetCopyToDevice's kernel run directly. For plans and kernels,
+// which must not add nodes to whatever graph is being built.
+absl::StatusOr<Tensor> CopiedTo(const Tensor& value, Device device);
+
+namespace kernel_internal {
+// Whether launches run the device check: always, except while a benchmark measuring the check's
+// own cost turns it off (tools/bench/function_bench.cc, docs/benchmarks.md). Nothing else may.
+bool DeviceChecksOn();
+void SetDeviceChecks(bool on);
+}  // namespace kernel_internal
 
 }  // namespace duet

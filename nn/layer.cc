@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "eager/device_scope.h"
 #include "graph/graph_context.h"
 
 namespace duet::nn {
@@ -47,6 +48,9 @@ Tensor Layer::operator()(const Tensor& x, bool training, OpSite site) {
     std::vector<int64_t> dims(x.shape().dims().begin(), x.shape().dims().end());
     if (!dims.empty()) dims[0] = -1;
     dtype_ = IsFloating(x.dtype()) ? x.dtype() : kFloat32;
+    // Variables made on first call live where the layer first runs: the innermost DeviceScope's
+    // device, else the input's (a model called on cpu:1 or a GPU keeps its state there).
+    DeviceScope on(DeviceScope::Innermost().value_or(x.device()));
     build(Shape(dims));
     built_input_ = Shape(dims);
   }

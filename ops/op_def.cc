@@ -268,6 +268,10 @@ OpDefBuilder& OpDefBuilder::ReadsOnlyInputShapes() {
   def_->reads_only_input_shapes = true;
   return *this;
 }
+OpDefBuilder& OpDefBuilder::MultiDevice() {
+  def_->multi_device = true;
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::Stateful() {
   def_->stateful = true;
   return *this;

@@ -80,6 +80,10 @@ struct OpDef {
   // The kernel reads only its inputs' dtypes and shapes, never their elements (Shape, ZerosLike):
   // inputs are never copied for it, wherever they live.
   bool reads_only_input_shapes = false;
+  // The op hands its inputs to functions whose arguments have devices of their own (the calls,
+  // If, While; Note [Calls across devices] in ops/placement.h): its data inputs stay where they
+  // are, and its device is where it delivers its outputs.
+  bool multi_device = false;
   // A stateful op whose kernel reads its value inputs during the call and keeps none of them
   // (variable updates that apply a delta; Note [Variables copy on write] in
   // kernels/cpu/state/variable_kernels.cc): a plan may keep those inputs in its arena like any
@@ -171,6 +175,7 @@ class OpDefBuilder {
   OpDefBuilder& HostInputs(std::initializer_list<absl::string_view> names);
   OpDefBuilder& RunsOnHost();
   OpDefBuilder& ReadsOnlyInputShapes();
+  OpDefBuilder& MultiDevice();
   OpDefBuilder& KeepsNoInputs();
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();

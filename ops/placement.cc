@@ -20,6 +20,16 @@ uint64_t HostInputMask(const OpCall& call) {
   return mask;
 }
 
+namespace {
+
+// A host value that goes along with tensors on another device (rule 5): a scalar, or an empty
+// tensor (DenseBincount's "no weights"), which has nothing to copy.
+bool GoesAlong(const Shape& shape) {
+  return shape.rank() == 0 || (shape.is_fully_defined() && shape.num_elements() == 0);
+}
+
+}  // namespace
+
 absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
                                  std::optional<Device> scope) {
   const OpDef& op = *call.op;
@@ -27,15 +37,20 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
   if (op.placement_attr >= 0) {
     return Device::Parse(std::get<std::string>(call.attrs[op.placement_attr]));
   }
-  // One pass over the inputs (this runs for every eager op): a variable handle decides at once;
-  // otherwise the first data input that is not a CPU scalar, and whether another disagrees.
-  std::optional<Device> device;
+  // One pass over the inputs (this runs for every eager op): a variable handle decides at once
+  // (not for multi-device ops, Note [Calls across devices]); otherwise the first data input that
+  // is not a host scalar, and whether another disagrees.
+  std::optional<Device> device, variable;
   const Tensor* disagrees = nullptr;
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     const Tensor& t = call.inputs[i];
     if (!t.defined() || IsHostInput(host_mask, i)) continue;
-    if (t.dtype() == kResource) return t.device();
-    if (t.device().is_cpu() && t.rank() == 0) continue;
+    if (t.dtype() == kResource) {
+      if (!op.multi_device) return t.device();
+      if (!variable.has_value()) variable = t.device();
+      continue;
+    }
+    if (t.device().is_host() && GoesAlong(t.shape())) continue;
     if (!device.has_value()) {
       device = t.device();
     } else if (t.device() != *device && disagrees == nullptr) {
@@ -43,12 +58,32 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
     }
   }
   if (scope.has_value()) return *scope;
-  if (disagrees != nullptr) {
+  if (disagrees != nullptr && !op.multi_device) {
     return absl::InvalidArgumentError(absl::StrCat(
         "inputs are on different devices (", device->str(), " and ", disagrees->device().str(),
         "); copy one explicitly with .to(device), or run the op in a DeviceScope"));
   }
-  return device.value_or(Device::cpu());
+  return device.value_or(variable.value_or(Device::cpu()));
+}
+
+std::optional<Device> RequiredInputDevice(const OpDef& op, uint64_t host_mask, int i, DType dtype,
+                                          Device device) {
+  if (IsHostInput(host_mask, i)) return Device::cpu();
+  if (op.placement_attr >= 0 || op.reads_only_input_shapes || op.multi_device) return std::nullopt;
+  if (dtype == kVariant) return std::nullopt;  // a host object (TensorList)
+  return device;
+}
+
+std::string InputName(const OpCall& call, int i) {
+  int flat = 0;
+  for (const ArgDef& arg : call.op->inputs) {
+    const int64_t length = arg.is_list() ? std::max<int64_t>(ArgLength(arg, call.attrs), 0) : 1;
+    if (i < flat + length) {
+      return arg.is_list() ? absl::StrCat(arg.name, "[", i - flat, "]") : arg.name;
+    }
+    flat += static_cast<int>(length);
+  }
+  return absl::StrCat("input ", i);
 }
 
 }  // namespace duet

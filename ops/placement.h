@@ -4,16 +4,33 @@
 //
 // Note [Placement]
 // In order of precedence, a call runs:
-//  1. on the CPU, for ops that compute host values or call host code (OpDef::runs_on_host);
+//  1. on the host (cpu:0), for ops that compute host values or call host code
+//     (OpDef::runs_on_host);
 //  2. on the device its placement attr names (DuetCopyToDevice);
 //  3. where the variable is, for ops that take a variable handle (state lives on one device);
 //  4. on the innermost DeviceScope's device;
-//  5. where its data inputs are. They must agree; a CPU scalar goes along with tensors on another
-//     device (as in PyTorch), anything else on a second device is an error naming both;
-//  6. on the CPU when it has no data inputs.
-// Host inputs (ArgDef::host_memory: shapes, axes, seeds) are always read on the CPU and never
+//  5. where its data inputs are. They must agree; a host scalar (or an empty host tensor) goes
+//     along with tensors on another device (as in PyTorch), anything else on a second device is
+//     an error naming both;
+//  6. on the host when it has no data inputs.
+// Host inputs (ArgDef::host_memory: shapes, axes, seeds) are always read on the host and never
 // decide placement. Inputs not where the call needs them are copied with DuetCopyToDevice, so
-// the copies are ops: recorded on tapes and differentiable.
+// the copies are ops: recorded on tapes and differentiable. A node's outputs live on its device,
+// and a kernel never reads another device's memory (Note [Device checks] in
+// kernels/kernel_registry.h). Virtual CPU devices (cpu:1, ...) are devices like a GPU here: only
+// cpu:0 is the host.
+//
+// Note [Calls across devices]
+// The ops that call functions (PartitionedCall, StatefulPartitionedCall, If, While; OpDef::
+// multi_device) are the exception to "inputs are copied to the op's device": each argument of the
+// function is a Placeholder placed where that argument lives (a traced argument's device is part
+// of its signature, a captured value's is its node's), so the op hands every data input on where
+// it is, and the function's plan copies an argument only if it arrives elsewhere. Its variables
+// may live on several devices (a model on cpu:1, an optimizer's step counter on cpu:0). The op's
+// own device is where it delivers its outputs: its kernel copies each result made elsewhere there,
+// so that a node's outputs live on its device in every graph. It is placed by rules 4, 5 (without
+// the agreement check) and 6; rule 3 does not apply. The gradient of such a call returns each
+// input's gradient on that input's device, as the copy op's gradient does.
 #pragma once
 
 #include <optional>
@@ -36,9 +53,14 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
 // Whether input i is a host input, by the call's HostInputMask.
 inline bool IsHostInput(uint64_t host_mask, int i) { return i < 64 && (host_mask >> i & 1); }
 
-// The device input i of `call` must be on when the call runs on `device`.
-inline Device InputDevice(uint64_t host_mask, int i, Device device) {
-  return IsHostInput(host_mask, i) ? Device::cpu() : device;
-}
+// The device input i (of dtype `dtype`) of an `op` call must be on when the call runs on
+// `device`, or nullopt when it may be anywhere: inputs whose elements the kernel never reads
+// (copies, shape readers, TensorLists) and the data inputs of multi-device ops (Note [Calls across
+// devices]). Host inputs must be on the host, variable handles and data on `device`.
+std::optional<Device> RequiredInputDevice(const OpDef& op, uint64_t host_mask, int i, DType dtype,
+                                          Device device);
+
+// The name of input i of `call` ("x", "args[3]"), for messages.
+std::string InputName(const OpCall& call, int i);
 
 }  // namespace duet

@@ -21,7 +21,7 @@ const Tensor* ShapeContext::input_value(int i) const {
 
 std::optional<std::vector<int64_t>> ShapeContext::input_ints(int i) const {
   const Tensor* t = input_value(i);
-  if (t == nullptr || !t->device().is_cpu()) return std::nullopt;
+  if (t == nullptr || !t->device().is_host()) return std::nullopt;
   if (t->dtype() == kInt32) {
     const int32_t* p = t->data<int32_t>();
     return std::vector<int64_t>(p, p + t->num_elements());

@@ -6,6 +6,7 @@
 #include "core/constant.h"
 #include "core/error.h"
 #include "core/resource.h"
+#include "eager/device_scope.h"
 #include "eager/eager_context.h"
 #include "eager/gradient_tape.h"
 #include "graph/graph_context.h"
@@ -96,8 +97,10 @@ const std::vector<Variable>& Optimizer::SlotsOf(const Variable& variable) {
   if (it != slots_.end()) return it->second;
   std::vector<Variable> slots;
   for (const std::string& slot_name : slot_names()) {
-    // Variable makes its state eagerly even inside a trace (Note [Optimizer steps]).
+    // Variable makes its state eagerly even inside a trace (Note [Optimizer steps]), and a slot
+    // lives with its variable, as TensorFlow colocates them: the update reads both on one device.
     ExecutionContext::Scope eager(&EagerContext::Get());
+    DeviceScope with_variable(variable.handle().device());
     slots.emplace_back(fill(variable.shape(), slot_initial_value(slot_name), variable.dtype()),
                        absl::StrCat(variable.name(), "/", slot_name), /*trainable=*/false);
   }

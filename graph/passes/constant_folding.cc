@@ -47,7 +47,7 @@ std::optional<TensorList> KnownInputs(const Node& node) {
   return inputs;
 }
 
-// Runs the node's CPU kernel on `inputs`.
+// Runs the node's CPU kernel on `inputs`, which must be host values.
 absl::StatusOr<OutputList> Evaluate(const Node& node, TensorList inputs, int64_t max_bytes) {
   OpCall call(&node.op(), std::move(inputs), OpSite(node.name(), node.location()));
   call.attrs = node.attrs();
@@ -61,6 +61,8 @@ absl::StatusOr<OutputList> Evaluate(const Node& node, TensorList inputs, int64_t
   if (bytes > max_bytes) return absl::ResourceExhaustedError("too large to fold");
   const KernelDef* kernel = FindKernel(node.op(), DeviceType::kCpu, DispatchDType(call));
   if (kernel == nullptr) return absl::UnimplementedError("no CPU kernel");
+  // A constant captured from another device (a GPU tensor) is not folded on the host.
+  DUET_RETURN_IF_ERROR(CheckInputDevices(call, Device::cpu(), HostInputMask(call)));
   OutputList outputs(shapes.num_outputs());
   if (!kernel->allocates_outputs) {
     for (int i = 0; i < shapes.num_outputs(); ++i) {

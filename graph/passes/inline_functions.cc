@@ -51,7 +51,7 @@ absl::Status InlineCall(Graph& graph, const Node& call, const GraphBody& functio
     for (const Node* in : node->control_inputs()) {
       for (const NodeOutput& out : outputs[in->id()]) spec.control_inputs.push_back(out.node);
     }
-    spec.device = node->device().empty() ? call.device() : node->device();
+    spec.device = node->device();  // where the call would run it (Note [Calls across devices])
     spec.location = node->location();
     for (int k = 0; k < node->num_outputs(); ++k) {
       spec.output_dtypes.push_back(node->output_dtype(k));

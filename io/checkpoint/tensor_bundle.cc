@@ -260,7 +260,7 @@ void BundleWriter::add(const std::string& key, const Tensor& value) {
         absl::StrCat(where(), "shape ", value.shape().str(), " is not fully defined")));
   }
   if (value.dtype() == kString) return AddStrings(key, value);
-  const Tensor cpu = value.device().is_cpu() || value.num_elements() == 0 ? value : value.cpu();
+  const Tensor cpu = value.device().is_host() || value.num_elements() == 0 ? value : value.cpu();
   const uint64_t offset = data_->size();
   const uint32_t crc = data_->AppendWithCrc(0, cpu.raw_data(), cpu.nbytes());
   AddEntry(key, ToProtoDataType(value.dtype()), value.shape(), offset, data_->size() - offset, crc);

@@ -86,7 +86,7 @@ absl::StatusOr<Tensor> ReadableOnCpu(const Tensor& t, const std::string& what) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": a symbolic tensor (graph mode) has no values"));
   }
-  if (t.device().is_cpu()) return t;
+  if (t.device().is_host()) return t;
   absl::StatusOr<Tensor> copy;
   try {
     copy = t.cpu();

@@ -41,7 +41,7 @@ void Queue(io::EventWriter& writer, SummaryRecord record) {
 
 bool IsReal(DType dtype) { return dtype != kBool && dtype != kResource && dtype != kVariant; }
 
-Tensor OnCpu(const Tensor& t) { return t.device().is_cpu() ? t : t.cpu(); }
+Tensor OnCpu(const Tensor& t) { return t.device().is_host() ? t : t.cpu(); }
 
 double ScalarOf(const io::EventWriter& writer, absl::string_view tag, const Tensor& value) {
   if (!value.defined() || !IsReal(value.dtype()) || value.num_elements() != 1 ||

@@ -7,6 +7,24 @@ int64_t ConvGeometry::InCells() const { return SpatialProduct(in, rank); }
 int64_t ConvGeometry::WindowCells() const { return SpatialProduct(window, rank); }
 int64_t ConvGeometry::OutCells() const { return SpatialProduct(out, rank); }
 
+DirectConvShape ConvGeometry::AsDirect() const {
+  const ConvGeometry g = As3D();
+  DirectConvShape s;
+  s.batch = g.batch;
+  s.in_c = g.in_c;
+  s.out_c = g.out_c;
+  s.groups = g.groups;
+  for (int d = 0; d < 3; ++d) {
+    s.in[d] = g.in[d];
+    s.window[d] = g.window[d];
+    s.out[d] = g.out[d];
+    s.stride[d] = g.stride[d];
+    s.dilation[d] = g.dilation[d];
+    s.pad_before[d] = g.pad[d].before;
+  }
+  return s;
+}
+
 ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Shape& in,
                               const Shape& filter, const Shape& out) {
   return MakeConvGeometry(ctx, kind, ConvWindowKeysOf(kind), in, filter, out);

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "core/shape.h"
+#include "kernels/common/direct_conv.h"
 #include "kernels/common/window_geometry.h"
 #include "kernels/kernel_registry.h"
 #include "ops/nn/nn_attrs.h"
@@ -36,6 +37,8 @@ struct ConvGeometry {
   int64_t InCells() const;
   int64_t WindowCells() const;
   int64_t OutCells() const;
+  // The same sizes as plain numbers of rank 3, for the direct convolutions (direct_conv.h).
+  DirectConvShape AsDirect() const;
 };
 
 // The geometry of the `kind` convolution with input shape `in`, filter shape `filter` and output

@@ -1,7 +1,7 @@
-// Kernels of DuetCopyToDevice for copies that involve a CUDA device: the output (allocated by the
-// dispatcher on the op's device) is filled from the input wherever it lives. They need only the
-// CUDA runtime, so they build on every machine; CPU-to-CPU copies never reach them (Tensor::to
-// returns the tensor itself) except from hand-built graphs, which get a plain memcpy.
+// Kernels of DuetCopyToDevice: the output (allocated by the dispatcher on the op's device) is
+// filled from the input wherever it lives. They need only the CUDA runtime, so they build on every
+// machine. Copies between CPU devices (the host and virtual devices, Note [Virtual devices] in
+// core/device.cc) are a plain memcpy.
 #include <cstring>
 
 #include "kernels/cuda/cuda_context.h"
@@ -13,8 +13,9 @@ namespace {
 absl::Status CopyKernel(KernelContext& ctx) {
   const Tensor& in = ctx.input(0);
   Tensor& out = ctx.output(0);
-  if (in.device().is_cpu() && out.device().is_cpu()) {
+  if (in.device().is_cpu() && out.device().is_cpu()) {  // the host and virtual CPU devices
     std::memcpy(out.raw_data(), in.raw_data(), in.nbytes());
+    CountHostTransfer(out.device(), in.device());
     return absl::OkStatus();
   }
   return cuda::CopyBytes(out.raw_data(), out.device(), in.raw_data(), in.device(), in.nbytes());

@@ -99,12 +99,6 @@ absl::StatusOr<DeviceContext*> CurrentContext(Device device) {
   return context;
 }
 
-namespace {
-std::atomic<int64_t> copies_to_device{0}, copies_to_host{0};
-}  // namespace
-
-HostTransfers host_transfers() { return {copies_to_device.load(), copies_to_host.load()}; }
-
 absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src_device,
                        size_t bytes) {
   if (bytes == 0) return absl::OkStatus();
@@ -121,8 +115,7 @@ absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src
         cudaMemcpyPeerAsync(dst, dst_device.index(), src, src_device.index(), bytes, to->stream()),
         "cudaMemcpyPeerAsync");
   }
-  if (dst_device.is_cpu()) ++copies_to_host;
-  if (src_device.is_cpu()) ++copies_to_device;
+  CountHostTransfer(dst_device, src_device);
   const Device gpu = dst_device.is_cuda() ? dst_device : src_device;
   DUET_ASSIGN_OR_RETURN(DeviceContext * context, CurrentContext(gpu));
   DUET_RETURN_IF_ERROR(CudaStatus(

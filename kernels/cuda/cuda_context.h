@@ -65,14 +65,6 @@ absl::StatusOr<DeviceContext*> CurrentContext(Device device);
 absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src_device,
                        size_t bytes);
 
-// How many copies between the CPU and CUDA devices CopyBytes has made since the process started:
-// work that stays on a GPU (a traced training step on device tensors) makes none.
-struct HostTransfers {
-  int64_t to_device = 0;
-  int64_t to_host = 0;
-};
-HostTransfers host_transfers();
-
 }  // namespace duet::cuda
 
 // Returns the status of a CUDA runtime call when it failed: DUET_CUDA_RETURN_IF_ERROR(cudaFoo()).

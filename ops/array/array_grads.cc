@@ -235,8 +235,9 @@ TensorList UnsortedSegmentSumGrad(const GradientContext& ctx) {
   const Tensor& grad = ctx.grad(0);
   const Shape& data = ctx.input_shape(0);
   if (ctx.output_shape(0).dim(0) == 0) {
-    // No segments: every id was negative, and there is no row to gather from.
-    return {zeros(data, grad.dtype()), Tensor(), Tensor()};
+    // No segments: every id was negative, and there is no row to gather from. Zeros of the data's
+    // shape, made where the gradient is (zeros() would make them on the host).
+    return {broadcast_to(reduce_sum(zeros_like(grad)), data), Tensor(), Tensor()};
   }
   const Tensor zero_id = scalar(0, ids.dtype());
   const Tensor gathered = gather(grad, maximum(ids, zero_id));

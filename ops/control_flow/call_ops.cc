@@ -50,6 +50,7 @@ const OpDef* RegisterCall(const char* name, bool stateful) {
       .StringAttr(CallAttrs::kConfigProto, "")
       .StringAttr(CallAttrs::kExecutorType, "")
       .Doc("Calls the function f with args and returns its results.")
+      .MultiDevice()
       .SetShapeFn(CallShape);
   if (stateful) builder.Stateful();
   return builder.Register();

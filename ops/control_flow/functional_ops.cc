@@ -114,6 +114,7 @@ const OpDef* RegisterIf(const char* name, bool stateful) {
       .Doc(
           "Calls then_branch(input) when cond is true (nonzero, or a non-empty tensor), else "
           "else_branch(input).")
+      .MultiDevice()
       .SetShapeFn(IfShape);
   if (stateful) builder.Stateful();
   return builder.Register();
@@ -129,6 +130,7 @@ const OpDef* RegisterWhile(const char* name, bool stateful) {
       .ShapeListAttr(WhileAttrs::kOutputShapes, std::vector<Shape>{})
       .IntAttr(WhileAttrs::kParallelIterations, 10)
       .Doc("Loop variables start as input; while cond(vars) is true, vars = body(vars).")
+      .MultiDevice()
       .SetShapeFn(WhileShape);
   if (stateful) builder.Stateful();
   return builder.Register();

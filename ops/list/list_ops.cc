@@ -29,7 +29,7 @@ absl::Status CheckRankAtMost(const ShapeContext& ctx, int i, int max_rank, absl:
 absl::StatusOr<Shape> ElementShapeInput(const ShapeContext& ctx, int i) {
   DUET_RETURN_IF_ERROR(CheckRankAtMost(ctx, i, 1, "element_shape"));
   const Tensor* value = ctx.input_value(i);
-  if (value == nullptr || !value->has_value() || !value->device().is_cpu()) {
+  if (value == nullptr || !value->has_value() || !value->device().is_host()) {
     return Shape::UnknownRank();
   }
   return ShapeFromTensor(*value);

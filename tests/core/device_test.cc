@@ -45,5 +45,37 @@ TEST_CASE("Device names and predicates") {
   CHECK(Device(DeviceType::kCuda, 2).index() == 2);
 }
 
+TEST_CASE("virtual CPU devices: cpu:1 is a device of its own, not the host") {
+  absl::StatusOr<Device> one = Device::Parse("/cpu:1");
+  REQUIRE(one.ok());
+  CHECK(*one == Device::cpu(1));
+  CHECK(Device::Parse("/device:CPU:1").value() == Device::cpu(1));
+  CHECK(Device::cpu(1).str() == "cpu:1");
+  CHECK(Device::cpu(1).tf_name() == "/device:CPU:1");
+  CHECK(Device::cpu(1).is_cpu());
+  CHECK_FALSE(Device::cpu(1).is_host());
+  CHECK(Device::cpu().is_host());
+  CHECK_FALSE(Device::cuda(0).is_host());
+}
+
+TEST_CASE("DUET_VIRTUAL_DEVICES=2 (set by the test rules) gives cpu:0 and cpu:1") {
+  CHECK(num_cpu_devices() == 2);
+  CHECK(device_present(Device::cpu()));
+  CHECK(device_present(Device::cpu(1)));
+  CHECK_FALSE(device_present(Device::cpu(2)));
+  CHECK(device_present(Device::cuda(0)) == (num_gpus() > 0));
+}
+
+TEST_CASE("host transfers count copies between the host and another device only") {
+  const HostTransfers before = host_transfers();
+  CountHostTransfer(Device::cpu(1), Device::cpu());
+  CountHostTransfer(Device::cpu(), Device::cuda(0));
+  CountHostTransfer(Device::cpu(), Device::cpu());
+  CountHostTransfer(Device::cuda(1), Device::cuda(0));
+  const HostTransfers after = host_transfers();
+  CHECK(after.to_device - before.to_device == 1);
+  CHECK(after.to_host - before.to_host == 1);
+}
+
 }  // namespace
 }  // namespace duet

@@ -11,7 +11,7 @@ namespace {
 // Calls a function traced from a two-output body on `args`, eagerly or in the current graph.
 std::vector<Tensor> CallTraced(bool stateful, const std::vector<Tensor>& args) {
   std::vector<ArgSpec> specs;
-  for (const Tensor& a : args) specs.push_back({a.dtype(), a.shape()});
+  for (const Tensor& a : args) specs.emplace_back(a.dtype(), a.shape(), a.device());
   FunctionTrace trace =
       TraceFunction(GraphContext::Current(), specs, [](const std::vector<Tensor>& a) {
         return std::vector<Tensor>{duet::tanh(a[0]) * a[1], duet::exp(a[0] * 0.5) + a[0] * a[0]};

@@ -16,7 +16,7 @@ using Branch = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
 std::vector<Tensor> CallIf(const std::string& op_name, const Tensor& pred, const Branch& then_fn,
                            const Branch& else_fn, const std::vector<Tensor>& args) {
   std::vector<ArgSpec> specs;
-  for (const Tensor& a : args) specs.push_back({a.dtype(), a.shape()});
+  for (const Tensor& a : args) specs.emplace_back(a.dtype(), a.shape(), a.device());
   FunctionTrace then_trace = TraceFunction(GraphContext::Current(), specs, then_fn);
   FunctionTrace else_trace = TraceFunction(GraphContext::Current(), specs, else_fn);
   const std::vector<NodeOutput> captures = UnionOfCaptures({&then_trace, &else_trace});
@@ -73,7 +73,8 @@ void CheckWhileRefuses(const std::string& op) {
   const Tensor x = constant(1.5);
   GradientTape tape;
   tape.watch(x);
-  std::vector<ArgSpec> specs = {{kInt32, Shape()}, {kFloat64, Shape()}};
+  std::vector<ArgSpec> specs = {{kInt32, Shape(), Device::cpu()},
+                                {kFloat64, Shape(), Device::cpu()}};
   auto cond = TraceFunction(
       nullptr, specs, [](const std::vector<Tensor>& v) { return std::vector<Tensor>{v[0] < 3}; });
   auto body = TraceFunction(nullptr, specs, [](const std::vector<Tensor>& v) {

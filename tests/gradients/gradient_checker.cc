@@ -87,14 +87,53 @@ void CheckGraphAgreement(const std::string& op, const TestFn& f, const std::vect
   }
 }
 
-// Note [Gradient checks on the GPU]: with a GPU (and --config=cuda), f also runs on GPU copies of
-// the inputs inside a DeviceScope (so constants f makes move there too), under a tape: its
-// outputs and gradients, computed by the CUDA kernels without host round trips, must equal the
-// CPU's. Both are float64, so only summation order differs. Ops with no float64 CUDA kernel run
-// on the CPU only (eager placement does not fall back to the CPU), so they skip, saying so.
-void CheckGpuAgreement(const std::string& op, const std::vector<Tensor>& inputs, const TestFn& f,
-                       const std::vector<int>& wrt, const std::vector<Tensor>& cpu_outputs,
+// Note [Gradient checks on other devices]: f also runs on copies of the inputs on another device,
+// inside a DeviceScope (so constants f makes move there too), under a tape: its outputs and
+// gradients must equal the host's. On cpu:1 (DUET_VIRTUAL_DEVICES=2, which every test run sets:
+// Note [Virtual devices] in core/device.cc) the kernels are the host's, so this checks placement,
+// copies and the device check through every gradient, within 1e-12. With a GPU (and
+// --config=cuda) it also runs on cuda:0, computed by the CUDA kernels without host round trips:
+// both are float64, so only summation order differs (1e-9). Ops with no float64 CUDA kernel run on
+// the CPU only (eager placement does not fall back to the CPU), so they skip the GPU, saying so.
+void CheckDeviceAgreement(const std::string& op, Device device, double tol,
+                          const std::vector<Tensor>& inputs, const TestFn& f,
+                          const std::vector<int>& wrt, const std::vector<Tensor>& host_outputs,
+                          const std::vector<Tensor>& weights, const std::vector<Tensor>& analytic) {
+  DeviceScope on_device(device);
+  std::vector<Tensor> xs;
+  for (const Tensor& x : inputs) xs.push_back(x.to(device));
+  GradientTape tape;
+  for (int i : wrt) tape.watch(xs[i]);
+  const std::vector<Tensor> ys = f(xs);
+  std::vector<Tensor> targets, device_weights;
+  for (const Tensor& y : ys) {
+    if (IsFloating(y.dtype())) targets.push_back(y);
+  }
+  for (const Tensor& w : weights) device_weights.push_back(w.to(device));
+  std::vector<GradientSource> sources;
+  for (int i : wrt) sources.push_back(xs[i]);
+  const std::vector<Tensor> grads = tape.gradient(targets, sources, device_weights);
+  for (size_t k = 0; k < ys.size(); ++k) {
+    INFO("output " << k << ": " << device.str() << " vs the host");
+    CHECK(ys[k].device() == device);
+    ExpectTensorNear(ys[k].cpu(), host_outputs[k], tol);
+  }
+  for (size_t s = 0; s < grads.size(); ++s) {
+    INFO("gradient of input " << wrt[s] << ": " << device.str() << " vs the host");
+    REQUIRE(grads[s].defined() == analytic[s].defined());
+    if (!grads[s].defined()) continue;
+    CHECK(grads[s].device() == device);
+    ExpectTensorNear(grads[s].cpu(), analytic[s], tol);
+  }
+}
+
+void CheckOtherDevices(const std::string& op, const std::vector<Tensor>& inputs, const TestFn& f,
+                       const std::vector<int>& wrt, const std::vector<Tensor>& host_outputs,
                        const std::vector<Tensor>& weights, const std::vector<Tensor>& analytic) {
+  if (num_cpu_devices() > 1) {
+    CheckDeviceAgreement(op, Device::cpu(1), 1e-12, inputs, f, wrt, host_outputs, weights,
+                         analytic);
+  }
 #if DUET_CUDA
   if (num_gpus() == 0) return;
   const OpDef* def = OpRegistry::Global().Find(op);
@@ -102,32 +141,7 @@ void CheckGpuAgreement(const std::string& op, const std::vector<Tensor>& inputs,
     WARN(op << " has no float64 CUDA kernel: GPU agreement not checked");
     return;
   }
-  DeviceScope on_gpu(Device::cuda(0));
-  std::vector<Tensor> xs;
-  for (const Tensor& x : inputs) xs.push_back(x.gpu());
-  GradientTape tape;
-  for (int i : wrt) tape.watch(xs[i]);
-  const std::vector<Tensor> ys = f(xs);
-  std::vector<Tensor> targets, gpu_weights;
-  for (const Tensor& y : ys) {
-    if (IsFloating(y.dtype())) targets.push_back(y);
-  }
-  for (const Tensor& w : weights) gpu_weights.push_back(w.gpu());
-  std::vector<GradientSource> sources;
-  for (int i : wrt) sources.push_back(xs[i]);
-  const std::vector<Tensor> grads = tape.gradient(targets, sources, gpu_weights);
-  for (size_t k = 0; k < ys.size(); ++k) {
-    INFO("output " << k << ": GPU vs CPU");
-    CHECK(ys[k].device() == Device::cuda(0));
-    ExpectTensorNear(ys[k].cpu(), cpu_outputs[k], 1e-9);
-  }
-  for (size_t s = 0; s < grads.size(); ++s) {
-    INFO("gradient of input " << wrt[s] << ": GPU vs CPU");
-    REQUIRE(grads[s].defined() == analytic[s].defined());
-    if (grads[s].defined()) ExpectTensorNear(grads[s].cpu(), analytic[s], 1e-9);
-  }
-#else
-  (void)op, (void)inputs, (void)f, (void)wrt, (void)cpu_outputs, (void)weights, (void)analytic;
+  CheckDeviceAgreement(op, Device::cuda(0), 1e-9, inputs, f, wrt, host_outputs, weights, analytic);
 #endif
 }
 
@@ -161,7 +175,7 @@ void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Te
   for (int i : wrt) sources.push_back(xs[i]);
   const std::vector<Tensor> analytic = tape.gradient(targets, sources, weights);
   if (options.check_graph) CheckGraphAgreement(op, f, inputs, wrt, ys, weights, analytic);
-  CheckGpuAgreement(op, inputs, f, wrt, ys, weights, analytic);
+  CheckOtherDevices(op, inputs, f, wrt, ys, weights, analytic);
 
   // Numeric: central differences of the same projection.
   for (size_t s = 0; s < wrt.size(); ++s) {
@@ -207,7 +221,8 @@ void CheckSecondOrderGradients(const std::string& op, const TestFn& f,
     for (int i : wrt) sources.push_back(xs[i]);
     std::vector<Tensor> grads = tape.gradient(targets, sources, weights);
     for (size_t s = 0; s < grads.size(); ++s) {
-      if (!grads[s].defined()) grads[s] = zeros(xs[wrt[s]].shape(), kFloat64);
+      // zeros_like: on the input's device (zeros() makes host values).
+      if (!grads[s].defined()) grads[s] = zeros_like(xs[wrt[s]]);
     }
     return grads;
   };

@@ -35,9 +35,9 @@ inline GradientCheckOptions Float32GradientCheck() { return {.delta = 1e-2, .tol
 // sum(f(x) * w) with respect to each input equals its central-difference estimate, and that the
 // op named `op` was recorded on the tape (so a check cannot pass without exercising the op's
 // gradient). With options.check_graph, also that f built as a graph agrees with eager execution
-// and that symbolic gradients() equal the tape's. With a GPU, also that f and its tape gradients
-// on the GPU equal the CPU's (Note [Gradient checks on the GPU] in gradient_checker.cc). Fails
-// the current Catch2 test otherwise.
+// and that symbolic gradients() equal the tape's. On a virtual device (cpu:1) and a GPU, when
+// present, also that f and its tape gradients there equal the host's (Note [Gradient checks on
+// other devices] in gradient_checker.cc). Fails the current Catch2 test otherwise.
 void CheckGradients(const std::string& op, const TestFn& f, const std::vector<Tensor>& inputs,
                     const GradientCheckOptions& options = {});
 

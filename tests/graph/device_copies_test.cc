@@ -34,6 +34,11 @@ TEST_CASE("nodes made in a DeviceScope carry its device; CPU nodes keep an empty
   CHECK(g.FindNode("z")->device() == "/device:GPU:0");
   CHECK(y.device() == Device::cuda(0));
   CHECK(Graph::from_graph_def(g.to_graph_def()).FindNode("y")->device() == "/device:GPU:0");
+  // A copy keeps every node's placement (sessions and functions plan copies of graphs).
+  const Graph copy = g.Copy();
+  CHECK(copy.FindNode("y")->placement() == Device::cuda(0));
+  CHECK(copy.FindNode("z")->placement() == Device::cuda(0));
+  CHECK(copy.FindNode("x")->placement() == Device::cpu());
 }
 
 TEST_CASE("InsertDeviceCopies copies each crossing value once per device") {

@@ -113,5 +113,33 @@ TEST_CASE("a plan runs itself from inside its own run, on several threads at onc
   inner_plan = nullptr;
 }
 
+TEST_CASE("a step whose input lives on another device fails the device check, naming the node") {
+  if (num_cpu_devices() < 2) {
+    WARN("skipped: no virtual device cpu:1 (DUET_VIRTUAL_DEVICES=2)");
+    return;
+  }
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    x = placeholder(kFloat32, {2}, "x");  // on the host
+    DeviceScope on(Device::cpu(1));
+    y = multiply(x, x, "twice");  // on cpu:1, reading the host placeholder
+  }
+  // Compiled without the copies a session inserts (Note [Device boundaries]): the check stops the
+  // kernel rather than let it read the host's tensor as cpu:1's.
+  std::unique_ptr<Plan> plan = Compile(g, x, y);
+  absl::StatusOr<std::vector<Tensor>> out = plan->Run({constant({1.f, 2.f})});
+  REQUIRE_FALSE(out.ok());
+  CHECK_THAT(std::string(out.status().message()),
+             Catch::Contains("Mul") && Catch::Contains("twice") &&
+                 Catch::Contains("input 0 ('x') is on cpu:0, but the kernel runs on cpu:1") &&
+                 Catch::Contains("plan_test.cc"));
+  // The session copies the value across, so the same graph runs.
+  const std::vector<Tensor> ran = Session(g).run({{x, constant({1.f, 2.f})}}, {y});
+  CHECK(ran[0].device() == Device::cpu(1));
+  testing::ExpectTensorNear(ran[0].cpu(), constant({1.f, 4.f}), 0);
+}
+
 }  // namespace
 }  // namespace duet

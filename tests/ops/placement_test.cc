@@ -44,10 +44,39 @@ TEST_CASE("data inputs on two devices are an error naming both") {
   CHECK(message.find(".to(device)") != std::string::npos);
 }
 
-TEST_CASE("a CPU scalar goes along with tensors on a GPU") {
+TEST_CASE("a host scalar or empty host tensor goes along with tensors on a GPU") {
   const Tensor x = constant({{1.f, 2.f}});
   CHECK(*Place(Call("Mul", {constant(2.f), On(x, kGpu0)}), std::nullopt) == kGpu0);
   CHECK(*Place(Call("Mul", {constant(2.f), constant(3.f)}), std::nullopt) == Device::cpu());
+  const Tensor empty = zeros({0});
+  CHECK(*Place(Call("DenseBincount", {On(constant({1, 2}), kGpu0), constant(4), empty}),
+               std::nullopt) == kGpu0);
+  // A virtual device's scalar is not the host's: it does not go along.
+  CHECK_FALSE(
+      Place(Call("Mul", {On(constant(2.f), Device::cpu(1)), On(x, kGpu0)}), std::nullopt).ok());
+}
+
+TEST_CASE("calls take each input where it is and run where their data inputs or scope are") {
+  // PartitionedCall's placement does not need a function: only Tin/Tout and the inputs.
+  const Tensor x = constant({{1.f, 2.f}});
+  Variable host_v(constant({1.f}), "placement_call_v");
+  auto call_of = [&](TensorList inputs) {
+    OpCall call(OpRegistry::Global().Find("PartitionedCall"), std::move(inputs), OpSite());
+    std::vector<DType> tin;
+    for (const Tensor& t : call.inputs) tin.push_back(t.dtype());
+    call.attrs[call.op->attr_index("Tin")] = tin;
+    call.attrs[call.op->attr_index("Tout")] = std::vector<DType>{kFloat32};
+    return call;
+  };
+  // A variable does not decide (rule 3 does not apply); the data input does, and inputs on two
+  // devices are fine.
+  const OpCall mixed = call_of({host_v.handle(), On(x, kGpu0), x});
+  CHECK(*Place(mixed, std::nullopt) == kGpu0);
+  CHECK(*Place(mixed, Device::cpu(1)) == Device::cpu(1));
+  CHECK(*Place(call_of({On(host_v.handle(), kGpu0)}), std::nullopt) == kGpu0);
+  for (int i = 0; i < 3; ++i) {
+    CHECK_FALSE(RequiredInputDevice(*mixed.op, 0, i, mixed.inputs[i].dtype(), kGpu0).has_value());
+  }
 }
 
 TEST_CASE("a DeviceScope decides over the inputs' device") {
@@ -64,8 +93,10 @@ TEST_CASE("host inputs stay on the CPU and do not decide placement") {
   const OpCall reshape = Call("Reshape", {x, from_vector(std::vector<int32_t>{4})});
   CHECK(HostInputMask(reshape) == 0b10);
   CHECK(*Place(reshape, std::nullopt) == kGpu0);
-  CHECK(InputDevice(HostInputMask(reshape), 0, kGpu0) == kGpu0);
-  CHECK(InputDevice(HostInputMask(reshape), 1, kGpu0) == Device::cpu());
+  const OpDef& op = *reshape.op;
+  CHECK(RequiredInputDevice(op, HostInputMask(reshape), 0, kFloat32, kGpu0) == kGpu0);
+  CHECK(RequiredInputDevice(op, HostInputMask(reshape), 1, kInt32, kGpu0) == Device::cpu());
+  CHECK(InputName(reshape, 1) == "shape");
   // After a list: ConcatV2's axis comes after its N values.
   const OpCall concat = Call("ConcatV2", {x, x, x, constant(int32_t{0})});
   CHECK(HostInputMask(concat) == 0b1000);

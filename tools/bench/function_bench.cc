@@ -8,6 +8,10 @@
 // The MLP cases' floor is the same math on prebuilt oneDNN primitives (dnnl_floor.h).
 // Each prints eager.<case>, traced.<case> and floor.<case> in us per call (interleaved medians),
 // ratio.<case> = eager / traced and ratio_to_floor.<case> = traced / floor.
+//   - device_check.*: what the device check at kernel launch costs (Note [Device checks] in
+//     kernels/kernel_registry.h), the same work with the check on and off in one run: an eager
+//     4x4 add inside a DeviceScope (the eager path that checks; without a scope the host fast
+//     path needs no check) and the traced mlp_train_step_b64_f32 (a plan checks every step).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +20,7 @@
 #include <vector>
 
 #include "duet.h"
+#include "kernels/kernel_registry.h"
 #include "tools/bench/bench_util.h"
 #include "tools/bench/dnnl_floor.h"
 #include "tools/bench/elementwise_chain.h"
@@ -106,34 +111,36 @@ void MlpForwardCase() {
       x);
 }
 
-void TrainStepCase(int batch) {
-  // Separate variables per peer, so each trains its own copy at the same cost.
-  auto make = [] {
-    return std::vector<Variable>{Variable(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"),
-                                 Variable(zeros({256}), "b1"),
-                                 Variable(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"),
-                                 Variable(zeros({10}), "b2")};
+// The 784-256-10 MLP's variables; each peer trains a copy of its own, at the same cost.
+std::vector<Variable> MlpVariables() {
+  return {
+      Variable(random_normal({784, 256}, 1, kFloat32, 0, 0.05), "w1"), Variable(zeros({256}), "b1"),
+      Variable(random_normal({256, 10}, 2, kFloat32, 0, 0.05), "w2"), Variable(zeros({10}), "b2")};
+}
+
+// One SGD step of the MLP over `v`: forward, a GradientTape's backward, the updates.
+auto MlpStep(std::vector<Variable> v, Tensor rate) {
+  return [v, rate](const Tensor& xs, const Tensor& ys) {
+    GradientTape tape;
+    const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
+    const Tensor loss =
+        reduce_mean(sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
+    const std::vector<Tensor> grads =
+        tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
+    for (size_t i = 0; i < v.size(); ++i) {
+      resource_apply_gradient_descent(v[i].handle(), rate, grads[i]);
+    }
+    return loss;
   };
+}
+
+void TrainStepCase(int batch) {
   const Tensor x = random_normal({batch, 784}, 3);
   const Tensor y = cast(floor(random_uniform({batch}, 4, kFloat32, 0, 10)), kInt64);
   const Tensor rate = constant(0.01f);
-  auto step_of = [&](std::vector<Variable> v) {
-    return [v, rate](const Tensor& xs, const Tensor& ys) {
-      GradientTape tape;
-      const Tensor h = relu(bias_add(matmul(xs, v[0]), v[1]));
-      const Tensor loss = reduce_mean(
-          sparse_softmax_cross_entropy_with_logits(ys, bias_add(matmul(h, v[2]), v[3])));
-      const std::vector<Tensor> grads =
-          tape.gradient(loss, std::vector<GradientSource>(v.begin(), v.end()));
-      for (size_t i = 0; i < v.size(); ++i) {
-        resource_apply_gradient_descent(v[i].handle(), rate, grads[i]);
-      }
-      return loss;
-    };
-  };
-  auto eager = step_of(make());
-  auto traced = duet::function(step_of(make()));
-  const std::vector<Variable> own = make();
+  auto eager = MlpStep(MlpVariables(), rate);
+  auto traced = duet::function(MlpStep(MlpVariables(), rate));
+  const std::vector<Variable> own = MlpVariables();
   duet_bench::FloorTrainStep floor(batch, 784, 256, 10, own[0].value().to_vector<float>(),
                                    own[2].value().to_vector<float>(), x.data<float>(),
                                    y.data<int64_t>(), 0.01f);
@@ -167,6 +174,48 @@ void TrainStepCase(int batch) {
   Print("ratio_to_floor." + name, seconds[1] / seconds[2], "x");
 }
 
+// The device check's cost: `fn` with the check on, then off, interleaved; prints both and their
+// ratio (on / off).
+void CheckedVsUnchecked(const std::string& name, const std::function<void()>& fn, double scale,
+                        const char* unit) {
+  const std::vector<double> seconds = InterleavedMedianSecondsPerCall({
+      [&] {
+        kernel_internal::SetDeviceChecks(true);
+        fn();
+      },
+      [&] {
+        kernel_internal::SetDeviceChecks(false);
+        fn();
+      },
+  });
+  kernel_internal::SetDeviceChecks(true);
+  Print("device_check.on." + name, seconds[0] * scale, unit);
+  Print("device_check.off." + name, seconds[1] * scale, unit);
+  Print("device_check.ratio." + name, seconds[0] / seconds[1], "x");
+}
+
+void DeviceCheckCase() {
+  const Tensor a = random_normal({4, 4}, 1), b = random_normal({4, 4}, 2);
+  CheckedVsUnchecked(
+      "eager_add_4x4_in_scope",
+      [&] {
+        DeviceScope on(Device::cpu());
+        Tensor c = a + b;
+        DoNotOptimize(c);
+      },
+      1e9, "ns");
+  const Tensor x = random_normal({64, 784}, 3);
+  const Tensor y = cast(floor(random_uniform({64}, 4, kFloat32, 0, 10)), kInt64);
+  auto step = duet::function(MlpStep(MlpVariables(), constant(0.01f)));
+  CheckedVsUnchecked(
+      "traced_mlp_train_step_b64_f32",
+      [&] {
+        Tensor loss = step(x, y);
+        DoNotOptimize(loss);
+      },
+      kUsPerSecond, "us");
+}
+
 }  // namespace
 }  // namespace duet
 
@@ -175,5 +224,6 @@ int main() {
   duet::MlpForwardCase();
   duet::TrainStepCase(64);
   duet::TrainStepCase(256);
+  duet::DeviceCheckCase();
   return 0;
 }

@@ -9,8 +9,10 @@
 //   - add_4_f32_launch: 10,000 eager `x + y` on 4-element tensors, then one synchronize: the host's
 //     cost per op (target <= 5 us), since the GPU's share of such an op is a few microseconds.
 // Lines are duet.<case> (eager) and duet_traced.<case>, ratio.<case> = eager / traced. Each timed
-// batch starts and ends with the device idle (see GpuSecondsPerCall). Without a GPU, or when built
-// without --config=cuda, the program prints why it skips and exits 0.
+// batch starts and ends with the device idle (see GpuSecondsPerCall). A failing case prints
+// `# <case> FAILED: <why>` and the run goes on to the next (the exit status is then 1); stdout is
+// line-buffered, so a crash loses no line printed before it. Without a GPU, or when built without
+// --config=cuda, the program prints why it skips and exits 0.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -20,7 +22,9 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "duet.h"
@@ -45,10 +49,12 @@ constexpr bool kCudaKernels = false;
 constexpr double kUsPerSecond = 1e6;
 const Device kGpu = Device::cuda(0);
 
-[[noreturn]] void Fail(const std::string& message) {
-  std::fprintf(stderr, "gpu_bench: %s\n", message.c_str());
-  std::exit(1);
-}
+// A case's failure: Run reports it and goes on to the next case.
+struct CaseFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void Fail(const std::string& message) { throw CaseFailed(message); }
 
 // Waits for everything queued on cuda:0's one stream (Note [One stream per device]).
 void Synchronize() {
@@ -262,23 +268,42 @@ void LaunchCase() {
   Print("duet.add_4_f32_launch", seconds * kUsPerSecond, "us");
 }
 
-void Run() {
+// Runs every case, reporting each failure (a wrong result, a duet::Error) and going on. Returns
+// how many failed.
+int Run() {
   PrintDevice();
   cuda::set_allow_tf32(false);  // float32 matmuls are true float32 products (as in the peer)
-  MatmulCase(kFloat32, "matmul_4096_f32", 1e-4);
-  MatmulCase(kBFloat16, "matmul_4096_bf16", 1e-2);  // bfloat16 output: 8 bits of mantissa
-  empty_cache();                                    // the 4096x4096 blocks are not needed again
-  ConvBnReluCase();
-  ChainCase();
-  TrainStepCase(64);
-  TrainStepCase(256);
-  LaunchCase();
+  const std::vector<std::pair<std::string, std::function<void()>>> cases = {
+      {"matmul_4096_f32", [] { MatmulCase(kFloat32, "matmul_4096_f32", 1e-4); }},
+      // bfloat16 output: 8 bits of mantissa; the 4096x4096 blocks are not needed again after it.
+      {"matmul_4096_bf16",
+       [] {
+         MatmulCase(kBFloat16, "matmul_4096_bf16", 1e-2);
+         empty_cache();
+       }},
+      {"conv_bn_relu_32x56x56x64_f32", ConvBnReluCase},
+      {"chain_50_64x64_f32", ChainCase},
+      {"mlp_train_step_b64_f32", [] { TrainStepCase(64); }},
+      {"mlp_train_step_b256_f32", [] { TrainStepCase(256); }},
+      {"add_4_f32_launch", LaunchCase},
+  };
+  int failed = 0;
+  for (const auto& [name, run_case] : cases) {
+    try {
+      run_case();
+    } catch (const std::exception& e) {  // CaseFailed, duet::Error
+      ++failed;
+      std::printf("# %s FAILED: %s\n", name.c_str(), e.what());
+    }
+  }
+  return failed;
 }
 
 }  // namespace
 }  // namespace duet
 
 int main() {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // every line out before a crash could lose it
   if (!duet::kCudaKernels) {
     std::printf("# gpu_bench skipped: built without --config=cuda (no CUDA kernels)\n");
     return 0;
@@ -287,10 +312,13 @@ int main() {
     std::printf("# gpu_bench skipped: no CUDA device (num_gpus() is 0)\n");
     return 0;
   }
+  int failed = 0;
   try {
-    duet::Run();
-  } catch (const std::exception& e) {  // duet::Error among them
-    duet::Fail(e.what());
+    failed = duet::Run();
+  } catch (const std::exception& e) {  // the device's properties could not be read
+    std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+    return 1;
   }
-  return 0;
+  if (failed > 0) std::fprintf(stderr, "gpu_bench: %d case(s) failed\n", failed);
+  return failed > 0 ? 1 : 0;
 }

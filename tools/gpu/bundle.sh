@@ -9,13 +9,15 @@
 #                                         # tools/bench:gpu_bench
 #   then, on the GPU machine (the device tool carries .device/gpu_bundle.tar.xz; the unpacked
 #   folder is over its 64 MiB limit):
-#   tar -xJf .device/gpu_bundle.tar.xz -C /tmp && /tmp/gpu_bundle/run.sh [name filter]
+#   tar -xJf .device/gpu_bundle.tar.xz -C /tmp && /tmp/gpu_bundle/regress.sh "$OUT"
+#                                             # everything, in parallel, one summary (docs/cuda.md)
+#   /tmp/gpu_bundle/run.sh [name filter]      # the tests one at a time
 #   /tmp/gpu_bundle/bench.sh                  # gpu_bench beside tools/bench/torch_gpu_bench.py
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 BUNDLE=.device/gpu_bundle
-OUTPUT_BASE="$HOME/.cache/bazel-ob-cuda"
+OUTPUT_BASE="$HOME/.cache/duet-bazel-cuda"  # tools/dev.sh's CUDA build shares it
 TARGETS=("$@")
 if ((${#TARGETS[@]} == 0)); then
   mapfile -t TARGETS < <(bazel --output_base="$OUTPUT_BASE" query \
@@ -49,8 +51,8 @@ done | sort -u | while read -r lib; do
 done
 # torch_gpu_bench.py imports torch_bench.py and peer_timing.py (the shared output format) from
 # beside itself.
-cp tools/gpu/run.sh tools/gpu/bench.sh tools/bench/torch_gpu_bench.py tools/bench/torch_bench.py \
-  tools/bench/peer_timing.py "$BUNDLE/"
+cp tools/gpu/run.sh tools/gpu/bench.sh tools/gpu/regress.sh tools/bench/torch_gpu_bench.py \
+  tools/bench/torch_bench.py tools/bench/peer_timing.py "$BUNDLE/"
 chmod -R u+w "$BUNDLE"
 find "$BUNDLE" -type f \( -name '*.so*' -o -perm -u+x \) ! -name '*.sh' ! -name '*.py' \
   -exec strip --strip-unneeded {} + 2>/dev/null || true

@@ -1,6 +1,8 @@
 // Kernels of the ops that call functions (If, While and their Stateless forms, the calls,
 // DuetHostFunction).
-// They run on the host whatever the device: the functions' own nodes pick their kernels.
+// They run on the host whatever the device: the functions' own nodes pick their kernels. The
+// functions' plans take each argument where it is; the kernels deliver the results on the op's
+// device (Note [Calls across devices] in ops/placement.h).
 #include "absl/strings/str_cat.h"
 #include "kernels/kernel_registry.h"
 #include "ops/control_flow/control_flow_attrs.h"
@@ -10,13 +12,10 @@ namespace duet {
 namespace {
 
 // TensorFlow's truth of a cond value: a scalar is true when nonzero; any other tensor when it
-// has elements.
-absl::StatusOr<bool> Truth(const Tensor& value) {
-  if (value.shape().rank() != 0) return value.shape().num_elements() > 0;
-  if (!value.device().is_cpu()) {
-    return absl::UnimplementedError(absl::StrCat("a cond value on ", value.device().str(),
-                                                 " (compute the predicate on the cpu)"));
-  }
+// has elements. A scalar made on another device (a loop's predicate) is read through a copy.
+absl::StatusOr<bool> Truth(const Tensor& cond) {
+  if (cond.shape().rank() != 0) return cond.shape().num_elements() > 0;
+  DUET_ASSIGN_OR_RETURN(const Tensor value, CopiedTo(cond, Device::cpu()));
   switch (value.dtype()) {
     case kBool:
       return value.data<bool>()[0];
@@ -34,17 +33,19 @@ absl::StatusOr<bool> Truth(const Tensor& value) {
   }
 }
 
-// Checks results against the node's output_shapes claim (empty: none) and sets the outputs.
-absl::Status SetOutputs(KernelContext& ctx, const AttrKey<std::vector<Shape>>& output_shapes,
+// Checks results against the node's output_shapes claim (empty: none, or no such attr) and sets
+// the outputs, each on the op's device.
+absl::Status SetOutputs(KernelContext& ctx, const AttrKey<std::vector<Shape>>* output_shapes,
                         std::vector<Tensor> results) {
-  const auto& claimed = ctx.attr(output_shapes);
+  static const std::vector<Shape> kNone;
+  const auto& claimed = output_shapes != nullptr ? ctx.attr(*output_shapes) : kNone;
   for (size_t k = 0; k < results.size(); ++k) {
     if (!claimed.empty() && !results[k].shape().IsCompatibleWith(claimed[k])) {
       return absl::InvalidArgumentError(absl::StrCat("output ", k, " has shape ",
                                                      results[k].shape().str(),
                                                      " but output_shapes says ", claimed[k].str()));
     }
-    ctx.output(static_cast<int>(k)) = std::move(results[k]);
+    DUET_ASSIGN_OR_RETURN(ctx.output(static_cast<int>(k)), CopiedTo(results[k], ctx.device()));
   }
   return absl::OkStatus();
 }
@@ -55,7 +56,7 @@ absl::Status IfKernel(KernelContext& ctx) {
   const auto& inputs = ctx.call().inputs;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results,
                         branch.body->Call(absl::MakeConstSpan(inputs).subspan(1)));
-  return SetOutputs(ctx, IfAttrs::kOutputShapes, std::move(results));
+  return SetOutputs(ctx, &IfAttrs::kOutputShapes, std::move(results));
 }
 
 absl::Status WhileKernel(KernelContext& ctx) {
@@ -76,16 +77,14 @@ absl::Status WhileKernel(KernelContext& ctx) {
                                                      body.arg_shapes()[k].str()));
     }
   }
-  return SetOutputs(ctx, WhileAttrs::kOutputShapes, std::move(vars));
+  return SetOutputs(ctx, &WhileAttrs::kOutputShapes, std::move(vars));
 }
 
 // Calls `f` (PartitionedCall, StatefulPartitionedCall, DuetHostFunction).
 absl::Status CallKernel(KernelContext& ctx) {
   const FunctionBody& f = *ctx.attr(CallAttrs::kF).body;
   DUET_ASSIGN_OR_RETURN(std::vector<Tensor> results, f.Call(ctx.call().inputs));
-  for (size_t k = 0; k < results.size(); ++k)
-    ctx.output(static_cast<int>(k)) = std::move(results[k]);
-  return absl::OkStatus();
+  return SetOutputs(ctx, nullptr, std::move(results));
 }
 
 // Registers `fn` for every device and dispatch dtype (If dispatches on its cond's dtype, the

@@ -14,6 +14,15 @@
 // passes `before` when that yields exactly the op's output size (the windows then never reach the
 // extra padding); otherwise it pads the input into a scratch copy, runs with pad 0, and for the
 // input gradient crops the padded gradient back.
+//
+// Note [float64 convolutions without cuDNN]
+// cuDNN's double precision does not cover NHWC layouts in every direction and rank: an H200 run
+// found no algorithm for float64 Conv2DBackpropInput/Filter, DepthwiseConv2dNativeBackpropInput
+// and every Conv3D. When cuDNN cannot plan or run a float64 convolution, the kernel computes it
+// directly (kernels/common/direct_conv.h: one thread per result element, deterministic) from the
+// op's own operands, padding included. Slower than cuDNN, but float64 convolutions serve gradient
+// checks, not speed; float32 and bfloat16 always run on cuDNN.
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "kernels/common/conv_geometry.h"
@@ -23,6 +32,7 @@
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/activation_launchers.h"
 #include "kernels/cuda/nn/conv_cache.h"
+#include "kernels/cuda/nn/direct_conv_launchers.h"
 #include "kernels/cuda/nn/fused_activation.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
 #include "kernels/kernel_registry.h"
@@ -175,6 +185,19 @@ absl::StatusOr<Tensor> InputForCudnn(const Tensor& input, const ConvGeometry& g,
   return padded;
 }
 
+// Runs `cudnn`; for float64, when it fails, `which` of the direct convolution of `g` instead (Note
+// [float64 convolutions without cuDNN]), from `a` and `b` into `result`.
+absl::Status CudnnOrDirect(DType dtype, absl::FunctionRef<absl::Status()> cudnn,
+                           cuda::DirectConvResult which, const ConvGeometry& g, const Tensor& a,
+                           const Tensor& b, Tensor& result, cudaStream_t stream) {
+  const absl::Status status = cudnn();
+  if (status.ok() || dtype != kFloat64) return status;
+  return cuda::CudaStatus(
+      cuda::LaunchDirectConvF64(which, g.AsDirect(), a.data<double>(), b.data<double>(),
+                                result.mutable_data<double>(), stream),
+      "direct float64 convolution");
+}
+
 // Inputs: input, filter[, bias[, residual]]; the window attrs are read through `keys`. With an
 // epilogue, runs it in place after the convolution.
 absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& keys,
@@ -190,14 +213,21 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
   if (g.in_c == 0) {  // empty sums: zeros
     DUET_RETURN_IF_ERROR(ZeroFill(out, stream));
   } else {
-    const CudnnConv c = MakeCudnnConv(g, dtype, cuda::ConvDirection::kForward, device->index());
-    DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
-    DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(input, g, c, stream));
-    DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
-    DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionForward(
-        run.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->w, w.raw_data(),
-        run.plan->conv, static_cast<cudnnConvolutionFwdAlgo_t>(run.plan->algorithm),
-        WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->y, out.raw_data()));
+    const auto cudnn = [&]() -> absl::Status {
+      const CudnnConv c = MakeCudnnConv(g, dtype, cuda::ConvDirection::kForward, device->index());
+      DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
+      DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(input, g, c, stream));
+      DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
+      return cuda::CudnnStatus(
+          cudnnConvolutionForward(run.handle, run.one(dtype), run.plan->x, x.raw_data(),
+                                  run.plan->w, w.raw_data(), run.plan->conv,
+                                  static_cast<cudnnConvolutionFwdAlgo_t>(run.plan->algorithm),
+                                  WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype),
+                                  run.plan->y, out.raw_data()),
+          "cudnnConvolutionForward");
+    };
+    DUET_RETURN_IF_ERROR(CudnnOrDirect(dtype, cudnn, cuda::DirectConvResult::kOutput, g, input,
+                                       ctx.input(1), out, stream));
   }
   if (epilogue == nullptr) return absl::OkStatus();
   return cuda::ApplyFusedEpilogue(ctx, *epilogue, out, stream, "fused convolution epilogue");
@@ -239,19 +269,24 @@ absl::Status BackpropInput(KernelContext& ctx, ConvKind kind) {
   if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no output channels: empty sums
   const DType dtype = out.dtype();
   const ConvGeometry g = MakeConvGeometry(ctx, kind, out.shape(), ctx.input(1).shape(), dy.shape());
-  const CudnnConv c = MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardData, device->index());
-  DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
-  DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
-  Tensor dx = out;
-  if (c.padded) {
-    DUET_ASSIGN_OR_RETURN(dx, Tensor::TryEmpty(dtype, CudnnInputShape(g, c), out.device()));
-  }
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardData(
-      run.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
-      run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
-      WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
-  if (!c.padded) return absl::OkStatus();
-  return CopyWindow(out, dx.raw_data(), c.key.in, c.offset, /*into_big=*/false, stream);
+  const auto cudnn = [&]() -> absl::Status {
+    const CudnnConv c =
+        MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardData, device->index());
+    DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
+    DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
+    Tensor dx = out;
+    if (c.padded) {
+      DUET_ASSIGN_OR_RETURN(dx, Tensor::TryEmpty(dtype, CudnnInputShape(g, c), out.device()));
+    }
+    DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardData(
+        run.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
+        run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
+        WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
+    if (!c.padded) return absl::OkStatus();
+    return CopyWindow(out, dx.raw_data(), c.key.in, c.offset, /*into_big=*/false, stream);
+  };
+  return CudnnOrDirect(dtype, cudnn, cuda::DirectConvResult::kInputGrad, g, ctx.input(1), dy, out,
+                       stream);
 }
 
 // Inputs: input, filter_sizes (host), out_backprop.
@@ -264,17 +299,21 @@ absl::Status BackpropFilter(KernelContext& ctx, ConvKind kind) {
   if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no batch or positions: empty sums
   const DType dtype = out.dtype();
   const ConvGeometry g = MakeConvGeometry(ctx, kind, ctx.input(0).shape(), out.shape(), dy.shape());
-  const CudnnConv c =
-      MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardFilter, device->index());
-  DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
-  DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(ctx.input(0), g, c, stream));
-  DUET_ASSIGN_OR_RETURN(Tensor dw_krsc, Tensor::TryEmpty(dtype, out.shape(), out.device()));
-  DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardFilter(
-      run.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->y, dy.raw_data(),
-      run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
-      WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
-      dw_krsc.raw_data()));
-  return Transpose2D(dw_krsc, out.raw_data(), g.out_c, FilterRows(g), stream);
+  const auto cudnn = [&]() -> absl::Status {
+    const CudnnConv c =
+        MakeCudnnConv(g, dtype, cuda::ConvDirection::kBackwardFilter, device->index());
+    DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
+    DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(ctx.input(0), g, c, stream));
+    DUET_ASSIGN_OR_RETURN(Tensor dw_krsc, Tensor::TryEmpty(dtype, out.shape(), out.device()));
+    DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardFilter(
+        run.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->y, dy.raw_data(),
+        run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
+        WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
+        dw_krsc.raw_data()));
+    return Transpose2D(dw_krsc, out.raw_data(), g.out_c, FilterRows(g), stream);
+  };
+  return CudnnOrDirect(dtype, cudnn, cuda::DirectConvResult::kFilterGrad, g, ctx.input(0), dy, out,
+                       stream);
 }
 
 absl::Status BackpropInputKernel(KernelContext& ctx) {
@@ -297,7 +336,8 @@ absl::Status DepthwiseBackpropFilterKernel(KernelContext& ctx) {
 }
 
 const bool kRegistered = [] {
-  // float64: cuDNN's double convolutions; bfloat16: tensor cores, float32 accumulation.
+  // float64: cuDNN's double convolutions, else direct ones (Note [float64 convolutions without
+  // cuDNN]); bfloat16: tensor cores, float32 accumulation.
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     RegisterKernel("Conv2D", DeviceType::kCuda, {dtype}, KernelDef{&Conv2DKernel});
     RegisterKernel("_FusedConv2D", DeviceType::kCuda, {dtype}, KernelDef{&FusedConv2DKernel});
