@@ -148,6 +148,26 @@ void CheckSessionVariablesOnDevice(Device device) {
   ExpectOn(device, v.value(), constant({1.5, 2.5}), 0);
 }
 
+void CheckFusedElementwiseWithHostScalars(Device device) {
+  // The scalars are host Consts; the fused kernel on the device must get copies of them there
+  // (on a GPU, an NVRTC kernel once read a host address this way).
+  const auto chain = [](const Tensor& x) { return tanh(x * 2.f + 1.f) * x - 0.5f; };
+  const Tensor in = random_normal({3, 8}, 1);
+  Graph g;
+  Tensor x, y;
+  {
+    GraphScope scope(g);
+    DeviceScope on(device);
+    x = placeholder(kFloat32, {3, 8}, "x");
+    y = chain(x);
+  }
+  Session sess(g);
+  ExpectOn(device, sess.run({{x, in}}, {y})[0], chain(in), 1e-6);
+  CHECK(sess.plan_info({x}, {y}).passes.counter("fusion.elementwise") == 1);
+  auto traced = duet::function(chain);  // the same in a function's plan
+  ExpectOn(device, traced(in.to(device)), chain(in), 1e-6);
+}
+
 void CheckTracedTrainingStep(Device device) {
   auto make = [](Device on_device) {
     DeviceScope on(on_device);

@@ -25,6 +25,8 @@ void CheckVariablesLiveOnTheirDevice(Device device);
 // Graphs and sessions.
 void CheckSessionOnDevice(Device device);
 void CheckSessionVariablesOnDevice(Device device);
+// A fused elementwise chain with host scalar operands, in a session and in a function.
+void CheckFusedElementwiseWithHostScalars(Device device);
 
 // Traced functions: a hand-written training step, control flow and nested calls with their
 // gradients, and models with optimizers.

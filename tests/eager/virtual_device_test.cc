@@ -51,6 +51,11 @@ TEST_CASE("cpu:1: a session reads and updates a variable on its device") {
   CheckSessionVariablesOnDevice(kVirtual);
 }
 
+TEST_CASE("cpu:1: a fused elementwise chain gets its host scalars copied there") {
+  if (SkipWithoutVirtualDevice()) return;
+  CheckFusedElementwiseWithHostScalars(kVirtual);
+}
+
 TEST_CASE("cpu:1: a traced training step equals the host's and copies nothing per step") {
   if (SkipWithoutVirtualDevice()) return;
   CheckTracedTrainingStep(kVirtual);

@@ -64,6 +64,11 @@ TEST_CASE("a session reads and updates a variable on the GPU") {
   CheckSessionVariablesOnDevice(kGpu);
 }
 
+TEST_CASE("a fused elementwise chain (NVRTC) gets its host scalars copied to the GPU") {
+  if (SkipWithoutGpu()) return;
+  CheckFusedElementwiseWithHostScalars(kGpu);
+}
+
 TEST_CASE("a training step traced and run entirely on the GPU equals the CPU's") {
   if (SkipWithoutGpu()) return;
   CheckTracedTrainingStep(kGpu);
