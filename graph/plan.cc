@@ -8,7 +8,6 @@
 #include "absl/strings/str_join.h"
 #include "core/resource.h"
 #include "graph/graph_ops.h"
-#include "ops/array/array_attrs.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "ops/shape_context.h"
