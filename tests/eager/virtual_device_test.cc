@@ -5,6 +5,7 @@
 
 #include "duet.h"
 #include "tests/device_cases.h"
+#include "tests/test_util.h"
 
 namespace duet::testing {
 namespace {
@@ -96,6 +97,20 @@ TEST_CASE("cpu:1: a traced function traces again under another DeviceScope, sayi
   CHECK(f.trace_count() == 2);
   REQUIRE(f.retrace_reasons().size() == 1);
   CHECK(f.retrace_reasons()[0] == "no DeviceScope -> DeviceScope(cpu:1)");
+}
+
+TEST_CASE("a virtual device beyond DUET_VIRTUAL_DEVICES is absent, eagerly and in a session") {
+  if (SkipWithoutVirtualDevice()) return;
+  ExpectError([] { constant({1.f}).to(Device::cpu(2)); },
+              {"DuetCopyToDevice", "cpu:2 is not present", "DUET_VIRTUAL_DEVICES"});
+  Graph g;
+  {
+    GraphScope scope(g);
+    DeviceScope on("/cpu:2");
+    identity(constant({1.f}) * 2.f, "doubled");
+  }
+  ExpectError([&] { Session(g).run({}, {"doubled"}); },
+              {"doubled", "/device:CPU:2", "not present"});
 }
 
 TEST_CASE("cpu:1: its allocator hands out the pool's memory and gets all of it back") {
