@@ -32,14 +32,26 @@ NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!c
 # the tests skip, saying so, when it cannot be installed.
 TF_VENV="$HOME/.venvs/tf"
 
+# The Python modules the interop tests import (tests/interop/peer_python.sh).
+TF_PEERS="tensorflow, tf_keras, tensorboard"
+
+# Installs the peers into $TF_VENV; then CI requires them (DUET_REQUIRE_PEERS=1 in PEER_FLAGS): an
+# interop test that cannot import one fails instead of skipping. If the install fails, the tests
+# skip, saying so.
+PEER_FLAGS=()
 install_tensorflow() {
-  if "$TF_VENV/bin/python" -c "import tensorflow, tf_keras" >/dev/null 2>&1; then return; fi
-  echo "installing tensorflow-cpu and tf-keras into $TF_VENV (for tests/interop)"
-  # tf-keras (Keras 2, whose checkpoints the interop tests exchange) would pull in the full
-  # tensorflow package; tensorflow-cpu provides the same module, so its own dependencies suffice.
-  { python3 -m venv "$TF_VENV" && "$TF_VENV/bin/pip" install -q tensorflow-cpu &&
-    "$TF_VENV/bin/pip" install -q --no-deps tf-keras; } ||
-    echo "warning: tensorflow-cpu could not be installed; the TensorFlow interop test will skip" >&2
+  if ! "$TF_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
+    echo "installing tensorflow-cpu, tf-keras and tensorboard into $TF_VENV (for tests/interop)"
+    # tf-keras (Keras 2, whose checkpoints the interop tests exchange) would pull in the full
+    # tensorflow package; tensorflow-cpu provides the same module, so its own dependencies suffice.
+    # tensorflow-cpu does not pull in tensorboard, which tests/interop/tensorboard_test reads with.
+    { python3 -m venv "$TF_VENV" && "$TF_VENV/bin/pip" install -q tensorflow-cpu tensorboard &&
+      "$TF_VENV/bin/pip" install -q --no-deps tf-keras; } ||
+      echo "warning: the TensorFlow peers could not be installed; the interop tests will skip" >&2
+  fi
+  if "$TF_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
+    PEER_FLAGS=(--test_env=DUET_REQUIRE_PEERS=1)
+  fi
 }
 
 install_deps() {
@@ -114,7 +126,7 @@ cmd="${1:-test}"
 shift || true
 install_deps
 case "$cmd" in
-  deps) ;;
+  deps) install_tensorflow ;;
   format) cxx_sources | xargs clang-format -i ;;
   demo) bazel run "${BAZEL_FLAGS[@]}" //examples:eager_tour ;;
   sanitize) sanitizer_tests //tests/... ;;
@@ -137,7 +149,7 @@ case "$cmd" in
       sanitizer_summary="0 passed, 1 failed"  # the suite did not get as far as a summary
     echo "sanitizer suite: $sanitizer_summary"
     bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$TF_VENV/bin/python" \
-      --test_summary=short "$@" //... 2>&1 | tee "$log"
+      "${PEER_FLAGS[@]}" --test_summary=short "$@" //... 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     # Totalled before the rerun replaces the nn kernel tests' logs.
     summary=$(python3 tools/test_summary.py --plus "$sanitizer_summary" "$log" bazel-testlogs)

@@ -4,11 +4,7 @@
 # Skips (passing, with a message) when TensorFlow or TensorBoard cannot be imported: set
 # DUET_TF_PYTHON to an interpreter that has them.
 set -euo pipefail
-python="${DUET_TF_PYTHON:-python3}"
-if ! "$python" -c "import tensorflow, tensorboard" >/dev/null 2>&1; then
-  echo "SKIPPED: $python cannot import tensorflow and tensorboard (pip install tensorflow-cpu, or set DUET_TF_PYTHON)"
-  exit 0
-fi
+source tests/interop/peer_python.sh tensorflow tensorboard
 dir="${TEST_TMPDIR:-$(mktemp -d)}/duet_summaries"
 rm -rf "$dir"
 mkdir -p "$dir"

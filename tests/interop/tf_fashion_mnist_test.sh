@@ -4,11 +4,7 @@
 # logits duet's model gave. Skips (passing, with a message) when TensorFlow cannot be imported:
 # set DUET_TF_PYTHON to an interpreter that has it.
 set -euo pipefail
-python="${DUET_TF_PYTHON:-python3}"
-if ! "$python" -c "import tensorflow" >/dev/null 2>&1; then
-  echo "SKIPPED: $python cannot import tensorflow (pip install tensorflow-cpu, or set DUET_TF_PYTHON)"
-  exit 0
-fi
+source tests/interop/peer_python.sh tensorflow
 out="${TEST_TMPDIR:-$(mktemp -d)}/tf_fashion_mnist"
 rm -rf "$out"
 examples/fashion_mnist --model=cnn --epochs=1 --steps=10 --out="$out"

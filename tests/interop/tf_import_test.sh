@@ -3,11 +3,7 @@
 # a message) when TensorFlow cannot be imported: set DUET_TF_PYTHON to an interpreter that has
 # it (tools/dev.sh sets it to $HOME/.venvs/tf/bin/python when that exists).
 set -euo pipefail
-python="${DUET_TF_PYTHON:-python3}"
-if ! "$python" -c "import tensorflow" >/dev/null 2>&1; then
-  echo "SKIPPED: $python cannot import tensorflow (pip install tensorflow-cpu, or set DUET_TF_PYTHON)"
-  exit 0
-fi
+source tests/interop/peer_python.sh tensorflow
 dir="${TEST_TMPDIR:-$(mktemp -d)}/duet_graphs"
 mkdir -p "$dir"
 tests/interop/export_duet_graphs "$dir"

@@ -5,12 +5,7 @@
 # with a message) when TensorFlow cannot be imported: set DUET_TF_PYTHON to an interpreter that
 # has it.
 set -euo pipefail
-home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"  # bazel test leaves HOME unset
-python="${DUET_TF_PYTHON:-$home/.venvs/tf/bin/python}"
-if ! "$python" -c "import tensorflow" >/dev/null 2>&1; then
-  echo "SKIPPED: $python cannot import tensorflow (pip install tensorflow-cpu, or set DUET_TF_PYTHON)"
-  exit 0
-fi
+source tests/interop/peer_python.sh tensorflow
 dir="${TEST_TMPDIR:-$(mktemp -d)}/tf_records"
 mkdir -p "$dir"
 tests/interop/duet_tf_records write "$dir"
