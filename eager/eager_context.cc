@@ -10,8 +10,10 @@ namespace duet {
 namespace {
 
 // Where the call runs (Note [Placement]); inputs not on the device they must be on are copied
-// there first (the copies are ops of their own, so tapes record them), and checked there (Note
-// [Device checks]), except on the fast path, where they are right by construction.
+// there first (the copies are ops of their own, so tapes record them). This loop is eager
+// execution's device check (Note [Device checks]): it compares every input with the device the
+// kernel reads it on, and a copy that did not land there is the check's error. On the fast path
+// (every input on the host, no scope) the inputs are right by construction.
 absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
   bool all_on_host = true;
   for (const Tensor& t : call.inputs) {
@@ -44,8 +46,8 @@ absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
                                                      want->str(), "; variables do not move"));
     }
     input = input.to(*want);
+    if (input.device() != *want) return InputDeviceError(call, i, input.device(), *want, device);
   }
-  DUET_RETURN_IF_ERROR(CheckInputDevices(call, device, host_mask));
   return device;
 }
 

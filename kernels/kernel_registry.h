@@ -100,10 +100,12 @@ absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs);
 // device's pointer: a GPU kernel given a host address faults and poisons the CUDA context, a CPU
 // kernel given GPU memory crashes the process. So every launch checks, and a misplaced input is
 // an InvalidArgument naming the op (in a plan, the node and the user's line), the input and both
-// devices. Eager execution checks every call not decided by the all-on-the-host fast path (where
-// it holds by construction), plans every step, RunKernel every call; a check is one comparison
-// per input. Virtual devices (Note [Virtual devices] in core/device.cc) make the check bite on
-// machines without a GPU.
+// devices. Plans check every step (their steps' required devices are compiled once), RunKernel
+// every call, and eager execution while it places a call: its placement loop compares each input
+// with the device the kernel reads it on and checks each copy it makes (on the all-on-the-host
+// fast path the devices are right by construction). A check is one comparison per input.
+// Virtual devices (Note [Virtual devices] in core/device.cc) make the check bite on machines
+// without a GPU.
 absl::Status CheckInputDevices(const OpCall& call, Device device, uint64_t host_mask);
 // The device check's error for input i of `call`, found on `found` where its kernel on `device`
 // needs it on `want`.
