@@ -73,6 +73,23 @@ absl::Status TooLong(double start, double limit, double delta) {
       absl::StrCat("[", start, ", ", limit, ") in steps of ", delta, " has too many elements"));
 }
 
+// ceil(|(limit - start) / delta|) computed in T, as TensorFlow's kernel computes it: in float32,
+// (0.3f - 0) / 0.1f rounds to 3 (3 elements), where double arithmetic on the same values gives
+// 3.0000000745 (4 elements).
+template <typename T>
+absl::StatusOr<int64_t> FloatRangeLength(T start, T limit, T delta) {
+  if (std::isnan(start) || std::isnan(limit) || std::isnan(delta)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("start ", start, ", limit ", limit, " and delta ", delta, " must not be NaN"));
+  }
+  DUET_RETURN_IF_ERROR(CheckRangeDirection(start, limit, delta));
+  const T n = std::ceil(std::abs((limit - start) / delta));
+  if (!std::isfinite(n) || n > static_cast<T>(kMaxRangeLength)) {
+    return TooLong(start, limit, delta);
+  }
+  return static_cast<int64_t>(n);
+}
+
 }  // namespace
 
 absl::StatusOr<int64_t> RangeLength(int64_t start, int64_t limit, int64_t delta) {
@@ -91,16 +108,11 @@ absl::StatusOr<int64_t> RangeLength(int64_t start, int64_t limit, int64_t delta)
 }
 
 absl::StatusOr<int64_t> RangeLength(double start, double limit, double delta) {
-  if (std::isnan(start) || std::isnan(limit) || std::isnan(delta)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("start ", start, ", limit ", limit, " and delta ", delta, " must not be NaN"));
-  }
-  DUET_RETURN_IF_ERROR(CheckRangeDirection(start, limit, delta));
-  const double n = std::ceil(std::abs((limit - start) / delta));
-  if (!std::isfinite(n) || n > static_cast<double>(kMaxRangeLength)) {
-    return TooLong(start, limit, delta);
-  }
-  return static_cast<int64_t>(n);
+  return FloatRangeLength(start, limit, delta);
+}
+
+absl::StatusOr<int64_t> RangeLength(float start, float limit, float delta) {
+  return FloatRangeLength(start, limit, delta);
 }
 
 template <ValueElement T>

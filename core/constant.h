@@ -75,10 +75,12 @@ Tensor range(double start, double limit, double delta = 1, std::optional<DType> 
 inline Tensor range(int64_t limit) { return range(0, static_cast<double>(limit)); }
 
 // The length of TensorFlow's Range(start, limit, delta), shared by the op's shape function and
-// kernels: ceil(|limit - start| / |delta|). InvalidArgument, naming the values, when delta is 0,
-// points away from limit (unlike range() above, which gives an empty tensor), or the length is
-// not finite or exceeds 2^40.
+// kernels: ceil(|limit - start| / |delta|), computed in the operands' own type as TensorFlow does
+// (float32 Range(0, 0.3, 0.1) has 3 elements, double arithmetic would give 4). InvalidArgument,
+// naming the values, when delta is 0, points away from limit (unlike range() above, which gives
+// an empty tensor), or the length is not finite or exceeds 2^40.
 absl::StatusOr<int64_t> RangeLength(int64_t start, int64_t limit, int64_t delta);
 absl::StatusOr<int64_t> RangeLength(double start, double limit, double delta);
+absl::StatusOr<int64_t> RangeLength(float start, float limit, float delta);
 
 }  // namespace duet

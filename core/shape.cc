@@ -127,6 +127,7 @@ std::string IndexString(int64_t flat, const Shape& shape) {
 absl::StatusOr<BroadcastReduction> BroadcastGradientAxes(absl::Span<const int64_t> s0,
                                                          absl::Span<const int64_t> s1) {
   const size_t rank = std::max(s0.size(), s1.size());
+  const bool same = s0 == s1;
   BroadcastReduction r;
   for (size_t i = 0; i < rank; ++i) {
     // Dims aligned from the right; a missing leading dim acts as 1.
@@ -137,10 +138,12 @@ absl::StatusOr<BroadcastReduction> BroadcastGradientAxes(absl::Span<const int64_
                                                      absl::StrJoin(s1, ", "),
                                                      "] do not broadcast together"));
     }
-    const int64_t out = a == 1 ? b : a;
-    // Summing over a dim of size 1 changes nothing, so those are left out.
-    if (a == 1 && out != 1) r.axes0.push_back(static_cast<int64_t>(i));
-    if (b == 1 && out != 1) r.axes1.push_back(static_cast<int64_t>(i));
+    // Note [Broadcast axes of size 1]: as TensorFlow's BCast, an axis where both dims are 1 is
+    // listed for both operands unless the shapes are equal (summing over it changes nothing, but
+    // graphs exported from TensorFlow may rely on the lists).
+    const bool both_one = a == 1 && b == 1 && !same;
+    if ((a == 1 && b != 1) || both_one) r.axes0.push_back(static_cast<int64_t>(i));
+    if ((b == 1 && a != 1) || both_one) r.axes1.push_back(static_cast<int64_t>(i));
   }
   return r;
 }

@@ -63,8 +63,10 @@ class Shape {
 absl::StatusOr<Shape> BroadcastShapes(const Shape& a, const Shape& b);
 
 // For shapes s0 and s1 that broadcast together, the axes of their broadcast shape along which
-// each was broadcast (size-1 result dims left out): what a gradient is summed over to undo the
-// broadcast (TensorFlow's BroadcastGradientArgs). InvalidArgument if they do not broadcast.
+// each was broadcast: what a gradient is summed over to undo the broadcast (TensorFlow's
+// BroadcastGradientArgs). As in TensorFlow, an axis where both are 1 counts for both unless
+// s0 == s1 (Note [Broadcast axes of size 1] in core/shape.cc). InvalidArgument if they do not
+// broadcast.
 struct BroadcastReduction {
   std::vector<int64_t> axes0, axes1;
 };

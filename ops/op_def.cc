@@ -284,6 +284,10 @@ OpDefBuilder& OpDefBuilder::Doc(std::string doc) {
   def_->doc = std::move(doc);
   return *this;
 }
+OpDefBuilder& OpDefBuilder::TfDifference(std::string difference) {
+  def_->tf_difference = std::move(difference);
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::SetShapeFn(ShapeFn fn) {
   def_->shape_fn = fn;
   return *this;

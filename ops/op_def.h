@@ -63,6 +63,9 @@ struct OpDef {
   int id = -1;
   std::string name;
   std::string doc;  // one line
+  // Where duet's results differ from TensorFlow's kernels on purpose (empty: nowhere), in one
+  // line; docs/ops.md lists these under "Differences from TensorFlow".
+  std::string tf_difference;
   std::vector<ArgDef> inputs;
   std::vector<ArgDef> outputs;
   std::vector<AttrDef> attrs;
@@ -180,6 +183,8 @@ class OpDefBuilder {
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();
   OpDefBuilder& Doc(std::string doc);
+  // States a deliberate difference from TensorFlow's kernels (OpDef::tf_difference).
+  OpDefBuilder& TfDifference(std::string difference);
   OpDefBuilder& SetShapeFn(ShapeFn fn);
 
   // Registers the op; aborts the process on a malformed declaration or a duplicate name

@@ -70,6 +70,19 @@ std::string RegisteredOpsMarkdown() {
                     ArgsString(op->outputs), " | ", AttrsString(*op), " | ", FlagsString(*op),
                     " | ", Cell(op->doc), " |\n");
   }
+  absl::StrAppend(
+      &out,
+      "\n## Differences from TensorFlow\n\n"
+      "Where an op's results differ from TensorFlow's CPU kernels on purpose (each op's "
+      "`TfDifference` in its declaration). `tests/interop/tf_op_diff_test.sh` compares every op "
+      "both registries have with TensorFlow, case by case; the TensorFlow-side behaviours it "
+      "does not count as failures (flushed subnormals, unspecified results) are listed in "
+      "`tests/interop/op_diff_rules.py`. Differences of the CUDA kernels are in docs/cuda.md.\n\n"
+      "| op | difference |\n|---|---|\n");
+  for (const OpDef* op : ops) {
+    if (op->tf_difference.empty()) continue;
+    absl::StrAppend(&out, "| `", op->name, "` | ", Cell(op->tf_difference), " |\n");
+  }
   return out;
 }
 

@@ -5,7 +5,8 @@
 
 namespace duet {
 
-// A Markdown page listing every registered op: signature, attrs with defaults, flags, doc line.
+// A Markdown page listing every registered op: signature, attrs with defaults, flags, doc line;
+// then the ops that differ from TensorFlow on purpose, with how (OpDef::tf_difference).
 std::string RegisteredOpsMarkdown();
 
 }  // namespace duet

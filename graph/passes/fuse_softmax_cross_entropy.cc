@@ -8,7 +8,7 @@
 //
 // The Neg is rewritten in place (a fetched loss keeps its name; its consumers read output 0); the
 // other nodes go, and their control inputs move to the fused node. It fires only for float32 and
-// float64, logits and labels of one static 2-D shape (the fused op does not broadcast), a Sum over
+// float64, logits and labels of one static 2-D shape (broadcasting ones are left alone), a Sum over
 // the last axis alone without keep_dims, intermediates that nothing else reads (in a training
 // graph the gradient reads them), that are not kept and that no control edge leaves, and nodes on
 // one device. Candidates that do not fire are reported with why.
@@ -115,7 +115,7 @@ std::string Obstacle(const Match& match, const PassContext& context, const UseIn
   }
   if (!z.is_fully_defined() || y != z) {
     return absl::StrCat("the logits are ", z.str(), " and the labels ", y.str(),
-                        ": the fused op needs one static shape (it does not broadcast)");
+                        ": the pass needs one static shape");
   }
   for (const Node* node : match.intermediates()) {
     const std::string what =

@@ -48,6 +48,9 @@ ConvGeometry MakeConvGeometry(const KernelContext& ctx, ConvKind kind, const Con
     g.groups = in[3];
   } else {
     g.out_c = filter[g.rank + 1];
+    // Grouped Conv2D: Note [Grouped Conv2D] in ops/nn/conv_shape.cc.
+    const int64_t filter_in = filter[g.rank];
+    if (filter_in > 0) g.groups = g.in_c / filter_in;
   }
   for (int d = 0; d < g.rank; ++d) {
     g.in[d] = in[1 + d];

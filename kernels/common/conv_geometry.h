@@ -20,9 +20,10 @@ namespace duet {
 // Sizes of one grouped convolution of NHWC (rank 2) or NDHWC (rank 3) input; the arrays are per
 // spatial dim in the tensor's order, [height, width] or [depth, height, width]. The input and
 // output channels split into `groups` equal groups, output group k reading only input group k; the
-// filter is [window..., in_c / groups, out_c] (HWIO or DHWIO for groups = 1, which Conv2D and
-// Conv3D always have; a depthwise filter [window_h, window_w, in_c, multiplier] has this layout
-// with groups = in_c and out_c = in_c * multiplier).
+// filter is [window..., in_c / groups, out_c] (HWIO or DHWIO for groups = 1, which Conv3D always
+// has and Conv2D has unless its input has a multiple of the filter's in_channels, Note [Grouped
+// Conv2D] in ops/nn/conv_shape.cc; a depthwise filter [window_h, window_w, in_c, multiplier] has
+// this layout with groups = in_c and out_c = in_c * multiplier).
 struct ConvGeometry {
   int rank = 2;
   int64_t batch = 0, in_c = 0, out_c = 0, groups = 1;

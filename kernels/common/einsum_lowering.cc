@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -17,6 +18,8 @@ namespace {
 const OpRef kSumOp("Sum");
 const OpRef kTransposeOp("Transpose");
 const OpRef kBatchMatMulV2Op("BatchMatMulV2");
+const OpRef kStridedSliceOp("StridedSlice");
+const OpRef kStridedSliceGradOp("StridedSliceGrad");
 
 // A tensor with one label per dim.
 struct Labeled {
@@ -49,12 +52,16 @@ absl::StatusOr<Tensor> RunStep(const OpRef& op, TensorList inputs, const Shape& 
   return outputs[0];
 }
 
-// x with its dims in the order of `labels` (a permutation of x.labels).
+// x with its dims in the order of `labels` (a permutation of x.labels; a label x has several times
+// takes its axes in order).
 absl::StatusOr<Labeled> Permute(const Labeled& x, const std::vector<int>& labels, Device device) {
   std::vector<int64_t> perm;
+  std::vector<bool> used(x.labels.size(), false);
   Shape shape;
   for (int label : labels) {
-    const int axis = AxisOf(x.labels, label);
+    int axis = 0;
+    while (used[axis] || x.labels[axis] != label) ++axis;
+    used[axis] = true;
     perm.push_back(axis);
     shape.push_back(x.value.shape().dim(axis));
   }
@@ -64,6 +71,109 @@ absl::StatusOr<Labeled> Permute(const Labeled& x, const std::vector<int>& labels
   DUET_ASSIGN_OR_RETURN(Tensor y, RunStep(kTransposeOp, {x.value, from_vector(perm)}, shape,
                                           x.value.dtype(), device));
   return Labeled{std::move(y), labels};
+}
+
+// Note [Einsum diagonals]
+// A label repeated within a term names a diagonal. Its r axes of size n, made adjacent, are one
+// axis of n^r elements in which the diagonal entries (k, ..., k) sit every s = 1 + n + ... +
+// n^(r-1) elements: an input's diagonal is a StridedSlice with stride s of that axis ("ii->i"
+// takes x[k, k]), and a label repeated in the output inflates the diagonal back into zeros with
+// StridedSliceGrad, the slice's adjoint ("i->ii" makes diag(x)), as TensorFlow's einsum does.
+
+// The stride between diagonal entries of r axes of size n, flattened (Note [Einsum diagonals]).
+int64_t DiagonalStride(int64_t n, int r) {
+  int64_t s = 0;
+  for (int64_t power = 1, j = 0; j < r; ++j, power *= n) s += power;
+  return s;
+}
+
+// The StridedSlice operands (begin, end, strides) that take every `stride`-th element of axis
+// `axis` of `shape` up to `end`, and all of every other axis.
+TensorList SliceOperands(const Shape& shape, int axis, int64_t end, int64_t stride) {
+  std::vector<int64_t> begins(shape.rank(), 0), ends(shape.dims().begin(), shape.dims().end()),
+      strides(shape.rank(), 1);
+  ends[axis] = end;
+  strides[axis] = stride;
+  return {from_vector(begins), from_vector(ends), from_vector(strides)};
+}
+
+// x with the r >= 2 axes of `label` replaced by their diagonal, one axis where the first was.
+absl::StatusOr<Labeled> Diagonal(const Labeled& x, int label, Device device) {
+  std::vector<int> adjacent;  // the labels with every `label` at its first position
+  int r = 0;
+  for (int l : x.labels) {
+    if (l != label) {
+      adjacent.push_back(l);
+    } else if (r++ == 0) {
+      adjacent.push_back(l);
+    }
+  }
+  const int at = AxisOf(adjacent, label);
+  adjacent.insert(adjacent.begin() + at + 1, r - 1, label);
+  DUET_ASSIGN_OR_RETURN(const Labeled y, Permute(x, adjacent, device));
+  const int64_t n = y.value.shape().dim(at);
+  Shape merged, out;
+  int64_t cells = 1;
+  for (int d = 0; d < y.value.rank(); ++d) {
+    if (d > at && d < at + r) continue;
+    const int64_t size = y.value.shape().dim(d);
+    if (d == at) {
+      for (int j = 0; j < r; ++j) cells *= n;
+    }
+    merged.push_back(d == at ? cells : size);
+    out.push_back(size);
+  }
+  const int64_t stride = DiagonalStride(n, r);
+  TensorList inputs = {y.value.reshaped(merged)};
+  for (Tensor& t : SliceOperands(merged, at, n == 0 ? 0 : (n - 1) * stride + 1, stride)) {
+    inputs.push_back(std::move(t));
+  }
+  Labeled result;
+  DUET_ASSIGN_OR_RETURN(result.value,
+                        RunStep(kStridedSliceOp, std::move(inputs), out, x.value.dtype(), device));
+  result.labels = adjacent;
+  result.labels.erase(result.labels.begin() + at + 1, result.labels.begin() + at + r);
+  return result;
+}
+
+// x with the axis of `label` inflated into r diagonal axes (zeros off the diagonal), adjacent.
+absl::StatusOr<Labeled> Inflate(const Labeled& x, int label, int r, Device device) {
+  const int at = AxisOf(x.labels, label);
+  const int64_t n = x.value.shape().dim(at);
+  Shape merged = x.value.shape(), out;
+  int64_t cells = 1;
+  for (int j = 0; j < r; ++j) cells *= n;
+  merged.set_dim(at, cells);
+  for (int d = 0; d < x.value.rank(); ++d) {
+    for (int j = 0; j < (d == at ? r : 1); ++j) out.push_back(x.value.shape().dim(d));
+  }
+  const int64_t stride = DiagonalStride(n, r);
+  TensorList inputs = {
+      from_vector(std::vector<int64_t>(merged.dims().begin(), merged.dims().end()))};
+  for (Tensor& t : SliceOperands(merged, at, n == 0 ? 0 : (n - 1) * stride + 1, stride)) {
+    inputs.push_back(std::move(t));
+  }
+  inputs.push_back(x.value);
+  DUET_ASSIGN_OR_RETURN(const Tensor inflated, RunStep(kStridedSliceGradOp, std::move(inputs),
+                                                       merged, x.value.dtype(), device));
+  Labeled result{inflated.reshaped(out), x.labels};
+  result.labels.insert(result.labels.begin() + at + 1, r - 1, label);
+  return result;
+}
+
+// How often each label occurs in `labels`, in order of first occurrence.
+std::vector<std::pair<int, int>> LabelCounts(const std::vector<int>& labels) {
+  std::vector<std::pair<int, int>> counts;
+  for (int label : labels) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [label](const auto& c) { return c.first == label; });
+    if (it == counts.end()) {
+      counts.emplace_back(label, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  return counts;
 }
 
 // x summed over the dims whose labels `keep` rejects.
@@ -155,18 +265,33 @@ absl::Status EinsumLoweringKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const EinsumDims dims, ResolveEinsumDims(subscripts, shapes));
   std::vector<Labeled> operands;
   for (int i = 0; i < n; ++i) {
-    // Labels only this operand has and the output drops are summed away first.
+    // Diagonals first (Note [Einsum diagonals]), then the labels only this operand has and the
+    // output drops are summed away.
+    Labeled operand{ctx.input(i), dims.inputs[i]};
+    for (const auto& [label, count] : LabelCounts(dims.inputs[i])) {
+      if (count > 1) {
+        DUET_ASSIGN_OR_RETURN(operand, Diagonal(operand, label, ctx.device()));
+      }
+    }
     const std::vector<int>* other = n == 2 ? &dims.inputs[1 - i] : nullptr;
     auto keep = [&](int label) {
       return Contains(dims.output, label) || (other != nullptr && Contains(*other, label));
     };
-    DUET_ASSIGN_OR_RETURN(Labeled operand,
-                          SumAway(Labeled{ctx.input(i), dims.inputs[i]}, keep, ctx.device()));
+    DUET_ASSIGN_OR_RETURN(operand, SumAway(operand, keep, ctx.device()));
     operands.push_back(std::move(operand));
   }
+  // The output's labels once each; those it repeats are inflated at the end.
+  const std::vector<std::pair<int, int>> output_counts = LabelCounts(dims.output);
+  std::vector<int> output_labels;
+  for (const auto& [label, count] : output_counts) output_labels.push_back(label);
   Labeled result = operands[0];
   if (n == 2) {
-    DUET_ASSIGN_OR_RETURN(result, Contract(operands[0], operands[1], dims.output, ctx.device()));
+    DUET_ASSIGN_OR_RETURN(result, Contract(operands[0], operands[1], output_labels, ctx.device()));
+  }
+  for (const auto& [label, count] : output_counts) {
+    if (count > 1) {
+      DUET_ASSIGN_OR_RETURN(result, Inflate(result, label, count, ctx.device()));
+    }
   }
   DUET_ASSIGN_OR_RETURN(result, Permute(result, dims.output, ctx.device()));
   ctx.output(0) = result.value.reshaped(dims.output_shape);

@@ -1,7 +1,8 @@
 // Einsum's kernel for any device: the equation lowered at run time onto the device's kernels of
-// Sum, Transpose and BatchMatMulV2 (Note [Einsum lowering] in ops/nn/einsum_op.cc), with views
-// (Tensor::reshaped) regrouping dims between the steps. The CPU and CUDA kernel files register it
-// for float32 and float64, the dtypes all three ops have kernels for on both devices.
+// Sum, Transpose and BatchMatMulV2, and StridedSlice(Grad) for diagonals (Note [Einsum lowering]
+// in ops/nn/einsum_op.cc), with views (Tensor::reshaped) regrouping dims between the steps. The
+// CPU and CUDA kernel files register it for float32 and float64, the dtypes all these ops have
+// kernels for on both devices.
 #pragma once
 
 #include "absl/status/status.h"

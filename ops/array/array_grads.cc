@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/constant.h"
 #include "core/error.h"
 #include "core/int_values.h"
 #include "ops/array/array_attrs.h"
@@ -171,19 +172,64 @@ TensorList BroadcastToGrad(const GradientContext& ctx) {
   return {reshape(reduce_sum(grad, axes, /*keep_dims=*/true), in), Tensor()};
 }
 
+// GatherV2 with batch_dims b > 0: grad is B + O + I + T (B = params[:b], the batch dims params
+// and indices share; O = params[b:axis]; I = indices[b:]; T = params[axis + 1:]). Moving I before
+// O and offsetting each batch row's indices by row * N (N = params[axis]) makes it one
+// scatter-add into [batch * N] + O + T, as TensorFlow's _BatchGatherGrad does; the offsets are
+// an exclusive cumsum of ones of the indices' shape, so they live where the indices do.
+Tensor BatchGatherGrad(const Tensor& grad, const Tensor& indices, const Shape& params, int axis,
+                       int b) {
+  if (!params.is_fully_defined() || !indices.shape().is_fully_defined()) {
+    throw Error(absl::UnimplementedError(absl::StrCat(
+        "the gradient of GatherV2 with batch_dims = ", b, " needs known shapes, got params ",
+        params.str(), " and indices ", indices.shape().str())));
+  }
+  const int num_outer = axis - b, num_indices = indices.rank() - b;
+  std::vector<int64_t> to_front;  // B + O + I + T -> B + I + O + T
+  for (int d = 0; d < b; ++d) to_front.push_back(d);
+  for (int d = 0; d < num_indices; ++d) to_front.push_back(b + num_outer + d);
+  for (int d = 0; d < num_outer; ++d) to_front.push_back(b + d);
+  for (int d = b + num_outer + num_indices; d < grad.rank(); ++d) to_front.push_back(d);
+  int64_t batch = 1, rows = 1;
+  for (int d = 0; d < b; ++d) batch *= params.dim(d);
+  for (int d = b; d < indices.rank(); ++d) rows *= indices.shape().dim(d);
+  const int64_t n = params.dim(axis);
+  Shape flat{batch * rows}, by_batch;
+  for (int d = 0; d < b; ++d) by_batch.push_back(params.dim(d));
+  by_batch.push_back(n);
+  for (int d = b; d < params.rank(); ++d) {
+    if (d == axis) continue;
+    flat.push_back(params.dim(d));
+    by_batch.push_back(params.dim(d));
+  }
+  const Tensor rows_of = reshape(indices, {batch, rows});
+  const Tensor offsets = multiply(cumsum(ones_like(rows_of), 0, /*exclusive=*/true),
+                                  scalar(static_cast<double>(n), indices.dtype()));
+  const Tensor ids = reshape(add(rows_of, offsets), {batch * rows});
+  const Tensor sums =
+      unsorted_segment_sum(reshape(transpose(grad, to_front), flat), ids, batch * n);
+  std::vector<int64_t> back;  // B + [N] + O + T -> B + O + [N] + T = params
+  for (int d = 0; d < b; ++d) back.push_back(d);
+  for (int d = 0; d < num_outer; ++d) back.push_back(b + 1 + d);
+  back.push_back(b);
+  for (int d = axis + 1; d < params.rank(); ++d) back.push_back(d);
+  return transpose(reshape(sums, by_batch), back);
+}
+
 // A scatter-add of the gradient's slices into params' shape. unsorted_segment_sum scatters along
 // the first dims, so for axis > 0 the indices' dims move to the front first and the scattered
 // axis moves back afterwards (TensorFlow's layout).
 TensorList GatherV2Grad(const GradientContext& ctx) {
-  const int64_t batch_dims = ctx.attr(GatherAttrs::kBatchDims);
-  if (batch_dims != 0) {
-    throw Error(absl::UnimplementedError(absl::StrCat(
-        "the gradient of GatherV2 with batch_dims = ", batch_dims, " is not implemented")));
-  }
   const Shape& params = ctx.input_shape(0);
   const Tensor& indices = ctx.input(1);
   const Tensor& grad = ctx.grad(0);
   const int axis = HostAxis(ctx.input(2), params.rank());
+  int64_t batch_dims = ctx.attr(GatherAttrs::kBatchDims);
+  if (batch_dims < 0) batch_dims += indices.rank();
+  if (batch_dims > 0) {
+    return {BatchGatherGrad(grad, indices, params, axis, static_cast<int>(batch_dims)), Tensor(),
+            Tensor()};
+  }
   if (axis == 0) {
     return {unsorted_segment_sum(grad, indices, params.dim(0)), Tensor(), Tensor()};
   }

@@ -117,6 +117,12 @@ Tensor reverse(const Tensor& x, const Tensor& axes, OpSite site = {});
 // is params.shape[:axis] + indices.shape + params.shape[axis+1:]. An index outside
 // [0, params.shape[axis]) is an InvalidArgument error naming it.
 Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis = 0, OpSite site = {});
+// The same with `batch_dims` leading dims that params and indices share (tf.gather's batch_dims;
+// negative counts from indices' rank): each batch row gathers from its own params, and the
+// output is params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]. batch_dims
+// must not exceed axis.
+Tensor gather(const Tensor& params, const Tensor& indices, int64_t axis, int64_t batch_dims,
+              OpSite site = {});
 
 // Slices of `params` picked by the rows of int32/int64 `indices` (op GatherNd): indices has shape
 // batch + [K] with K <= params.rank, each row indexing params' first K dims, and the output has

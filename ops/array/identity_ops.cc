@@ -76,6 +76,10 @@ const OpDef* const kPlaceholderWithDefault =
         .TypeAttr(PlaceholderAttrs::kDtype, kAllDTypesAndString)
         .ShapeAttr(PlaceholderAttrs::kShape)
         .Doc("The input, unless Session::run feeds another value of the given shape.")
+        .TfDifference(
+            "A default whose shape is incompatible with the shape attr is an error "
+            "also when only the run knows it (TensorFlow checks it only while building "
+            "the graph, where the default's shape is known).")
         .SetShapeFn(PlaceholderWithDefaultShape)
         .Register();
 

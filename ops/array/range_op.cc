@@ -37,6 +37,8 @@ absl::Status RangeShape(ShapeContext& ctx) {
       dtype == kInt32 || dtype == kInt64
           ? RangeLength(ScalarAs<int64_t>(*start), ScalarAs<int64_t>(*limit),
                         ScalarAs<int64_t>(*delta))
+      : dtype == kFloat32
+          ? RangeLength(ScalarAs<float>(*start), ScalarAs<float>(*limit), ScalarAs<float>(*delta))
           : RangeLength(ScalarAs<double>(*start), ScalarAs<double>(*limit),
                         ScalarAs<double>(*delta));
   if (!n.ok()) return n.status();
@@ -53,6 +55,11 @@ const OpDef* const kRange =
         .Output("output", "Tidx")
         .TypeAttr(RangeAttrs::kTidx, {kFloat32, kFloat64, kInt32, kInt64}, kInt32)
         .Doc("[start, start + delta, ...) up to but excluding limit, as tf.range.")
+        .TfDifference(
+            "Element i is start + i * delta computed in float64 and rounded once, as "
+            "NumPy's arange; TensorFlow computes it in the dtype, so float32 elements "
+            "may differ in the last bit. The length is TensorFlow's, computed in the "
+            "dtype.")
         .SetShapeFn(RangeShape)
         .Register();
 

@@ -24,7 +24,9 @@ const OpDef* const kDiv = RegisterBinaryOp(
     BinaryOpKind::kNonCommutative);
 const OpDef* const kFloorDiv = RegisterBinaryOp(
     "FloorDiv", kArithmeticTypes,
-    "floor(x / y) with NumPy broadcasting, like Python's //; an integer zero divisor is an error.",
+    "floor(x / y) with NumPy broadcasting: integers round toward -inf (Python's //), floats take "
+    "the floor of the rounded quotient as TensorFlow (-1e-3 // inf is -0.0, Python's is -1); an "
+    "integer zero divisor is an error.",
     BinaryOpKind::kNonCommutative);
 const OpDef* const kTruncateDiv = RegisterBinaryOp(
     "TruncateDiv", kArithmeticTypes,

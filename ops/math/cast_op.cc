@@ -16,7 +16,7 @@ absl::Status CastShape(ShapeContext& ctx) {
   return absl::OkStatus();
 }
 
-// Truncate is accepted for TensorFlow compatibility; conversions always round to nearest.
+// Truncate: Note [Cast with Truncate] in kernels/cpu/math/cast_kernel.cc.
 const OpDef* const kCast =
     OpDefBuilder("Cast")
         .Input("x", "SrcT")
@@ -24,7 +24,13 @@ const OpDef* const kCast =
         .TypeAttr(CastAttrs::kSrcT, kAllTypes)
         .TypeAttr(CastAttrs::kDstT, kAllTypes)
         .BoolAttr(CastAttrs::kTruncate, false)
-        .Doc("x converted to DstT: floats to ints truncate toward zero, x to bool is x != 0.")
+        .Doc(
+            "x converted to DstT: floats to ints truncate toward zero, x to bool is x != 0; floats "
+            "to floats of fewer mantissa bits round to nearest, or truncate when Truncate is set.")
+        .TfDifference(
+            "A float that an integer dtype cannot hold converts to a defined value: NaN "
+            "to 0, the others saturate to the type's limits (TensorFlow leaves them "
+            "undefined; its x86 kernel gives the type's minimum).")
         .SetShapeFn(CastShape)
         .Register();
 

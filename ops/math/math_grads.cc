@@ -16,38 +16,6 @@
 namespace duet {
 namespace {
 
-// Undoes NumPy broadcasting: sums `grad` (of the broadcast output's shape) over the axes along
-// which input `i` was broadcast, so the input receives a gradient of its own shape.
-Tensor ReduceToShape(const Tensor& grad, const GradientContext& ctx, int i) {
-  const Shape& from = grad.shape();
-  const Shape& shape = ctx.input_shape(i);
-  // The common, unbroadcast case: no op at all. (Two unknown ranks compare equal, but a read of a
-  // variable passed into a cond branch has one, and may well have been broadcast.)
-  if (from == shape && !shape.unknown_rank()) return grad;
-  if (from.unknown_rank() || !shape.is_fully_defined()) {
-    // Graph mode with unknown dims (eagerly every shape is known): the axes at run time, from
-    // the input itself, which graph gradients always have.
-    const Tensor input_shape = shape_of(ctx.input(i));
-    const Tensor axes = broadcast_gradient_args(input_shape, shape_of(grad)).first;
-    return reshape(SumOver(grad, axes, /*keep_dims=*/false), input_shape);
-  }
-  // The axes are known when the input's shape is: unknown dims of the gradient (a batch dim in
-  // a graph) are never broadcast from a known input dim other than 1.
-  if (from.rank() < shape.rank()) {
-    throw Error(absl::InternalError(absl::StrCat("the gradient of ", ctx.op().name, " has shape ",
-                                                 from.str(), ", which cannot be reduced to ",
-                                                 shape.str(), ", a shape of higher rank")));
-  }
-  const int lead = from.rank() - shape.rank();
-  std::vector<int64_t> axes;
-  for (int d = 0; d < from.rank(); ++d) {
-    // Axes of size 1 in the gradient are left alone: summing over them changes nothing.
-    const bool broadcast = d < lead || shape.dim(d - lead) == 1;
-    if (broadcast && from.dim(d) != 1) axes.push_back(d);
-  }
-  return reshape(axes.empty() ? grad : SumOver(grad, axes, /*keep_dims=*/true), shape);
-}
-
 // ---- Binary arithmetic ----
 
 TensorList AddGrad(const GradientContext& ctx) {

@@ -23,7 +23,9 @@ Tensor subtract(const Tensor& x, const Tensor& y, OpSite site = {});
 Tensor multiply(const Tensor& x, const Tensor& y, OpSite site = {});
 // x / y: RealDiv for floats; Div for integers, truncating toward zero (a zero divisor is an error).
 Tensor divide(const Tensor& x, const Tensor& y, OpSite site = {});
-// floor(x / y), like Python's // (op FloorDiv; integer y == 0 is an error).
+// floor(x / y) (op FloorDiv; integer y == 0 is an error): integers round toward -inf like
+// Python's //; floats take the floor of the rounded quotient, as TensorFlow does (not Python's
+// exact floor: -1e-3 // inf is -0.0, where Python gives -1.0).
 Tensor floor_div(const Tensor& x, const Tensor& y, OpSite site = {});
 // x / y rounded toward zero (op TruncateDiv; integer y == 0 is an error).
 Tensor truncate_div(const Tensor& x, const Tensor& y, OpSite site = {});

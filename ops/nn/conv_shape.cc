@@ -43,6 +43,40 @@ int64_t OutChannels(const Shape& filter, ConvKind kind) {
   return Known(filter, 2) && Known(filter, 3) ? filter[2] * filter[3] : Shape::kUnknownDim;
 }
 
+// Note [Grouped Conv2D]
+// As TensorFlow's, Conv2D (and its backprops and _FusedConv2D) convolves in groups when the
+// input has a multiple of the filter's in_channels: groups = input channels / filter in_channels,
+// output channel k reads input group k / (out_channels / groups), and out_channels must be a
+// multiple of groups (the filter layout is Note [Grouped convolution weights] in
+// kernels/cpu/nn/conv_dnnl.cc). Depthwise and 3-D convolutions match channels exactly, as
+// TensorFlow's CPU kernels do.
+//
+// Checks that `input` (described by `input_name`) fits the channels of `filter`: equal in_channels,
+// or for Conv2D (Note [Grouped Conv2D]) a multiple of them with out_channels a multiple of the
+// groups.
+absl::Status CheckChannels(ConvKind kind, const Shape& input, absl::string_view input_name,
+                           const Shape& filter, absl::string_view filter_name) {
+  const int rank = ConvRank(kind);
+  if (!Known(input, rank + 1) || !Known(filter, rank)) return absl::OkStatus();
+  const int64_t in = input[rank + 1], filter_in = filter[rank];
+  if (in == filter_in) return absl::OkStatus();
+  if (kind != ConvKind::kConv2D || filter_in == 0 || in % filter_in != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        input_name, " ", input.str(), " has ", in, " channels but ", filter_name, " ", filter.str(),
+        " expects ",
+        kind == ConvKind::kConv2D ? absl::StrCat("a multiple of ", filter_in, " (in_channels)")
+                                  : absl::StrCat(filter_in)));
+  }
+  const int64_t groups = in / filter_in;
+  if (Known(filter, rank + 1) && filter[rank + 1] % groups != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        input_name, " ", input.str(), " has ", in, " channels: ", groups, " groups of ",
+        filter_name, " ", filter.str(), "'s ", filter_in, " in_channels, but its ",
+        filter[rank + 1], " out_channels are not a multiple of ", groups));
+  }
+  return absl::OkStatus();
+}
+
 // Checks that `s` (of operand `name`, whose dims are `dims`) has rank `rank` or an unknown rank.
 absl::Status CheckRank(const Shape& s, int rank, absl::string_view name, absl::string_view dims) {
   if (s.unknown_rank() || s.rank() == rank) return absl::OkStatus();
@@ -127,11 +161,7 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, ConvKind kind, const Shape
   const int rank = spec.rank;
   DUET_RETURN_IF_ERROR(CheckRank(out_backprop, rank + 2, "out_backprop", NhwcDimNames(rank)));
   DUET_RETURN_IF_ERROR(CheckFilterWindow(filter, rank, filter_name));
-  if (Known(input, rank + 1) && Known(filter, rank) && input[rank + 1] != filter[rank]) {
-    return absl::InvalidArgumentError(absl::StrCat(input_name, " ", input.str(), " has ",
-                                                   input[rank + 1], " channels but ", filter_name,
-                                                   " ", filter.str(), " expects ", filter[rank]));
-  }
+  DUET_RETURN_IF_ERROR(CheckChannels(kind, input, input_name, filter, filter_name));
   absl::StatusOr<Shape> expected =
       NhwcWindowOutputShape(SpatialInput(input, filter, rank), spec, OutChannels(filter, kind));
   if (!expected.ok()) {
@@ -194,12 +224,7 @@ absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind,
   WindowSpec spec;
   DUET_RETURN_IF_ERROR(ReadWindow(ctx, kind, keys, filter, spec));
   DUET_RETURN_IF_ERROR(CheckFilterWindow(filter, rank, "filter shape"));
-  if (Known(input, rank + 1) && Known(filter, rank) && input[rank + 1] != filter[rank]) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("input has ", input[rank + 1], " channels but the filter expects ",
-                     filter[rank], " (in_channels, dim ", rank, " of filter shape ", filter.str(),
-                     "; input shape ", input.str(), ")"));
-  }
+  DUET_RETURN_IF_ERROR(CheckChannels(kind, input, "input", filter, "filter"));
   return NhwcWindowOutputShape(SpatialInput(input, filter, rank), spec, OutChannels(filter, kind));
 }
 

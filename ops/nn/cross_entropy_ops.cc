@@ -24,15 +24,24 @@ void SetLossShapes(ShapeContext& ctx, const Shape& features) {
   ctx.set_output(1, ctx.output(1).dtype, Shape{batch, classes});
 }
 
+// Logits and labels broadcast against each other (NumPy rules, as TensorFlow's BCast) to the
+// 2-D [batch, classes] of backprop; loss is [batch].
 absl::Status CrossEntropyShape(ShapeContext& ctx) {
   const Shape& features = ctx.input_shape(0);
   const Shape& labels = ctx.input_shape(1);
-  DUET_RETURN_IF_ERROR(CheckLogits2D(features));
-  if (!labels.unknown_rank() && !features.unknown_rank() && !labels.IsCompatibleWith(features)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "labels and logits must have the same shape, got ", labels.str(), " and ", features.str()));
+  absl::StatusOr<Shape> shape = BroadcastShapes(features, labels);
+  if (!shape.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("logits ", features.str(), " and labels ",
+                                                   labels.str(), " do not broadcast together"));
   }
-  SetLossShapes(ctx, features.unknown_rank() ? labels : features);
+  if (shape->unknown_rank()) shape = Shape::Unknown(2);
+  if (shape->rank() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("logits and labels must be 2-D (batch, classes) or broadcast to 2-D, got "
+                     "logits ",
+                     features.str(), " and labels ", labels.str()));
+  }
+  SetLossShapes(ctx, *shape);
   return absl::OkStatus();
 }
 
@@ -61,7 +70,13 @@ const OpDef* const kSoftmaxCrossEntropy =
         .Output("loss", "T")
         .Output("backprop", "T")
         .TypeAttr("T", kCrossEntropyTypes)
-        .Doc("Per-row softmax cross-entropy of 2-D logits with label distributions.")
+        .Doc(
+            "Per-row softmax cross-entropy of logits with label distributions; the two broadcast "
+            "(NumPy rules) to a 2-D (batch, classes) shape.")
+        .TfDifference(
+            "The gradient wrt the logits is softmax * sum(labels) - labels, exact also "
+            "for label rows that do not sum to 1; TensorFlow's reuses backprop = "
+            "softmax - labels.")
         .SetShapeFn(CrossEntropyShape)
         .Register();
 

@@ -83,14 +83,6 @@ absl::StatusOr<EinsumSubscripts> ParseEinsumEquation(absl::string_view equation,
   EinsumSubscripts subscripts;
   for (absl::string_view text : terms) {
     DUET_ASSIGN_OR_RETURN(std::string term, ParseTerm(text, equation));
-    for (size_t i = 0; i < term.size(); ++i) {
-      if (term[i] != kEinsumEllipsis && term.find(term[i], i + 1) != std::string::npos) {
-        return absl::UnimplementedError(absl::StrCat(
-            "equation '", equation, "': label '", std::string(1, term[i]),
-            "' is repeated in the input term '", text,
-            "'; diagonals and traces (a label repeated within one operand) are not supported"));
-      }
-    }
     subscripts.inputs.push_back(std::move(term));
   }
   DUET_ASSIGN_OR_RETURN(subscripts.output, ParseTerm(sides[1], equation));
@@ -98,10 +90,6 @@ absl::StatusOr<EinsumSubscripts> ParseEinsumEquation(absl::string_view equation,
   for (size_t i = 0; i < output.size(); ++i) {
     const char c = output[i];
     if (c == kEinsumEllipsis) continue;
-    if (output.find(c, i + 1) != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("equation '", equation, "': output label '",
-                                                     std::string(1, c), "' appears twice"));
-    }
     const bool in_input =
         std::any_of(subscripts.inputs.begin(), subscripts.inputs.end(),
                     [c](const std::string& t) { return t.find(c) != std::string::npos; });
@@ -174,7 +162,8 @@ absl::StatusOr<EinsumDims> ResolveEinsumDims(const EinsumSubscripts& subscripts,
         it->second = d;
       } else if (d != Shape::kUnknownDim && d != it->second) {
         return error(absl::StrCat("label '", std::string(1, c), "' has size ", it->second,
-                                  " in operand ", first[c], " but ", d, " in operand ", i));
+                                  " in operand ", first[c], " but ", d, " in operand ", i,
+                                  first[c] == i ? " (a diagonal needs equal sizes)" : ""));
       }
     }
   }

@@ -27,11 +27,12 @@ struct EinsumSubscripts {
   std::string str() const;
 };
 
-// Parses `equation` for `num_inputs` operands; spaces are ignored. InvalidArgument, naming the
-// equation, for: a missing or repeated "->", a number of input terms other than num_inputs, a
-// character that is neither a letter nor part of "...", two ellipses in one term, an output label
-// written twice or found in no input. Unimplemented for more than two operands and for a label
-// repeated within one input term (a diagonal or a trace, which duet does not lower).
+// Parses `equation` for `num_inputs` operands; spaces are ignored. A label repeated within a term
+// names a diagonal: of an input ("ii->i", a trace with "ii->"), or of the output ("i->ii" puts
+// the values on a diagonal of zeros), as in TensorFlow. InvalidArgument, naming the equation,
+// for: a missing or repeated "->", a number of input terms other than num_inputs, a character
+// that is neither a letter nor part of "...", two ellipses in one term, an output label found in
+// no input. Unimplemented for more than two operands.
 absl::StatusOr<EinsumSubscripts> ParseEinsumEquation(absl::string_view equation, int num_inputs);
 
 // The first label of the dims an ellipsis covers; a term's k-th broadcast dim, counted over the
@@ -50,7 +51,8 @@ struct EinsumDims {
 
 // Resolves `subscripts` against `shapes` (one per operand, known ranks). InvalidArgument, naming
 // the equation and the shapes, when a term names more dims than its operand has (or fewer,
-// without an ellipsis), when a label has different sizes in the two operands, when the ellipsis
+// without an ellipsis), when a label has different sizes (in two operands, or at two places of
+// one), when the ellipsis
 // dims do not broadcast, or when they are not empty and the output has no "...".
 absl::StatusOr<EinsumDims> ResolveEinsumDims(const EinsumSubscripts& subscripts,
                                              absl::Span<const Shape> shapes);

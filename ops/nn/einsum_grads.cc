@@ -1,6 +1,8 @@
 // Einsum's gradient, TensorFlow's _EinsumGrad: the gradient of each operand is itself an Einsum
 // of the upstream gradient with the other operand, with the roles of the terms swapped, so it can
-// be differentiated again. Three corrections follow it:
+// be differentiated again. Diagonals take care of themselves: a label the output repeats is read
+// on its diagonal by the first Einsum, one the operand repeats is inflated by the last (Note
+// [Einsum diagonals] in kernels/common/einsum_lowering.cc). Three corrections follow it:
 // - labels the operand alone had and the output dropped (summed away) come back by an outer
 //   product with ones of their sizes;
 // - dims under "..." that the operand broadcast are summed away again;
@@ -80,9 +82,11 @@ Tensor OperandGrad(const GradientContext& ctx, const EinsumSubscripts& subscript
   const std::string& out = subscripts.output;
   const bool binary = subscripts.inputs.size() == 2;
   const std::string other = binary ? subscripts.inputs[1 - k] : std::string();
-  std::string reduced, rest;  // labels summed away by k alone, and the others
+  // The labels summed away by k alone, and the others, once each: a label k repeats (a diagonal)
+  // is inflated back by the last Einsum to `term`.
+  std::string reduced, rest;
   for (char c : term) {
-    if (c == kEinsumEllipsis) continue;
+    if (c == kEinsumEllipsis || Has(reduced, c) || Has(rest, c)) continue;
     (Has(out, c) || Has(other, c) ? rest : reduced).push_back(c);
   }
   const bool out_ellipsis = Has(out, kEinsumEllipsis);

@@ -16,8 +16,10 @@
 // The gradient (ops/nn/einsum_grads.cc) is TensorFlow's _EinsumGrad: Einsums with swapped
 // equations, so it is differentiable again. The equation grammar, shared by the shape function,
 // the kernel and the gradient, is in ops/nn/einsum_equation.h: explicit "->" output, letters,
-// one "..." per term with NumPy broadcasting, 1 or 2 operands. A label repeated within one
-// operand (a diagonal or trace) is Unimplemented; TensorFlow supports it, duet does not yet.
+// one "..." per term with NumPy broadcasting, 1 or 2 operands. A label repeated within a term
+// (a diagonal or a trace) is taken with StridedSlice before step 1, and one repeated in the
+// output made with StridedSliceGrad after step 3 (Note [Einsum diagonals] in
+// kernels/common/einsum_lowering.cc).
 #include "ops/nn/einsum_equation.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
@@ -77,6 +79,9 @@ const OpDef* const kEinsum =
         .IntAttr(EinsumAttrs::kN, {}, 1)
         .TypeAttr(EinsumAttrs::kT, {kFloat32, kFloat64})
         .Doc("Einstein summation of 1 or 2 operands by an equation such as \"abc,cd->abd\".")
+        .TfDifference(
+            "At most 2 operands (TensorFlow takes any number): chain two-operand "
+            "einsums instead.")
         .SetShapeFn(EinsumShape)
         .Register();
 

@@ -93,9 +93,18 @@ TensorList LogSoftmaxGrad(const GradientContext& ctx) {
 // than taken from the kernel's backprop output, so an enclosing tape differentiates them
 // (second-order gradients). d loss / d features is softmax * sum(labels) - labels: exact also for
 // labels that do not sum to 1, where TensorFlow's use of backprop would be off.
+//
+// Logits and labels may broadcast against each other (a label row for every batch row, or a
+// class column): the gradients are computed on both broadcast to backprop's shape (adding zeros
+// of the other's shape) and summed back to each input's shape.
 TensorList SoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
-  const Tensor& features = ctx.input(0);
-  const Tensor& labels = ctx.input(1);
+  Tensor features = ctx.input(0);
+  Tensor labels = ctx.input(1);
+  const Shape& features_shape = ctx.input_shape(0);
+  if (!(features_shape == ctx.input_shape(1) && features_shape.is_fully_defined())) {
+    features = ctx.input(0) + zeros_like(ctx.input(1));
+    labels = ctx.input(1) + zeros_like(ctx.input(0));
+  }
   const Tensor s = softmax(features);
   Tensor dfeatures, dlabels;
   if (ctx.grad(0).defined()) {
@@ -107,7 +116,9 @@ TensorList SoftmaxCrossEntropyWithLogitsGrad(const GradientContext& ctx) {
     Accumulate(dfeatures, SoftmaxBackward(ctx.grad(1), s));
     Accumulate(dlabels, negative(ctx.grad(1)));
   }
-  return {dfeatures, dlabels};
+  // Logits and labels broadcast against each other: each gets its own shape back.
+  return {dfeatures.defined() ? ReduceToShape(dfeatures, ctx, 0) : dfeatures,
+          dlabels.defined() ? ReduceToShape(dlabels, ctx, 1) : dlabels};
 }
 
 // As above with one-hot labels (which get no gradient: they are class indices). The op's second

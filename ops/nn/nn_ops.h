@@ -41,7 +41,9 @@ Tensor bias_add(const Tensor& value, const Tensor& bias, OpSite site = {});
 // 2-D convolution (op Conv2D): input NHWC, filter HWIO (height, width, in_channels,
 // out_channels). `strides`/`dilations` have 4 entries [1, h, w, 1], or 2 entries [h, w] or one
 // for both. `padding` is "SAME" or "VALID" with TensorFlow's arithmetic (SAME pads total/2 before).
-// float32, float64, bfloat16.
+// An input with a multiple of the filter's in_channels convolves in groups, as in TensorFlow:
+// groups = input channels / in_channels, out_channels a multiple of groups, output channel k
+// reading input group k / (out_channels / groups). float32, float64, bfloat16.
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, std::vector<int64_t> dilations = {1, 1, 1, 1}, OpSite site = {});
 // Same, naming the node: conv2d(x, f, {1, 1}, "SAME", "conv1").
@@ -127,7 +129,9 @@ FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, cons
                                       OpSite site = {});
 
 // Per-example loss -sum(labels * log_softmax(logits)) over the last axis of 2-D [batch, classes]
-// tensors (op SoftmaxCrossEntropyWithLogits, first output). float32, float64.
+// tensors (op SoftmaxCrossEntropyWithLogits, first output); labels and logits broadcast against
+// each other (labels (1, classes) with logits (batch, classes)) to a 2-D shape. float32,
+// float64.
 Tensor softmax_cross_entropy_with_logits(const Tensor& labels, const Tensor& logits,
                                          OpSite site = {});
 // Per-example loss -log_softmax(logits)[i, labels[i]] for int32/int64 class indices `labels`

@@ -73,13 +73,16 @@ absl::StatusOr<int64_t> WindowOutputSize(int64_t in, const WindowSpec& spec, int
   const int64_t effective = (spec.window[dim] - 1) * spec.dilation[dim] + 1;
   if (spec.padding == "SAME") return (in + stride - 1) / stride;
   const int64_t padded = in + spec.pad_before[dim] + spec.pad_after[dim];
-  if (padded < effective) {
+  // TensorFlow's rule, with C++'s division toward zero: an input up to stride - 1 smaller than
+  // the window gives an empty output, not an error.
+  const int64_t out = (padded - effective + stride) / stride;
+  if (out < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "input ", dim_name, " ", in, (padded != in ? absl::StrCat(" (", padded, " padded)") : ""),
         " is smaller than the ", (spec.dilation[dim] > 1 ? "dilated " : ""), "window ", dim_name,
         " ", effective, " with ", spec.padding, " padding"));
   }
-  return (padded - effective) / stride + 1;
+  return out;
 }
 
 absl::StatusOr<Shape> NhwcWindowOutputShape(const Shape& input, const WindowSpec& spec,

@@ -65,10 +65,11 @@ Tensor RunPoolOp(const OpDef* op, TensorList inputs, std::vector<int64_t> ksize,
 OpDefBuilder& DeclareUnpaddedPoolAttrs(OpDefBuilder& builder, int rank, std::vector<DType> types,
                                        std::optional<DType> default_type = {});
 
-// Output size of one spatial dim: VALID ceil((in - effective_window + 1) / stride), SAME
-// ceil(in / stride), EXPLICIT (in + pads - effective_window) / stride + 1, where effective_window =
-// (window - 1) * dilation + 1. Unknown (-1) in gives -1. An input smaller than the window under
-// VALID/EXPLICIT is an error naming both sizes and `dim_name`.
+// Output size of one spatial dim, as TensorFlow computes it: SAME ceil(in / stride), VALID and
+// EXPLICIT (padded - effective_window + stride) / stride rounded toward zero, where padded is in
+// plus the pads and effective_window = (window - 1) * dilation + 1 (an input a little smaller
+// than the window gives 0). Unknown (-1) in gives -1. A negative size (an input smaller than the
+// window by stride or more) is an error naming both sizes and `dim_name`.
 absl::StatusOr<int64_t> WindowOutputSize(int64_t in, const WindowSpec& spec, int dim,
                                          absl::string_view dim_name);
 

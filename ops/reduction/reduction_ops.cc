@@ -3,6 +3,8 @@
 #include "ops/reduction/reduction_ops.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -72,7 +74,7 @@ absl::Status BoolReductionShape(ShapeContext& ctx) {
 }
 
 // Declares one of the five reductions (they share signature, attrs and shape function).
-const OpDef* RegisterReduction(const char* name, const char* doc) {
+const OpDef* RegisterReduction(const char* name, const char* doc, std::string tf_difference = "") {
   return OpDefBuilder(name)
       .Input("input", "T")
       .Input("reduction_indices", "Tidx")
@@ -82,6 +84,7 @@ const OpDef* RegisterReduction(const char* name, const char* doc) {
       .TypeAttr(ReductionAttrs::kT, kReductionTypes)
       .TypeAttr(ReductionAttrs::kTidx, {kInt32, kInt64}, kInt32)
       .Doc(doc)
+      .TfDifference(std::move(tf_difference))
       .SetShapeFn(ReductionShape)
       .Register();
 }
@@ -90,7 +93,11 @@ const OpDef* const kSum = RegisterReduction("Sum", "Sum over the given axes.");
 const OpDef* const kMean = RegisterReduction("Mean", "Mean over the given axes.");
 const OpDef* const kMax = RegisterReduction("Max", "Maximum over the given axes.");
 const OpDef* const kMin = RegisterReduction("Min", "Minimum over the given axes.");
-const OpDef* const kProd = RegisterReduction("Prod", "Product over the given axes.");
+const OpDef* const kProd = RegisterReduction(
+    "Prod", "Product over the given axes.",
+    "float32 products accumulate in float64 and round once (Note [float32 products in double] in "
+    "kernels/cpu/reduction/reducers.h): closer to the exact product than TensorFlow's float32 "
+    "accumulation, which is off by about 1e-5 relative over 300k factors near 1.");
 
 // Declares All or Any: a bool input and output, so only keep_dims and Tidx.
 const OpDef* RegisterBoolReduction(const char* name, const char* doc) {

@@ -438,6 +438,31 @@ DUET_GRADIENT_TEST("GatherV2", "axis 0 with repeated indices") {
                  {RandomInput({4, 3}, 1)});
 }
 
+// Issue 37: batch_dims, with repeated indices, outer dims between the batch dims and the axis,
+// two batch dims, and batch_dims counted from the end.
+DUET_GRADIENT_TEST("GatherV2", "batch_dims") {
+  CheckGradients("GatherV2",
+                 [](const Tensors& x) {
+                   return Tensors{gather(x[0], constant({{1, 1, 0}, {2, 0, 2}}), 1, 1)};
+                 },
+                 {RandomInput({2, 3, 2}, 6)});
+  CheckGradients("GatherV2",
+                 [](const Tensors& x) {
+                   return Tensors{gather(x[0], constant<int64_t>({{3, 0}, {1, 1}}), 2, 1)};
+                 },
+                 {RandomInput({2, 3, 4}, 7)});
+  CheckGradients("GatherV2",
+                 [](const Tensors& x) {
+                   return Tensors{gather(x[0], constant({{{1, 1}, {0, 3}, {3, 2}}}), 2, 2)};
+                 },
+                 {RandomInput({1, 3, 4, 2}, 8)});
+  CheckGradients("GatherV2",
+                 [](const Tensors& x) {
+                   return Tensors{gather(x[0], constant({{1, 0}, {2, 2}}), 1, -1)};
+                 },
+                 {RandomInput({2, 3, 2}, 9)});
+}
+
 DUET_GRADIENT_TEST("GatherV2", "inner axes, 2-D and scalar indices, int64") {
   CheckGradients("GatherV2",
                  [](const Tensors& x) {
@@ -459,8 +484,8 @@ DUET_GRADIENT_TEST("GatherV2", "inner axes, 2-D and scalar indices, int64") {
       {RandomInput({3, 2}, 5)});
 }
 
-TEST_CASE("The GatherV2 gradient rejects batch_dims != 0 by name") {
-  // The forward op rejects batch_dims != 0 too, so the gradient function is called directly.
+TEST_CASE("The GatherV2 gradient with batch_dims names the unknown shapes it needs") {
+  // A graph's params of unknown batch size: the gradient function is called directly with it.
   const OpDef* op = OpRegistry::Global().Find("GatherV2");
   REQUIRE(op != nullptr);
   const GradientDef* def = FindGradient(*op);
@@ -468,14 +493,13 @@ TEST_CASE("The GatherV2 gradient rejects batch_dims != 0 by name") {
   REQUIRE(def->fn != nullptr);
   AttrList attrs = op->default_attrs;
   attrs[op->attr_index("batch_dims")] = int64_t{1};
-  const Tensor params = zeros({2, 3}, kFloat64);
   const Tensor indices = constant({{0}, {1}});
   const Tensor axis = constant(1);
   const Tensor out = zeros({2, 1}, kFloat64);
   const std::vector<Tensor> inputs = {Tensor(), indices, axis};
   const std::vector<Tensor> outputs = {Tensor()};
   const std::vector<TensorMeta> input_meta = {
-      {kFloat64, params.shape()}, {kInt32, indices.shape()}, {kInt32, axis.shape()}};
+      {kFloat64, Shape{-1, 3}}, {kInt32, indices.shape()}, {kInt32, axis.shape()}};
   const std::vector<TensorMeta> output_meta = {{kFloat64, out.shape()}};
   const std::vector<Tensor> grads = {out};
   const GradientContext ctx(*op, attrs, inputs, outputs, input_meta, output_meta, grads);
@@ -484,7 +508,9 @@ TEST_CASE("The GatherV2 gradient rejects batch_dims != 0 by name") {
     FAIL("expected duet::Error");
   } catch (const Error& e) {
     CHECK(e.code() == absl::StatusCode::kUnimplemented);
-    CHECK(std::string(e.what()).find("GatherV2 with batch_dims = 1") != std::string::npos);
+    CHECK(std::string(e.what()).find("GatherV2 with batch_dims = 1 needs known shapes") !=
+          std::string::npos);
+    CHECK(std::string(e.what()).find("(None, 3)") != std::string::npos);
   }
 }
 

@@ -66,6 +66,16 @@ DUET_GRADIENT_TEST("Conv2D", "EXPLICIT stride 2") {
       {RandomInput({1, 4, 5, 2}, 9), RandomInput({3, 2, 2, 2}, 10)});
 }
 
+// Issue 37: grouped Conv2D (4 input channels, filter in_channels 2: 2 groups of 3 outputs).
+DUET_GRADIENT_TEST("Conv2D", "grouped, SAME stride 2") {
+  CheckGradients("Conv2D",
+                 [](const Tensors& x) { return Tensors{conv2d(x[0], x[1], {2}, "SAME")}; },
+                 {RandomInput({2, 4, 5, 4}, 11), RandomInput({3, 2, 2, 6}, 12)});
+  CheckSecondOrderGradients(
+      "Conv2D", [](const Tensors& x) { return Tensors{conv2d(x[0], x[1], {1}, "VALID")}; },
+      {RandomInput({1, 3, 3, 6}, 13), RandomInput({2, 2, 2, 3}, 14)});
+}
+
 // ---- Conv2DBackpropInput(input_sizes, filter, out_backprop) ----
 
 DUET_GRADIENT_TEST("Conv2DBackpropInput", "SAME stride 2") {
@@ -94,6 +104,14 @@ DUET_GRADIENT_TEST("Conv2DBackpropInput", "EXPLICIT stride 2") {
                  {RandomInput({3, 2, 2, 2}, 15), RandomInput({1, 3, 3, 2}, 16)});
 }
 
+DUET_GRADIENT_TEST("Conv2DBackpropInput", "grouped") {
+  CheckGradients("Conv2DBackpropInput",
+                 [](const Tensors& x) {
+                   return Tensors{conv2d_backprop_input({1, 4, 4, 4}, x[0], x[1], {1}, "SAME")};
+                 },
+                 {RandomInput({3, 3, 2, 4}, 15), RandomInput({1, 4, 4, 4}, 16)});
+}
+
 // ---- Conv2DBackpropFilter(input, filter_sizes, out_backprop) ----
 
 DUET_GRADIENT_TEST("Conv2DBackpropFilter", "SAME stride 2") {
@@ -120,6 +138,14 @@ DUET_GRADIENT_TEST("Conv2DBackpropFilter", "EXPLICIT stride 2") {
                                                          {1, 1}, {0, 0, 1, 2, 2, 0, 0, 0})};
                  },
                  {RandomInput({1, 4, 5, 2}, 21), RandomInput({1, 3, 3, 2}, 22)});
+}
+
+DUET_GRADIENT_TEST("Conv2DBackpropFilter", "grouped") {
+  CheckGradients("Conv2DBackpropFilter",
+                 [](const Tensors& x) {
+                   return Tensors{conv2d_backprop_filter(x[0], {2, 2, 1, 4}, x[1], {1}, "VALID")};
+                 },
+                 {RandomInput({1, 4, 3, 2}, 23), RandomInput({1, 3, 2, 4}, 24)});
 }
 
 // ---- DepthwiseConv2dNative(input, filter [h, w, in_c, multiplier]) ----

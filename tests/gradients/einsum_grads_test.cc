@@ -53,6 +53,21 @@ DUET_GRADIENT_TEST("Einsum", "dims under ... broadcast") {
   CheckEinsum("b...,b...->...", {{3, 2, 1}, {3, 1, 4}});
 }
 
+// Issue 37: diagonals and traces of inputs, diagonals of the output.
+DUET_GRADIENT_TEST("Einsum", "diagonals") {
+  CheckEinsum("ii->i", {{3, 3}});
+  CheckEinsum("ii->", {{3, 3}});
+  CheckEinsum("iij->j", {{2, 2, 3}});
+  CheckEinsum("iji->ji", {{3, 2, 3}});
+  CheckEinsum("ij,jj->i", {{2, 3}, {3, 3}});
+  CheckEinsum("i->ii", {{3}});
+  CheckEinsum("i,j->iji", {{2}, {3}});
+  CheckEinsum("...ii->...i", {{2, 3, 3}});
+  CheckSecondOrderGradients("Einsum",
+                            [](const Tensors& x) { return Tensors{einsum("ij,jj->ij", x)}; },
+                            {RandomInput({2, 3}, 5), RandomInput({3, 3}, 6)});
+}
+
 DUET_GRADIENT_TEST("Einsum", "second order") {
   CheckSecondOrderGradients("Einsum",
                             [](const Tensors& x) { return Tensors{einsum("bij,jk->bik", x)}; },

@@ -216,6 +216,19 @@ DUET_GRADIENT_TEST("SoftmaxCrossEntropyWithLogits", "second order, loss and back
                             {RandomInput({2, 4}, 11, -2, 2), DistributionLabels({2, 4}, 12)});
 }
 
+// Issue 37: labels and logits that broadcast (a label row, a label column, a logits row); each
+// gradient comes back in its input's shape.
+DUET_GRADIENT_TEST("SoftmaxCrossEntropyWithLogits", "broadcast labels and logits") {
+  CheckGradients("SoftmaxCrossEntropyWithLogits", kCrossEntropyBoth,
+                 {RandomInput({3, 4}, 13, -3, 3), RandomInput({1, 4}, 14, 0, 1)});
+  CheckGradients("SoftmaxCrossEntropyWithLogits", kCrossEntropyBoth,
+                 {RandomInput({1, 4}, 15, -3, 3), RandomInput({3, 4}, 16, 0, 1)});
+  CheckGradients("SoftmaxCrossEntropyWithLogits", kCrossEntropyLoss,
+                 {RandomInput({3, 4}, 17, -3, 3), RandomInput({3, 1}, 18, 0, 1)});
+  CheckGradients("SoftmaxCrossEntropyWithLogits", kCrossEntropyLoss,
+                 {RandomInput({3, 1}, 19, -3, 3), RandomInput({1, 4}, 20, 0, 1)});
+}
+
 // ---- SparseSoftmaxCrossEntropyWithLogits ----
 
 Tensor ClassLabels() { return from_vector(std::vector<int64_t>{0, 3, 1}, Shape{3}); }

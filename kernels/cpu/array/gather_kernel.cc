@@ -1,5 +1,6 @@
-// GatherV2: params viewed as (outer, N, inner); each output row (o, m) is the contiguous block
-// params[o, indices[m], :].
+// GatherV2: params viewed as (batch, outer, N, inner) and indices as (batch, M) (batch = 1 when
+// batch_dims is 0; gather_geometry.h); each output row (b, o, m) is the contiguous block
+// params[b, o, indices[b, m], :].
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -8,8 +9,10 @@
 #include "absl/strings/str_join.h"
 #include "core/int_values.h"
 #include "kernels/common/axis_math.h"
+#include "kernels/common/gather_geometry.h"
 #include "kernels/cpu/array/register_all_dtypes.h"
 #include "kernels/cpu/array/strided_copy.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
@@ -28,92 +31,99 @@ absl::Status CheckIndices(const Tensor& indices, int64_t limit) {
   return absl::OkStatus();
 }
 
-// Copies rows [begin, end) of the (outer * M) output rows. U is an unsigned type of the element
-// size, used when a row is a single element (memcpy per element would dominate).
+// The params row (of `inner` elements) that output row r, of the batch * outer * M rows, copies.
+template <typename Index>
+int64_t SourceRow(const GatherGeometry& g, const Index* idx, int64_t r) {
+  const int64_t bo = r / g.num_indices, m = r % g.num_indices;  // bo = b * outer + o
+  const int64_t b = bo / g.outer;
+  return bo * g.n + idx[b * g.num_indices + m];
+}
+
+// Copies output rows [begin, end). U is an unsigned type of the element size, used when a row is
+// a single element (memcpy per element would dominate).
 template <typename Index, typename U>
-void GatherRows(const char* params, const Index* idx, char* out, int64_t num_idx, int64_t n,
-                int64_t inner, int elem, int64_t begin, int64_t end) {
-  if (inner == 1) {
+void GatherRows(const char* params, const Index* idx, char* out, const GatherGeometry& g, int elem,
+                int64_t begin, int64_t end) {
+  if (g.inner == 1) {
     const U* src = reinterpret_cast<const U*>(params);
     U* dst = reinterpret_cast<U*>(out);
-    for (int64_t r = begin; r < end; ++r) dst[r] = src[(r / num_idx) * n + idx[r % num_idx]];
+    for (int64_t r = begin; r < end; ++r) dst[r] = src[SourceRow(g, idx, r)];
     return;
   }
-  const int64_t bytes = inner * elem;
+  const int64_t bytes = g.inner * elem;
   for (int64_t r = begin; r < end; ++r) {
-    const int64_t o = r / num_idx, m = r % num_idx;
-    std::memcpy(out + r * bytes, params + (o * n + idx[m]) * bytes, bytes);
+    std::memcpy(out + r * bytes, params + SourceRow(g, idx, r) * bytes, bytes);
   }
 }
 
 template <typename Index, typename U>
-void Gather(KernelContext& ctx, int axis) {
-  const Tensor& params = ctx.input(0);
-  const Tensor& indices = ctx.input(1);
-  Tensor& out = ctx.output(0);
-  const AxisView v = ViewAroundAxis(params.shape(), axis);
-  const int64_t outer = v.outer, n = v.n, inner = v.inner, num_idx = indices.num_elements();
+void Gather(KernelContext& ctx, const GatherGeometry& g) {
   const int elem = sizeof(U);
-  const char* src = static_cast<const char*>(params.raw_data());
-  char* dst = static_cast<char*>(out.raw_data());
-  const Index* idx = indices.data<Index>();
-  const int64_t min_chunk = std::max<int64_t>(1, kParallelCopyBytes / (inner * elem));
-  ctx.pool().ParallelFor(outer * num_idx, min_chunk, [&](int64_t begin, int64_t end) {
-    GatherRows<Index, U>(src, idx, dst, num_idx, n, inner, elem, begin, end);
-  });
+  const char* src = static_cast<const char*>(ctx.input(0).raw_data());
+  char* dst = static_cast<char*>(ctx.output(0).raw_data());
+  const Index* idx = ctx.input(1).data<Index>();
+  const int64_t min_chunk = std::max<int64_t>(1, kParallelCopyBytes / (g.inner * elem));
+  ctx.pool().ParallelFor(g.batch * g.outer * g.num_indices, min_chunk,
+                         [&](int64_t begin, int64_t end) {
+                           GatherRows<Index, U>(src, idx, dst, g, elem, begin, end);
+                         });
 }
 
 template <typename Index>
-absl::Status GatherTyped(KernelContext& ctx, int axis) {
+absl::Status GatherTyped(KernelContext& ctx, const GatherGeometry& g) {
   const Tensor& params = ctx.input(0);
-  DUET_RETURN_IF_ERROR(CheckIndices<Index>(ctx.input(1), params.shape().dim(axis)));
+  DUET_RETURN_IF_ERROR(CheckIndices<Index>(ctx.input(1), g.n));
   if (ctx.output(0).num_elements() == 0) return absl::OkStatus();
   switch (DTypeSize(params.dtype())) {
     case 1:
-      Gather<Index, uint8_t>(ctx, axis);
+      Gather<Index, uint8_t>(ctx, g);
       break;
     case 2:
-      Gather<Index, uint16_t>(ctx, axis);
+      Gather<Index, uint16_t>(ctx, g);
       break;
     case 4:
-      Gather<Index, uint32_t>(ctx, axis);
+      Gather<Index, uint32_t>(ctx, g);
       break;
     default:
-      Gather<Index, uint64_t>(ctx, axis);
+      Gather<Index, uint64_t>(ctx, g);
       break;
   }
   return absl::OkStatus();
 }
 
-// Gather for strings: each output row is assigned from params[o, indices[m], :], element objects
-// rather than bytes (Note [String tensors] in core/tensor.cc).
+// Gather for strings: each output row is assigned from its params row, element objects rather
+// than bytes (Note [String tensors] in core/tensor.cc).
 template <typename Index>
-absl::Status GatherStringsTyped(KernelContext& ctx, int axis) {
-  const Tensor& params = ctx.input(0);
-  const Tensor& indices = ctx.input(1);
-  DUET_RETURN_IF_ERROR(CheckIndices<Index>(indices, params.shape().dim(axis)));
-  const AxisView v = ViewAroundAxis(params.shape(), axis);
-  const int64_t num_idx = indices.num_elements();
-  const Index* idx = indices.data<Index>();
-  const std::string* src = params.data<std::string>();
+absl::Status GatherStringsTyped(KernelContext& ctx, const GatherGeometry& g) {
+  DUET_RETURN_IF_ERROR(CheckIndices<Index>(ctx.input(1), g.n));
+  const Index* idx = ctx.input(1).data<Index>();
+  const std::string* src = ctx.input(0).data<std::string>();
   std::string* dst = ctx.output(0).mutable_data<std::string>();
-  for (int64_t r = 0; r < v.outer * num_idx; ++r) {
-    const std::string* row = src + ((r / num_idx) * v.n + idx[r % num_idx]) * v.inner;
-    std::copy(row, row + v.inner, dst + r * v.inner);
+  for (int64_t r = 0; r < g.batch * g.outer * g.num_indices; ++r) {
+    const std::string* row = src + SourceRow(g, idx, r) * g.inner;
+    std::copy(row, row + g.inner, dst + r * g.inner);
   }
   return absl::OkStatus();
+}
+
+// The geometry of the call's gather (its axis and batch_dims).
+GatherGeometry GeometryOf(const KernelContext& ctx) {
+  const Shape& params = ctx.input(0).shape();
+  return MakeGatherGeometry(params, ctx.input(1).shape(),
+                            WrapAxis(IntScalar(ctx.input(2)), params.rank()),
+                            ctx.attr(GatherAttrs::kBatchDims));
 }
 
 absl::Status GatherStringsKernel(KernelContext& ctx) {
-  const int axis = WrapAxis(IntScalar(ctx.input(2)), ctx.input(0).rank());
-  return ctx.input(1).dtype() == kInt64 ? GatherStringsTyped<int64_t>(ctx, axis)
-                                        : GatherStringsTyped<int32_t>(ctx, axis);
+  const GatherGeometry g = GeometryOf(ctx);
+  return ctx.input(1).dtype() == kInt64 ? GatherStringsTyped<int64_t>(ctx, g)
+                                        : GatherStringsTyped<int32_t>(ctx, g);
 }
 
 absl::Status GatherKernel(KernelContext& ctx) {
-  const int axis = WrapAxis(IntScalar(ctx.input(2)), ctx.input(0).rank());
-  return ctx.input(1).dtype() == kInt64 ? GatherTyped<int64_t>(ctx, axis)
-                                        : GatherTyped<int32_t>(ctx, axis);
+  const GatherGeometry g = GeometryOf(ctx);
+  return ctx.input(1).dtype() == kInt64 ? GatherTyped<int64_t>(ctx, g)
+                                        : GatherTyped<int32_t>(ctx, g);
 }
 
 const bool kGatherV2 = RegisterAllDTypes("GatherV2", [](auto) -> KernelFn { return GatherKernel; });

@@ -2,14 +2,25 @@
 // (SrcT, the op's first type attr) and switches on the destination dtype, read from the output
 // tensor. Conversions to and from float16/bfloat16 go through float32 with vectorized bulk
 // conversions.
+//
+// Note [Cast with Truncate]
+// With Truncate=true, TensorFlow converts float32 to float16 or bfloat16, and float64 to float32
+// or float16, by first zeroing the low mantissa bits the destination lacks (its LSBZeroSetter;
+// NaN is left alone), then converting as usual: in range, the value is truncated toward zero
+// instead of rounded to nearest (float32 1.00488 -> bfloat16 1.0, float64 1.1 -> float32
+// 1.0999999). Its other conversions ignore the attr, float64 -> bfloat16 and float16 -> bfloat16
+// included (checked against TensorFlow 2.21), and so do duet's.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/cpu/common/half_convert.h"
 #include "kernels/cpu/math/cast_value.h"
 #include "kernels/cpu/math/elementwise.h"
+#include "ops/math/math_attrs.h"
 
 namespace duet {
 namespace {
@@ -86,16 +97,61 @@ void Convert(const S* x, D* y, int64_t n) {
   }
 }
 
+// The mantissa bits (the implicit one included) of the floating types; 0 for the others.
+template <typename T>
+constexpr int MantissaDigits() {
+  if constexpr (std::is_same_v<T, float16>) return 11;
+  if constexpr (std::is_same_v<T, bfloat16>) return 8;
+  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::digits;
+  return 0;
+}
+
+// The unsigned integer of T's size, to reach its bits.
+template <typename T>
+using BitsOf = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+
+// y = x as D with the mantissa bits D lacks zeroed first (NaN left alone: Note [Cast with
+// Truncate]), in cache-sized blocks. The bits are masked as integers in a buffer of their own:
+// GCC 12 at -O2 drops `& 0xffff0000` applied to a float's bit_cast bits before a store of the
+// float (float32 -> bfloat16 then rounded instead of truncating).
+template <typename S, typename D>
+void TruncatingConvert(const S* x, D* y, int64_t n) {
+  using U = BitsOf<S>;
+  constexpr U kMask = static_cast<U>(~U{0} << (MantissaDigits<S>() - MantissaDigits<D>()));
+  constexpr U kMagnitude = static_cast<U>(~U{0} >> 1);
+  constexpr U kInfinity = std::bit_cast<U>(std::numeric_limits<S>::infinity());
+  constexpr int64_t kBlock = 1024;
+  U bits[kBlock];
+  S buffer[kBlock];
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t len = std::min(kBlock, n - i);
+    std::memcpy(bits, x + i, static_cast<size_t>(len) * sizeof(S));
+    for (int64_t j = 0; j < len; ++j) {
+      bits[j] = (bits[j] & kMagnitude) > kInfinity ? bits[j] : bits[j] & kMask;
+    }
+    std::memcpy(buffer, bits, static_cast<size_t>(len) * sizeof(S));
+    Convert(buffer, y + i, len);
+  }
+}
+
 template <typename S>
 absl::Status CastKernel(KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   Tensor& y = ctx.output(0);
   const S* src = x.data<S>();
+  const bool truncate = ctx.attr(CastAttrs::kTruncate);
   VisitDType(y.dtype(), [&](auto zero) {
     using D = decltype(zero);
     D* dst = y.mutable_data<D>();
-    ParallelElements(ctx, x.num_elements(), 2,
-                     [&](int64_t i, int64_t end) { Convert(src + i, dst + i, end - i); });
+    constexpr bool kTruncates = std::is_floating_point_v<S> && MantissaDigits<D>() > 0 &&
+                                MantissaDigits<S>() > MantissaDigits<D>() &&
+                                !(std::is_same_v<S, double> && std::is_same_v<D, bfloat16>);
+    ParallelElements(ctx, x.num_elements(), 2, [&](int64_t i, int64_t end) {
+      if constexpr (kTruncates) {
+        if (truncate) return TruncatingConvert(src + i, dst + i, end - i);
+      }
+      Convert(src + i, dst + i, end - i);
+    });
   });
   return absl::OkStatus();
 }

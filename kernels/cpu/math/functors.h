@@ -360,11 +360,16 @@ struct LogFn {
   }
 };
 
+// Note [Log1p of huge x]
+// SLEEF's log1p returns +inf above a bound (1e38 in float, 1e307 in double) instead of
+// log(x): Log1p(3.4e38f) would be inf where TensorFlow gives 88.72. Beyond 2^64, 1 + x == x
+// in both widths and log1p(x) equals log(x) to far below one ulp, so those lanes take log(x).
 struct Log1pFn {
   static constexpr int kCost = 12;
   template <typename V>
   static V Vec(V x) {
-    return simd::Log1p(x);
+    const V huge = simd::Set1<V>(18446744073709551616.0);  // 2^64
+    return simd::Select(simd::Greater(x, huge), simd::Log(x), simd::Log1p(x));
   }
 };
 

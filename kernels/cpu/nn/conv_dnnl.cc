@@ -57,7 +57,9 @@ memory::format_tag UserWeightsTag(const ConvGeometry& g) {
 
 // Note [Grouped convolution weights]
 // duet's filters are [h, w, in / groups, out] with output channel k in group k / (out / groups):
-// HWIO for Conv2D, and DepthwiseConv2dNative's [h, w, in, multiplier] read with in / groups = 1.
+// HWIO for Conv2D (grouped when the input has a multiple of the filter's in_channels, Note
+// [Grouped Conv2D] in ops/nn/conv_shape.cc), and DepthwiseConv2dNative's [h, w, in, multiplier]
+// read with in / groups = 1.
 // In oneDNN's grouped dims {g, o, i, h, w} that memory order is h, w, i, g, o: format tag hwigo,
 // so the user's weights need no reorder of their own.
 ConvDescs::ConvDescs(const ConvGeometry& g, memory::data_type type)

@@ -23,9 +23,9 @@ constexpr int64_t kRowPiece = 64 * 1024;
 // Columns a column-reduction unit covers: wide enough to stream rows, small enough for L1.
 constexpr int64_t kColumnWidth = 512;
 
-// dst[o] = reduction of row o of src (outer rows of n contiguous elements).
-template <typename R, typename T>
-void RowPass(const T* src, int64_t outer, int64_t n, T* dst, ThreadPool& pool) {
+// dst[o] = reduction of row o of src (outer rows of n contiguous elements), in R::Acc = A.
+template <typename R, typename S, typename A>
+void RowPass(const S* src, int64_t outer, int64_t n, A* dst, ThreadPool& pool) {
   if (n <= kRowPiece) {
     const int64_t min_chunk = std::max<int64_t>(1, kParallelElements / n);
     pool.ParallelFor(outer, min_chunk, [&](int64_t begin, int64_t end) {
@@ -36,7 +36,7 @@ void RowPass(const T* src, int64_t outer, int64_t n, T* dst, ThreadPool& pool) {
   // Long rows: fixed pieces (independent of the thread count, so results are deterministic),
   // then a pairwise reduction of each row's partial results.
   const int64_t pieces = (n + kRowPiece - 1) / kRowPiece;
-  std::vector<T> partial(outer * pieces);
+  std::vector<A> partial(outer * pieces);
   pool.ParallelFor(outer * pieces, 1, [&](int64_t begin, int64_t end) {
     for (int64_t u = begin; u < end; ++u) {
       const int64_t o = u / pieces, start = (u % pieces) * kRowPiece;
@@ -47,14 +47,14 @@ void RowPass(const T* src, int64_t outer, int64_t n, T* dst, ThreadPool& pool) {
 }
 
 // dst[o, j] = reduction over r of src[o, r, j] (the (outer, rows, inner) view).
-template <typename R, typename T>
-void ColumnPass(const T* src, int64_t outer, int64_t rows, int64_t inner, T* dst,
+template <typename R, typename S, typename A>
+void ColumnPass(const S* src, int64_t outer, int64_t rows, int64_t inner, A* dst,
                 ThreadPool& pool) {
   const int64_t blocks = (inner + kColumnWidth - 1) / kColumnWidth;
   const int64_t width = std::min(inner, kColumnWidth);
   const int64_t min_chunk = std::max<int64_t>(1, kParallelElements / (rows * width));
   pool.ParallelFor(outer * blocks, min_chunk, [&](int64_t begin, int64_t end) {
-    std::vector<T> scratch(ColumnScratchSize(rows, width));
+    std::vector<A> scratch(ColumnScratchSize(rows, width));
     for (int64_t u = begin; u < end; ++u) {
       const int64_t o = u / blocks, j0 = (u % blocks) * kColumnWidth;
       ReduceColumns<R>(src + o * rows * inner + j0, rows, std::min(kColumnWidth, inner - j0), inner,
@@ -71,27 +71,44 @@ T EmptyValue() {
   } else if constexpr (kMean) {
     return T(0);  // integer 0/0 is undefined; TensorFlow has no defined answer either
   } else {
-    return R::Identity();
+    return static_cast<T>(R::Identity());
   }
 }
 
-// Runs the planned passes from x into out, through scratch buffers between passes.
+// Runs the planned passes from x into out, through scratch buffers of R::Acc between passes; the
+// results are divided by `count` (Mean's; 1 for the others) in R::Acc and then converted to T.
 template <typename R, typename T>
-void RunPasses(const std::vector<ReducePass>& passes, const T* src, T* out, ThreadPool& pool) {
-  std::vector<T> buffers[2];
+void RunPasses(const std::vector<ReducePass>& passes, const T* x, T* out, int64_t count,
+               ThreadPool& pool) {
+  using A = typename R::Acc;
+  std::vector<A> buffers[2];
+  const A* src = nullptr;  // the previous pass's result
   for (size_t i = 0; i < passes.size(); ++i) {
     const ReducePass& p = passes[i];
-    T* dst = out;
-    if (i + 1 < passes.size()) {
+    A* dst = nullptr;
+    if constexpr (std::is_same_v<A, T>) {
+      if (i + 1 == passes.size()) dst = out;
+    }
+    if (dst == nullptr) {
       buffers[i % 2].resize(p.outer * p.inner);
       dst = buffers[i % 2].data();
     }
-    if (p.inner == 1) {
-      RowPass<R>(src, p.outer, p.reduce, dst, pool);
-    } else {
-      ColumnPass<R>(src, p.outer, p.reduce, p.inner, dst, pool);
-    }
+    auto pass = [&](const auto* in) {
+      if (p.inner == 1) {
+        RowPass<R>(in, p.outer, p.reduce, dst, pool);
+      } else {
+        ColumnPass<R>(in, p.outer, p.reduce, p.inner, dst, pool);
+      }
+    };
+    i == 0 ? pass(x) : pass(src);
     src = dst;
+  }
+  const int64_t n = passes.back().outer * passes.back().inner;
+  if (count != 1) {
+    const A divisor = static_cast<A>(count);  // integers truncate, like TensorFlow
+    for (int64_t j = 0; j < n; ++j) out[j] = static_cast<T>(src[j] / divisor);
+  } else if constexpr (!std::is_same_v<A, T>) {
+    for (int64_t j = 0; j < n; ++j) out[j] = static_cast<T>(src[j]);
   }
 }
 
@@ -131,11 +148,7 @@ absl::Status ReduceKernel(KernelContext& ctx) {
     std::memcpy(dst, ElementsOf<T>(x), x.nbytes());
     return absl::OkStatus();
   }
-  RunPasses<R>(passes, ElementsOf<T>(x), dst, ctx.pool());
-  if constexpr (kMean) {
-    const T count = static_cast<T>(x.num_elements() / n_out);
-    for (int64_t i = 0; i < n_out; ++i) dst[i] /= count;  // integers truncate, like TensorFlow
-  }
+  RunPasses<R>(passes, ElementsOf<T>(x), dst, kMean ? x.num_elements() / n_out : 1, ctx.pool());
   return absl::OkStatus();
 }
 
@@ -150,7 +163,7 @@ bool RegisterReduction(absl::string_view op) {
 }
 
 const bool kSum = RegisterReduction<SumReducer>("Sum");
-const bool kMean = RegisterReduction<SumReducer, /*kMean=*/true>("Mean");
+const bool kMean = RegisterReduction<MeanSumReducer, /*kMean=*/true>("Mean");
 const bool kMax = RegisterReduction<MaxReducer>("Max");
 const bool kMin = RegisterReduction<MinReducer>("Min");
 const bool kProd = RegisterReduction<ProdReducer>("Prod");

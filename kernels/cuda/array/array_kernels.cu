@@ -119,11 +119,12 @@ __global__ void BatchTransposeKernel(const U* src, U* dst, int64_t batch, int64_
 
 template <typename U, typename Index>
 __global__ void GatherKernel(const U* params, const Index* indices, U* out, int64_t total,
-                             int64_t n, int64_t inner, int64_t num_indices) {
+                             int64_t outer_per_batch, int64_t n, int64_t inner,
+                             int64_t num_indices) {
   DUET_GRID_STRIDE_LOOP(e, total) {
     const int64_t row = e / inner, c = e % inner;
-    const int64_t o = row / num_indices, m = row % num_indices;
-    const int64_t v = static_cast<int64_t>(indices[m]);
+    const int64_t o = row / num_indices, m = row % num_indices;  // o = batch * outer + outer index
+    const int64_t v = static_cast<int64_t>(indices[(o / outer_per_batch) * num_indices + m]);
     out[e] = (v >= 0 && v < n) ? params[(o * n + v) * inner + c] : U(0);
   }
 }
@@ -437,9 +438,9 @@ cudaError_t LaunchBatchTranspose(const void* src, void* dst, int64_t batch, int6
 }
 
 cudaError_t LaunchGather(const void* params, const void* indices, bool indices_are_int64, void* out,
-                         int64_t outer, int64_t n, int64_t inner, int64_t num_indices,
-                         int elem_size, cudaStream_t stream) {
-  const int64_t total = outer * num_indices * inner;
+                         int64_t batch, int64_t outer, int64_t n, int64_t inner,
+                         int64_t num_indices, int elem_size, cudaStream_t stream) {
+  const int64_t total = batch * outer * num_indices * inner;
   if (total <= 0) return cudaSuccess;
   if (!VisitElemSize(elem_size, [&](auto u) {
         using U = decltype(u);
@@ -447,10 +448,10 @@ cudaError_t LaunchGather(const void* params, const void* indices, bool indices_a
         U* o = static_cast<U*>(out);
         if (indices_are_int64) {
           GatherKernel<U><<<Blocks(total), kThreads, 0, stream>>>(
-              p, static_cast<const int64_t*>(indices), o, total, n, inner, num_indices);
+              p, static_cast<const int64_t*>(indices), o, total, outer, n, inner, num_indices);
         } else {
           GatherKernel<U><<<Blocks(total), kThreads, 0, stream>>>(
-              p, static_cast<const int32_t*>(indices), o, total, n, inner, num_indices);
+              p, static_cast<const int32_t*>(indices), o, total, outer, n, inner, num_indices);
         }
       })) {
     return cudaErrorInvalidValue;

@@ -48,12 +48,13 @@ cudaError_t LaunchStridedCopy(const StridedCopyDims& dims, const void* src, void
 cudaError_t LaunchBatchTranspose(const void* src, void* dst, int64_t batch, int64_t rows,
                                  int64_t cols, int elem_size, cudaStream_t stream);
 
-// GatherV2 over params viewed as (outer, n, inner): out[o, m, :] = params[o, indices[m], :].
+// GatherV2 over params viewed as (batch, outer, n, inner) and indices as (batch, num_indices)
+// (kernels/common/gather_geometry.h): out[b, o, m, :] = params[b, o, indices[b, m], :].
 // An index outside [0, n) gives a row of zero bits (TensorFlow's GPU kernel does the same; the
 // CPU kernel reports an error instead, which would need a host synchronization here).
 cudaError_t LaunchGather(const void* params, const void* indices, bool indices_are_int64, void* out,
-                         int64_t outer, int64_t n, int64_t inner, int64_t num_indices,
-                         int elem_size, cudaStream_t stream);
+                         int64_t batch, int64_t outer, int64_t n, int64_t inner,
+                         int64_t num_indices, int elem_size, cudaStream_t stream);
 
 // OneHot: out viewed as (outer, depth, inner) from indices viewed as (outer, inner); on_value
 // where indices[o, j] == d, else off_value.

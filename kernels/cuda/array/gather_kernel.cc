@@ -1,4 +1,5 @@
-// GatherV2 on CUDA: params viewed as (outer, N, inner); output row (o, m) is params[o, idx[m], :].
+// GatherV2 on CUDA: params viewed as (batch, outer, N, inner) and indices as (batch, M)
+// (kernels/common/gather_geometry.h); output row (b, o, m) is params[b, o, idx[b, m], :].
 // indices are a device input, axis a host one.
 //
 // Out-of-range indices: the CPU kernel reports them as an error; checking here would need a
@@ -7,9 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "core/int_values.h"
 #include "kernels/common/axis_math.h"
+#include "kernels/common/gather_geometry.h"
 #include "kernels/cuda/array/array_kernels.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
+#include "ops/array/array_attrs.h"
 
 namespace duet {
 namespace {
@@ -25,11 +28,12 @@ absl::Status GatherKernel(KernelContext& ctx) {
                                                    indices.device().str()));
   }
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
-  const AxisView v =
-      ViewAroundAxis(params.shape(), WrapAxis(IntScalar(ctx.input(2)), params.rank()));
+  const GatherGeometry g = MakeGatherGeometry(params.shape(), indices.shape(),
+                                              WrapAxis(IntScalar(ctx.input(2)), params.rank()),
+                                              ctx.attr(GatherAttrs::kBatchDims));
   DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchGather(
-      params.raw_data(), indices.raw_data(), indices.dtype() == kInt64, out.raw_data(), v.outer,
-      v.n, v.inner, indices.num_elements(), DTypeSize(params.dtype()), context->stream()));
+      params.raw_data(), indices.raw_data(), indices.dtype() == kInt64, out.raw_data(), g.batch,
+      g.outer, g.n, g.inner, g.num_indices, DTypeSize(params.dtype()), context->stream()));
   return absl::OkStatus();
 }
 

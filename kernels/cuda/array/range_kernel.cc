@@ -16,7 +16,11 @@ absl::Status RangeKernel(KernelContext& ctx) {
   const Wide start = *ctx.input(0).data<T>();
   const Wide limit = *ctx.input(1).data<T>();
   const Wide delta = *ctx.input(2).data<T>();
-  DUET_ASSIGN_OR_RETURN(const int64_t n, RangeLength(start, limit, delta));
+  // The length in T's own arithmetic (float for float32), as TensorFlow computes it.
+  using Length = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
+  DUET_ASSIGN_OR_RETURN(const int64_t n,
+                        RangeLength(static_cast<Length>(start), static_cast<Length>(limit),
+                                    static_cast<Length>(delta)));
   DUET_ASSIGN_OR_RETURN(ctx.output(0), Tensor::TryEmpty(DTypeOf<T>(), Shape{n}, ctx.device()));
   if (n == 0) return absl::OkStatus();
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));

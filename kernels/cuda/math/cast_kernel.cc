@@ -1,10 +1,14 @@
 // CUDA kernel of Cast between all seven dtypes (kernels/cpu/math/cast_kernel.cc's semantics). It
 // is picked by the source dtype (SrcT, the first type attr); the destination is the output's.
+// Truncate=true between floats that lose mantissa bits (Note [Cast with Truncate] in
+// kernels/cpu/math/cast_kernel.cc) is not implemented here: an Unimplemented error says so.
+#include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/math/elementwise_launchers.h"
 #include "kernels/cuda/math/elementwise_layout.h"
 #include "kernels/kernel_registry.h"
+#include "ops/math/math_attrs.h"
 
 namespace duet::cuda {
 namespace {
@@ -15,6 +19,14 @@ absl::Status CastKernel(KernelContext& ctx) {
   Tensor& y = ctx.output(0);
   if (y.dtype() == kUInt8) {  // the device code has no uint8 element type
     return absl::UnimplementedError("Cast to uint8 runs on the CPU only; cast there");
+  }
+  const bool truncates =
+      (x.dtype() == kFloat32 && (y.dtype() == kFloat16 || y.dtype() == kBFloat16)) ||
+      (x.dtype() == kFloat64 && (y.dtype() == kFloat32 || y.dtype() == kFloat16));
+  if (ctx.attr(CastAttrs::kTruncate) && truncates) {
+    return absl::UnimplementedError(absl::StrCat("Cast with Truncate=true from ",
+                                                 DTypeName(x.dtype()), " to ", DTypeName(y.dtype()),
+                                                 " runs on the CPU only; cast there"));
   }
   return CudaStatus(LaunchCast(ElementTypeOf(x.dtype()), ElementTypeOf(y.dtype()), x.raw_data(),
                                y.raw_data(), x.num_elements(), device->stream()),

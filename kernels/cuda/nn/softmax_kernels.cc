@@ -25,16 +25,28 @@ absl::Status SoftmaxKernel(KernelContext& ctx) {
                           kLog ? "LogSoftmax" : "Softmax");
 }
 
-// Inputs: features [rows, cols], labels [rows, cols]; outputs: loss [rows], backprop.
+// Where an operand of rank <= 2 sits when broadcast (NumPy rules) to [rows, cols]: stride 0 along
+// its dims of size 1 and those it lacks.
+cuda::BroadcastStrides StridesOf(const Tensor& t) {
+  const int rank = t.rank();
+  const int64_t rows = rank == 2 ? t.shape()[0] : 1;
+  const int64_t cols = rank >= 1 ? t.shape()[rank - 1] : 1;
+  return {rows == 1 ? 0 : cols, cols == 1 ? 0 : 1};
+}
+
+// Inputs: features and labels, broadcasting to backprop's [rows, cols]; outputs: loss [rows],
+// backprop.
 absl::Status CrossEntropyKernel(KernelContext& ctx) {
   const Tensor& features = ctx.input(0);
+  const Tensor& labels = ctx.input(1);
+  const Tensor& backprop = ctx.output(1);
   DUET_ASSIGN_OR_RETURN(const cuda::NnType type, cuda::ToNnType(features.dtype()));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
-  return cuda::CudaStatus(
-      cuda::LaunchSoftmaxCrossEntropy(type, features.raw_data(), ctx.input(1).raw_data(),
-                                      ctx.output(0).raw_data(), ctx.output(1).raw_data(),
-                                      features.shape()[0], features.shape()[1], device->stream()),
-      "SoftmaxCrossEntropyWithLogits");
+  return cuda::CudaStatus(cuda::LaunchSoftmaxCrossEntropy(
+                              type, features.raw_data(), StridesOf(features), labels.raw_data(),
+                              StridesOf(labels), ctx.output(0).raw_data(), ctx.output(1).raw_data(),
+                              backprop.shape()[0], backprop.shape()[1], device->stream()),
+                          "SoftmaxCrossEntropyWithLogits");
 }
 
 // Inputs: features [rows, cols], labels [rows] (int32 or int64, on the device). Out-of-range

@@ -78,21 +78,30 @@ __global__ void SoftmaxKernel(const T* x, T* y, int64_t rows, int64_t cols) {
 }
 
 template <typename T>
-__global__ void CrossEntropyKernel(const T* logits, const T* labels, T* loss, T* backprop,
-                                   int64_t rows, int64_t cols) {
+__global__ void CrossEntropyKernel(const T* logits, BroadcastStrides logits_at, const T* labels,
+                                   BroadcastStrides labels_at, T* loss, T* backprop, int64_t rows,
+                                   int64_t cols) {
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-    const T* f = logits + r * cols;
-    const T* p = labels + r * cols;
+    const T* f = logits + r * logits_at.row;
+    const T* p = labels + r * labels_at.row;
     T* b = backprop + r * cols;
-    const double max = RowMax<T, double>(f, cols);
+    double max = -INFINITY;
+    for (int64_t c = threadIdx.x; c < cols; c += kRowThreads) {
+      const double v = f[c * logits_at.col];
+      max = (v > max || isnan(v)) ? v : max;
+    }
+    max = BlockReduce(max, [](double a, double b) { return (a > b || isnan(a)) ? a : b; });
     double sum = 0;
-    for (int64_t c = threadIdx.x; c < cols; c += kRowThreads) sum += exp(f[c] - max);
+    for (int64_t c = threadIdx.x; c < cols; c += kRowThreads)
+      sum += exp(f[c * logits_at.col] - max);
     sum = BlockReduce(sum, SumOp{});
-    const double lse = cols > 0 ? max + log(sum) : 0.0;
+    const double log_sum = log(sum);
     double row_loss = 0;
     for (int64_t c = threadIdx.x; c < cols; c += kRowThreads) {
-      row_loss += p[c] * (lse - f[c]);
-      b[c] = static_cast<T>(exp(f[c] - lse) - p[c]);
+      const double shifted = f[c * logits_at.col] - max;
+      const double label = p[c * labels_at.col];
+      row_loss += label * (log_sum - shifted);
+      b[c] = static_cast<T>(exp(shifted) / sum - label);
     }
     row_loss = BlockReduce(row_loss, SumOp{});
     if (threadIdx.x == 0) loss[r] = static_cast<T>(row_loss);
@@ -120,7 +129,7 @@ __global__ void SparseCrossEntropyKernel(const T* logits, const L* labels, T* lo
     for (int64_t c = threadIdx.x; c < cols; c += kRowThreads) {
       b[c] = static_cast<T>(exp(f[c] - max)) * inverse - (c == label ? T(1) : T(0));
     }
-    if (threadIdx.x == 0) loss[r] = static_cast<T>(max + log(sum) - f[label]);
+    if (threadIdx.x == 0) loss[r] = static_cast<T>(log(sum) - (f[label] - max));
   }
 }
 
@@ -154,15 +163,16 @@ cudaError_t LaunchSoftmax(NnType type, bool log, const void* x, void* y, int64_t
   }
 }
 
-cudaError_t LaunchSoftmaxCrossEntropy(NnType type, const void* logits, const void* labels,
-                                      void* loss, void* backprop, int64_t rows, int64_t cols,
+cudaError_t LaunchSoftmaxCrossEntropy(NnType type, const void* logits, BroadcastStrides logits_at,
+                                      const void* labels, BroadcastStrides labels_at, void* loss,
+                                      void* backprop, int64_t rows, int64_t cols,
                                       cudaStream_t stream) {
   if (rows <= 0) return cudaSuccess;
   auto launch = [&](auto zero) {
     using T = decltype(zero);
     CrossEntropyKernel<T><<<RowBlocks(rows), kRowThreads, 0, stream>>>(
-        static_cast<const T*>(logits), static_cast<const T*>(labels), static_cast<T*>(loss),
-        static_cast<T*>(backprop), rows, cols);
+        static_cast<const T*>(logits), logits_at, static_cast<const T*>(labels), labels_at,
+        static_cast<T*>(loss), static_cast<T*>(backprop), rows, cols);
     return cudaGetLastError();
   };
   if (type == NnType::kFloat32) return launch(float{});

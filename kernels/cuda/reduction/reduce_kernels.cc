@@ -1,8 +1,9 @@
 // Sum, Mean, Max, Min, Prod, All, Any, ArgMax and ArgMin on CUDA (All and Any are Min and Max
 // of bytes). The axes are a host input; the CPU's
 // planner (reduce_plan.h) turns them into (outer, reduce, inner) passes, each one or two kernel
-// launches (reduce_kernels.h). Results accumulate in the element type, as on the CPU; float sums
-// and products differ from the CPU's in rounding only (another summation order).
+// launches (reduce_kernels.h). Results accumulate in the element type: float sums differ from the
+// CPU's in rounding only (another summation order); the CPU accumulates float32 Prod in float64
+// and int32 Mean in int64 (docs/cuda.md, "Kernels": a wrapping int32 sum differs there).
 #include "kernels/cuda/reduction/reduce_kernels.h"
 
 #include <vector>

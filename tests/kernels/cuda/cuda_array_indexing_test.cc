@@ -65,6 +65,24 @@ TEST_CASE("CUDA GatherV2 matches the CPU") {
       {Pattern(kFloat32, {1000, 129}), Indices(kInt64, {9001}, 1000)}, 0);
 }
 
+// Issue 37: batch_dims.
+TEST_CASE("CUDA GatherV2 with batch_dims matches the CPU") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kAllTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{gather(in[0], in[1], 2, 1)};
+        },
+        {Pattern(dtype, {5, 6, 7}), Indices(kInt64, {5, 4}, 7)}, 0);
+    ExpectGpuMatchesCpu(
+        [](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{gather(in[0], in[1], 2, -1)};
+        },
+        {Pattern(dtype, {5, 6, 7}), Indices(kInt32, {5, 6, 3}, 7)}, 0);
+  }
+}
+
 TEST_CASE("CUDA GatherV2 writes zeros for out-of-range indices where the CPU fails") {
   if (SkipWithoutGpu()) return;
   const Tensor params = Pattern(kFloat32, {3, 2});

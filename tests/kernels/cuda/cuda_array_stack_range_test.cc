@@ -74,6 +74,10 @@ TEST_CASE("CUDA Range matches the CPU") {
       testing::ExpectTensorNear(gpu.cpu(), on(Device::cpu(), start, limit, 3), 0);
     }
   }
+  // Issue 37: float32's length is computed in float32 (3 elements, not 4).
+  const Tensor gpu = on(Device::cuda(0), constant(0.f), 0.3, 0.1);
+  CHECK(gpu.shape() == Shape{3});
+  testing::ExpectTensorNear(gpu.cpu(), on(Device::cpu(), constant(0.f), 0.3, 0.1), 0);
 }
 
 }  // namespace

@@ -243,6 +243,23 @@ TEST_CASE("CUDA Cast matches the CPU for every dtype pair") {
   }
 }
 
+// Issue 37: Cast with Truncate=true (Note [Cast with Truncate] in kernels/cpu/math/cast_kernel.cc)
+// runs on the CPU only; on CUDA it is an error that says so, and the other casts ignore the attr.
+TEST_CASE("CUDA Cast with Truncate is an Unimplemented error naming the dtypes") {
+  if (testing::SkipWithoutGpu()) return;
+  const OpDef* op = OpRegistry::Global().Find("Cast");
+  const auto truncating_cast = [op](const Tensor& x, DType to) {
+    OpCall call(op, {x}, {});
+    call.attrs[op->attr_index("DstT")] = to;
+    call.attrs[op->attr_index("Truncate")] = true;
+    return RunSingleOutputOp(call);
+  };
+  const Tensor x = testing::MakeTensor(kFloat32, {3}, {1.1, -3.3, 0.5}).gpu();
+  testing::ExpectError([&] { truncating_cast(x, kBFloat16); },
+                       {"Cast", "Truncate=true from float32 to bfloat16", "CPU only"});
+  testing::ExpectTensorNear(truncating_cast(x, kFloat64).cpu(), cast(x.cpu(), kFloat64), 0);
+}
+
 struct SelectPattern {
   Shape cond, t, e;
 };

@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include "duet.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
 #include "tests/cuda_test_util.h"
+#include "tests/test_util.h"
 
 namespace duet {
 namespace {
@@ -63,6 +66,31 @@ TEST_CASE("CUDA softmax cross-entropies match the CPU") {
             },
             {Random(shape, seed++, dtype, 30), labels}, Tol(dtype));
       }
+    }
+  }
+}
+
+// Issue 37: the shifted logits' loss at huge logits, and labels and logits broadcast to 2-D.
+TEST_CASE("CUDA softmax cross-entropy keeps huge logits' loss and broadcasts like the CPU") {
+  if (testing::SkipWithoutGpu()) return;
+  const auto both = [](const std::vector<Tensor>& in) {
+    OpCall call(OpRegistry::Global().Find("SoftmaxCrossEntropyWithLogits"), {in[0], in[1]}, {});
+    const OutputList out = RunOp(call);
+    return std::vector<Tensor>{out[0], out[1]};
+  };
+  for (DType dtype : {kFloat32, kFloat64}) {
+    INFO(DTypeName(dtype));
+    testing::ExpectGpuMatchesCpu(both,
+                                 {testing::MakeTensor(dtype, {1, 3}, {1e30, 1e30, -1e30}),
+                                  testing::MakeTensor(dtype, {1, 3}, {1, 0, 0})},
+                                 Tol(dtype));
+    int seed = 200;
+    for (const auto& [logits, labels] : std::vector<std::pair<Shape, Shape>>{
+             {{9, 13}, {1, 13}}, {{1, 13}, {9, 13}}, {{9, 13}, {9, 1}}, {{9, 13}, {13}}}) {
+      INFO(logits.str() << " " << labels.str());
+      testing::ExpectGpuMatchesCpu(
+          both, {Random(logits, seed++, dtype, 30), Distribution(labels, seed++, dtype)},
+          Tol(dtype));
     }
   }
 }

@@ -31,6 +31,50 @@ TEMPLATE_TEST_CASE("Gather picks slices along an axis", "", DUET_ALL_TYPES) {
   testing::ExpectTensor(gather(x, from_vector<int32_t>({}), 0), dt, {0, 3, 4}, {});
 }
 
+// Issue 37: batch_dims (values from tf.raw_ops.GatherV2 in TensorFlow 2.21).
+TEMPLATE_TEST_CASE("Gather with batch_dims gathers each batch row from its own params", "",
+                   DUET_ALL_TYPES) {
+  const DType dt = DTypeOf<TestType>();
+  const Tensor x = SequenceTensor<TestType>({2, 3, 4});
+  testing::ExpectTensor(gather(x, constant({{3, 0}, {1, 1}}), 2, 1), dt, {2, 3, 2},
+                        SequenceExpected<TestType>({3, 0, 7, 4, 11, 8, 13, 13, 17, 17, 21, 21}));
+  testing::ExpectTensor(gather(x, constant<int64_t>({{{1}, {0}, {3}}, {{2}, {2}, {0}}}), 2, 2), dt,
+                        {2, 3, 1}, SequenceExpected<TestType>({1, 4, 11, 14, 18, 20}));
+  // batch_dims -1 counts from the indices' rank: 1 here, so axis 1 gathers rows of 4.
+  testing::ExpectTensor(
+      gather(x, constant({{1, 0}, {2, 2}}), 1, -1), dt, {2, 2, 4},
+      SequenceExpected<TestType>({4, 5, 6, 7, 0, 1, 2, 3, 20, 21, 22, 23, 20, 21, 22, 23}));
+}
+
+TEST_CASE("Gather with batch_dims reports bad batch dims, naming them") {
+  const Tensor x = zeros({2, 3, 4});
+  testing::ExpectError(
+      [&] {
+        gather(x, constant({{1, 0}, {2, 2}}), 0, 1);
+      },
+      {"GatherV2", "axis 0 must be >= batch_dims 1", "gather_op_test.cc"});
+  testing::ExpectError(
+      [&] {
+        gather(x, constant({{1, 0}, {2, 2}}), 1, 3);
+      },
+      {"GatherV2", "batch_dims 3 must be in [-2, 2]"});
+  testing::ExpectError(
+      [&] {
+        gather(x, constant({{1, 0}, {2, 2}}), 1, -3);
+      },
+      {"GatherV2", "batch_dims -3 must be in [-2, 2]"});
+  testing::ExpectError(
+      [&] {
+        gather(x, constant({{1, 0}, {2, 2}, {0, 0}}), 1, 1);
+      },
+      {"GatherV2", "must have the same first 1 (batch_dims) dims", "2 and 3"});
+  testing::ExpectError(
+      [&] {
+        gather(x, constant({{0}, {5}}), 2, 1);
+      },
+      {"GatherV2", "indices[1, 0] = 5 is not in [0, 4)"});
+}
+
 TEST_CASE("Gather of many rows and of single elements matches index math") {
   Tensor table = SequenceTensor<float>({1000, 300});
   std::vector<int64_t> idx(2000);

@@ -28,6 +28,16 @@ TEST_CASE("Range counts from start towards limit in steps of delta") {
                         {static_cast<double>(-big), 0});
 }
 
+// Issue 37: the length is computed in the operands' dtype, as TensorFlow does. In float32,
+// (0.3f - 0) / 0.1f rounds to exactly 3 (tf.range(0., .3, .1) has 3 elements); the same float32
+// values divided in double give 3.0000000745, whose ceiling made 4.
+TEST_CASE("Range in float32 counts in float32") {
+  testing::ExpectTensor(range(constant(0.f), constant(0.3f), constant(0.1f)), kFloat32, {3},
+                        {0, 0.1, 0.2}, 1e-7);
+  testing::ExpectTensor(range(constant(0.0), constant(0.3), constant(0.1)), kFloat64, {3},
+                        {0, 0.1, 0.2}, 1e-15);
+}
+
 TEST_CASE("Range of a large length fills every element") {
   const std::vector<int32_t> v = range(constant(0), 300000, 1).to_vector<int32_t>();
   REQUIRE(v.size() == 300000);

@@ -123,6 +123,20 @@ TEST_CASE("floor_div rounds down, truncate_div toward zero, on every arithmetic 
   }
 }
 
+// Issue 37: float FloorDiv is TensorFlow's floor(x / y) of the rounded quotient, not Python's
+// exact floor: -1e-3 // inf is -0.0 (Python gives -1.0), and float32 0.3 // 0.1 is 3 (Python,
+// on the same float32 values: 2.0). Values from tf.raw_ops.FloorDiv in TensorFlow 2.21.
+TEST_CASE("float floor_div is floor(x / y), as TensorFlow") {
+  for (DType dtype : {kFloat32, kFloat64}) {
+    INFO(DTypeName(dtype));
+    const Tensor q = floor_div(MakeTensor(dtype, {4}, {-1e-3, 1e-3, 5, -5}),
+                               MakeTensor(dtype, {4}, {INFINITY, INFINITY, -0.0, 0}));
+    testing::ExpectTensor(q, dtype, {4}, {0, 0, -INFINITY, -INFINITY});
+    CHECK(std::signbit(testing::ToDoubles(q)[0]));
+  }
+  testing::ExpectTensor(floor_div(constant(0.3f), constant(0.1f)), kFloat32, {}, {3});
+}
+
 TEST_CASE("squared_difference and atan2 match TensorFlow and NumPy") {
   for (DType dtype : {kInt32, kInt64, kFloat32, kFloat64}) {
     INFO(DTypeName(dtype));

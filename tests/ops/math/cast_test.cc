@@ -135,6 +135,47 @@ TEST_CASE("Cast has TensorFlow's attrs SrcT, DstT and Truncate") {
   CHECK(op->attr_index("Truncate") >= 0);
 }
 
+// A Cast of x to `dtype` with Truncate set, as an imported TensorFlow graph runs it.
+Tensor TruncatingCast(const Tensor& x, DType dtype) {
+  const OpDef* op = OpRegistry::Global().Find("Cast");
+  OpCall call(op, {x}, {});
+  call.attrs[op->attr_index("DstT")] = dtype;
+  call.attrs[op->attr_index("Truncate")] = true;
+  return RunSingleOutputOp(call);
+}
+
+// Issue 37: Truncate=true truncates the mantissa instead of rounding (expected values from
+// tf.raw_ops.Cast(..., Truncate=True) in TensorFlow 2.21).
+TEST_CASE("Cast with Truncate truncates floats to fewer mantissa bits, as TensorFlow") {
+  const std::vector<double> x = {
+      1.00390625 + 1.0 / 1024, 1.1, -3.3, 65519.0, std::nan(""), INFINITY};
+  const Tensor f32 = MakeTensor(kFloat32, {6}, x);
+  testing::ExpectTensor(TruncatingCast(f32, kBFloat16), kBFloat16, {6},
+                        {1.0, 1.09375, -3.296875, 65280.0, std::nan(""), INFINITY}, 0);
+  testing::ExpectTensor(TruncatingCast(f32, kFloat16), kFloat16, {6},
+                        {1.0048828125, 1.099609375, -3.298828125, 65504.0, std::nan(""), INFINITY},
+                        0);
+  // Rounding (the default) differs on the same values.
+  testing::ExpectTensor(cast(f32, kBFloat16), kBFloat16, {6},
+                        {1.0078125, 1.1015625, -3.296875, 65536.0, std::nan(""), INFINITY}, 0);
+  const Tensor f64 = constant({1.1, -3.3, 3.4028235677973366e38});
+  testing::ExpectTensor(TruncatingCast(f64, kFloat32), kFloat32, {3},
+                        {1.0999999046325684, -3.299999952316284, 3.4028234663852886e38}, 0);
+  testing::ExpectTensor(cast(f64, kFloat32), kFloat32, {3},
+                        {1.100000023841858, -3.299999952316284, INFINITY}, 0);
+  // TensorFlow truncates only float32 -> float16/bfloat16 and float64 -> float32/float16: its
+  // float64 -> bfloat16 and float16 -> bfloat16 round, and so do duet's.
+  testing::ExpectTensor(TruncatingCast(f64, kBFloat16), kBFloat16, {3},
+                        {1.1015625, -3.296875, INFINITY}, 0);
+  testing::ExpectTensor(TruncatingCast(MakeTensor(kFloat16, {1}, {1.01171875}), kBFloat16),
+                        kBFloat16, {1}, {1.015625}, 0);
+  // Integers and widening conversions ignore the attr: int64 -> float32 still rounds.
+  testing::ExpectTensor(TruncatingCast(constant({int64_t{33554435}}), kFloat32), kFloat32, {1},
+                        {33554436}, 0);
+  testing::ExpectTensor(TruncatingCast(MakeTensor(kBFloat16, {1}, {1.5}), kFloat32), kFloat32, {1},
+                        {1.5}, 0);
+}
+
 TEST_CASE("large casts take the threaded path and match a reference loop") {
   const int64_t n = 150001;
   std::vector<double> x(n), truncated(n), bf16(n);

@@ -183,6 +183,19 @@ TEST_CASE("special values: infinities, NaN, domain edges") {
   CHECK(elu(constant(-1e-10)).item<double>() == Approx(-9.999999999500001e-11).epsilon(1e-14));
 }
 
+// Issue 37: SLEEF's log1p overflowed to inf above 1e38 (float) and 1e307 (double); TensorFlow
+// gives Log1p(3.4e38f) = 88.72 (Note [Log1p of huge x] in kernels/cpu/math/functors.h).
+TEST_CASE("log1p of huge x is finite, like TensorFlow's") {
+  const std::vector<double> x = {3.4e38, 1e38, 1.8446744073709552e19, 2e19, kInf};
+  testing::ExpectTensor(
+      log1p(MakeTensor(kFloat32, {5}, x)), kFloat32, {5},
+      {88.72200895132066, 87.4982335018023, 44.3614195558365, 44.44226394549746, kInf}, 1e-6);
+  testing::ExpectTensor(log1p(constant({1.5e308, 1e307, 1e300})), kFloat64, {3},
+                        {709.6016737502742, 706.893623549172, 690.7755278982137}, 1e-15);
+  testing::ExpectTensor(log1p(MakeTensor(kBFloat16, {2}, {3.38e38, 1e30})), kBFloat16, {2},
+                        {88.71499593, 69.07780831}, 1e-2);
+}
+
 TEST_CASE("sigmoid and softplus are stable for large |x|") {
   Tensor x = constant({-100.0, -30.0, 30.0, 100.0, -1000.0, 1000.0});
   std::vector<double> sp = softplus(x).to_vector<double>();

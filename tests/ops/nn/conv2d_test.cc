@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/constant.h"
+#include "ops/array/array_ops.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
@@ -146,6 +147,32 @@ TEST_CASE("Conv2D EXPLICIT padding equal to SAME's gives SAME's result") {
   }
 }
 
+// Issue 37: grouped Conv2D, the input having a multiple of the filter's in_channels (Note
+// [Grouped Conv2D] in ops/nn/conv_shape.cc): 4 input channels, filter (2, 2, 2, 6) = 2 groups of
+// 3 output channels. Values from tf.raw_ops.Conv2D in TensorFlow 2.21; then each group against a
+// Conv2D of its own channels.
+TEST_CASE("Grouped Conv2D matches TensorFlow and per-group convolutions") {
+  for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
+    INFO("dtype " << DTypeName(dt));
+    const double tol = dt == kBFloat16 ? 3e-2 : 1e-5;
+    const Tensor x = MakeTensor(dt, {1, 3, 3, 4}, ModPattern(36, 7, 11, 5, 4));
+    const Tensor w = MakeTensor(dt, {2, 2, 2, 6}, ModPattern(48, 5, 9, 4, 3));
+    testing::ExpectTensor(conv2d(x, w, {1}, "VALID"), dt, {1, 2, 2, 6},
+                          {2.833333333,  1.916666667,  2.5,   -2.75,        2.5,          -2.0,
+                           -1.75,        -1.75,        -1.75, -1.25,        -0.5,         -2.0,
+                           -2.666666667, -0.833333333, -2.0,  -1.916666667, -0.083333333, -2.0,
+                           1.916666667,  0.083333333,  2.0,   4.166666667,  -2.166666667, 3.5},
+                          tol);
+    const Tensor grouped = conv2d(x, w, {1, 2, 1, 1}, "SAME");
+    for (int64_t k = 0; k < 2; ++k) {
+      const Tensor group =
+          conv2d(slice(x, {0, 0, 0, 2 * k}, {-1, -1, -1, 2}),
+                 slice(w, {0, 0, 0, 3 * k}, {-1, -1, -1, 3}), {1, 2, 1, 1}, "SAME");
+      testing::ExpectTensorNear(slice(grouped, {0, 0, 0, 3 * k}, {-1, -1, -1, 3}), group, tol);
+    }
+  }
+}
+
 TEST_CASE("Conv2D reports bad shapes and attrs") {
   const Tensor x = Input(kFloat32);
   testing::ExpectError(
@@ -159,7 +186,14 @@ TEST_CASE("Conv2D reports bad shapes and attrs") {
       [&] {
         conv2d(x, MakeTensor(kFloat32, {3, 3, 3, 2}, ModPattern(54, 1, 7, 3, 1)), {1}, "SAME");
       },
-      {"Conv2D", "input has 2 channels but the filter expects 3", "(3, 3, 3, 2)", "(1, 5, 4, 2)"});
+      {"Conv2D",
+       "input (1, 5, 4, 2) has 2 channels but filter (3, 3, 3, 2) expects a multiple of 3"});
+  testing::ExpectError(
+      [&] {
+        conv2d(MakeTensor(kFloat32, {1, 3, 3, 4}, ModPattern(36, 7, 11, 5, 4)),
+               MakeTensor(kFloat32, {2, 2, 2, 3}, ModPattern(24, 5, 9, 4, 3)), {1}, "VALID");
+      },
+      {"Conv2D", "2 groups of filter (2, 2, 2, 3)'s 2 in_channels, but its 3 out_channels"});
   testing::ExpectError(
       [&] {
         conv2d(x, Filter(kFloat32), {2, 1, 1, 1}, "SAME");
@@ -178,10 +212,10 @@ TEST_CASE("Conv2D reports bad shapes and attrs") {
       {"Conv2D", "input must be 4-D", "(5, 4, 2)"});
   testing::ExpectError(
       [&] {
-        conv2d(MakeTensor(kFloat32, {1, 2, 4, 2}, ModPattern(16, 1, 7, 3, 1)), Filter(kFloat32),
-               {1}, "VALID");
+        conv2d(MakeTensor(kFloat32, {1, 1, 4, 2}, ModPattern(8, 1, 7, 3, 1)), Filter(kFloat32), {1},
+               "VALID");
       },
-      {"Conv2D", "input height 2 is smaller than the window height 3 with VALID padding"});
+      {"Conv2D", "input height 1 is smaller than the window height 3 with VALID padding"});
   testing::ExpectError([&] { conv2d(x, Filter(kFloat64), {1}, "SAME"); },
                        {"Conv2D", "float64", "float32"});
 }

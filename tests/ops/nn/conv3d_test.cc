@@ -178,12 +178,12 @@ TEST_CASE("Conv3D and its backprops report bad shapes and attrs") {
       [&] {
         conv3d(x, MakeTensor(kFloat32, {1, 1, 1, 3, 2}, ModPattern(6, 1, 5, 2, 1)), {1}, "SAME");
       },
-      {"Conv3D", "input has 2 channels but the filter expects 3", "(1, 1, 1, 3, 2)"});
+      {"Conv3D", "has 2 channels but filter (1, 1, 1, 3, 2) expects 3"});
   testing::ExpectError(
       [&] {
-        conv3d(x, f, {1}, "VALID", {4, 1, 1});
+        conv3d(x, f, {1}, "VALID", {6, 1, 1});
       },
-      {"Conv3D", "input depth 4 is smaller than the dilated window depth 5"});
+      {"Conv3D", "input depth 4 is smaller than the dilated window depth 7"});
   const Tensor dy = OutBackprop(kFloat32, {2, 4, 3, 5, 3});
   testing::ExpectError(
       [&] { conv3d_backprop_input(kInput, f, dy, {2}, "SAME"); },

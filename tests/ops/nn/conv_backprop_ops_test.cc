@@ -338,13 +338,13 @@ TEST_CASE("Conv2D backprop shape errors name the shapes") {
         conv2d_backprop_input({1, 5, 4, 3}, f, OutBackprop(kFloat32, {1, 5, 4, 2}), {1}, "SAME");
       },
       {"Conv2DBackpropInput", "input_sizes (1, 5, 4, 3) has 3 channels",
-       "filter shape (3, 3, 2, 2) expects 2"});
+       "filter shape (3, 3, 2, 2) expects a multiple of 2"});
   testing::ExpectError(
       [&] {
-        conv2d_backprop_input({1, 2, 4, 2}, f, OutBackprop(kFloat32, {1, 1, 2, 2}), {1}, "VALID");
+        conv2d_backprop_input({1, 1, 4, 2}, f, OutBackprop(kFloat32, {1, 1, 2, 2}), {1}, "VALID");
       },
-      {"Conv2DBackpropInput", "input height 2 is smaller than the window height 3",
-       "input_sizes (1, 2, 4, 2)"});
+      {"Conv2DBackpropInput", "input height 1 is smaller than the window height 3",
+       "input_sizes (1, 1, 4, 2)"});
   testing::ExpectError(
       [&] {
         conv2d_backprop_filter(x, {3, 3, 2, 2}, OutBackprop(kFloat32, {1, 3, 2, 3}), {1}, "VALID");
@@ -354,10 +354,10 @@ TEST_CASE("Conv2D backprop shape errors name the shapes") {
        "filter_sizes (3, 3, 2, 2)"});
   testing::ExpectError(
       [&] {
-        conv2d_backprop_filter(x, {3, 3, 1, 2}, OutBackprop(kFloat32, {1, 5, 4, 2}), {1}, "SAME");
+        conv2d_backprop_filter(x, {3, 3, 3, 2}, OutBackprop(kFloat32, {1, 5, 4, 2}), {1}, "SAME");
       },
       {"Conv2DBackpropFilter", "input shape (1, 5, 4, 2) has 2 channels",
-       "filter_sizes (3, 3, 1, 2) expects 1"});
+       "filter_sizes (3, 3, 3, 2) expects a multiple of 3"});
   testing::ExpectError(
       [&] {
         conv2d_backprop_filter(x, {3, 0, 2, 2}, OutBackprop(kFloat32, {1, 5, 4, 2}), {1}, "SAME");

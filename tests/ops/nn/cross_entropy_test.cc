@@ -66,6 +66,49 @@ TEST_CASE("cross-entropy stays finite for huge logits") {
   }
 }
 
+// Issue 37: the loss is taken of the shifted logits (Note [Cross-entropy of shifted logits] in
+// kernels/cpu/nn/cross_entropy_kernels.cc); lse(logits) - logits cancelled to 0 at 1e30. Values
+// from tf.raw_ops.SoftmaxCrossEntropyWithLogits.
+TEST_CASE("cross-entropy keeps the loss of huge equal logits, as TensorFlow") {
+  for (DType dt : {kFloat32, kFloat64}) {
+    INFO("dtype " << DTypeName(dt));
+    const Tensor logits = MakeTensor(dt, {1, 3}, {1e30, 1e30, -1e30});
+    const OutputList out =
+        RunBoth("SoftmaxCrossEntropyWithLogits", logits, MakeTensor(dt, {1, 3}, {1, 0, 0}));
+    testing::ExpectTensor(out[0], dt, {1}, {0.693147181}, 1e-6);
+    testing::ExpectTensor(out[1], dt, {1, 3}, {-0.5, 0.5, 0}, 1e-6);
+    testing::ExpectTensor(sparse_softmax_cross_entropy_with_logits(constant({0}), logits), dt, {1},
+                          {0.693147181}, 1e-6);
+  }
+}
+
+// Issue 37: labels and logits broadcast against each other to 2-D, as in TensorFlow (values from
+// tf.raw_ops.SoftmaxCrossEntropyWithLogits).
+TEST_CASE("cross-entropy broadcasts labels and logits against each other") {
+  for (DType dt : {kFloat32, kFloat64}) {
+    INFO("dtype " << DTypeName(dt));
+    const Tensor logits = MakeTensor(dt, {2, 3}, {1, 2, 3, 3, 2, 1});
+    OutputList out =
+        RunBoth("SoftmaxCrossEntropyWithLogits", logits, MakeTensor(dt, {1, 3}, {1, 0, 0}));
+    testing::ExpectTensor(out[0], dt, {2}, {2.407606, 0.40760595}, 1e-6);
+    testing::ExpectTensor(
+        out[1], dt, {2, 3},
+        {-0.90996945, 0.24472848, 0.66524094, -0.33475906, 0.24472848, 0.09003057}, 1e-6);
+    out = RunBoth("SoftmaxCrossEntropyWithLogits", MakeTensor(dt, {1, 3}, {1, 2, 3}),
+                  MakeTensor(dt, {2, 3}, {1, 0, 0, 0, 1, 0}));
+    testing::ExpectTensor(out[0], dt, {2}, {2.407606, 1.4076059}, 1e-6);
+    out = RunBoth("SoftmaxCrossEntropyWithLogits", MakeTensor(dt, {1, 3}, {1, 2, 3}),
+                  MakeTensor(dt, {2, 1}, {1, 0.5}));
+    testing::ExpectTensor(out[0], dt, {2}, {4.222818, 2.111409}, 1e-6);
+    testing::ExpectTensor(
+        out[1], dt, {2, 3},
+        {-0.90996945, -0.75527155, -0.33475906, -0.40996942, -0.25527152, 0.16524094}, 1e-6);
+    // A 1-D label row broadcasts too.
+    testing::ExpectTensor(softmax_cross_entropy_with_logits(MakeTensor(dt, {3}, {1, 0, 0}), logits),
+                          dt, {2}, {2.407606, 0.40760595}, 1e-6);
+  }
+}
+
 TEST_CASE("out-of-range sparse labels are an error naming the label") {
   testing::ExpectError(
       [&] {
@@ -86,8 +129,14 @@ TEST_CASE("cross-entropy reports bad shapes and dtypes") {
         softmax_cross_entropy_with_logits(MakeTensor(kFloat32, {1, 3}, {1, 2, 3}),
                                           Logits(kFloat32));
       },
-      {"SoftmaxCrossEntropyWithLogits", "labels and logits must have the same shape", "(1, 3)",
-       "(3, 4)"});
+      {"SoftmaxCrossEntropyWithLogits", "logits (3, 4) and labels (1, 3) do not broadcast",
+       "cross_entropy_test.cc"});
+  testing::ExpectError(
+      [&] {
+        softmax_cross_entropy_with_logits(MakeTensor(kFloat32, {2, 1, 4}, {1, 2, 3, 4, 5, 6, 7, 8}),
+                                          Logits(kFloat32));
+      },
+      {"SoftmaxCrossEntropyWithLogits", "must be 2-D (batch, classes) or broadcast to 2-D"});
   testing::ExpectError(
       [&] {
         sparse_softmax_cross_entropy_with_logits(constant({1, 2}), Logits(kFloat32));

@@ -25,7 +25,8 @@ Tensor Input(const Shape& shape, DType dtype = kFloat64, int offset = 0) {
 }
 
 // The einsum of `inputs` by a letters-only `equation`, by a loop over every assignment of every
-// label. A dim of size 1 stands for any size (broadcasting), indexed at 0.
+// label. A dim of size 1 stands for any size (broadcasting), indexed at 0. A label repeated in a
+// term reads (or, in the output, writes) the diagonal; other output entries stay 0.
 std::vector<double> Naive(const std::string& equation, const std::vector<Tensor>& inputs) {
   const size_t arrow = equation.find("->");
   std::vector<std::string> terms;
@@ -47,7 +48,10 @@ std::vector<double> Naive(const std::string& equation, const std::vector<Tensor>
       s = std::max(s, inputs[i].shape().dim(static_cast<int>(d)));
     }
   }
-  std::string labels = output;  // output labels first, so the flat index follows the output
+  std::string labels;  // output labels first (once each), so the flat index follows the output
+  for (char c : output) {
+    if (labels.find(c) == std::string::npos) labels.push_back(c);
+  }
   for (const auto& [c, s] : size) {
     if (output.find(c) == std::string::npos) labels.push_back(c);
   }
@@ -56,6 +60,9 @@ std::vector<double> Naive(const std::string& equation, const std::vector<Tensor>
   std::vector<double> out(out_count, 0);
   std::vector<std::vector<double>> values;
   for (const Tensor& t : inputs) values.push_back(ToDoubles(t));
+  for (char c : labels) {
+    if (size[c] == 0) return out;  // no assignment at all: every sum is empty
+  }
   std::map<char, int64_t> at;
   for (char c : labels) at[c] = 0;
   while (true) {
@@ -125,6 +132,20 @@ TEST_CASE("Einsum matches a naive loop for Keras, matmul, outer, transposing and
       {"...ij->...ji", "pij->pji", {{2, 3, 4}}, {2, 4, 3}},
       {"...ij->...", "pij->p", {{2, 3, 4}}, {2}},
       {"b...,b...->...", "bpq,bpq->pq", {{3, 2, 4}, {3, 2, 4}}, {2, 4}},
+      // Issue 37: diagonals (a label repeated within a term), of inputs and of the output.
+      {"ii->i", "ii->i", {{3, 3}}, {3}},
+      {"ii->", "ii->", {{4, 4}}, {}},
+      {"iij->j", "iij->j", {{2, 2, 3}}, {3}},
+      {"iji->ij", "iji->ij", {{3, 2, 3}}, {3, 2}},
+      {"iii->i", "iii->i", {{3, 3, 3}}, {3}},
+      {"ij,jj->i", "ij,jj->i", {{2, 3}, {3, 3}}, {2}},
+      {"ii,ij->j", "ii,ij->j", {{3, 3}, {3, 2}}, {2}},
+      {"...ii->...i", "pii->pi", {{2, 3, 3}}, {2, 3}},
+      {"i->ii", "i->ii", {{3}}, {3, 3}},
+      {"ij->jii", "ij->jii", {{3, 2}}, {2, 3, 3}},
+      {"i,j->iji", "i,j->iji", {{2}, {3}}, {2, 3, 2}},
+      {"ii->ii", "ii->ii", {{3, 3}}, {3, 3}},
+      {"ii->", "ii->", {{0, 0}}, {}},
   };
   for (const Case& c : cases) {
     INFO("equation " << c.equation);
@@ -155,6 +176,15 @@ TEST_CASE("Einsum matches NumPy's einsum") {
   testing::ExpectTensor(einsum("abc->ca", {x}), kFloat32, {3, 2}, {1.5, 3, 2, 2, 2, -2});
 }
 
+// Issue 37: traces and diagonals, as tf.raw_ops.Einsum computes them.
+TEST_CASE("Einsum takes and makes diagonals like TensorFlow") {
+  const Tensor x = testing::MakeTensor(kFloat32, {3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
+  testing::ExpectTensor(einsum("ii->i", {x}), kFloat32, {3}, {0, 4, 8});
+  testing::ExpectTensor(einsum("ii->", {x}), kFloat32, {}, {12});
+  testing::ExpectTensor(einsum("i->ii", {testing::MakeTensor(kFloat32, {2}, {1, 2})}), kFloat32,
+                        {2, 2}, {1, 0, 0, 2});
+}
+
 TEST_CASE("Einsum of empty operands") {
   const Tensor e = zeros({0, 3}, kFloat32);
   testing::ExpectTensor(einsum("ij,jk->ik", {e, ones({3, 2}, kFloat32)}), kFloat32, {0, 2}, {});
@@ -180,7 +210,6 @@ TEST_CASE("Einsum errors name the op, the equation and the shapes") {
       },
       {"Einsum", "a '.' that is not part of an ellipsis"});
   ExpectError([&] { einsum("...i...,jk->ik", {x, y}); }, {"Einsum", "more than one ellipsis"});
-  ExpectError([&] { einsum("ij,jk->ii", {x, y}); }, {"Einsum", "output label 'i' appears twice"});
   ExpectError([&] { einsum("ij,jk->iz", {x, y}); }, {"Einsum", "output label 'z' is in no input"});
   ExpectError(
       [&] {
@@ -207,10 +236,10 @@ TEST_CASE("Einsum errors name the op, the equation and the shapes") {
       {"Einsum", "the dims under '...' ((2,) and (4,)) do not broadcast"});
   ExpectError(
       [&] {
-        einsum("ii->i", {Input({3, 3})});
+        einsum("ii->i", {Input({2, 3})});
       },
-      {"Einsum", "label 'i' is repeated in the input term 'ii'", "diagonals and traces",
-       "not supported"});
+      {"Einsum", "label 'i' has size 2 in operand 0 but 3 in operand 0",
+       "a diagonal needs equal sizes"});
   ExpectError(
       [&] {
         einsum("i,i,i->i", {Input({3}), Input({3}), Input({3})});

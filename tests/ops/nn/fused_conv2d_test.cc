@@ -149,7 +149,7 @@ TEST_CASE("_FusedConv2D rejects fusions, biases, arg counts and attrs it does no
       [&] {
         fused_conv2d(x, Filter(kFloat32, {3, 3, 3, 2}), {bias}, {"BiasAdd"}, {1}, "SAME");
       },
-      {"_FusedConv2D", "input has 2 channels but the filter expects 3"});
+      {"_FusedConv2D", "has 2 channels but filter (3, 3, 3, 2) expects a multiple of 3"});
   testing::ExpectError(
       [&] {
         fused_conv2d(x, f, {bias}, {"BiasAdd"}, {2, 1, 1, 1}, "SAME");

@@ -116,7 +116,7 @@ TEST_CASE("_FusedDepthwiseConv2dNative rejects fusions, biases, arg counts and a
       [&] {
         fused_depthwise_conv2d(x, Filter(kFloat32, {3, 3, 3, 2}), {bias}, {"BiasAdd"}, {1}, "SAME");
       },
-      {"_FusedDepthwiseConv2dNative", "input has 2 channels but the filter expects 3"});
+      {"_FusedDepthwiseConv2dNative", "has 2 channels but filter (3, 3, 3, 2) expects 3"});
   testing::ExpectError(
       [&] {
         fused_depthwise_conv2d(x, f, {bias}, {"BiasAdd"}, {2, 1, 1, 1}, "SAME");

@@ -156,9 +156,9 @@ TEST_CASE("3-D pooling reports bad shapes, attrs and dtypes") {
       {"MaxPool3D", "input must be 5-D (batch, depth, height, width, channels)", "(1, 4, 4, 2)"});
   testing::ExpectError(
       [&] {
-        avg_pool3d(x, {4, 1, 1}, {1}, "VALID");
+        avg_pool3d(x, {5, 1, 1}, {1}, "VALID");
       },
-      {"AvgPool3D", "input depth 3 is smaller than the window depth 4"});
+      {"AvgPool3D", "input depth 3 is smaller than the window depth 5"});
   testing::ExpectError([&] { max_pool3d(Input(kFloat64), {2}, {1}, "SAME"); },
                        {"MaxPool3D", "float64"});
   const Tensor y = max_pool3d(x, {2}, {1}, "VALID");

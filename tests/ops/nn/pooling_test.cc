@@ -151,9 +151,9 @@ TEST_CASE("pooling reports bad shapes and attrs") {
       {"MaxPool", "input must be 4-D", "(2, 2)"});
   testing::ExpectError(
       [&] {
-        avg_pool(x, {1, 5}, {1}, "VALID");
+        avg_pool(x, {1, 6}, {1}, "VALID");
       },
-      {"AvgPool", "input width 4 is smaller than the window width 5"});
+      {"AvgPool", "input width 4 is smaller than the window width 6"});
   testing::ExpectError([&] { max_pool(constant({{{{1}}}}), {1}, {1}, "SAME"); },
                        {"MaxPool", "dtype int32 is not supported"});
 }

@@ -55,6 +55,26 @@ TEST_CASE("Softmax rows sum to 1 and large logits do not overflow") {
   }
 }
 
+// Issue 37: a row holding NaN or +inf, or only -inf, is all NaN, as TensorFlow computes it
+// (exp(x - max) with inf - inf = NaN); the other rows are unaffected. Values from
+// tf.raw_ops.Softmax/LogSoftmax.
+TEST_CASE("Softmax and LogSoftmax spread NaN and +inf over the row, as TensorFlow") {
+  const double nan = std::nan(""), inf = INFINITY;
+  const std::vector<double> x = {nan, 1, 2, inf, 1, 2, -inf, -inf, -inf, -inf, 1, 2, 0, 0, inf};
+  for (DType dt : {kFloat32, kFloat64, kBFloat16}) {
+    INFO("dtype " << DTypeName(dt));
+    const double tol = dt == kBFloat16 ? 1e-2 : dt == kFloat32 ? 1e-5 : 1e-8;
+    testing::ExpectTensor(
+        softmax(MakeTensor(dt, {5, 3}, x)), dt, {5, 3},
+        {nan, nan, nan, nan, nan, nan, nan, nan, nan, 0, 0.268941421, 0.731058579, nan, nan, nan},
+        tol);
+    testing::ExpectTensor(log_softmax(MakeTensor(dt, {5, 3}, x)), dt, {5, 3},
+                          {nan, nan, nan, nan, nan, nan, nan, nan, nan, -inf, -1.31326169,
+                           -0.313261687, nan, nan, nan},
+                          tol);
+  }
+}
+
 TEST_CASE("Softmax accepts 1-D and empty inputs") {
   testing::ExpectTensor(softmax(MakeTensor(kFloat32, {2}, {0, 0})), kFloat32, {2}, {0.5, 0.5});
   testing::ExpectTensor(softmax(MakeTensor(kFloat64, {0, 3}, {})), kFloat64, {0, 3}, {});

@@ -251,6 +251,17 @@ TEST_CASE("Integer sums and products wrap like TensorFlow") {
   testing::ExpectTensor(reduce_prod(constant({65536, 65536})), kInt32, {}, {0});
 }
 
+// Found by the differential test (tests/interop/op_diff.py): TensorFlow's int32 Mean does not wrap
+// (its sum is wider), its int64 Mean does. Values from tf.raw_ops.Mean in TensorFlow 2.21.
+TEST_CASE("int32 means do not wrap, int64 means do, as TensorFlow's") {
+  testing::ExpectTensor(reduce_mean(constant({2147483646, 2147483646, -5, 1})), kInt32, {},
+                        {1073741822});
+  testing::ExpectTensor(reduce_mean(constant<int32_t>({{2147483646, 2147483646}, {-5, 1}}), 1),
+                        kInt32, {2}, {2147483646, -2});
+  const int64_t big = std::numeric_limits<int64_t>::max() - 1;
+  CHECK(reduce_mean(constant<int64_t>({big, big, -5, 1})).item<int64_t>() == -2);
+}
+
 TEST_CASE("Float32 sums of a million elements stay accurate") {
   // Summed naively in float32, 0.1f a million times drifts by about 1%; pairwise stays at ~1e-7.
   const double expected = 1e6 * static_cast<double>(0.1f);
@@ -262,6 +273,26 @@ TEST_CASE("Float32 sums of a million elements stay accurate") {
   for (float c : cols) CHECK(std::abs(c - expected / 4) / (expected / 4) < 1e-5);
   std::vector<float> rows = reduce_sum(fill({4, 250000}, 0.1, kFloat32), 1).to_vector<float>();
   for (float r : rows) CHECK(std::abs(r - expected / 4) / (expected / 4) < 1e-5);
+}
+
+// Issue 37: products gain nothing from pairwise order, and float32 ones accumulate in double
+// (Note [float32 products in double] in kernels/cpu/reduction/reducers.h). 300k factors near 1,
+// along a row and down columns: off by one rounding of the double product, where float32
+// accumulation (TensorFlow's) is off by about 1e-5.
+TEST_CASE("Float32 products of 300k factors near 1 round once") {
+  const int64_t n = 300000;
+  std::vector<float> values(n);
+  double expected = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    values[i] = 1.0f + static_cast<float>((i * 7919) % 2001 - 1000) * 1e-6f;
+    expected *= values[i];
+  }
+  CHECK(std::abs(reduce_prod(from_vector(values)).item<float>() - expected) / expected < 2e-7);
+  const std::vector<float> cols =
+      reduce_prod(from_vector(values, {n / 4, 4}), 0).to_vector<float>();
+  double product = 1;
+  for (float c : cols) product *= c;
+  CHECK(std::abs(product - expected) / expected < 5e-7);
 }
 
 // Reference: reduce x (dims d0 x d1 x d2, values from `value`) over `axes` in double.
