@@ -27,7 +27,10 @@ const OpDef* const kFloorDiv = RegisterBinaryOp(
     "floor(x / y) with NumPy broadcasting: integers round toward -inf (Python's //), floats take "
     "the floor of the rounded quotient as TensorFlow (-1e-3 // inf is -0.0, Python's is -1); an "
     "integer zero divisor is an error.",
-    BinaryOpKind::kNonCommutative);
+    BinaryOpKind::kNonCommutative, "x", "y",
+    "float16 and bfloat16 quotients are rounded to float32, not to the 16-bit type, before the "
+    "floor, and the floor is rounded once: -2.5 // 1e-3 is -2500 (TensorFlow: -2498), and a "
+    "quotient too small for the 16-bit type floors to -1 (TensorFlow: -0.0).");
 const OpDef* const kTruncateDiv = RegisterBinaryOp(
     "TruncateDiv", kArithmeticTypes,
     "x / y rounded toward zero, with NumPy broadcasting; an integer zero divisor is an error.",

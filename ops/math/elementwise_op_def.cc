@@ -19,7 +19,8 @@ absl::Status ElementwiseBinaryShape(ShapeContext& ctx) {
 }  // namespace
 
 const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
-                              BinaryOpKind kind, const char* first, const char* second) {
+                              BinaryOpKind kind, const char* first, const char* second,
+                              const char* tf_difference) {
   OpDefBuilder b(name);
   b.Input(first, "T").Input(second, "T").TypeAttr("T", std::move(types));
   if (kind == BinaryOpKind::kComparison) {
@@ -28,6 +29,7 @@ const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const 
     b.Output("z", "T");
   }
   if (kind == BinaryOpKind::kCommutative) b.Commutative();
+  if (*tf_difference != '\0') b.TfDifference(tf_difference);
   return b.Doc(doc).SetShapeFn(ElementwiseBinaryShape).Register();
 }
 

@@ -14,9 +14,10 @@ namespace duet {
 enum class BinaryOpKind { kCommutative, kNonCommutative, kComparison };
 
 // Registers a binary op `name(x: T, y: T) -> z` with NumPy broadcasting (Atan2 names its
-// inputs y, x, as TensorFlow does).
+// inputs y, x, as TensorFlow does); `tf_difference` as OpDefBuilder::TfDifference.
 const OpDef* RegisterBinaryOp(const char* name, std::vector<DType> types, const char* doc,
-                              BinaryOpKind kind, const char* first = "x", const char* second = "y");
+                              BinaryOpKind kind, const char* first = "x", const char* second = "y",
+                              const char* tf_difference = "");
 
 // Registers a unary op `name(<input>: T) -> <output>: T` (TensorFlow names the arguments x/y,
 // or features/activations for activations).
