@@ -4,20 +4,21 @@
 #   tools/dev.sh test [ARGS]    what CI runs: the clang-format check, a CUDA compile-only build
 #                               (--config=cuda), the tests that link no kernels under
 #                               ASan/UBSan/LeakSanitizer, then the test suite and the nn kernel
-#                               tests again as on an AVX2-only CPU; ends with "N passed, N failed"
-#                               over all test runs. ARGS go to the last two `bazel test` runs. For
+#                               tests again as on an AVX2-only CPU (//... includes the Python
+#                               tests), then `pip install .` into ~/.venvs/duet; ends with
+#                               "N passed, N failed" over all test runs. ARGS go to the last two `bazel test` runs. For
 #                               a quick local run: bazel test //tests/...
 #   tools/dev.sh sanitize       the whole of //tests/... under ASan/UBSan/LeakSanitizer (too slow
 #                               for CI's 90 minutes on 2 cores: run it after changing kernels,
 #                               graph or eager code)
 #   tools/dev.sh format         reformat the tracked C++/CUDA files in place
-#   tools/dev.sh deps           only install the packages
+#   tools/dev.sh deps           only install the packages (Debian's, and ~/.venvs/duet's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(g++ python3 python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev protobuf-compiler
-          libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev libpng-dev libzip-dev
-          dataset-fashion-mnist catch2 clang-format)
+PACKAGES=(g++ python3 python3-dev python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev
+          protobuf-compiler libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev
+          libpng-dev libzip-dev dataset-fashion-mnist catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The sanitizer and CUDA builds use output bases of their own: their options change every action,
 # and sharing the default base would evict the optimized build's outputs at each switch. They make
@@ -28,28 +29,47 @@ CUDA_BASE="$HOME/.cache/duet-bazel-cuda"
 # The CPU nn and kernel tests (those running oneDNN), rerun by `test` with ONEDNN_MAX_CPU_ISA=AVX2.
 NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!cuda))",
                         tests(//tests:all))'
-# TensorFlow for the interop tests, in a virtual environment of its own (PyPI's tensorflow-cpu);
-# the tests skip, saying so, when it cannot be installed.
-TF_VENV="$HOME/.venvs/tf"
+# duet's Python environment: what the bindings build with and their tests run with (BUILD_PYTHON,
+# required), and the peers the interop tests compare with (PyPI's tensorflow-cpu; those tests skip,
+# saying so, when it cannot be installed). third_party/python_configure.bzl builds the extension
+# for this venv's interpreter.
+PY_VENV="$HOME/.venvs/duet"
+BUILD_PYTHON=(nanobind numpy pytest)
 
 # The Python modules the interop tests import (tests/interop/peer_python.sh).
 TF_PEERS="tensorflow, tf_keras, tensorboard"
 
-# Installs the peers into $TF_VENV; then CI requires them (DUET_REQUIRE_PEERS=1 in PEER_FLAGS): an
+install_python() {
+  if ! "$PY_VENV/bin/python" -c "import nanobind, numpy, pytest" >/dev/null 2>&1; then
+    echo "installing ${BUILD_PYTHON[*]} into $PY_VENV (for the Python bindings)"
+    python3 -m venv "$PY_VENV"
+    "$PY_VENV/bin/pip" install -q "${BUILD_PYTHON[@]}"
+  fi
+}
+
+# `pip install .` into $PY_VENV, as a user would (python/build_backend.py builds with Bazel), and
+# an import of the installed package outside the repository.
+install_package() {
+  echo "== pip install . (into $PY_VENV)"
+  "$PY_VENV/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall . &&
+    (cd / && "$PY_VENV/bin/python" -c "import duet; assert float(duet.reduce_sum([1., 2.])) == 3")
+}
+
+# Installs the peers into $PY_VENV; then CI requires them (DUET_REQUIRE_PEERS=1 in PEER_FLAGS): an
 # interop test that cannot import one fails instead of skipping. If the install fails, the tests
 # skip, saying so.
 PEER_FLAGS=()
 install_tensorflow() {
-  if ! "$TF_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
-    echo "installing tensorflow-cpu, tf-keras and tensorboard into $TF_VENV (for tests/interop)"
+  if ! "$PY_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
+    echo "installing tensorflow-cpu, tf-keras and tensorboard into $PY_VENV (for tests/interop)"
     # tf-keras (Keras 2, whose checkpoints the interop tests exchange) would pull in the full
     # tensorflow package; tensorflow-cpu provides the same module, so its own dependencies suffice.
     # tensorflow-cpu does not pull in tensorboard, which tests/interop/tensorboard_test reads with.
-    { python3 -m venv "$TF_VENV" && "$TF_VENV/bin/pip" install -q tensorflow-cpu tensorboard &&
-      "$TF_VENV/bin/pip" install -q --no-deps tf-keras; } ||
+    { "$PY_VENV/bin/pip" install -q tensorflow-cpu tensorboard &&
+      "$PY_VENV/bin/pip" install -q --no-deps tf-keras; } ||
       echo "warning: the TensorFlow peers could not be installed; the interop tests will skip" >&2
   fi
-  if "$TF_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
+  if "$PY_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
     PEER_FLAGS=(--test_env=DUET_REQUIRE_PEERS=1)
   fi
 }
@@ -125,6 +145,7 @@ sanitizer_tests() {
 cmd="${1:-test}"
 shift || true
 install_deps
+install_python
 case "$cmd" in
   deps) install_tensorflow ;;
   format) cxx_sources | xargs clang-format -i ;;
@@ -148,7 +169,7 @@ case "$cmd" in
     [[ "$sanitizer_summary" =~ ^[0-9]+\ passed,\ [0-9]+\ failed$ ]] ||
       sanitizer_summary="0 passed, 1 failed"  # the suite did not get as far as a summary
     echo "sanitizer suite: $sanitizer_summary"
-    bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$TF_VENV/bin/python" \
+    bazel test "${BAZEL_FLAGS[@]}" --test_env=DUET_TF_PYTHON="$PY_VENV/bin/python" \
       "${PEER_FLAGS[@]}" --test_summary=short "$@" //... 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     # Totalled before the rerun replaces the nn kernel tests' logs.
@@ -167,6 +188,7 @@ case "$cmd" in
       : >"$log"
       ((status)) || status=1
     fi
+    install_package || checks_status=1
     set -e
     python3 tools/test_summary.py --plus "$summary" "$log" bazel-testlogs
     rm -f "$log"

@@ -2,7 +2,7 @@
 """Plots the per-epoch accuracy (and loss) fit's TensorBoard callback wrote, from the event files,
 for one or more runs: a small PNG for the docs.
 
-    ~/.venvs/tf/bin/python tools/plot_training.py OUT.png NAME=LOGDIR [NAME=LOGDIR ...]
+    ~/.venvs/duet/bin/python tools/plot_training.py OUT.png NAME=LOGDIR [NAME=LOGDIR ...]
 
 e.g. tools/plot_training.py docs/images/fashion_mnist.png \\
          MLP=/tmp/duet_fashion_mnist/mlp/logs CNN=/tmp/duet_fashion_mnist/cnn/logs

@@ -1,6 +1,6 @@
 """Writes the seed corpus of example_fuzz (tests/fuzz/corpus_example/) with TensorFlow's protos.
 
-Run from the repository root: ~/.venvs/tf/bin/python tests/fuzz/make_example_corpus.py
+Run from the repository root: ~/.venvs/duet/bin/python tests/fuzz/make_example_corpus.py
 """
 import tensorflow as tf
 

@@ -1,7 +1,7 @@
 """Compares duet's OpDefs with TensorFlow's, for every op both register, and measures how much of
 TensorFlow's op registry duet has.
 
-    ~/.venvs/tf/bin/python tests/interop/compare_op_defs.py bazel-bin/tools/duet
+    ~/.venvs/duet/bin/python tests/interop/compare_op_defs.py bazel-bin/tools/duet
 
 duet's OpDefs come from `duet ops --opdefs` (a text OpList, generated from the registry), and
 TensorFlow's from its OpDef registry. For each shared op it compares what a GraphDef depends on:

@@ -1,7 +1,7 @@
 """The Keras zoo: how much of what TensorFlow users freeze duet runs. Writes docs/tf_coverage.md.
 
     bazel build //tools:duet
-    ~/.venvs/tf/bin/python tests/interop/keras_zoo.py bazel-bin/tools/duet   # or DUET_BIN=...
+    ~/.venvs/duet/bin/python tests/interop/keras_zoo.py bazel-bin/tools/duet   # or DUET_BIN=...
 
 For every layer class in `keras.layers` (aliases counted once) it builds a small model around
 one instance with random weights (BatchNormalization with non-trivial moving mean and variance),

@@ -7,7 +7,7 @@ every variable's values ("key : v1 v2 ...", the fixture format of tests/test_uti
 them, so the test checks that each value reached the right variable, and after_step.txt the same
 after one more step, which duet takes from the restored state (slots and step count included).
 
-Run: ~/.venvs/tf/bin/python tests/interop/make_keras_checkpoints.py tests/interop/testdata/keras_checkpoints
+Run: ~/.venvs/duet/bin/python tests/interop/make_keras_checkpoints.py tests/interop/testdata/keras_checkpoints
 """
 import os
 import shutil

@@ -5,7 +5,7 @@ trained a few steps so that the batch norm statistics are not their initial valu
 input batch x.npy and the serving signature's outputs for it, y.npy, computed by TensorFlow
 from the exported directory.
 
-Run: ~/.venvs/tf/bin/python tests/interop/make_keras_saved_models.py tests/interop/testdata/keras_saved_models
+Run: ~/.venvs/duet/bin/python tests/interop/make_keras_saved_models.py tests/interop/testdata/keras_saved_models
 """
 import os
 import shutil

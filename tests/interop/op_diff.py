@@ -1,6 +1,6 @@
 """Differential test of duet's ops against TensorFlow's CPU kernels, driven by the op registry.
 
-    ~/.venvs/tf/bin/python tests/interop/op_diff.py --duet bazel-bin/tools/duet \\
+    ~/.venvs/duet/bin/python tests/interop/op_diff.py --duet bazel-bin/tools/duet \\
         --runner bazel-bin/tests/interop/run_op_cases [--seed 1] [--cases-per-op 12] [--ops A,B]
 
 For every op both duet's and TensorFlow's registries have, either op_diff_rules.SKIPPED says why

@@ -5,7 +5,7 @@
 # tools/dev.sh sets that once it has installed the peers, so that in CI a peer that cannot be
 # imported fails the test instead of skipping it.
 home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"  # bazel test leaves HOME unset
-python="${DUET_TF_PYTHON:-$home/.venvs/tf/bin/python}"
+python="${DUET_TF_PYTHON:-$home/.venvs/duet/bin/python}"
 [ -x "$python" ] || command -v "$python" >/dev/null || python=python3
 peer_modules="$(IFS=,; echo "$*")"
 if ! "$python" -c "import $peer_modules" >/dev/null 2>&1; then
@@ -16,6 +16,6 @@ if ! "$python" -c "import $peer_modules" >/dev/null 2>&1; then
     exit 1
   fi
   echo "SKIPPED: $python cannot import $peer_modules (tools/dev.sh deps installs them into" \
-    "\$HOME/.venvs/tf; or set DUET_TF_PYTHON)"
+    "\$HOME/.venvs/duet; or set DUET_TF_PYTHON)"
   exit 0
 fi

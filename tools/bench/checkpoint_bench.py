@@ -4,7 +4,7 @@ on the same variables (four 5000x5000 kernels and four 5000 biases, float32: 100
 parameters, 400.08 MB), the same cache states and the same number of repetitions.
 
     bazel build //tools/bench:checkpoint_bench
-    ~/.venvs/tf/bin/python tools/bench/checkpoint_bench.py bazel-bin/tools/bench/checkpoint_bench \
+    ~/.venvs/duet/bin/python tools/bench/checkpoint_bench.py bazel-bin/tools/bench/checkpoint_bench \
         [--rounds 3] [--dir DIR]
 
 Each round runs the duet binary, then TensorFlow in a process of its own. TensorFlow's cases:

@@ -4,7 +4,7 @@
 batch 64, prefetch 2; elements per second over one epoch.
 
     bazel build //tools/bench:data_bench
-    ~/.venvs/tf/bin/python tools/bench/data_bench.py bazel-bin/tools/bench/data_bench [--rounds 3]
+    ~/.venvs/duet/bin/python tools/bench/data_bench.py bazel-bin/tools/bench/data_bench [--rounds 3]
 
 The cases (data_bench.cc has the duet side):
   *_per_element_serial    map(normalise) per image in the iterating thread (tf.data:

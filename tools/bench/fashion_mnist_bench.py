@@ -2,7 +2,7 @@
 """Fashion-MNIST, whole training runs: duet's examples/fashion_mnist against the same models in
 PyTorch (eager and torch.compile) and TensorFlow/Keras (model.fit), batch 64, on this machine.
 
-    ~/.venvs/tf/bin/python tools/bench/fashion_mnist_bench.py bazel-bin/examples/fashion_mnist \
+    ~/.venvs/duet/bin/python tools/bench/fashion_mnist_bench.py bazel-bin/examples/fashion_mnist \
         [--models mlp,cnn] [--epochs 5] [--frameworks duet,duet_eager,torch,torch_compile,keras]
         [--duet_out DIR]
 

@@ -2,7 +2,7 @@
 """Frozen Keras models: `duet bench` against TensorFlow running the same GraphDef.
 
     bazel build //tools:duet
-    ~/.venvs/tf/bin/python tools/bench/frozen_model_bench.py bazel-bin/tools/duet \
+    ~/.venvs/duet/bin/python tools/bench/frozen_model_bench.py bazel-bin/tools/duet \
         [--models mobilenetv2,resnet50,transformer] [--batches 1,32] [--threads 2] [--rounds 3]
 
 For each model (random weights, batch norm with non-trivial statistics, as tests/interop/

@@ -3,7 +3,7 @@
 10,000 Examples (784 float32 "image" values and an int64 "label").
 
     bazel build //tools/bench:record_bench
-    ~/.venvs/tf/bin/python tools/bench/record_bench.py bazel-bin/tools/bench/record_bench \
+    ~/.venvs/duet/bin/python tools/bench/record_bench.py bazel-bin/tools/bench/record_bench \
         [--rounds 5] [--dir DIR]
 
 duet: io::RecordReader + data::parse_example in batches of 64, one thread. TensorFlow:

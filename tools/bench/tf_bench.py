@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TensorFlow peers of duet's eager and training-step benchmarks, from Python.
 
-    python3 tools/bench/tf_bench.py    # with pip's tensorflow-cpu (tools/dev.sh puts it in ~/.venvs/tf)
+    python3 tools/bench/tf_bench.py    # with pip's tensorflow-cpu (tools/dev.sh puts it in ~/.venvs/duet)
 
 Prints `name<TAB>value<TAB>unit` lines prefixed `tensorflow.` (eager) and `tf_function.`
 (tf.function): a 4x4 float32 add (eager_bench's duet.add_4x4_f32), and the 784-256-10 MLP

@@ -3,7 +3,7 @@
 (Keras 3 layers and optimizer in a tf.function), the same models, batches and optimizer.
 
     bazel build //tools/bench:training_bench
-    ~/.venvs/tf/bin/python tools/bench/training_bench.py bazel-bin/tools/bench/training_bench \
+    ~/.venvs/duet/bin/python tools/bench/training_bench.py bazel-bin/tools/bench/training_bench \
         [--rounds 3] [--no-compile]
 
 Cases (training_bench.cc):

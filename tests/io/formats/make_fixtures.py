@@ -1,6 +1,6 @@
 """Writes the IDX and .npz fixtures of idx_test and npz_test with NumPy.
 
-Run from the repository root: ~/.venvs/tf/bin/python tests/io/formats/make_fixtures.py
+Run from the repository root: ~/.venvs/duet/bin/python tests/io/formats/make_fixtures.py
 """
 import gzip
 import struct

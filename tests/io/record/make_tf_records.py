@@ -1,6 +1,6 @@
 """Writes the TFRecord fixtures of record_writer_test with TensorFlow's own writer.
 
-Run from the repository root: ~/.venvs/tf/bin/python tests/io/record/make_tf_records.py
+Run from the repository root: ~/.venvs/duet/bin/python tests/io/record/make_tf_records.py
 """
 import tensorflow as tf
 

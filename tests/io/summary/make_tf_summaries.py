@@ -1,6 +1,6 @@
 """Prints the TensorFlow values summary_test.cc checks against: the HistogramProto that TF1's
 HistogramSummary op writes for a few inputs, and the uint8 pixels tf.summary.image stores for float
-pixels. Run: ~/.venvs/tf/bin/python tests/io/summary/make_tf_summaries.py"""
+pixels. Run: ~/.venvs/duet/bin/python tests/io/summary/make_tf_summaries.py"""
 import numpy as np
 import tensorflow as tf
 

@@ -2,7 +2,7 @@
 
 Inputs and weights come from two integer formulas the C++ test repeats, so both sides start from
 the same float32 values:  X(i) = ((i * 7) % 11 - 5) * 0.25,  W(i) = ((i * 5) % 13 - 6) * 0.1.
-Run with the TensorFlow venv:  ~/.venvs/tf/bin/python tests/nn/testdata/gen_layer_expected.py
+Run with the TensorFlow venv:  ~/.venvs/duet/bin/python tests/nn/testdata/gen_layer_expected.py
 and paste the printed lines into the test.
 """
 import os

@@ -12,9 +12,9 @@ values and row k the values after step k, columns a.flatten() (6) then b (4).
 `adagrad` is the one case not from Keras 3: Keras 3's Adagrad divides by sqrt(accum + epsilon),
 while TensorFlow's ResourceApplyAdagradV2 (what duet implements) divides by sqrt(accum) + epsilon.
 It comes from tf_keras.optimizers.legacy.Adagrad, which runs ResourceApplyAdagradV2; install it
-with `~/.venvs/tf/bin/pip install tf-keras==2.21.0`.
+with `~/.venvs/duet/bin/pip install tf-keras==2.21.0`.
 
-Run: ~/.venvs/tf/bin/python tests/optimizers/testdata/gen_trajectories.py
+Run: ~/.venvs/duet/bin/python tests/optimizers/testdata/gen_trajectories.py
 """
 import os
 

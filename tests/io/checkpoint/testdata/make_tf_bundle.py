@@ -1,6 +1,6 @@
 """Writes testdata/tf_bundle.{index,data-00000-of-00001} with TensorFlow's own SaveV2, for
 tests/io/checkpoint/tensor_bundle_test.cc (which checks these values). Run with TensorFlow:
-  ~/.venvs/tf/bin/python tests/io/checkpoint/testdata/make_tf_bundle.py
+  ~/.venvs/duet/bin/python tests/io/checkpoint/testdata/make_tf_bundle.py
 """
 import os
 

@@ -7,7 +7,7 @@ Each case gives the per-sample losses ("<case> none"), their sum ("<case> sum") 
 ("<case> mean", Keras' sum_over_batch_size), in float32 and float64. Inputs follow the tests'
 ModPattern(n, mul, mod, shift, div)[i] = ((i * mul) % mod - shift) / div. Run with TensorFlow
 installed:
-    ~/.venvs/tf/bin/python tests/nn/losses/testdata/gen_expected.py
+    ~/.venvs/duet/bin/python tests/nn/losses/testdata/gen_expected.py
 """
 import os
 

@@ -6,7 +6,7 @@ Each case feeds one metric object a few batches and records result() after each 
 "<case> : r1 r2 ..."; a case may reset the state midway (reset_state, then more batches). Inputs
 are written out here and in the tests, or follow ModPattern(n, mul, mod, shift, div)[i] =
 ((i * mul) % mod - shift) / div. Run with TensorFlow installed:
-    ~/.venvs/tf/bin/python tests/nn/metrics/testdata/gen_expected.py
+    ~/.venvs/duet/bin/python tests/nn/metrics/testdata/gen_expected.py
 """
 import os
 

@@ -2,7 +2,7 @@
 """Prints the TensorFlow reference values pasted into tests/ops/array/slice_pad_ops_test.cc.
 
 Inputs are sequences 1, 2, 3, ... (SequenceTensor(shape, 1)); MirrorPadGrad's dy is the sequence
-1, 2, 3, ... of the padded shape. Run: ~/.venvs/tf/bin/python gen_pad_expected.py
+1, 2, 3, ... of the padded shape. Run: ~/.venvs/duet/bin/python gen_pad_expected.py
 """
 import numpy as np
 import tensorflow as tf

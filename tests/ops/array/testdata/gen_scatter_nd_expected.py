@@ -1,6 +1,6 @@
 """Prints the expected values of tests/ops/array/scatter_nd_ops_test.cc, computed by TensorFlow.
 
-    ~/.venvs/tf/bin/python tests/ops/array/testdata/gen_scatter_nd_expected.py
+    ~/.venvs/duet/bin/python tests/ops/array/testdata/gen_scatter_nd_expected.py
 
 x is np.arange(24).reshape(2, 3, 4), as testing::SequenceTensor makes it.
 """

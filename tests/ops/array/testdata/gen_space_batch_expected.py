@@ -1,6 +1,6 @@
 """Prints the expected values of tests/ops/array/space_batch_ops_test.cc, computed by TensorFlow.
 
-    ~/.venvs/tf/bin/python tests/ops/array/testdata/gen_space_batch_expected.py
+    ~/.venvs/duet/bin/python tests/ops/array/testdata/gen_space_batch_expected.py
 """
 import os
 

@@ -6,7 +6,7 @@ into begin/end/strides and masks the way tf.Tensor.__getitem__ does (an int i: b
 shrink_axis_mask; None: new_axis_mask; ...: ellipsis_mask; an open slice end: begin_mask or
 end_mask), run through TensorFlow's StridedSlice and StridedSliceGrad (dy = 1, 2, ...), and checked
 against NumPy's x[expr]. Raw cases give begin/end/strides/masks directly (e.g. masked entries with
-values that must be ignored). Run: ~/.venvs/tf/bin/python gen_strided_slice_expected.py
+values that must be ignored). Run: ~/.venvs/duet/bin/python gen_strided_slice_expected.py
 """
 import numpy as np
 import tensorflow as tf

@@ -1,7 +1,7 @@
 # Prints the reference values pasted into ../unary_ops_test.cc (Erfinv), ../clip_by_value_op_test.cc
 # (ClipByValue) and ../../reduction/l2_loss_op_test.cc (L2Loss), from TensorFlow, and Erfinv's
 # from mpmath at 40 digits (TensorFlow's float64 erfinv is off by 1e-5 at 0.999999999999):
-#   ~/.venvs/tf/bin/python gen_erfinv_l2_clip_expected.py
+#   ~/.venvs/duet/bin/python gen_erfinv_l2_clip_expected.py
 import mpmath
 import numpy as np
 import tensorflow as tf

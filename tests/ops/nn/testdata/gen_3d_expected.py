@@ -6,7 +6,7 @@ from NumPy loops, checked against TensorFlow where its CPU kernels allow (no dil
 Inputs follow the tests' ModPattern(n, mul, mod, shift, div)[i] = ((i * mul) % mod - shift) / div;
 with mod prime and above n the values are distinct, so max-pooling windows have no ties (TensorFlow
 and duet pick different maxima among ties). Run with TensorFlow installed:
-    ~/.venvs/tf/bin/python tests/ops/nn/testdata/gen_3d_expected.py
+    ~/.venvs/duet/bin/python tests/ops/nn/testdata/gen_3d_expected.py
 """
 import os
 

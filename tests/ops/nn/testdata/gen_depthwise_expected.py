@@ -6,7 +6,7 @@ Inputs follow the tests' ModPattern() helper (see gen_expected.py):
 Forward values come from tf.nn.depthwise_conv2d (EXPLICIT as a list of paddings); the gradients
 are tf.GradientTape's of sum(depthwise_conv2d(x, f) * dy), i.e. TensorFlow's
 DepthwiseConv2dNativeBackpropInput / DepthwiseConv2dNativeBackpropFilter.
-Run: ~/.venvs/tf/bin/python gen_depthwise_expected.py
+Run: ~/.venvs/duet/bin/python gen_depthwise_expected.py
 """
 import numpy as np
 import tensorflow as tf

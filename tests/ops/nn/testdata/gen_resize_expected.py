@@ -9,7 +9,7 @@ One line per result:
     <op> <align_corners> <half_pixel_centers> <n> <h> <w> <c> <out_h> <out_w> : <values>
 where (n, h, w, c) is the image's shape and (out_h, out_w) the resized size; the gradients take
 the resized pattern (3, 7, 3, 2) and give the image's shape.
-Run: ~/.venvs/tf/bin/python gen_resize_expected.py
+Run: ~/.venvs/duet/bin/python gen_resize_expected.py
 """
 import os
 

@@ -1,6 +1,6 @@
 """Prints the expected values of tests/ops/nn/top_k_op_test.cc, computed by TensorFlow.
 
-    ~/.venvs/tf/bin/python tests/ops/nn/testdata/gen_top_k_expected.py
+    ~/.venvs/duet/bin/python tests/ops/nn/testdata/gen_top_k_expected.py
 """
 import os
 

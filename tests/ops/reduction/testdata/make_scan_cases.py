@@ -1,5 +1,5 @@
 # Prints the Cumsum/Cumprod table pasted into ../scan_ops_test.cc (needs TensorFlow):
-#   ~/.venvs/tf/bin/python make_scan_cases.py
+#   ~/.venvs/duet/bin/python make_scan_cases.py
 import numpy as np
 import tensorflow as tf
 

@@ -8,7 +8,7 @@ Inputs, which the test builds the same way (shape [2, 3], element i in row-major
     var     0.25 * (i - 2) + 0.125          grad at step k (0, 1, 2)  ((7 * i + 3 * k) % 11 - 5) / 4
     slots that hold squares (accum, v, vhat, ms): 0.1 * (i + 1);  the others (m, mom, mg): 0.05 * (i - 2)
 Run with TensorFlow installed:
-    ~/.venvs/tf/bin/python tests/ops/state/testdata/gen_training_ops_expected.py
+    ~/.venvs/duet/bin/python tests/ops/state/testdata/gen_training_ops_expected.py
 """
 import os
 

@@ -1,0 +1,48 @@
+"""duet: eager and traced machine learning, TensorFlow's graphs and formats, from Python.
+
+    import duet
+    x = duet.constant([[1., 2.], [3., 4.]])
+    y = duet.add(x, 1) * x          # operators, NumPy broadcasting, Python scalars
+    y.numpy()
+
+The op functions come from duet's op registry: duet.raw_ops.<Op> for every op under its own name,
+TensorFlow's names at duet.* (duet.reduce_sum, duet.matmul) and duet.nn.* (duet.nn.relu).
+"""
+
+import os as _os
+import types as _types
+
+from duet import _core
+from duet import errors
+from duet.dtypes import (DType, as_dtype, bfloat16, bool, float16, float32, float64,  # noqa: A004
+                         int32, int64, string, uint8)
+from duet._tensor import Tensor, TensorShape
+from duet._ops import raw_ops, _snake
+from duet import _api
+from duet._api import *  # noqa: F401,F403 (the public op functions)
+
+_core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
+num_gpus = _core.num_gpus
+
+# Every public op (not internal: no leading "_", no Duet*) under its snake_case name, unless
+# _api.py gives it TensorFlow's signature.
+_INTERNAL_PREFIXES = ("_", "Duet", "Resource", "TensorList", "VarHandle", "ReadVariable", "Assign")
+
+
+def _public_ops():
+    names = {}
+    for op, *_ in _core.op_defs():
+        if op.startswith(_INTERNAL_PREFIXES):
+            continue
+        names[_snake(op)] = getattr(raw_ops, op)
+    return names
+
+
+for _name, _fn in _public_ops().items():
+    if _name not in globals():
+        globals()[_name] = _fn
+
+nn = _types.ModuleType("duet.nn", "Neural-network ops, as tf.nn names them.")
+for _name in _api.NN:
+    setattr(nn, _name, getattr(_api, _name, None) or globals()[_name])
+del _name, _fn

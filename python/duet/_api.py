@@ -1,0 +1,229 @@
+"""The public op functions, named and shaped as TensorFlow's (tf.add, tf.reduce_sum, tf.nn.relu):
+each calls one op of the registry (duet.raw_ops). Ops with no entry here are still reachable under
+their snake_case name (duet.squared_difference for SquaredDifference), which __init__ derives."""
+
+import builtins
+
+from duet import _core
+from duet import dtypes
+from duet._ops import raw_ops as _raw
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A tensor holding `value`: a number, a nested list, a NumPy array or a tensor."""
+    import numpy as np
+    if isinstance(value, (int, float, bool)) and not isinstance(value, _core.Tensor):
+        value = np.asarray(value)
+        if value.dtype == np.float64 and dtype is None:
+            value = value.astype(np.float32)
+        elif value.dtype == np.int64 and dtype is None and -2**31 <= value <= 2**31 - 1:
+            value = value.astype(np.int32)
+    t = _core.convert_to_tensor(value, None if dtype is None else dtypes.as_dtype(dtype)._enum)
+    if shape is not None:
+        t = _raw.Reshape(t, list(shape)) if t.ndim else _raw.Fill(list(shape), t)
+    return t
+
+
+def convert_to_tensor(value, dtype=None, name=None):
+    return constant(value, dtype=dtype, name=name)
+
+
+def cast(x, dtype, name=None):
+    return _raw.Cast(x, DstT=dtypes.as_dtype(dtype), name=name)
+
+
+def _reduction(op):
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        x = convert_to_tensor(input_tensor)
+        if axis is None:
+            axis = _raw.Range(0, _raw.Rank(x), 1)
+        return getattr(_raw, op)(x, axis, keep_dims=keepdims, name=name)
+    reduce.__name__ = reduce.__qualname__ = "reduce_" + op.lower()
+    reduce.__doc__ = f"{op} over `axis` (every axis when None)."
+    return reduce
+
+
+reduce_sum = _reduction("Sum")
+reduce_mean = _reduction("Mean")
+reduce_max = _reduction("Max")
+reduce_min = _reduction("Min")
+reduce_prod = _reduction("Prod")
+reduce_all = _reduction("All")
+reduce_any = _reduction("Any")
+reduce_all.__name__, reduce_any.__name__ = "reduce_all", "reduce_any"
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    if a.ndim == 2 and b.ndim == 2:
+        return _raw.MatMul(a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)
+    return _raw.BatchMatMulV2(a, b, adj_x=transpose_a, adj_y=transpose_b, name=name)
+
+
+def add(x, y, name=None):
+    return _raw.AddV2(x, y, name=name)
+
+
+def subtract(x, y, name=None):
+    return _raw.Sub(x, y, name=name)
+
+
+def multiply(x, y, name=None):
+    return _raw.Mul(x, y, name=name)
+
+
+def divide(x, y, name=None):
+    return _raw.RealDiv(x, y, name=name)
+
+
+def negative(x, name=None):
+    return _raw.Neg(x, name=name)
+
+
+def reshape(tensor, shape, name=None):
+    return _raw.Reshape(tensor, shape, name=name)
+
+
+def transpose(a, perm=None, name=None):
+    a = convert_to_tensor(a)
+    if perm is None:
+        perm = list(reversed(builtins.range(a.ndim)))
+    return _raw.Transpose(a, perm, name=name)
+
+
+def concat(values, axis, name=None):
+    return _raw.ConcatV2(values, axis, name=name)
+
+
+def stack(values, axis=0, name=None):
+    return _raw.Pack(values, axis=axis, name=name)
+
+
+def unstack(value, num=None, axis=0, name=None):
+    value = convert_to_tensor(value)
+    if num is None:
+        num = value.shape[axis]
+    return list(_raw.Unpack(value, num=num, axis=axis, name=name))
+
+
+def split(value, num_or_size_splits, axis=0, name=None):
+    if isinstance(num_or_size_splits, int):
+        return list(_raw.Split(axis, value, num_split=num_or_size_splits, name=name))
+    sizes = list(num_or_size_splits)
+    return list(_raw.SplitV(value, sizes, axis, num_split=len(sizes), name=name))
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    return _raw.Fill(list(shape), cast(0, dtype), name=name)
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    return _raw.Fill(list(shape), cast(1, dtype), name=name)
+
+
+def fill(dims, value, name=None):
+    return _raw.Fill(dims, value, name=name)
+
+
+def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 (tf.range)
+    if limit is None:
+        start, limit = 0, start
+    if dtype is None:
+        floating = any(isinstance(v, float) for v in (start, limit, delta))
+        dtype = dtypes.float32 if floating else dtypes.int32
+    dtype = dtypes.as_dtype(dtype)
+    return _raw.Range(cast(start, dtype), cast(limit, dtype), cast(delta, dtype), name=name)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002 (tf.expand_dims)
+    return _raw.ExpandDims(input, axis, name=name)
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002 (tf.squeeze)
+    if axis is not None and not isinstance(axis, (list, tuple)):
+        axis = [axis]
+    return _raw.Squeeze(input, squeeze_dims=axis or [], name=name)
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    return _raw.ArgMax(input, 0 if axis is None else axis, output_type=output_type, name=name)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    return _raw.ArgMin(input, 0 if axis is None else axis, output_type=output_type, name=name)
+
+
+def where(condition, x=None, y=None, name=None):
+    if x is None and y is None:
+        return _raw.Where(condition, name=name)
+    return _raw.SelectV2(condition, x, y, name=name)
+
+
+def getitem(x, index):
+    """x[index]: ints, slices, Ellipsis and None (new axes), as NumPy's basic indexing."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    begin, end, strides = [], [], []
+    begin_mask = end_mask = ellipsis_mask = new_axis_mask = shrink_axis_mask = 0
+    for i, item in enumerate(index):
+        bit = 1 << i
+        if item is Ellipsis:
+            ellipsis_mask |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif item is None:
+            new_axis_mask |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(item, slice):
+            begin.append(0 if item.start is None else item.start)
+            end.append(0 if item.stop is None else item.stop)
+            strides.append(1 if item.step is None else item.step)
+            if item.start is None:
+                begin_mask |= bit
+            if item.stop is None:
+                end_mask |= bit
+        else:
+            k = int(item.__index__())
+            begin.append(k), end.append(k + 1), strides.append(1)
+            shrink_axis_mask |= bit
+    return _raw.StridedSlice(x, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
+                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
+                             shrink_axis_mask=shrink_axis_mask)
+
+
+# tf.nn's names for the nn ops (also at duet.nn).
+def softmax(logits, axis=-1, name=None):
+    if axis not in (-1, convert_to_tensor(logits).ndim - 1):
+        raise NotImplementedError("duet.nn.softmax over an axis other than the last")
+    return _raw.Softmax(logits, name=name)
+
+
+def log_softmax(logits, axis=-1, name=None):
+    if axis not in (-1, convert_to_tensor(logits).ndim - 1):
+        raise NotImplementedError("duet.nn.log_softmax over an axis other than the last")
+    return _raw.LogSoftmax(logits, name=name)
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
+           name=None):  # noqa: A002 (tf.nn.conv2d)
+    def four(v):
+        v = [v] if isinstance(v, int) else list(v)
+        return [1, v[0], v[0], 1] if len(v) == 1 else [1] + v + [1] if len(v) == 2 else v
+    return _raw.Conv2D(input, filters, strides=four(strides), padding=padding,
+                       data_format=data_format, dilations=four(dilations or 1), name=name)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    return _raw.BiasAdd(value, bias, name=name)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, name=None):
+    return _raw.SoftmaxCrossEntropyWithLogits(logits, labels, name=name)[0]
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    return _raw.SparseSoftmaxCrossEntropyWithLogits(logits, labels, name=name)[0]
+
+
+NN = ["relu", "relu6", "elu", "selu", "sigmoid", "tanh", "softplus", "softsign", "leaky_relu",
+      "softmax", "log_softmax", "conv2d", "bias_add", "softmax_cross_entropy_with_logits",
+      "sparse_softmax_cross_entropy_with_logits", "l2_loss"]

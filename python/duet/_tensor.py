@@ -1,0 +1,93 @@
+"""duet.Tensor's Python side: dtype and shape objects, operators (NumPy broadcasting, Python
+scalars on either side), iteration and NumPy's protocols."""
+
+from duet import _core
+from duet import dtypes
+from duet._ops import raw_ops as _raw
+
+Tensor = _core.Tensor
+
+
+class TensorShape(tuple):
+    """A tensor's shape: a tuple of dims (None for unknown ones), as TensorFlow's."""
+
+    def __new__(cls, dims):
+        self = super().__new__(cls, () if dims is None else dims)
+        self._known_rank = dims is not None
+        return self
+
+    @property
+    def rank(self):
+        return len(self) if self._known_rank else None
+
+    def as_list(self):
+        if not self._known_rank:
+            raise ValueError("as_list() is not defined on a shape of unknown rank")
+        return list(self)
+
+    def __repr__(self):
+        return f"TensorShape({list(self) if self._known_rank else None})"
+
+
+def _binary(op, reverse=False):
+    fn = getattr(_raw, op)
+    if reverse:
+        return lambda x, y: fn(y, x)
+    return lambda x, y: fn(x, y)
+
+
+def _matmul(x, y):
+    from duet import _api
+    return _api.matmul(x, y)
+
+
+def _len(x):
+    if x.ndim == 0:
+        raise TypeError("len() of a scalar tensor")
+    dim = x.shape[0]
+    if dim is None:
+        raise TypeError("len() of a tensor whose first dim is unknown")
+    return dim
+
+
+def _iter(x):
+    for i in range(_len(x)):
+        yield x[i]
+
+
+def _getitem(x, index):
+    from duet import _api
+    return _api.getitem(x, index)
+
+
+def _array(x, dtype=None, copy=None):
+    array = x.numpy()
+    if dtype is not None:
+        array = array.astype(dtype)
+    elif copy:
+        array = array.copy()
+    return array
+
+
+Tensor.dtype = property(lambda x: dtypes._ALL[x._dtype], doc="The element type: duet.float32, ...")
+Tensor.shape = property(lambda x: TensorShape(x._dims), doc="The shape, a TensorShape.")
+Tensor.__array__ = _array
+Tensor.__array_priority__ = 100  # NumPy defers to Tensor's operators: ndarray + Tensor is a Tensor
+Tensor.__len__ = _len
+Tensor.__iter__ = _iter
+Tensor.__getitem__ = _getitem
+Tensor.__hash__ = object.__hash__  # tensors are keys by identity (== is elementwise)
+for _name, _op in [("add", "AddV2"), ("sub", "Sub"), ("mul", "Mul"), ("truediv", "RealDiv"),
+                   ("floordiv", "FloorDiv"), ("mod", "FloorMod"), ("pow", "Pow"),
+                   ("and", "LogicalAnd"), ("or", "LogicalOr")]:
+    setattr(Tensor, f"__{_name}__", _binary(_op))
+    setattr(Tensor, f"__r{_name}__", _binary(_op, reverse=True))
+for _name, _op in [("lt", "Less"), ("le", "LessEqual"), ("gt", "Greater"), ("ge", "GreaterEqual"),
+                   ("eq", "Equal"), ("ne", "NotEqual")]:
+    setattr(Tensor, f"__{_name}__", _binary(_op))
+Tensor.__matmul__ = _matmul
+Tensor.__rmatmul__ = lambda x, y: _matmul(y, x)
+Tensor.__neg__ = lambda x: _raw.Neg(x)
+Tensor.__abs__ = lambda x: _raw.Abs(x)
+Tensor.__invert__ = lambda x: _raw.LogicalNot(x)
+Tensor.__pos__ = lambda x: x

@@ -1,0 +1,142 @@
+#include "python/src/convert.h"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <cstring>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace nb = nanobind;
+
+namespace duet::python {
+namespace {
+
+[[noreturn]] void Fail(const std::string& message) {
+  throw Error(absl::InvalidArgumentError(message));
+}
+
+// NumPy's dtype descriptor (kind, bytes) <-> duet's DType.
+std::optional<DType> FromNumPy(const nb::dlpack::dtype& t) {
+  using C = nb::dlpack::dtype_code;
+  const auto code = static_cast<C>(t.code);
+  if (t.lanes != 1) return std::nullopt;
+  if (code == C::Float && t.bits == 32) return kFloat32;
+  if (code == C::Float && t.bits == 64) return kFloat64;
+  if (code == C::Float && t.bits == 16) return kFloat16;
+  if (code == C::Bfloat && t.bits == 16) return DType::kBFloat16;
+  if (code == C::Int && t.bits == 32) return kInt32;
+  if (code == C::Int && t.bits == 64) return kInt64;
+  if (code == C::UInt && t.bits == 8) return DType::kUInt8;
+  if (code == C::Bool && t.bits == 8) return kBool;
+  return std::nullopt;
+}
+
+nb::dlpack::dtype ToDLPack(DType dtype) {
+  using C = nb::dlpack::dtype_code;
+  auto make = [](C code, int bits) {
+    return nb::dlpack::dtype{static_cast<uint8_t>(code), static_cast<uint8_t>(bits), 1};
+  };
+  switch (dtype) {
+    case DType::kFloat32:
+      return make(C::Float, 32);
+    case DType::kFloat64:
+      return make(C::Float, 64);
+    case DType::kFloat16:
+      return make(C::Float, 16);
+    case DType::kBFloat16:
+      return make(C::Bfloat, 16);
+    case DType::kInt32:
+      return make(C::Int, 32);
+    case DType::kInt64:
+      return make(C::Int, 64);
+    case DType::kUInt8:
+      return make(C::UInt, 8);
+    case DType::kBool:
+      return make(C::Bool, 8);
+    default:
+      Fail(absl::StrCat("a ", DTypeName(dtype), " tensor has no NumPy form"));
+  }
+}
+
+Tensor FromArray(const nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>& array) {
+  const std::optional<DType> dtype = FromNumPy(array.dtype());
+  if (!dtype) Fail("an array of this dtype cannot be a duet tensor");
+  std::vector<int64_t> dims(array.shape_ptr(), array.shape_ptr() + array.ndim());
+  Tensor t = Tensor::Empty(*dtype, Shape(dims));
+  if (t.nbytes() > 0) std::memcpy(t.raw_data(), array.data(), t.nbytes());
+  return t;
+}
+
+// A nested list of numbers through NumPy, narrowed as tf.constant narrows it.
+Tensor FromNested(nb::handle value, const char* what) {
+  nb::module_ np = nb::module_::import_("numpy");
+  nb::object array;
+  try {
+    array = np.attr("asarray")(value);
+  } catch (const nb::python_error& e) {
+    Fail(absl::StrCat(what, ": cannot make a tensor of ", nb::str(value).c_str(),
+                      " (a ragged list, or elements that are not numbers: ", e.what(), ")"));
+  }
+  const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
+  if (kind == "f") {
+    array = array.attr("astype")(np.attr("float32"));
+  } else if (kind == "i" || kind == "u") {
+    const bool fits = nb::cast<int64_t>(array.attr("size")) == 0 ||
+                      (nb::cast<int64_t>(array.attr("min")()) >= INT32_MIN &&
+                       nb::cast<int64_t>(array.attr("max")()) <= INT32_MAX);
+    array = array.attr("astype")(fits ? np.attr("int32") : np.attr("int64"));
+  } else if (kind != "b") {
+    Fail(absl::StrCat(what, ": cannot make a tensor of ", nb::str(value).c_str(),
+                      " (a ragged list, or elements that are not numbers)"));
+  }
+  return FromArray(nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(
+      np.attr("ascontiguousarray")(array)));
+}
+
+}  // namespace
+
+Tensor ToTensor(nb::handle value, const char* what, std::optional<DType> dtype) {
+  Tensor t;
+  if (nb::isinstance<Tensor>(value)) {
+    t = nb::cast<Tensor>(value);
+  } else if (PyBool_Check(value.ptr())) {
+    t = Tensor(value.ptr() == Py_True);
+  } else if (PyLong_Check(value.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) Fail(absl::StrCat(what, ": ", nb::str(value).c_str(), " is out of range"));
+    t = Tensor(static_cast<int64_t>(v));
+  } else if (PyFloat_Check(value.ptr())) {
+    t = Tensor(PyFloat_AS_DOUBLE(value.ptr()));
+  } else if (value.is_none()) {
+    Fail(absl::StrCat(what, ": None is not a tensor"));
+  } else if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr())) {
+    t = constant(nb::cast<std::string>(nb::str(value)));
+  } else if (nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> array;
+             nb::try_cast(value, array) && FromNumPy(array.dtype())) {
+    t = FromArray(array);
+  } else if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr()) ||
+             nb::hasattr(value, "__array__")) {
+    t = FromNested(value, what);
+  } else {
+    Fail(absl::StrCat(what, ": cannot make a tensor of a ",
+                      nb::cast<std::string>(nb::type_name(value.type()))));
+  }
+  if (dtype && t.dtype() != *dtype) t = cast(t, *dtype);
+  return t;
+}
+
+nb::object ToNumPy(const Tensor& tensor) {
+  Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
+  std::vector<size_t> shape(host.shape().dims().begin(), host.shape().dims().end());
+  // The capsule owns a reference to the tensor's memory for as long as the array lives.
+  auto* owner = new Tensor(host);
+  nb::capsule keep(owner, [](void* p) noexcept { delete static_cast<Tensor*>(p); });
+  nb::ndarray<nb::numpy, nb::ro> array(host.raw_data(), shape.size(), shape.data(), keep,
+                                       /*strides=*/nullptr, ToDLPack(host.dtype()));
+  return array.cast();
+}
+
+}  // namespace duet::python

@@ -1,0 +1,23 @@
+// One translation point for conversions (STYLE.md): a Python value -> a duet Tensor, used by
+// every binding that takes a tensor.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <optional>
+
+#include "duet.h"
+
+namespace duet::python {
+
+// A Tensor passes through; a Python bool, int or float becomes a literal (it takes the dtype of the
+// tensor it meets, as in C++: x + 1 keeps x's dtype); NumPy arrays keep their dtype; nested lists
+// become float32 or int32 (int64 past int32's range), as tf.constant makes them. `dtype` casts
+// numbers and lists to it. Throws duet::Error (InvalidArgument) naming `what` otherwise.
+Tensor ToTensor(nanobind::handle value, const char* what = "value",
+                std::optional<DType> dtype = std::nullopt);
+
+// A host array of the tensor's memory (read-only, no copy) for the NumPy dtypes duet shares.
+nanobind::object ToNumPy(const Tensor& tensor);
+
+}  // namespace duet::python

@@ -1,0 +1,16 @@
+// duet._core: the extension module (python/BUILD.bazel). Each area binds itself; the order
+// matters only in that errors come first, so every later binding's errors translate.
+#include <nanobind/nanobind.h>
+
+#include "python/src/errors.h"
+
+namespace duet::python {
+void init_tensor(nanobind::module_& m);
+void init_ops(nanobind::module_& m);
+}  // namespace duet::python
+
+NB_MODULE(_core, m) {
+  duet::python::init_errors(m);
+  duet::python::init_tensor(m);
+  duet::python::init_ops(m);
+}

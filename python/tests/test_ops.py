@@ -1,0 +1,81 @@
+"""The op functions: generated from the registry, TensorFlow's names, operators, errors."""
+
+import inspect
+import os
+
+import numpy as np
+import pytest
+
+import duet
+from duet import _core
+
+
+def test_operators_broadcast_and_take_python_scalars():
+    x = duet.constant([[1., 2.], [3., 4.]])
+    y = duet.add(x, 1) * x
+    np.testing.assert_array_equal(y.numpy(), [[2, 6], [12, 20]])
+    np.testing.assert_array_equal((2 - x).numpy(), [[1, 0], [-1, -2]])
+    np.testing.assert_array_equal((x / 2).numpy(), [[.5, 1], [1.5, 2]])
+    np.testing.assert_array_equal((x ** 2).numpy(), x.numpy() ** 2)
+    np.testing.assert_array_equal((-x).numpy(), -x.numpy())
+    np.testing.assert_array_equal(abs(-x).numpy(), x.numpy())
+    np.testing.assert_array_equal((x @ x).numpy(), x.numpy() @ x.numpy())
+    np.testing.assert_array_equal((x > 2).numpy(), x.numpy() > 2)
+    np.testing.assert_array_equal(((x > 1) & (x < 4)).numpy(), [[False, True], [True, False]])
+    np.testing.assert_array_equal((~(x > 2)).numpy(), x.numpy() <= 2)
+    np.testing.assert_array_equal((duet.constant([7, -7]) // 2).numpy(), [3, -4])
+    np.testing.assert_array_equal((duet.constant([7, -7]) % 3).numpy(), [1, 2])
+    np.testing.assert_array_equal((x + np.float32(1)).numpy(), x.numpy() + 1)
+
+
+def test_reductions_and_tf_names():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = duet.constant(a)
+    assert float(duet.reduce_sum(x)) == a.sum()
+    np.testing.assert_allclose(duet.reduce_mean(x, axis=1).numpy(), a.mean(1))
+    np.testing.assert_allclose(duet.reduce_max(x, axis=0, keepdims=True).numpy(),
+                               a.max(0, keepdims=True))
+    np.testing.assert_allclose(duet.matmul(x, x, transpose_b=True).numpy(), a @ a.T)
+    np.testing.assert_allclose(duet.transpose(x).numpy(), a.T)
+    np.testing.assert_allclose(duet.nn.relu(x - 5).numpy(), np.maximum(a - 5, 0))
+    s = duet.nn.softmax(x).numpy()
+    np.testing.assert_allclose(s, np.exp(a) / np.exp(a).sum(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_array_equal(duet.range(5).numpy(), np.arange(5))
+    assert [t.shape for t in duet.split(x, 2, axis=1)] == [(3, 2), (3, 2)]
+    np.testing.assert_array_equal(duet.cast(x, duet.int32).numpy(), a.astype(np.int32))
+    np.testing.assert_array_equal(duet.squared_difference(x, 1.).numpy(), (a - 1) ** 2)
+
+
+def test_every_registered_op_has_a_python_function():
+    for op, doc, inputs, outputs, attrs, stateful in _core.op_defs():
+        fn = getattr(duet.raw_ops, op)
+        params = list(inspect.signature(fn).parameters)
+        assert params[-1] == "name"
+        assert len(params) == len(inputs) + len(attrs) + 1, op
+        if not op.startswith(duet._INTERNAL_PREFIXES):
+            assert callable(getattr(duet, duet._snake(op))), op
+
+
+def test_raw_ops_take_the_opdef_argument_names():
+    y = duet.raw_ops.Conv2D(input=np.ones((1, 4, 4, 1), np.float32),
+                            filter=np.ones((2, 2, 1, 1), np.float32), strides=[1, 1, 1, 1],
+                            padding="VALID")
+    np.testing.assert_array_equal(y.numpy(), np.full((1, 3, 3, 1), 4.))
+
+
+def test_op_errors_name_the_op_the_shapes_and_the_python_line():
+    x, y = duet.constant([[1., 2.]]), duet.constant([1., 2., 3.])
+    line = inspect.currentframe().f_lineno + 2
+    with pytest.raises(duet.errors.InvalidArgumentError) as e:
+        duet.add(x, y)
+    message = str(e.value)
+    assert "AddV2" in message and "(1, 2)" in message and "(3,)" in message
+    assert f"{os.path.basename(__file__)}:{line})" in message
+    assert isinstance(e.value, ValueError) and isinstance(e.value, duet.errors.OpError)
+
+
+def test_unknown_dtype_and_attr_errors():
+    with pytest.raises(duet.errors.InvalidArgumentError, match="keep_dims"):
+        duet.raw_ops.Sum(duet.constant([1.]), 0, keep_dims="yes please")
+    with pytest.raises(duet.errors.InvalidArgumentError, match="Cast"):
+        duet.raw_ops.Cast(duet.constant([1.]), DstT="complex512")

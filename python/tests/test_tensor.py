@@ -1,0 +1,74 @@
+"""duet.Tensor from Python: making tensors, dtypes and shapes, NumPy, numbers, printing."""
+
+import numpy as np
+import pytest
+
+import duet
+
+
+def test_constant_from_lists_follows_tf_constant():
+    x = duet.constant([[1., 2.], [3., 4.]])
+    assert x.dtype == duet.float32
+    assert x.shape == (2, 2) and x.shape.as_list() == [2, 2]
+    assert x.device == "/device:CPU:0"
+    np.testing.assert_array_equal(x.numpy(), [[1, 2], [3, 4]])
+    assert duet.constant([1, 2]).dtype == duet.int32
+    assert duet.constant([2**40]).dtype == duet.int64
+    assert duet.constant(3.5).dtype == duet.float32
+    assert duet.constant([True, False]).dtype == duet.bool
+
+
+def test_numpy_arrays_keep_their_dtype():
+    for dtype in [np.float32, np.float64, np.float16, np.int32, np.int64, np.uint8, np.bool_]:
+        a = np.arange(6).reshape(2, 3).astype(dtype)
+        t = duet.constant(a)
+        assert t.dtype == dtype
+        np.testing.assert_array_equal(t.numpy(), a)
+
+
+def test_numpy_is_a_read_only_view_of_host_memory():
+    t = duet.constant(np.ones((1000, 1000), np.float32))
+    a, b = t.numpy(), t.numpy()
+    assert np.shares_memory(a, b)
+    assert not a.flags.writeable
+    np.testing.assert_array_equal(np.asarray(t), a)
+
+
+def test_python_numbers_from_scalars():
+    assert float(duet.constant(2.5)) == 2.5
+    assert int(duet.constant(7)) == 7
+    assert bool(duet.constant(True)) is True
+    assert [10, 20, 30][duet.constant(1)] == 20
+    with pytest.raises(duet.errors.InvalidArgumentError, match="one element"):
+        float(duet.constant([1., 2.]))
+    with pytest.raises(duet.errors.InvalidArgumentError, match="integer"):
+        [1, 2][duet.constant(1.)]
+
+
+def test_len_iteration_and_indexing():
+    x = duet.constant([[1, 2, 3], [4, 5, 6]])
+    assert len(x) == 2
+    rows = [r.numpy().tolist() for r in x]
+    assert rows == [[1, 2, 3], [4, 5, 6]]
+    np.testing.assert_array_equal(x[1, ::2].numpy(), [4, 6])
+    np.testing.assert_array_equal(x[..., None].numpy(), x.numpy()[..., None])
+    with pytest.raises(TypeError):
+        len(duet.constant(1.))
+
+
+def test_printing_as_tensorflow():
+    x = duet.constant([[2., 6.], [12., 20.]])
+    assert repr(x) == "duet.Tensor(\n[[ 2.  6.]\n [12. 20.]], shape=(2, 2), dtype=float32)"
+    assert str(x) == repr(x)
+    assert repr(duet.float32) == "duet.float32"
+
+
+def test_bad_values_are_errors_not_crashes():
+    with pytest.raises(duet.errors.InvalidArgumentError, match="None"):
+        duet.add(None, 1.)
+    with pytest.raises(duet.errors.InvalidArgumentError, match="ragged"):
+        duet.constant([[1., 2.], [3.]])
+    with pytest.raises(duet.errors.InvalidArgumentError):
+        duet.constant(np.array([object(), 1], dtype=object))
+    with pytest.raises(ValueError):  # InvalidArgumentError is a ValueError
+        duet.constant([1, "a"])
