@@ -61,18 +61,26 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 
 
 def add(x, y, name=None):
+    if name is None:
+        return _core.add(x, y)
     return _raw.AddV2(x, y, name=name)
 
 
 def subtract(x, y, name=None):
+    if name is None:
+        return _core.subtract(x, y)
     return _raw.Sub(x, y, name=name)
 
 
 def multiply(x, y, name=None):
+    if name is None:
+        return _core.multiply(x, y)
     return _raw.Mul(x, y, name=name)
 
 
 def divide(x, y, name=None):
+    if name is None:
+        return _core.divide(x, y)
     return _raw.RealDiv(x, y, name=name)
 
 

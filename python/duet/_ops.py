@@ -27,8 +27,8 @@ def _make(op, doc, inputs, outputs, attrs, stateful):
     params = ", ".join(in_names + [f"{a}=None" for a in attr_names] + ["name=None"])
     attr_dict = ", ".join(f"{a!r}: {p}" for (a, _, _), p in zip(attrs, attr_names))
     src = (f"def {op}({params}):\n"
-           f"    return _execute({op!r}, [{', '.join(in_names)}], {{{attr_dict}}}, name)\n")
-    scope = {"_execute": _core.execute}
+           f"    return _execute(_op, [{', '.join(in_names)}], {{{attr_dict}}}, name)\n")
+    scope = {"_execute": _core.execute, "_op": _core.op_def(op)}
     exec(compile(src, f"<duet raw_ops.{op}>", "exec"), scope)  # noqa: S102 (registry names only)
     fn = scope[op]
     arg_lines = [f"  {n}: {'a list of tensors' if is_list else 'a tensor'}" for n, is_list in inputs]

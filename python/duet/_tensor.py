@@ -1,5 +1,5 @@
-"""duet.Tensor's Python side: dtype and shape objects, operators (NumPy broadcasting, Python
-scalars on either side), iteration and NumPy's protocols."""
+"""duet.Tensor's Python side: dtype and shape objects, iteration, NumPy's protocols, and the
+operators that are not hot (the arithmetic and comparison operators are C++: python/src/tensor.cc)."""
 
 from duet import _core
 from duet import dtypes
@@ -27,13 +27,6 @@ class TensorShape(tuple):
 
     def __repr__(self):
         return f"TensorShape({list(self) if self._known_rank else None})"
-
-
-def _binary(op, reverse=False):
-    fn = getattr(_raw, op)
-    if reverse:
-        return lambda x, y: fn(y, x)
-    return lambda x, y: fn(x, y)
 
 
 def _matmul(x, y):
@@ -77,14 +70,6 @@ Tensor.__len__ = _len
 Tensor.__iter__ = _iter
 Tensor.__getitem__ = _getitem
 Tensor.__hash__ = object.__hash__  # tensors are keys by identity (== is elementwise)
-for _name, _op in [("add", "AddV2"), ("sub", "Sub"), ("mul", "Mul"), ("truediv", "RealDiv"),
-                   ("floordiv", "FloorDiv"), ("mod", "FloorMod"), ("pow", "Pow"),
-                   ("and", "LogicalAnd"), ("or", "LogicalOr")]:
-    setattr(Tensor, f"__{_name}__", _binary(_op))
-    setattr(Tensor, f"__r{_name}__", _binary(_op, reverse=True))
-for _name, _op in [("lt", "Less"), ("le", "LessEqual"), ("gt", "Greater"), ("ge", "GreaterEqual"),
-                   ("eq", "Equal"), ("ne", "NotEqual")]:
-    setattr(Tensor, f"__{_name}__", _binary(_op))
 Tensor.__matmul__ = _matmul
 Tensor.__rmatmul__ = lambda x, y: _matmul(y, x)
 Tensor.__neg__ = lambda x: _raw.Neg(x)

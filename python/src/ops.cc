@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "duet.h"
 #include "ops/op_call.h"
@@ -100,25 +101,41 @@ nb::object DefaultOf(const AttrDef& attr) {
 
 }  // namespace
 
+// Note [Fast paths]
+// ~~~~~~~~~~~~~~~~~~
+// A generated op function (duet/_ops.py) calls `execute` with the op's OpDef, looked up once at
+// import, its inputs and a dict of the attrs given: no name lookup per call, but a dict, a list
+// and a conversion per input. The hot binary ops (the arithmetic and comparison operators,
+// duet.add, subtract, multiply, divide) skip even that: they are C++ functions taking two Python
+// values and calling the C++ op function (python/src/tensor.cc).
+
 void init_ops(nb::module_& m) {
+  nb::class_<OpDef>(m, "OpDef").def_ro("name", &OpDef::name).def_ro("doc", &OpDef::doc);
+  m.def(
+      "op_def", [](const std::string& name) { return ValueOrThrow(LookUpOp(name)); },
+      nb::rv_policy::reference);
+
   // execute(op, inputs, attrs, name): inputs in the OpDef's order, a list for a list argument.
   m.def(
       "execute",
-      [](const std::string& op_name, nb::sequence inputs, nb::dict attrs,
+      [](const OpDef* op, nb::sequence inputs, nb::dict attrs,
          std::optional<std::string> name) -> nb::object {
-        const OpDef* op = ValueOrThrow(LookUpOp(op_name));
         TensorList flat;
         size_t i = 0;
         for (nb::handle input : inputs) {
           if (i >= op->inputs.size()) Fail(*op, "too many inputs");
           const ArgDef& arg = op->inputs[i++];
-          if (arg.is_list()) {
-            if (!PySequence_Check(input.ptr())) {
+          try {
+            if (!arg.is_list()) {
+              flat.push_back(ToTensor(input, arg.name.c_str()));
+            } else if (PySequence_Check(input.ptr()) && !nb::isinstance<Tensor>(input)) {
+              for (nb::handle x : input) flat.push_back(ToTensor(x, arg.name.c_str()));
+            } else {
               Fail(*op, absl::StrCat("input ", arg.name, " is a list of tensors"));
             }
-            for (nb::handle x : input) flat.push_back(ToTensor(x, arg.name.c_str()));
-          } else {
-            flat.push_back(ToTensor(input, arg.name.c_str()));
+          } catch (const Error& e) {
+            if (absl::StartsWith(e.status().message(), op->name + ":")) throw;
+            throw Error(absl::Status(e.code(), absl::StrCat(op->name, ": ", e.status().message())));
           }
         }
         OpSite site(std::source_location{});  // Python's line is added to errors by errors.cc

@@ -5,6 +5,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "duet.h"
 #include "python/src/convert.h"
@@ -28,11 +30,80 @@ Tensor Scalar(const Tensor& t, const char* what) {
   return t.device().is_host() ? t : t.cpu();
 }
 
+// Errors name the user's Python line (errors.cc), not this file's.
+OpSite NoSite() { return OpSite(std::source_location{}); }
+
+// The hot binary ops: operators and duet.add & co. call the C++ op functions directly, with no
+// generic argument parsing (Note [Fast paths] in python/src/ops.cc).
+using BinaryFn = Tensor (*)(const Tensor&, const Tensor&, OpSite);
+
+// An op's name as a template argument: errors converting an operand name the op.
+template <size_t N>
+struct OpName {
+  constexpr OpName(const char (&name)[N]) { std::copy_n(name, N, value); }
+  char value[N];
+};
+
+template <OpName kOp>
+Tensor Operand(nb::handle value, const char* arg) {
+  try {
+    return ToTensor(value, arg);
+  } catch (const Error& e) {
+    throw Error(absl::Status(e.code(), absl::StrCat(kOp.value, ": ", e.status().message())));
+  }
+}
+
+template <BinaryFn F, OpName kOp>
+Tensor Binary(nb::handle x, nb::handle y) {
+  return F(Operand<kOp>(x, "x"), Operand<kOp>(y, "y"), NoSite());
+}
+
+template <BinaryFn F, OpName kOp>
+Tensor Reflected(nb::handle x, nb::handle y) {
+  return F(Operand<kOp>(y, "x"), Operand<kOp>(x, "y"), NoSite());
+}
+
+// == and != are elementwise, as TensorFlow's; against None they are Python's identity tests.
+template <BinaryFn F, OpName kOp, bool kNoneResult>
+nb::object Compare(nb::handle x, nb::handle y) {
+  if (y.is_none()) return nb::bool_(kNoneResult);
+  return nb::cast(Binary<F, kOp>(x, y));
+}
+
 }  // namespace
 
 void init_tensor(nb::module_& m) {
-  nb::class_<Tensor>(m, "Tensor")
-      .def_prop_ro("_dtype", [](const Tensor& t) { return static_cast<int>(t.dtype()); })
+  nb::class_<Tensor> tensor(m, "Tensor");
+  tensor.def("__add__", &Binary<add, "AddV2">, nb::is_operator())
+      .def("__radd__", &Reflected<add, "AddV2">, nb::is_operator())
+      .def("__sub__", &Binary<subtract, "Sub">, nb::is_operator())
+      .def("__rsub__", &Reflected<subtract, "Sub">, nb::is_operator())
+      .def("__mul__", &Binary<multiply, "Mul">, nb::is_operator())
+      .def("__rmul__", &Reflected<multiply, "Mul">, nb::is_operator())
+      .def("__truediv__", &Binary<divide, "RealDiv">, nb::is_operator())
+      .def("__rtruediv__", &Reflected<divide, "RealDiv">, nb::is_operator())
+      .def("__floordiv__", &Binary<floor_div, "FloorDiv">, nb::is_operator())
+      .def("__rfloordiv__", &Reflected<floor_div, "FloorDiv">, nb::is_operator())
+      .def("__mod__", &Binary<floor_mod, "FloorMod">, nb::is_operator())
+      .def("__rmod__", &Reflected<floor_mod, "FloorMod">, nb::is_operator())
+      .def("__pow__", &Binary<pow, "Pow">, nb::is_operator())
+      .def("__rpow__", &Reflected<pow, "Pow">, nb::is_operator())
+      .def("__and__", &Binary<logical_and, "LogicalAnd">, nb::is_operator())
+      .def("__rand__", &Reflected<logical_and, "LogicalAnd">, nb::is_operator())
+      .def("__or__", &Binary<logical_or, "LogicalOr">, nb::is_operator())
+      .def("__ror__", &Reflected<logical_or, "LogicalOr">, nb::is_operator())
+      .def("__lt__", &Binary<less, "Less">, nb::is_operator())
+      .def("__le__", &Binary<less_equal, "LessEqual">, nb::is_operator())
+      .def("__gt__", &Binary<greater, "Greater">, nb::is_operator())
+      .def("__ge__", &Binary<greater_equal, "GreaterEqual">, nb::is_operator())
+      .def("__eq__", &Compare<equal, "Equal", false>, nb::is_operator())
+      .def("__ne__", &Compare<not_equal, "NotEqual", true>, nb::is_operator());
+  m.def("add", &Binary<add, "AddV2">, nb::arg("x").none(), nb::arg("y").none());
+  m.def("subtract", &Binary<subtract, "Sub">, nb::arg("x").none(), nb::arg("y").none());
+  m.def("multiply", &Binary<multiply, "Mul">, nb::arg("x").none(), nb::arg("y").none());
+  m.def("divide", &Binary<divide, "RealDiv">, nb::arg("x").none(), nb::arg("y").none());
+
+  tensor.def_prop_ro("_dtype", [](const Tensor& t) { return static_cast<int>(t.dtype()); })
       .def_prop_ro("_dims",
                    [](const Tensor& t) -> nb::object {
                      if (t.shape().unknown_rank()) return nb::none();

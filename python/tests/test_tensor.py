@@ -72,3 +72,14 @@ def test_bad_values_are_errors_not_crashes():
         duet.constant(np.array([object(), 1], dtype=object))
     with pytest.raises(ValueError):  # InvalidArgumentError is a ValueError
         duet.constant([1, "a"])
+
+
+def test_conversion_errors_name_the_op_and_the_argument():
+    with pytest.raises(duet.errors.InvalidArgumentError, match=r"^AddV2: y: None"):
+        duet.add(duet.constant(1.), None)
+    with pytest.raises(duet.errors.InvalidArgumentError, match=r"^Relu: features: cannot make"):
+        duet.nn.relu(object())
+    with pytest.raises(duet.errors.InvalidArgumentError, match=r"^AddN: input inputs is a list"):
+        duet.add_n(duet.constant(1.))
+    with pytest.raises(TypeError):
+        duet.constant(1.) + None
