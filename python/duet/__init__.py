@@ -17,6 +17,7 @@ from duet import errors
 from duet.dtypes import (DType, as_dtype, bfloat16, bool, float16, float32, float64,  # noqa: A004
                          int32, int64, string, uint8)
 from duet._tensor import Tensor, TensorShape
+from duet._autodiff import GradientTape, Variable
 from duet._ops import raw_ops, _snake
 from duet import _api
 from duet._api import *  # noqa: F401,F403 (the public op functions)

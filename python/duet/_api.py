@@ -18,7 +18,7 @@ def constant(value, dtype=None, shape=None, name=None):
             value = value.astype(np.float32)
         elif value.dtype == np.int64 and dtype is None and -2**31 <= value <= 2**31 - 1:
             value = value.astype(np.int32)
-    t = _core.convert_to_tensor(value, None if dtype is None else dtypes.as_dtype(dtype)._enum)
+    t = _core.convert_to_tensor(value, dtype)
     if shape is not None:
         t = _raw.Reshape(t, list(shape)) if t.ndim else _raw.Fill(list(shape), t)
     return t

@@ -101,6 +101,8 @@ Tensor ToTensor(nb::handle value, const char* what, std::optional<DType> dtype) 
   Tensor t;
   if (nb::isinstance<Tensor>(value)) {
     t = nb::cast<Tensor>(value);
+  } else if (nb::isinstance<Variable>(value)) {
+    t = nb::cast<const Variable&>(value).value(OpSite(std::source_location{}));
   } else if (PyBool_Check(value.ptr())) {
     t = Tensor(value.ptr() == Py_True);
   } else if (PyLong_Check(value.ptr())) {
@@ -126,6 +128,12 @@ Tensor ToTensor(nb::handle value, const char* what, std::optional<DType> dtype) 
   }
   if (dtype && t.dtype() != *dtype) t = cast(t, *dtype);
   return t;
+}
+
+std::optional<DType> DTypeArg(nb::handle dtype) {
+  if (dtype.is_none()) return std::nullopt;
+  nb::object d = nb::module_::import_("duet.dtypes").attr("as_dtype")(dtype);
+  return static_cast<DType>(nb::cast<int>(d.attr("_enum")));
 }
 
 nb::object ToNumPy(const Tensor& tensor) {

@@ -10,12 +10,16 @@
 
 namespace duet::python {
 
-// A Tensor passes through; a Python bool, int or float becomes a literal (it takes the dtype of the
-// tensor it meets, as in C++: x + 1 keeps x's dtype); NumPy arrays keep their dtype; nested lists
-// become float32 or int32 (int64 past int32's range), as tf.constant makes them. `dtype` casts
-// numbers and lists to it. Throws duet::Error (InvalidArgument) naming `what` otherwise.
+// A Tensor passes through; a Variable gives its value (read as the op reads it: a tape watching
+// the variable records the read); a Python bool, int or float becomes a literal (it takes the dtype
+// of the tensor it meets, as in C++: x + 1 keeps x's dtype); NumPy arrays keep their dtype; nested
+// lists become float32 or int32 (int64 past int32's range), as tf.constant makes them. `dtype`
+// casts numbers and lists to it. Throws duet::Error (InvalidArgument) naming `what` otherwise.
 Tensor ToTensor(nanobind::handle value, const char* what = "value",
                 std::optional<DType> dtype = std::nullopt);
+
+// A dtype argument: None, a duet.DType, its name, or a NumPy dtype (through duet.as_dtype).
+std::optional<DType> DTypeArg(nanobind::handle dtype);
 
 // A host array of the tensor's memory (read-only, no copy) for the NumPy dtypes duet shares.
 nanobind::object ToNumPy(const Tensor& tensor);

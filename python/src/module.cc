@@ -7,10 +7,12 @@
 namespace duet::python {
 void init_tensor(nanobind::module_& m);
 void init_ops(nanobind::module_& m);
+void init_autodiff(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
   duet::python::init_errors(m);
   duet::python::init_tensor(m);
   duet::python::init_ops(m);
+  duet::python::init_autodiff(m);
 }

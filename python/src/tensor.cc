@@ -141,11 +141,8 @@ void init_tensor(nb::module_& m) {
 
   m.def(
       "convert_to_tensor",
-      [](nb::handle value, std::optional<int> dtype) {
-        return ToTensor(value, "value",
-                        dtype ? std::optional<DType>(static_cast<DType>(*dtype)) : std::nullopt);
-      },
-      nb::arg("value"), nb::arg("dtype") = nb::none());
+      [](nb::handle value, nb::handle dtype) { return ToTensor(value, "value", DTypeArg(dtype)); },
+      nb::arg("value").none(), nb::arg("dtype").none() = nb::none());
   m.def("dtype_name", [](int dtype) { return std::string(DTypeName(static_cast<DType>(dtype))); });
   m.def("num_gpus", &num_gpus);
 }

@@ -1,0 +1,101 @@
+// duet.Variable and the gradient tape's C++ half (duet/_autodiff.py is the Python half: context
+// managers and nested structures of sources).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "duet.h"
+#include "python/src/convert.h"
+
+namespace nb = nanobind;
+
+namespace duet::python {
+namespace {
+
+OpSite NoSite() { return OpSite(std::source_location{}); }
+
+// Pauses every tape of this thread between enter() and exit() (GradientTape.stop_recording).
+struct RecordingPause {
+  std::optional<StopRecording> pause;
+};
+
+GradientSource SourceOf(nb::handle value) {
+  if (nb::isinstance<Variable>(value)) return GradientSource(nb::cast<const Variable&>(value));
+  return GradientSource(ToTensor(value, "source"));
+}
+
+}  // namespace
+
+void init_autodiff(nb::module_& m) {
+  nb::class_<Variable>(m, "Variable")
+      .def(
+          "__init__",
+          [](Variable* self, nb::handle initial_value, bool trainable,
+             std::optional<std::string> name, nb::handle dtype) {
+            new (self) Variable(ToTensor(initial_value, "initial_value", DTypeArg(dtype)),
+                                name.value_or("Variable"), trainable, NoSite());
+          },
+          nb::arg("initial_value").none(), nb::arg("trainable") = true,
+          nb::arg("name") = nb::none(), nb::arg("dtype").none() = nb::none())
+      .def_prop_ro("name", &Variable::name)
+      .def_prop_ro("trainable", &Variable::trainable)
+      .def_prop_ro("_dtype", [](const Variable& v) { return static_cast<int>(v.dtype()); })
+      .def_prop_ro("_dims",
+                   [](const Variable& v) {
+                     nb::list dims;
+                     for (int64_t d : v.shape().dims()) dims.append(d);
+                     return nb::tuple(dims);
+                   })
+      .def("read_value", [](const Variable& v) { return v.value(NoSite()); })
+      .def("value", [](const Variable& v) { return v.value(NoSite()); })
+      .def(
+          "assign",
+          [](const Variable& v, nb::handle value) {
+            return v.assign(ToTensor(value, "value"), NoSite());
+          },
+          nb::arg("value").none(), nb::rv_policy::copy)
+      .def(
+          "assign_add",
+          [](const Variable& v, nb::handle delta) {
+            return v.assign_add(ToTensor(delta, "delta"), NoSite());
+          },
+          nb::arg("delta").none(), nb::rv_policy::copy)
+      .def(
+          "assign_sub",
+          [](const Variable& v, nb::handle delta) {
+            return v.assign_sub(ToTensor(delta, "delta"), NoSite());
+          },
+          nb::arg("delta").none(), nb::rv_policy::copy);
+
+  nb::class_<GradientTape>(m, "_Tape")
+      .def(nb::init<bool>(), nb::arg("persistent"))
+      .def("watch", [](GradientTape& tape, nb::handle x) { tape.watch(SourceOf(x).tensor()); })
+      .def("stop", &GradientTape::stop)
+      .def_prop_ro("persistent", &GradientTape::persistent)
+      // gradient(targets, sources, output_gradients): flat lists; None for an unconnected source.
+      .def("gradient", [](GradientTape& tape, std::vector<nb::handle> targets,
+                          std::vector<nb::handle> sources, std::vector<nb::handle> upstream) {
+        std::vector<Tensor> target_tensors, upstream_tensors;
+        for (nb::handle t : targets) target_tensors.push_back(ToTensor(t, "target"));
+        for (nb::handle g : upstream) upstream_tensors.push_back(ToTensor(g, "output_gradients"));
+        std::vector<GradientSource> source_list;
+        for (nb::handle s : sources) source_list.push_back(SourceOf(s));
+        std::vector<Tensor> grads = tape.gradient(target_tensors, source_list, upstream_tensors);
+        nb::list out;
+        for (Tensor& g : grads) out.append(g.defined() ? nb::cast(std::move(g)) : nb::none());
+        return out;
+      });
+
+  nb::class_<RecordingPause>(m, "_RecordingPause")
+      .def(nb::init<>())
+      .def("enter", [](RecordingPause& p) { p.pause.emplace(); })
+      .def("exit", [](RecordingPause& p) { p.pause.reset(); });
+}
+
+}  // namespace duet::python

@@ -1,0 +1,97 @@
+"""GradientTape and Variable from Python, checked against calculus and float64 finite
+differences."""
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import duet
+
+
+def test_variable_state_and_operators():
+    w = duet.Variable([[0.5], [-1.]], name="w")
+    assert w.name == "w" and w.trainable and w.dtype == duet.float32 and w.shape == (2, 1)
+    np.testing.assert_array_equal((w * 2).numpy(), [[1.], [-2.]])
+    np.testing.assert_array_equal((1 - w).numpy(), [[0.5], [2.]])
+    w.assign([[1.], [2.]])
+    w.assign_add([[1.], [1.]])
+    w.assign_sub(duet.constant([[0.5], [0.5]]))
+    np.testing.assert_array_equal(np.asarray(w), [[1.5], [2.5]])
+    assert "duet.Variable 'w' shape=(2, 1) dtype=float32" in repr(w)
+    assert not duet.Variable(1., trainable=False).trainable
+    assert duet.Variable(1, dtype=duet.float64).dtype == duet.float64
+    with pytest.raises(duet.errors.InvalidArgumentError):
+        w.assign([1., 2., 3.])  # the wrong shape
+
+
+def test_tape_gradient_of_a_variable_matches_calculus():
+    x = np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32)
+    w = duet.Variable([[0.5], [-1.]], name="w")
+    with duet.GradientTape() as tape:
+        loss = duet.reduce_mean(duet.square(duet.matmul(x, w)))
+    (dw,) = tape.gradient(loss, [w])
+    expected = 2 / 3 * x.T @ (x @ w.numpy())
+    np.testing.assert_allclose(dw.numpy(), expected, rtol=1e-6)
+
+
+def test_watched_tensors_nested_sources_and_output_gradients():
+    x = duet.constant([1., 2., 3.])
+    y = duet.constant(2.)
+    with duet.GradientTape(persistent=True) as tape:
+        tape.watch([x, {"y": y}])
+        z = x * x * y
+    grads = tape.gradient(z, {"a": x, "b": (y,)})
+    np.testing.assert_allclose(grads["a"].numpy(), 2 * np.array([1., 2., 3.]) * 2)
+    assert isinstance(grads["b"], tuple)
+    np.testing.assert_allclose(grads["b"][0].numpy(), 14.)
+    (dx,) = tape.gradient(z, [x], output_gradients=[duet.constant([1., 0., 2.])])
+    np.testing.assert_allclose(dx.numpy(), [4., 0., 24.])
+
+
+def test_unconnected_sources_stop_recording_and_one_shot_tapes():
+    x, unused = duet.constant(3.), duet.constant(4.)
+    with duet.GradientTape() as tape:
+        tape.watch([x, unused])
+        y = x * x
+        with tape.stop_recording():
+            z = y * x  # not recorded: a constant to the tape
+        t = y + z + duet.stop_gradient(y)
+    dx, du = tape.gradient(t, [x, unused])
+    assert float(dx) == 6. and du is None
+    with pytest.raises(RuntimeError, match="once"):
+        tape.gradient(y, [x])
+
+
+def test_float64_gradients_match_finite_differences():
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(3, 4))
+
+    def f(x):
+        return duet.reduce_sum(duet.tanh(x) * x ** 2 + duet.exp(-x) / (1 + x * x))
+
+    x = duet.constant(a)
+    with duet.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    (g,) = tape.gradient(y, [x])
+    eps = 1e-6
+    numeric = np.zeros_like(a)
+    for i in np.ndindex(a.shape):
+        up, down = a.copy(), a.copy()
+        up[i] += eps
+        down[i] -= eps
+        numeric[i] = (float(f(duet.constant(up))) - float(f(duet.constant(down)))) / (2 * eps)
+    np.testing.assert_allclose(g.numpy(), numeric, rtol=1e-7, atol=1e-9)
+
+
+def test_a_dropped_tape_is_freed():
+    x = duet.constant(1.)
+    with duet.GradientTape() as tape:
+        tape.watch(x)
+        _ = x * x
+    ref = weakref.ref(tape)
+    del tape
+    gc.collect()
+    assert ref() is None
