@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""duet from Python beside its peers in the same process and run (issue 38's measured items):
+
+    ~/.venvs/duet/bin/python tools/bench/python_bench.py      # after tools/dev.sh test (pip install .)
+
+- python.<engine>.add_4x4_f32 (us): `x + y` on 4x4 float32 tensors, eager, from Python; duet's
+  operators call the C++ op function directly (Note [Fast paths] in python/src/ops.cc).
+- python.<engine>.add_op_4x4_f32 (us): the same through the op function (duet.add, tf.add,
+  torch.add) and, for duet, through a generated raw op (duet.raw_ops.AddV2).
+- python.duet.numpy_100mb (us): `t.numpy()` of a 100 MB float32 tensor, with whether it copied.
+- python.duet.import (ms): `python -c "import duet"`, the median of 5 (warm file cache), beside
+  python.startup (`python -c pass`).
+Engines that are not installed are left out, saying so. Timing as the other peers
+(peer_timing.py: medians over repetitions).
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer_timing import emit, median_seconds_per_call  # noqa: E402
+
+A = np.arange(16, dtype=np.float32).reshape(4, 4) * 0.25 - 0.5
+
+
+def bench_duet():
+    import duet
+    x, y = duet.constant(A), duet.constant(A + 1)
+    emit("python.duet.add_4x4_f32", median_seconds_per_call(lambda: x + y) * 1e6, "us")
+    emit("python.duet.add_op_4x4_f32", median_seconds_per_call(lambda: duet.add(x, y)) * 1e6,
+         "us")
+    emit("python.duet.raw_op_4x4_f32",
+         median_seconds_per_call(lambda: duet.raw_ops.AddV2(x=x, y=y)) * 1e6, "us")
+    big = duet.constant(np.ones(25_000_000, np.float32))
+    emit("python.duet.numpy_100mb", median_seconds_per_call(big.numpy) * 1e6, "us")
+    emit("python.duet.numpy_100mb_copied", int(not np.shares_memory(big.numpy(), big.numpy())),
+         "bool")
+
+
+def bench_tensorflow():
+    try:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+        import tensorflow as tf
+    except ImportError:
+        print("# tensorflow is not installed: left out", flush=True)
+        return
+    x, y = tf.constant(A), tf.constant(A + 1)
+    emit("python.tensorflow.add_4x4_f32", median_seconds_per_call(lambda: x + y) * 1e6, "us")
+    emit("python.tensorflow.add_op_4x4_f32",
+         median_seconds_per_call(lambda: tf.add(x, y)) * 1e6, "us")
+
+
+def bench_torch():
+    try:
+        import torch
+    except ImportError:
+        print("# torch is not installed: left out", flush=True)
+        return
+    torch.set_num_threads(1)
+    x, y = torch.tensor(A), torch.tensor(A + 1)
+    emit("python.torch.add_4x4_f32", median_seconds_per_call(lambda: x + y) * 1e6, "us")
+    emit("python.torch.add_op_4x4_f32", median_seconds_per_call(lambda: torch.add(x, y)) * 1e6,
+         "us")
+
+
+def bench_import():
+    def median_ms(code):
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1e3
+    emit("python.startup", median_ms("pass"), "ms")
+    emit("python.duet.import", median_ms("import duet"), "ms")
+
+
+if __name__ == "__main__":
+    bench_duet()
+    bench_torch()
+    bench_tensorflow()  # last: its import starts threads that would tax the others
+    bench_import()
