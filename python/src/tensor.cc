@@ -53,6 +53,12 @@ Tensor Operand(nb::handle value, const char* arg) {
   }
 }
 
+// Two tensors: the overload tried first, with no conversion at all.
+template <BinaryFn F>
+Tensor BinaryTensors(const Tensor& x, const Tensor& y) {
+  return F(x, y, NoSite());
+}
+
 template <BinaryFn F, OpName kOp>
 Tensor Binary(nb::handle x, nb::handle y) {
   return F(Operand<kOp>(x, "x"), Operand<kOp>(y, "y"), NoSite());
@@ -74,33 +80,50 @@ nb::object Compare(nb::handle x, nb::handle y) {
 
 void init_tensor(nb::module_& m) {
   nb::class_<Tensor> tensor(m, "Tensor");
-  tensor.def("__add__", &Binary<add, "AddV2">, nb::is_operator())
+  tensor.def("__add__", &BinaryTensors<add>, nb::is_operator())
+      .def("__add__", &Binary<add, "AddV2">, nb::is_operator())
       .def("__radd__", &Reflected<add, "AddV2">, nb::is_operator())
+      .def("__sub__", &BinaryTensors<subtract>, nb::is_operator())
       .def("__sub__", &Binary<subtract, "Sub">, nb::is_operator())
       .def("__rsub__", &Reflected<subtract, "Sub">, nb::is_operator())
+      .def("__mul__", &BinaryTensors<multiply>, nb::is_operator())
       .def("__mul__", &Binary<multiply, "Mul">, nb::is_operator())
       .def("__rmul__", &Reflected<multiply, "Mul">, nb::is_operator())
+      .def("__truediv__", &BinaryTensors<divide>, nb::is_operator())
       .def("__truediv__", &Binary<divide, "RealDiv">, nb::is_operator())
       .def("__rtruediv__", &Reflected<divide, "RealDiv">, nb::is_operator())
+      .def("__floordiv__", &BinaryTensors<floor_div>, nb::is_operator())
       .def("__floordiv__", &Binary<floor_div, "FloorDiv">, nb::is_operator())
       .def("__rfloordiv__", &Reflected<floor_div, "FloorDiv">, nb::is_operator())
+      .def("__mod__", &BinaryTensors<floor_mod>, nb::is_operator())
       .def("__mod__", &Binary<floor_mod, "FloorMod">, nb::is_operator())
       .def("__rmod__", &Reflected<floor_mod, "FloorMod">, nb::is_operator())
+      .def("__pow__", &BinaryTensors<pow>, nb::is_operator())
       .def("__pow__", &Binary<pow, "Pow">, nb::is_operator())
       .def("__rpow__", &Reflected<pow, "Pow">, nb::is_operator())
+      .def("__and__", &BinaryTensors<logical_and>, nb::is_operator())
       .def("__and__", &Binary<logical_and, "LogicalAnd">, nb::is_operator())
       .def("__rand__", &Reflected<logical_and, "LogicalAnd">, nb::is_operator())
+      .def("__or__", &BinaryTensors<logical_or>, nb::is_operator())
       .def("__or__", &Binary<logical_or, "LogicalOr">, nb::is_operator())
       .def("__ror__", &Reflected<logical_or, "LogicalOr">, nb::is_operator())
+      .def("__lt__", &BinaryTensors<less>, nb::is_operator())
       .def("__lt__", &Binary<less, "Less">, nb::is_operator())
+      .def("__le__", &BinaryTensors<less_equal>, nb::is_operator())
       .def("__le__", &Binary<less_equal, "LessEqual">, nb::is_operator())
+      .def("__gt__", &BinaryTensors<greater>, nb::is_operator())
       .def("__gt__", &Binary<greater, "Greater">, nb::is_operator())
+      .def("__ge__", &BinaryTensors<greater_equal>, nb::is_operator())
       .def("__ge__", &Binary<greater_equal, "GreaterEqual">, nb::is_operator())
       .def("__eq__", &Compare<equal, "Equal", false>, nb::is_operator())
       .def("__ne__", &Compare<not_equal, "NotEqual", true>, nb::is_operator());
+  m.def("add", &BinaryTensors<add>, nb::arg("x"), nb::arg("y"));
   m.def("add", &Binary<add, "AddV2">, nb::arg("x").none(), nb::arg("y").none());
+  m.def("subtract", &BinaryTensors<subtract>, nb::arg("x"), nb::arg("y"));
   m.def("subtract", &Binary<subtract, "Sub">, nb::arg("x").none(), nb::arg("y").none());
+  m.def("multiply", &BinaryTensors<multiply>, nb::arg("x"), nb::arg("y"));
   m.def("multiply", &Binary<multiply, "Mul">, nb::arg("x").none(), nb::arg("y").none());
+  m.def("divide", &BinaryTensors<divide>, nb::arg("x"), nb::arg("y"));
   m.def("divide", &Binary<divide, "RealDiv">, nb::arg("x").none(), nb::arg("y").none());
 
   tensor.def_prop_ro("_dtype", [](const Tensor& t) { return static_cast<int>(t.dtype()); })
