@@ -10,14 +10,26 @@ TensorFlow's names at duet.* (duet.reduce_sum, duet.matmul) and duet.nn.* (duet.
 """
 
 import os as _os
+import sys as _sys
 import types as _types
 
-from duet import _core
+# Note [Loading beside TensorFlow]: TensorFlow loads its libraries with RTLD_GLOBAL, so its own
+# copies of libprotobuf and Abseil would serve our references to the system's (two descriptor
+# pools registering the same .proto files abort the process). RTLD_DEEPBIND makes the extension
+# and its dependencies resolve against their own libraries first, whatever was loaded before.
+_flags = _sys.getdlopenflags()
+_sys.setdlopenflags(_flags | _os.RTLD_DEEPBIND)
+try:
+    from duet import _core
+finally:
+    _sys.setdlopenflags(_flags)
 from duet import errors
 from duet.dtypes import (DType, as_dtype, bfloat16, bool, float16, float32, float64,  # noqa: A004
                          int32, int64, string, uint8)
 from duet._tensor import Tensor, TensorShape
 from duet._autodiff import GradientTape, Variable
+from duet._graph import (Graph, Operation, Session, freeze_variables, gradients, optimize,
+                         placeholder, read_graph, write_graph)
 from duet._ops import raw_ops, _snake
 from duet import _api
 from duet._api import *  # noqa: F401,F403 (the public op functions)

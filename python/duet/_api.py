@@ -35,7 +35,9 @@ def cast(x, dtype, name=None):
 def _reduction(op):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
         x = convert_to_tensor(input_tensor)
-        if axis is None:
+        if axis is None and x.shape.rank is not None:
+            axis = list(builtins.range(x.shape.rank))  # a constant: graph gradients read it
+        elif axis is None:
             axis = _raw.Range(0, _raw.Rank(x), 1)
         return getattr(_raw, op)(x, axis, keep_dims=keepdims, name=name)
     reduce.__name__ = reduce.__qualname__ = "reduce_" + op.lower()

@@ -8,6 +8,7 @@ namespace duet::python {
 void init_tensor(nanobind::module_& m);
 void init_ops(nanobind::module_& m);
 void init_autodiff(nanobind::module_& m);
+void init_graph(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -15,4 +16,5 @@ NB_MODULE(_core, m) {
   duet::python::init_tensor(m);
   duet::python::init_ops(m);
   duet::python::init_autodiff(m);
+  duet::python::init_graph(m);
 }

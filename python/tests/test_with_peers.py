@@ -1,5 +1,7 @@
-"""duet in one process with TensorFlow: the extension exports only PyInit__core
-(python/exports.lds), so its libprotobuf, Abseil and oneDNN never meet TensorFlow's."""
+"""duet in one process with TensorFlow, imported in either order, exchanging tensors and GraphDef
+files: the extension exports only PyInit__core (python/exports.lds) and is loaded with
+RTLD_DEEPBIND (Note [Loading beside TensorFlow] in duet/__init__.py), so its libprotobuf and Abseil
+never meet TensorFlow's."""
 
 import os
 import subprocess
@@ -34,6 +36,30 @@ EXCHANGE = """
     assert float(d) == float(t) == float((a @ a.T).sum())
     assert np.array_equal(tf.constant(duet.constant(a).numpy()).numpy(), a)
     assert np.array_equal(duet.constant(tf.constant(a).numpy()).numpy(), a)
+
+    # A GraphDef each way, in the same process: duet writes, TensorFlow runs; and back.
+    import os, tempfile
+    folder = tempfile.mkdtemp()
+    g = duet.Graph()
+    with g.as_default():
+        x = duet.placeholder(duet.float32, [None, 3], name="x")
+        duet.identity(duet.nn.relu(duet.matmul(x, a.T)) * 2, name="y")
+    duet.write_graph(g, os.path.join(folder, "duet.pb"))
+    graph_def = tf.compat.v1.GraphDef()
+    with open(os.path.join(folder, "duet.pb"), "rb") as f:
+        graph_def.ParseFromString(f.read())
+    with tf.Graph().as_default() as tg:
+        tf.compat.v1.import_graph_def(graph_def, name="")
+        with tf.compat.v1.Session(graph=tg) as sess:
+            tf_out = sess.run("y:0", {"x:0": a})
+    expected = np.maximum(a @ a.T, 0) * 2
+    assert np.allclose(tf_out, expected)
+    with tf.Graph().as_default() as tg:
+        tx = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        tf.identity(tf.nn.relu(tf.matmul(tx, a.T)) * 2, name="y")
+        tf.io.write_graph(tg.as_graph_def(), folder, "tf.pb", as_text=False)
+    with duet.Session(duet.read_graph(os.path.join(folder, "tf.pb"))) as sess:
+        assert np.allclose(sess.run("y:0", {"x:0": a}).numpy(), expected)
     print("ok")
 """
 
