@@ -97,6 +97,44 @@ class GradientTape:
             raise RuntimeError("use the tape inside its `with` block")
 
 
+def custom_gradient(f):
+    """Decorator: f(*tensors) returns (value, grad_fn), grad_fn(upstream) one gradient per
+    argument (a tensor or a list/tuple of them; None for no gradient). The result is f's value,
+    computed without recording f's ops, whose gradient is grad_fn's, on tapes and in graphs."""
+    def wrapped(*args):
+        inputs = [_core.convert_to_tensor(a) for a in args]
+        pause = _core._RecordingPause()
+        pause.enter()
+        try:
+            value, grad_fn = f(*inputs)
+        finally:
+            pause.exit()
+        return _core._custom_gradient_op(_core.convert_to_tensor(value), inputs, grad_fn)
+    wrapped.__name__ = getattr(f, "__name__", "custom_gradient")
+    wrapped.__doc__ = f.__doc__
+    return wrapped
+
+
+def value_and_gradients_function(f, params=None):
+    """A function returning (f(*args), [df/d(arg) for each argument, or those at `params`])."""
+    def value_and_gradients(*args):
+        inputs = [a if isinstance(a, Variable) else _core.convert_to_tensor(a) for a in args]
+        chosen = range(len(inputs)) if params is None else params
+        with GradientTape() as tape:
+            for i in chosen:
+                if not isinstance(inputs[i], Variable):
+                    tape.watch(inputs[i])
+            value = f(*inputs)
+        return value, tape.gradient(value, [inputs[i] for i in chosen])
+    return value_and_gradients
+
+
+def gradients_function(f, params=None):
+    """A function returning [df/d(arg) for each argument of f, or those at `params`]."""
+    value_and_gradients = value_and_gradients_function(f, params)
+    return lambda *args: value_and_gradients(*args)[1]
+
+
 def _variable_repr(v):
     return (f"<duet.Variable '{v.name}' shape={tuple(v.shape)} dtype={v.dtype.name}, "
             f"numpy={v.numpy()!r}>")

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "duet.h"
 #include "python/src/convert.h"
 
@@ -30,9 +31,49 @@ GradientSource SourceOf(nb::handle value) {
   return GradientSource(ToTensor(value, "source"));
 }
 
+// A Python callable kept by C++ code that may drop it without the GIL (a graph node, a tape).
+std::shared_ptr<nb::object> HoldCallable(nb::callable fn) {
+  return std::shared_ptr<nb::object>(new nb::object(std::move(fn)), [](nb::object* o) {
+    nb::gil_scoped_acquire gil;
+    delete o;
+  });
+}
+
+// The gradients a Python backward function returned: a tensor, or a list or tuple of them (None
+// for an input without a gradient), one per input.
+std::vector<Tensor> GradientsFrom(nb::handle result, size_t num_inputs) {
+  std::vector<Tensor> grads;
+  if (PyList_Check(result.ptr()) || PyTuple_Check(result.ptr())) {
+    for (nb::handle g : result) grads.push_back(g.is_none() ? Tensor() : ToTensor(g, "gradient"));
+  } else {
+    grads.push_back(ToTensor(result, "gradient"));
+  }
+  if (grads.size() != num_inputs) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("custom_gradient: the gradient function returned ", grads.size(),
+                     " gradients for ", num_inputs, " inputs")));
+  }
+  return grads;
+}
+
 }  // namespace
 
 void init_autodiff(nb::module_& m) {
+  // value passed through a DuetCustomGradient op whose gradient is backward(upstream), a Python
+  // callable run with the GIL (duet/_autodiff.py's custom_gradient).
+  m.def("_custom_gradient_op",
+        [](const Tensor& value, std::vector<Tensor> inputs, nb::callable backward) {
+          const size_t n = inputs.size();
+          std::shared_ptr<nb::object> fn = HoldCallable(std::move(backward));
+          return custom_gradient_op(
+              value, inputs,
+              [fn, n](const Tensor& upstream) {
+                nb::gil_scoped_acquire gil;
+                return GradientsFrom((*fn)(upstream), n);
+              },
+              NoSite());
+        });
+
   nb::class_<Variable>(m, "Variable")
       .def(
           "__init__",

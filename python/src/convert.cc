@@ -136,6 +136,56 @@ std::optional<DType> DTypeArg(nb::handle dtype) {
   return static_cast<DType>(nb::cast<int>(d.attr("_enum")));
 }
 
+// Note [DLPack]
+// ~~~~~~~~~~~~~~
+// Both ways share memory: an exported view holds a reference to the tensor's memory (a capsule
+// owning a Tensor) and an imported tensor holds the producer's array (the deleter of an owner
+// TensorImpl, which takes the GIL to drop it). Arrays that are not C-contiguous are made so by
+// nanobind's import (a copy); the device is the producer's (kDLCPU: cpu:0; kDLCUDA: cuda:N). duet's
+// tensors are immutable, so a consumer that writes into an exported view breaks that promise, as
+// with any DLPack producer; NumPy's views of duet's memory are read-only.
+nb::object DLPackView(const Tensor& tensor) {
+  std::vector<size_t> shape(tensor.shape().dims().begin(), tensor.shape().dims().end());
+  auto* owner = new Tensor(tensor);
+  nb::capsule keep(owner, [](void* p) noexcept { delete static_cast<Tensor*>(p); });
+  const Device d = tensor.device();
+  // Virtual CPU devices' memory is host memory (Note [Virtual devices] in core/device.cc).
+  const int32_t device_type = d.is_cuda() ? nb::device::cuda::value : nb::device::cpu::value;
+  nb::ndarray<> array(tensor.raw_data(), shape.size(), shape.data(), keep, /*strides=*/nullptr,
+                      ToDLPack(tensor.dtype()), device_type, d.is_cuda() ? d.index() : 0);
+  return array.cast();
+}
+
+Tensor FromDLPack(nb::handle value) {
+  nb::ndarray<nb::c_contig> array;
+  if (!nb::try_cast(value, array)) {
+    Fail(absl::StrCat("from_dlpack: a ", nb::cast<std::string>(nb::type_name(value.type())),
+                      " does not export DLPack (no __dlpack__, or an unsupported layout)"));
+  }
+  const std::optional<DType> dtype = FromNumPy(array.dtype());
+  if (!dtype) Fail("from_dlpack: an array of this dtype cannot be a duet tensor");
+  Device device = Device::cpu();
+  if (array.device_type() == nb::device::cuda::value) {
+    device = Device::cuda(array.device_id());
+  } else if (array.device_type() != nb::device::cpu::value) {
+    Fail(absl::StrCat("from_dlpack: DLPack device type ", array.device_type(),
+                      " is not a duet device (CPU and CUDA are)"));
+  }
+  auto* held = new nb::ndarray<nb::c_contig>(std::move(array));
+  std::shared_ptr<TensorImpl> owner(new TensorImpl, [held](TensorImpl* impl) {
+    nb::gil_scoped_acquire gil;
+    delete held;
+    delete impl;
+  });
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = *dtype;
+  impl->shape = Shape(std::vector<int64_t>(held->shape_ptr(), held->shape_ptr() + held->ndim()));
+  impl->device = device;
+  impl->data = held->data();
+  impl->base = std::move(owner);
+  return Tensor(std::move(impl));
+}
+
 nb::object ToNumPy(const Tensor& tensor) {
   Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
   std::vector<size_t> shape(host.shape().dims().begin(), host.shape().dims().end());

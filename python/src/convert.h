@@ -21,6 +21,12 @@ Tensor ToTensor(nanobind::handle value, const char* what = "value",
 // A dtype argument: None, a duet.DType, its name, or a NumPy dtype (through duet.as_dtype).
 std::optional<DType> DTypeArg(nanobind::handle dtype);
 
+// DLPack (Note [DLPack] in convert.cc): a DLPack capsule of the tensor's memory (what
+// __dlpack__ returns), and a tensor over the memory of any object implementing __dlpack__ (NumPy, PyTorch,
+// CuPy, TensorFlow's capsules), both without a copy.
+nanobind::object DLPackView(const Tensor& tensor);
+Tensor FromDLPack(nanobind::handle value);
+
 // A host array of the tensor's memory (read-only, no copy) for the NumPy dtypes duet shares.
 nanobind::object ToNumPy(const Tensor& tensor);
 

@@ -159,6 +159,14 @@ void init_tensor(nb::module_& m) {
             }
             return cast(s, kInt64).item<int64_t>();
           })
+      .def(
+          "__dlpack__", [](const Tensor& t, nb::kwargs) { return DLPackView(t); },
+          "A DLPack capsule of the tensor's memory (no copy).")
+      .def("__dlpack_device__",
+           [](const Tensor& t) {
+             const Device d = t.device();
+             return d.is_cuda() ? nb::make_tuple(2, d.index()) : nb::make_tuple(1, 0);
+           })
       .def("__repr__", [](const Tensor& t) { return absl::StrCat("duet.", FormatTensor(t)); })
       .def("__str__", [](const Tensor& t) { return absl::StrCat("duet.", FormatTensor(t)); });
 
@@ -166,6 +174,8 @@ void init_tensor(nb::module_& m) {
       "convert_to_tensor",
       [](nb::handle value, nb::handle dtype) { return ToTensor(value, "value", DTypeArg(dtype)); },
       nb::arg("value").none(), nb::arg("dtype").none() = nb::none());
+  m.def("from_dlpack", &FromDLPack, nb::arg("array"),
+        "A tensor over the memory of an object that implements __dlpack__ (no copy).");
   m.def("dtype_name", [](int dtype) { return std::string(DTypeName(static_cast<DType>(dtype))); });
   m.def("num_gpus", &num_gpus);
 }

@@ -95,3 +95,48 @@ def test_a_dropped_tape_is_freed():
     del tape
     gc.collect()
     assert ref() is None
+
+
+def test_gradients_function_and_value_and_gradients_function():
+    def f(x, y):
+        return x * x * y
+
+    dx, dy = duet.gradients_function(f)(3., 2.)
+    assert float(dx) == 12. and float(dy) == 9.
+    value, (dy_only,) = duet.value_and_gradients_function(f, params=[1])(3., 2.)
+    assert float(value) == 18. and float(dy_only) == 9.
+
+
+def test_custom_gradient_eagerly_and_in_a_graph():
+    @duet.custom_gradient
+    def clipped_identity(x):
+        def grad(dy):
+            return duet.clip_by_value(dy, -1., 1.)
+        return duet.identity(x), grad
+
+    x = duet.constant([1., 2.])
+    with duet.GradientTape() as tape:
+        tape.watch(x)
+        y = duet.reduce_sum(clipped_identity(x) * 5.)
+    (dx,) = tape.gradient(y, [x])
+    np.testing.assert_array_equal(dx.numpy(), [1., 1.])  # 5 clipped to 1
+
+    g = duet.Graph()
+    with g.as_default():
+        p = duet.placeholder(duet.float32, [2], name="p")
+        (dp,) = duet.gradients(duet.reduce_sum(clipped_identity(p) * -3.), [p])
+    with duet.Session(g) as sess:
+        np.testing.assert_array_equal(sess.run(dp, {p: [1., 2.]}).numpy(), [-1., -1.])
+
+
+def test_custom_gradient_errors_from_python_reach_the_caller():
+    @duet.custom_gradient
+    def bad(x):
+        return duet.identity(x), lambda dy: (dy, dy)  # two gradients for one input
+
+    x = duet.constant(1.)
+    with duet.GradientTape() as tape:
+        tape.watch(x)
+        y = bad(x)
+    with pytest.raises(duet.errors.InvalidArgumentError, match="2 gradients for 1 inputs"):
+        tape.gradient(y, [x])

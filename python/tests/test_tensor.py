@@ -83,3 +83,22 @@ def test_conversion_errors_name_the_op_and_the_argument():
         duet.add_n(duet.constant(1.))
     with pytest.raises(TypeError):
         duet.constant(1.) + None
+
+
+def test_dlpack_both_ways_without_a_copy():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    t = duet.from_dlpack(a)
+    assert t.dtype == duet.float32 and t.shape == (3, 4)
+    assert np.shares_memory(t.numpy(), a)
+    np.testing.assert_array_equal((t * 2).numpy(), a * 2)
+    b = np.from_dlpack(t)
+    assert np.shares_memory(b, t.numpy())
+    np.testing.assert_array_equal(b, a)
+    assert t.__dlpack_device__() == (1, 0)
+    for dtype in [np.float64, np.int32, np.int64, np.uint8, np.bool_, np.float16]:
+        x = np.ones((2, 3), dtype)
+        np.testing.assert_array_equal(np.from_dlpack(duet.from_dlpack(x)), x)
+    del a, b  # the tensor keeps the producer's memory alive
+    np.testing.assert_array_equal(t.numpy()[2], [8., 9., 10., 11.])
+    with pytest.raises(duet.errors.InvalidArgumentError, match="DLPack"):
+        duet.from_dlpack([1, 2])

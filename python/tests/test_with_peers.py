@@ -36,6 +36,10 @@ EXCHANGE = """
     assert float(d) == float(t) == float((a @ a.T).sum())
     assert np.array_equal(tf.constant(duet.constant(a).numpy()).numpy(), a)
     assert np.array_equal(duet.constant(tf.constant(a).numpy()).numpy(), a)
+    dlpack_in_tf = tf.experimental.dlpack.from_dlpack(duet.constant(a).__dlpack__())
+    assert np.array_equal(dlpack_in_tf.numpy(), a)
+    dlpack_in_duet = duet.from_dlpack(tf.experimental.dlpack.to_dlpack(tf.constant(a)))
+    assert np.array_equal(dlpack_in_duet.numpy(), a)
 
     # A GraphDef each way, in the same process: duet writes, TensorFlow runs; and back.
     import os, tempfile
