@@ -4,6 +4,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <cstdint>
 #include <optional>
 
 #include "duet.h"
@@ -18,12 +19,27 @@ namespace duet::python {
 Tensor ToTensor(nanobind::handle value, const char* what = "value",
                 std::optional<DType> dtype = std::nullopt);
 
+// Note [The GIL]: whether an op on these inputs runs long enough to let other Python threads run
+// meanwhile (an input of kGilReleaseElements elements or more). Releasing and taking the GIL
+// back costs about 0.1 us, a tiny op's whole kernel; docs/python.md has the table of what releases
+// it.
+inline constexpr int64_t kGilReleaseElements = 1 << 14;
+template <typename Tensors>
+bool WorthReleasingGil(const Tensors& inputs) {
+  for (const Tensor& t : inputs) {
+    if (t.defined() && t.impl()->symbolic == nullptr && t.num_elements() >= kGilReleaseElements) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A dtype argument: None, a duet.DType, its name, or a NumPy dtype (through duet.as_dtype).
 std::optional<DType> DTypeArg(nanobind::handle dtype);
 
 // DLPack (Note [DLPack] in convert.cc): a DLPack capsule of the tensor's memory (what
-// __dlpack__ returns), and a tensor over the memory of any object implementing __dlpack__ (NumPy, PyTorch,
-// CuPy, TensorFlow's capsules), both without a copy.
+// __dlpack__ returns), and a tensor over the memory of any object implementing __dlpack__ (NumPy,
+// PyTorch, CuPy, TensorFlow's capsules), both without a copy.
 nanobind::object DLPackView(const Tensor& tensor);
 Tensor FromDLPack(nanobind::handle value);
 

@@ -148,7 +148,13 @@ void init_ops(nb::module_& m) {
           if (value.is_none()) continue;
           call.attrs[index] = ToAttr(*op, op->attrs[index], value);
         }
-        OutputList outputs = RunOp(call);
+        OutputList outputs;
+        if (WorthReleasingGil(call.inputs)) {
+          nb::gil_scoped_release release;
+          outputs = RunOp(call);
+        } else {
+          outputs = RunOp(call);
+        }
         if (op->outputs.size() == 1 && !op->outputs[0].is_list()) return nb::cast(outputs[0]);
         nb::list out;
         for (Tensor& t : outputs) out.append(nb::cast(std::move(t)));

@@ -56,17 +56,22 @@ Tensor Operand(nb::handle value, const char* arg) {
 // Two tensors: the overload tried first, with no conversion at all.
 template <BinaryFn F>
 Tensor BinaryTensors(const Tensor& x, const Tensor& y) {
+  const Tensor inputs[] = {x, y};
+  if (WorthReleasingGil(inputs)) {
+    nb::gil_scoped_release release;
+    return F(x, y, NoSite());
+  }
   return F(x, y, NoSite());
 }
 
 template <BinaryFn F, OpName kOp>
 Tensor Binary(nb::handle x, nb::handle y) {
-  return F(Operand<kOp>(x, "x"), Operand<kOp>(y, "y"), NoSite());
+  return BinaryTensors<F>(Operand<kOp>(x, "x"), Operand<kOp>(y, "y"));
 }
 
 template <BinaryFn F, OpName kOp>
 Tensor Reflected(nb::handle x, nb::handle y) {
-  return F(Operand<kOp>(y, "x"), Operand<kOp>(x, "y"), NoSite());
+  return BinaryTensors<F>(Operand<kOp>(y, "x"), Operand<kOp>(x, "y"));
 }
 
 // == and != are elementwise, as TensorFlow's; against None they are Python's identity tests.
