@@ -79,3 +79,13 @@ def test_unknown_dtype_and_attr_errors():
         duet.raw_ops.Sum(duet.constant([1.]), 0, keep_dims="yes please")
     with pytest.raises(duet.errors.InvalidArgumentError, match="Cast"):
         duet.raw_ops.Cast(duet.constant([1.]), DstT="complex512")
+
+
+def test_the_extension_ships_type_stubs():
+    import ast
+    folder = os.path.dirname(_core.__file__)
+    with open(os.path.join(folder, "_core.pyi")) as f:
+        stub = ast.parse(f.read())
+    classes = {node.name for node in stub.body if isinstance(node, ast.ClassDef)}
+    assert {"Tensor", "Variable", "Graph", "OpDef"} <= classes
+    assert os.path.exists(os.path.join(folder, "py.typed"))
