@@ -9,6 +9,7 @@ void init_tensor(nanobind::module_& m);
 void init_ops(nanobind::module_& m);
 void init_autodiff(nanobind::module_& m);
 void init_graph(nanobind::module_& m);
+void init_function(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -17,4 +18,5 @@ NB_MODULE(_core, m) {
   duet::python::init_ops(m);
   duet::python::init_autodiff(m);
   duet::python::init_graph(m);
+  duet::python::init_function(m);
 }
