@@ -86,6 +86,8 @@ void init_autodiff(nb::module_& m) {
           nb::arg("name") = nb::none(), nb::arg("dtype").none() = nb::none())
       .def_prop_ro("name", &Variable::name)
       .def_prop_ro("trainable", &Variable::trainable)
+      .def_prop_ro("handle", &Variable::handle,
+                   "The variable's resource handle (a kResource tensor).")
       .def_prop_ro("_dtype", [](const Variable& v) { return static_cast<int>(v.dtype()); })
       .def_prop_ro("_dims",
                    [](const Variable& v) {

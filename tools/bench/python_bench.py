@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """duet from Python beside its peers in the same process and run (issue 38's measured items):
 
-    ~/.venvs/duet/bin/python tools/bench/python_bench.py      # after tools/dev.sh test (pip install .)
+    ~/.venvs/duet/bin/python tools/bench/python_bench.py [bazel-bin/tools/bench/function_bench]
+    # after tools/dev.sh test (pip install .) and bazel build //tools/bench:function_bench
 
 - python.<engine>.add_4x4_f32 (us): `x + y` on 4x4 float32 tensors, eager, from Python; duet's
   operators call the C++ op function directly (Note [Fast paths] in python/src/ops.cc).
 - python.<engine>.add_op_4x4_f32 (us): the same through the op function (duet.add, tf.add,
   torch.add) and, for duet, through a generated raw op (duet.raw_ops.AddV2).
 - python.duet.numpy_100mb (us): `t.numpy()` of a 100 MB float32 tensor, with whether it copied.
+- python.duet.mlp_train_step_b64_f32 (us): the 784-256-10 MLP training step of function_bench.cc
+  (forward, a GradientTape's backward, ResourceApplyGradientDescent per variable), batch 64,
+  written in Python and traced by duet.function; with function_bench's path as the argument, the
+  same step traced from C++ runs in the same script (cpp.traced.mlp_train_step_b64_f32) and the
+  ratio is printed.
 - python.duet.import (ms): `python -c "import duet"`, the median of 5 (warm file cache), beside
   python.startup (`python -c pass`).
 Engines that are not installed are left out, saying so. Timing as the other peers
@@ -23,7 +29,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peer_timing import emit, median_seconds_per_call  # noqa: E402
+from peer_timing import emit, median_seconds_per_call, run_benchmark  # noqa: E402
 
 A = np.arange(16, dtype=np.float32).reshape(4, 4) * 0.25 - 0.5
 
@@ -40,6 +46,37 @@ def bench_duet():
     emit("python.duet.numpy_100mb", median_seconds_per_call(big.numpy) * 1e6, "us")
     emit("python.duet.numpy_100mb_copied", int(not np.shares_memory(big.numpy(), big.numpy())),
          "bool")
+
+
+def bench_mlp_step(function_bench):
+    import duet
+    rng = np.random.default_rng(1)
+    x = duet.constant(rng.normal(size=(64, 784)).astype(np.float32))
+    y = duet.constant(rng.integers(0, 10, size=64).astype(np.int64))
+    v = [duet.Variable(rng.normal(size=(784, 256)).astype(np.float32) * 0.05, name="w1"),
+         duet.Variable(np.zeros(256, np.float32), name="b1"),
+         duet.Variable(rng.normal(size=(256, 10)).astype(np.float32) * 0.05, name="w2"),
+         duet.Variable(np.zeros(10, np.float32), name="b2")]
+    rate = duet.constant(np.float32(0.01))
+
+    @duet.function
+    def step(xs, ys):
+        with duet.GradientTape() as tape:
+            h = duet.nn.relu(duet.nn.bias_add(duet.matmul(xs, v[0]), v[1]))
+            logits = duet.nn.bias_add(duet.matmul(h, v[2]), v[3])
+            loss = duet.reduce_mean(duet.nn.sparse_softmax_cross_entropy_with_logits(ys, logits))
+        for var, g in zip(v, tape.gradient(loss, v)):
+            duet.raw_ops.ResourceApplyGradientDescent(var=var.handle, alpha=rate, delta=g)
+        return loss
+
+    step(x, y)  # traces now, not inside the timing
+    python_us = median_seconds_per_call(lambda: step(x, y)) * 1e6
+    emit("python.duet.mlp_train_step_b64_f32", python_us, "us")
+    if function_bench:
+        cpp = run_benchmark([function_bench])
+        cpp_us = cpp[("traced.mlp_train_step_b64_f32", "us")]
+        emit("cpp.traced.mlp_train_step_b64_f32", cpp_us, "us")
+        emit("ratio.python_to_cpp.mlp_train_step_b64_f32", python_us / cpp_us, "x")
 
 
 def bench_tensorflow():
@@ -82,6 +119,7 @@ def bench_import():
 
 if __name__ == "__main__":
     bench_duet()
+    bench_mlp_step(sys.argv[1] if len(sys.argv) > 1 else None)
     bench_torch()
     bench_tensorflow()  # last: its import starts threads that would tax the others
     bench_import()
