@@ -29,6 +29,7 @@ from duet.dtypes import (DType, as_dtype, bfloat16, bool, float16, float32, floa
 from duet._tensor import Tensor, TensorShape
 from duet._autodiff import (GradientTape, Variable, custom_gradient, gradients_function,
                             value_and_gradients_function)
+from duet._control_flow import cond, py_function, while_loop
 from duet._function import (Function, TensorSpec, executing_eagerly, function,
                             functions_run_eagerly, run_functions_eagerly)
 from duet._graph import (Graph, Operation, Session, freeze_variables, gradients, optimize,

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "duet.h"
+#include "python/src/callables.h"
 #include "python/src/convert.h"
 
 namespace nb = nanobind;
@@ -29,14 +30,6 @@ struct RecordingPause {
 GradientSource SourceOf(nb::handle value) {
   if (nb::isinstance<Variable>(value)) return GradientSource(nb::cast<const Variable&>(value));
   return GradientSource(ToTensor(value, "source"));
-}
-
-// A Python callable kept by C++ code that may drop it without the GIL (a graph node, a tape).
-std::shared_ptr<nb::object> HoldCallable(nb::callable fn) {
-  return std::shared_ptr<nb::object>(new nb::object(std::move(fn)), [](nb::object* o) {
-    nb::gil_scoped_acquire gil;
-    delete o;
-  });
 }
 
 // The gradients a Python backward function returned: a tensor, or a list or tuple of them (None

@@ -10,6 +10,7 @@ void init_ops(nanobind::module_& m);
 void init_autodiff(nanobind::module_& m);
 void init_graph(nanobind::module_& m);
 void init_function(nanobind::module_& m);
+void init_control_flow(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -19,4 +20,5 @@ NB_MODULE(_core, m) {
   duet::python::init_autodiff(m);
   duet::python::init_graph(m);
   duet::python::init_function(m);
+  duet::python::init_control_flow(m);
 }
