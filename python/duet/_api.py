@@ -3,6 +3,7 @@ each calls one op of the registry (duet.raw_ops). Ops with no entry here are sti
 their snake_case name (duet.squared_difference for SquaredDifference), which __init__ derives."""
 
 import builtins
+import operator
 
 from duet import _core
 from duet import dtypes
@@ -192,7 +193,7 @@ def getitem(x, index):
             if item.stop is None:
                 end_mask |= bit
         else:
-            k = int(item.__index__())
+            k = operator.index(item)  # TypeError for floats, as Python's own indexing
             begin.append(k), end.append(k + 1), strides.append(1)
             shrink_axis_mask |= bit
     return _raw.StridedSlice(x, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,

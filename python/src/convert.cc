@@ -144,7 +144,16 @@ std::optional<DType> DTypeArg(nb::handle dtype) {
 // nanobind's import (a copy); the device is the producer's (kDLCPU: cpu:0; kDLCUDA: cuda:N). duet's
 // tensors are immutable, so a consumer that writes into an exported view breaks that promise, as
 // with any DLPack producer; NumPy's views of duet's memory are read-only.
+// Symbolic tensors (a graph's, a trace's) have no memory to share.
+void CheckHasValue(const Tensor& tensor, const char* what) {
+  if (tensor.impl()->symbolic != nullptr || !tensor.has_value()) {
+    Fail(absl::StrCat(what, " of a symbolic tensor (a graph's, or one being traced): it has no "
+                            "value; run it in a Session, or call the function eagerly"));
+  }
+}
+
 nb::object DLPackView(const Tensor& tensor) {
+  CheckHasValue(tensor, "__dlpack__()");
   std::vector<size_t> shape(tensor.shape().dims().begin(), tensor.shape().dims().end());
   auto* owner = new Tensor(tensor);
   nb::capsule keep(owner, [](void* p) noexcept { delete static_cast<Tensor*>(p); });
@@ -187,6 +196,7 @@ Tensor FromDLPack(nb::handle value) {
 }
 
 nb::object ToNumPy(const Tensor& tensor) {
+  CheckHasValue(tensor, "numpy()");
   Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
   std::vector<size_t> shape(host.shape().dims().begin(), host.shape().dims().end());
   // The capsule owns a reference to the tensor's memory for as long as the array lives.

@@ -102,3 +102,16 @@ def test_dlpack_both_ways_without_a_copy():
     np.testing.assert_array_equal(t.numpy()[2], [8., 9., 10., 11.])
     with pytest.raises(duet.errors.InvalidArgumentError, match="DLPack"):
         duet.from_dlpack([1, 2])
+
+
+def test_symbolic_tensors_have_no_value_outside_a_session():
+    g = duet.Graph()
+    with g.as_default():
+        p = duet.placeholder(duet.float32, [2], name="p")
+    for read in (p.numpy, lambda: np.asarray(p), lambda: float(p), p.__dlpack__):
+        with pytest.raises(duet.errors.InvalidArgumentError, match="symbolic"):
+            read()
+    with pytest.raises(duet.errors.InvalidArgumentError, match="symbolic graph tensor"):
+        p + 1  # used outside its graph
+    with pytest.raises(TypeError):
+        duet.constant([1., 2.])[1.5]
