@@ -14,13 +14,12 @@
 #include "duet.h"
 #include "python/src/callables.h"
 #include "python/src/convert.h"
+#include "python/src/errors.h"
 
 namespace nb = nanobind;
 
 namespace duet::python {
 namespace {
-
-OpSite NoSite() { return OpSite(std::source_location{}); }
 
 // Pauses every tape of this thread between enter() and exit() (GradientTape.stop_recording).
 struct RecordingPause {
@@ -64,7 +63,7 @@ void init_autodiff(nb::module_& m) {
                 nb::gil_scoped_acquire gil;
                 return GradientsFrom((*fn)(upstream), n);
               },
-              NoSite());
+              PythonCallSite());
         });
 
   nb::class_<Variable>(m, "Variable")
@@ -73,7 +72,7 @@ void init_autodiff(nb::module_& m) {
           [](Variable* self, nb::handle initial_value, bool trainable,
              std::optional<std::string> name, nb::handle dtype) {
             new (self) Variable(ToTensor(initial_value, "initial_value", DTypeArg(dtype)),
-                                name.value_or("Variable"), trainable, NoSite());
+                                name.value_or("Variable"), trainable, PythonCallSite());
           },
           nb::arg("initial_value").none(), nb::arg("trainable") = true,
           nb::arg("name") = nb::none(), nb::arg("dtype").none() = nb::none())
@@ -88,24 +87,24 @@ void init_autodiff(nb::module_& m) {
                      for (int64_t d : v.shape().dims()) dims.append(d);
                      return nb::tuple(dims);
                    })
-      .def("read_value", [](const Variable& v) { return v.value(NoSite()); })
-      .def("value", [](const Variable& v) { return v.value(NoSite()); })
+      .def("read_value", [](const Variable& v) { return v.value(PythonCallSite()); })
+      .def("value", [](const Variable& v) { return v.value(PythonCallSite()); })
       .def(
           "assign",
           [](const Variable& v, nb::handle value) {
-            return v.assign(ToTensor(value, "value"), NoSite());
+            return v.assign(ToTensor(value, "value"), PythonCallSite());
           },
           nb::arg("value").none(), nb::rv_policy::copy)
       .def(
           "assign_add",
           [](const Variable& v, nb::handle delta) {
-            return v.assign_add(ToTensor(delta, "delta"), NoSite());
+            return v.assign_add(ToTensor(delta, "delta"), PythonCallSite());
           },
           nb::arg("delta").none(), nb::rv_policy::copy)
       .def(
           "assign_sub",
           [](const Variable& v, nb::handle delta) {
-            return v.assign_sub(ToTensor(delta, "delta"), NoSite());
+            return v.assign_sub(ToTensor(delta, "delta"), PythonCallSite());
           },
           nb::arg("delta").none(), nb::rv_policy::copy);
 

@@ -11,13 +11,12 @@
 #include "duet.h"
 #include "python/src/callables.h"
 #include "python/src/convert.h"
+#include "python/src/errors.h"
 
 namespace nb = nanobind;
 
 namespace duet::python {
 namespace {
-
-OpSite NoSite() { return OpSite(std::source_location{}); }
 
 std::vector<Tensor> Tensors(nb::handle values, const char* what) {
   std::vector<Tensor> out;
@@ -38,7 +37,7 @@ void init_control_flow(nb::module_& m) {
   m.def("_cond", [](nb::handle pred, nb::callable then_fn, nb::callable else_fn) {
     return cond(
         ToTensor(pred, "pred"), [&] { return Tensors(then_fn(), "true_fn's result"); },
-        [&] { return Tensors(else_fn(), "false_fn's result"); }, NoSite());
+        [&] { return Tensors(else_fn(), "false_fn's result"); }, PythonCallSite());
   });
   m.def("_while_loop", [](nb::callable cond_fn, nb::callable body_fn, nb::handle loop_vars) {
     return while_loop(
@@ -46,7 +45,7 @@ void init_control_flow(nb::module_& m) {
         [&](const std::vector<Tensor>& vars) {
           return Tensors(body_fn(PyList(vars)), "body's result");
         },
-        Tensors(loop_vars, "loop_vars"), NoSite());
+        Tensors(loop_vars, "loop_vars"), PythonCallSite());
   });
   // A node calling `fn` (a Python callable) on its inputs' values when it runs: eagerly at once,
   // in a graph at each Session.run (which released the GIL: the call takes it).
@@ -59,7 +58,7 @@ void init_control_flow(nb::module_& m) {
           nb::gil_scoped_acquire gil;
           return Tensors((*held)(PyList(values)), "py_function's result");
         },
-        Tensors(inputs, "inp"), dtypes, NoSite());
+        Tensors(inputs, "inp"), dtypes, PythonCallSite());
   });
 }
 

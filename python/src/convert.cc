@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "python/src/errors.h"
 
 namespace nb = nanobind;
 
@@ -102,7 +103,7 @@ Tensor ToTensor(nb::handle value, const char* what, std::optional<DType> dtype) 
   if (nb::isinstance<Tensor>(value)) {
     t = nb::cast<Tensor>(value);
   } else if (nb::isinstance<Variable>(value)) {
-    t = nb::cast<const Variable&>(value).value(OpSite(std::source_location{}));
+    t = nb::cast<const Variable&>(value).value(PythonCallSite());
   } else if (PyBool_Check(value.ptr())) {
     t = Tensor(value.ptr() == Py_True);
   } else if (PyLong_Check(value.ptr())) {
@@ -147,8 +148,9 @@ std::optional<DType> DTypeArg(nb::handle dtype) {
 // Symbolic tensors (a graph's, a trace's) have no memory to share.
 void CheckHasValue(const Tensor& tensor, const char* what) {
   if (tensor.impl()->symbolic != nullptr || !tensor.has_value()) {
-    Fail(absl::StrCat(what, " of a symbolic tensor (a graph's, or one being traced): it has no "
-                            "value; run it in a Session, or call the function eagerly"));
+    Fail(absl::StrCat(what,
+                      " of a symbolic tensor (a graph's, or one being traced): it has no "
+                      "value; run it in a Session, or call the function eagerly"));
   }
 }
 

@@ -14,15 +14,16 @@
 #include "absl/strings/str_cat.h"
 #include "duet.h"
 #include "python/src/convert.h"
+#include "python/src/errors.h"
 
 namespace nb = nanobind;
 
 namespace duet::python {
 namespace {
 
-// Ops built from Python name no C++ line (errors.cc adds the Python one).
+// A Python call site naming the node (the name must outlive the op call).
 OpSite SiteNamed(const std::string& name) {
-  OpSite site(std::source_location{});
+  OpSite site = PythonCallSite();
   site.name = name;
   return site;
 }

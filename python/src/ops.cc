@@ -12,6 +12,7 @@
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "python/src/convert.h"
+#include "python/src/errors.h"
 
 namespace nb = nanobind;
 
@@ -138,7 +139,7 @@ void init_ops(nb::module_& m) {
             throw Error(absl::Status(e.code(), absl::StrCat(op->name, ": ", e.status().message())));
           }
         }
-        OpSite site(std::source_location{});  // Python's line is added to errors by errors.cc
+        OpSite site = PythonCallSite();
         if (name) site.name = *name;
         OpCall call(op, std::move(flat), site);
         for (auto [key, value] : attrs) {

@@ -1,5 +1,5 @@
-// duet.Tensor: dtype, shape, device, NumPy views, Python numbers, printing. Operators are defined
-// in Python (duet/_tensor.py) over the generated ops.
+// duet.Tensor: device, NumPy and DLPack views, Python numbers, printing, and the hot operators
+// (arithmetic and comparisons; the others, dtype and shape are in duet/_tensor.py).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -30,9 +30,6 @@ Tensor Scalar(const Tensor& t, const char* what) {
   return t.device().is_host() ? t : t.cpu();
 }
 
-// Errors name the user's Python line (errors.cc), not this file's.
-OpSite NoSite() { return OpSite(std::source_location{}); }
-
 // The hot binary ops: operators and duet.add & co. call the C++ op functions directly, with no
 // generic argument parsing (Note [Fast paths] in python/src/ops.cc).
 using BinaryFn = Tensor (*)(const Tensor&, const Tensor&, OpSite);
@@ -59,9 +56,9 @@ Tensor BinaryTensors(const Tensor& x, const Tensor& y) {
   const Tensor inputs[] = {x, y};
   if (WorthReleasingGil(inputs)) {
     nb::gil_scoped_release release;
-    return F(x, y, NoSite());
+    return F(x, y, PythonCallSite());
   }
-  return F(x, y, NoSite());
+  return F(x, y, PythonCallSite());
 }
 
 template <BinaryFn F, OpName kOp>
