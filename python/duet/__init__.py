@@ -36,6 +36,7 @@ from duet._graph import (Graph, Operation, Session, freeze_variables, gradients,
                          placeholder, read_graph, write_graph)
 from duet._ops import raw_ops, _snake
 from duet import _api
+from duet import train
 from duet._api import *  # noqa: F401,F403 (the public op functions)
 
 _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))

@@ -11,6 +11,7 @@ void init_autodiff(nanobind::module_& m);
 void init_graph(nanobind::module_& m);
 void init_function(nanobind::module_& m);
 void init_control_flow(nanobind::module_& m);
+void init_io(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -21,4 +22,5 @@ NB_MODULE(_core, m) {
   duet::python::init_graph(m);
   duet::python::init_function(m);
   duet::python::init_control_flow(m);
+  duet::python::init_io(m);
 }

@@ -1,5 +1,5 @@
-"""duet in one process with TensorFlow, imported in either order, exchanging tensors and GraphDef
-files: the extension exports only PyInit__core (python/exports.lds) and is loaded with
+"""duet in one process with TensorFlow, imported in either order, exchanging tensors (also by DLPack),
+GraphDef files and checkpoints: the extension exports only PyInit__core (python/exports.lds) and is loaded with
 RTLD_DEEPBIND (Note [Loading beside TensorFlow] in duet/__init__.py), so its libprotobuf and Abseil
 never meet TensorFlow's."""
 
@@ -64,6 +64,16 @@ EXCHANGE = """
         tf.io.write_graph(tg.as_graph_def(), folder, "tf.pb", as_text=False)
     with duet.Session(duet.read_graph(os.path.join(folder, "tf.pb"))) as sess:
         assert np.allclose(sess.run("y:0", {"x:0": a}).numpy(), expected)
+
+    # A checkpoint each way: duet saves, tf.train.Checkpoint restores; and back.
+    duet_path = duet.train.Checkpoint(w=duet.Variable(a)).save(os.path.join(folder, "duet"))
+    tw = tf.Variable(tf.zeros_like(a))
+    tf.train.Checkpoint(w=tw).restore(duet_path).assert_consumed()
+    assert np.array_equal(tw.numpy(), a)
+    tf_path = tf.train.Checkpoint(w=tf.Variable(a * 3)).save(os.path.join(folder, "tf"))
+    dw = duet.Variable(np.zeros_like(a))
+    duet.train.Checkpoint(w=dw).restore(tf_path).assert_consumed()
+    assert np.array_equal(dw.numpy(), a * 3)
     print("ok")
 """
 

@@ -1,0 +1,77 @@
+// Checkpoints from Python: duet.train.Checkpoint over variables (modules and optimizers come with
+// the Python layers, issue 38's part 2), in TensorFlow's format (io/checkpoint/checkpoint.h).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "duet.h"
+
+namespace nb = nanobind;
+
+namespace duet::python {
+namespace {
+
+// The C++ Checkpoint and the Python objects its roots point into, which it keeps alive.
+struct PyCheckpoint {
+  std::vector<nb::object> keep;
+  std::unique_ptr<Checkpoint> checkpoint;
+};
+
+}  // namespace
+
+void init_io(nb::module_& m) {
+  nb::class_<CheckpointLoadStatus>(m, "CheckpointLoadStatus")
+      .def("assert_consumed", &CheckpointLoadStatus::assert_consumed, nb::rv_policy::reference)
+      .def("assert_existing_objects_matched",
+           &CheckpointLoadStatus::assert_existing_objects_matched, nb::rv_policy::reference)
+      .def("expect_partial", &CheckpointLoadStatus::expect_partial, nb::rv_policy::reference)
+      .def("unused_values", &CheckpointLoadStatus::unused_values)
+      .def("unrestored_variables", &CheckpointLoadStatus::unrestored_variables);
+
+  nb::class_<PyCheckpoint>(m, "_Checkpoint")
+      // roots: (name, Variable) pairs.
+      .def("__init__",
+           [](PyCheckpoint* self, std::vector<std::pair<std::string, nb::object>> roots) {
+             new (self) PyCheckpoint();
+             std::vector<std::pair<std::string, Trackable>> objects;
+             for (auto& [name, object] : roots) {
+               if (!nb::isinstance<Variable>(object)) {
+                 throw Error(absl::InvalidArgumentError(absl::StrCat(
+                     "Checkpoint: '", name, "' is a ",
+                     nb::cast<std::string>(nb::type_name(object.type())),
+                     "; duet.train.Checkpoint takes duet.Variables for now (modules and "
+                     "optimizers come with duet.nn)")));
+               }
+               objects.emplace_back(name, Trackable(nb::inst_ptr<Variable>(object)));
+               self->keep.push_back(object);
+             }
+             self->checkpoint = std::make_unique<Checkpoint>(std::move(objects));
+           })
+      .def("save",
+           [](PyCheckpoint& c, const std::string& prefix) {
+             nb::gil_scoped_release release;
+             return c.checkpoint->save(prefix);
+           })
+      .def("write",
+           [](PyCheckpoint& c, const std::string& path) {
+             nb::gil_scoped_release release;
+             return c.checkpoint->write(path);
+           })
+      .def("restore",
+           [](PyCheckpoint& c, const std::string& path) {
+             nb::gil_scoped_release release;
+             return c.checkpoint->restore(path);
+           })
+      .def_prop_ro("save_counter", [](PyCheckpoint& c) { return c.checkpoint->save_counter(); });
+
+  m.def("latest_checkpoint", &latest_checkpoint, nb::arg("directory"));
+}
+
+}  // namespace duet::python
