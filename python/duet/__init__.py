@@ -26,7 +26,7 @@ finally:
 from duet import errors
 from duet.dtypes import (DType, as_dtype, bfloat16, bool, float16, float32, float64,  # noqa: A004
                          int32, int64, string, uint8)
-from duet._tensor import Tensor, TensorShape
+from duet._tensor import Tensor, TensorShape, device
 from duet._autodiff import (GradientTape, Variable, custom_gradient, gradients_function,
                             value_and_gradients_function)
 from duet._control_flow import cond, py_function, while_loop
@@ -41,6 +41,7 @@ from duet._api import *  # noqa: F401,F403 (the public op functions)
 
 _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
 num_gpus = _core.num_gpus
+num_cpu_devices = _core.num_cpu_devices
 from_dlpack = _core.from_dlpack
 
 # Every public op (not internal: no leading "_", no Duet*) under its snake_case name, unless

@@ -7,9 +7,11 @@ by value, lists, tuples and dicts by structure, Variables by identity, other obj
 identity when unhashable) and type. A cache hit runs the plan without running any Python.
 """
 
+import collections
 import functools
 import inspect
 import re
+import warnings
 
 import numpy as np
 
@@ -99,7 +101,10 @@ class Function:
         specs = None
         if input_signature is not None:
             specs = [(spec.dtype, spec.shape) for spec in input_signature]
-        self._tracer = _core._Tracer(self._name, reduce_retracing, 5, 32, specs)
+        # The C++ tracer's own warning names C++ options: this class warns instead, in Python's
+        # terms, as TensorFlow does (5 of the last 10 calls traced).
+        self._tracer = _core._Tracer(self._name, reduce_retracing, 0, 32, specs)
+        self._recent = collections.deque(maxlen=10)  # per recent call: whether it traced
         self._names = {}  # structure key -> the names of its leaves, for retrace reasons
         self._results = {}  # structure key -> the structure of the results
         functools.update_wrapper(self, fn)
@@ -108,8 +113,21 @@ class Function:
         if _core.functions_run_eagerly():
             return self._fn(*args, **kwargs)
         key, leaves, bound = self._flatten_call(args, kwargs)
+        traces = self._tracer.trace_count()
         flat = self._tracer.call([key] + leaves, self._trace(key, bound))
+        self._note_call(traced=self._tracer.trace_count() > traces)
         return _build_results(self._results[key], iter(flat))
+
+    def _note_call(self, traced):
+        self._recent.append(traced)
+        if traced and sum(self._recent) >= 5:
+            reasons = self.retrace_reasons()[-4:]
+            warnings.warn(
+                f"duet.function '{self._name}': {sum(self._recent)} of the last "
+                f"{len(self._recent)} calls traced; the last reasons: " + "; ".join(reasons) +
+                ". Pass tensors instead of Python values that change, or use "
+                "reduce_retracing=True or an input_signature.", stacklevel=3)
+            self._recent.clear()
 
     def __get__(self, instance, owner=None):
         if instance is None:

@@ -1,6 +1,8 @@
 """duet.Tensor's Python side: dtype and shape objects, iteration, NumPy's protocols, and the
 operators that are not hot (the arithmetic and comparison operators are C++: python/src/tensor.cc)."""
 
+import contextlib
+
 from duet import _core
 from duet import dtypes
 from duet._ops import raw_ops as _raw
@@ -76,3 +78,18 @@ Tensor.__neg__ = lambda x: _raw.Neg(x)
 Tensor.__abs__ = lambda x: _raw.Abs(x)
 Tensor.__invert__ = lambda x: _raw.LogicalNot(x)
 Tensor.__pos__ = lambda x: x
+
+
+@contextlib.contextmanager
+def device(name):
+    """Ops in the block run on `name` ("/gpu:0", "cuda:1", "/cpu:0", a virtual "cpu:1"); their
+    inputs from other devices are copied there, as tf.device (docs/cuda.md, "Placement")."""
+    scope = _core._DeviceScope(name)
+    scope.enter()
+    try:
+        yield
+    finally:
+        scope.exit()
+
+
+Tensor.to = lambda x, device: x._to(device)

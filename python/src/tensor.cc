@@ -78,9 +78,23 @@ nb::object Compare(nb::handle x, nb::handle y) {
   return nb::cast(Binary<F, kOp>(x, y));
 }
 
+// Places ops on a device between enter() and exit() (duet.device).
+struct DeviceDefault {
+  Device device;
+  std::optional<DeviceScope> scope;
+};
+
 }  // namespace
 
 void init_tensor(nb::module_& m) {
+  nb::class_<DeviceDefault>(m, "_DeviceScope")
+      .def("__init__",
+           [](DeviceDefault* self, const std::string& name) {
+             new (self) DeviceDefault{ValueOrThrow(Device::Parse(name)), std::nullopt};
+           })
+      .def("enter", [](DeviceDefault& d) { d.scope.emplace(d.device); })
+      .def("exit", [](DeviceDefault& d) { d.scope.reset(); });
+  m.def("num_cpu_devices", &num_cpu_devices);
   nb::class_<Tensor> tensor(m, "Tensor");
   tensor.def("__add__", &BinaryTensors<add>, nb::is_operator())
       .def("__add__", &Binary<add, "AddV2">, nb::is_operator())

@@ -127,3 +127,11 @@ def test_methods_graph_def_and_errors_in_the_traced_function():
 
     with pytest.raises(KeyError, match="from the traced function"):
         raises(duet.constant(1.))
+
+
+def test_a_warning_after_five_traces_in_ten_calls_quotes_the_reasons():
+    f = duet.function(lambda x, n: x * n)
+    x = duet.constant(1.)
+    with pytest.warns(UserWarning, match=r"5 of the last 5 calls traced.*argument 'n': value"):
+        for n in range(5):
+            f(x, n)

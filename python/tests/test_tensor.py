@@ -115,3 +115,18 @@ def test_symbolic_tensors_have_no_value_outside_a_session():
         p + 1  # used outside its graph
     with pytest.raises(TypeError):
         duet.constant([1., 2.])[1.5]
+
+
+def test_device_scopes_place_ops_and_copy_inputs():
+    assert duet.num_cpu_devices() == 2  # DUET_VIRTUAL_DEVICES=2 (python/BUILD.bazel)
+    x = duet.constant([1., 2.])
+    with duet.device("/cpu:1"):
+        y = x * 2
+    assert y.device == "/device:CPU:1" and x.device == "/device:CPU:0"
+    np.testing.assert_array_equal(y.numpy(), [2., 4.])  # copied back to the host to read
+    z = y.to("cpu:0") + x
+    assert z.device == "/device:CPU:0"
+    np.testing.assert_array_equal(z.numpy(), [3., 6.])
+    with pytest.raises(duet.errors.InvalidArgumentError):
+        with duet.device("/tpu:0"):
+            pass
