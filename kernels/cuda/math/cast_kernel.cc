@@ -1,8 +1,7 @@
 // CUDA kernel of Cast between all seven dtypes (kernels/cpu/math/cast_kernel.cc's semantics). It
 // is picked by the source dtype (SrcT, the first type attr); the destination is the output's.
-// Truncate=true between floats that lose mantissa bits (Note [Cast with Truncate] in
-// kernels/cpu/math/cast_kernel.cc) is not implemented here: an Unimplemented error says so.
-#include "absl/strings/str_cat.h"
+// Truncate=true between floats that lose mantissa bits zeroes those bits first, as the CPU kernel
+// (Note [Cast with Truncate] in kernels/cpu/math/cast_kernel.cc).
 #include "core/error.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/math/elementwise_launchers.h"
@@ -20,17 +19,10 @@ absl::Status CastKernel(KernelContext& ctx) {
   if (y.dtype() == kUInt8) {  // the device code has no uint8 element type
     return absl::UnimplementedError("Cast to uint8 runs on the CPU only; cast there");
   }
-  const bool truncates =
-      (x.dtype() == kFloat32 && (y.dtype() == kFloat16 || y.dtype() == kBFloat16)) ||
-      (x.dtype() == kFloat64 && (y.dtype() == kFloat32 || y.dtype() == kFloat16));
-  if (ctx.attr(CastAttrs::kTruncate) && truncates) {
-    return absl::UnimplementedError(absl::StrCat("Cast with Truncate=true from ",
-                                                 DTypeName(x.dtype()), " to ", DTypeName(y.dtype()),
-                                                 " runs on the CPU only; cast there"));
-  }
-  return CudaStatus(LaunchCast(ElementTypeOf(x.dtype()), ElementTypeOf(y.dtype()), x.raw_data(),
-                               y.raw_data(), x.num_elements(), device->stream()),
-                    "LaunchCast");
+  return CudaStatus(
+      LaunchCast(ElementTypeOf(x.dtype()), ElementTypeOf(y.dtype()), ctx.attr(CastAttrs::kTruncate),
+                 x.raw_data(), y.raw_data(), x.num_elements(), device->stream()),
+      "LaunchCast");
 }
 
 const KernelRegistrar registrar("Cast", DeviceType::kCuda,

@@ -91,9 +91,9 @@ cudaError_t LaunchUnary(UnaryOp op, ElementType type, const void* x, void* z, in
                         cudaStream_t stream);
 
 // y[i] = x[i] converted from `from` to `to` with TensorFlow's rules
-// (kernels/cpu/math/cast_value.h).
-cudaError_t LaunchCast(ElementType from, ElementType to, const void* x, void* y, int64_t n,
-                       cudaStream_t stream);
+// (kernels/cpu/math/cast_value.h); `truncate` is Cast's Truncate attr.
+cudaError_t LaunchCast(ElementType from, ElementType to, bool truncate, const void* x, void* y,
+                       int64_t n, cudaStream_t stream);
 
 // z = cond ? t : e over `layout` (operands 0 = cond (bool), 1 = t, 2 = e), moving elements of
 // `element_size` bytes (1, 2, 4 or 8).
