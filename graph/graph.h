@@ -4,7 +4,6 @@
 #pragma once
 
 #include <memory>
-#include <source_location>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "core/tensor.h"
 #include "ops/attr_value.h"
 #include "ops/op_def.h"
+#include "ops/op_site.h"
 #include "ops/shape_context.h"
 
 namespace tensorflow {
@@ -67,7 +67,7 @@ class Node {
   // The device the node runs on, parsed from device() (Note [Placement] in ops/placement.h).
   Device placement() const { return placement_; }
   // Where the node was made: the user's op call; a default (line 0) location for imported nodes.
-  const std::source_location& location() const { return location_; }
+  const SourceLine& location() const { return location_; }
   // "file.cc:12", or "" for nodes without a source location.
   std::string source() const;
   // The source lines of the nodes a graph pass fused into this one, besides its own: an error in
@@ -99,7 +99,7 @@ class Node {
   std::vector<const Node*> control_inputs_;
   std::string device_;
   Device placement_;
-  std::source_location location_;
+  SourceLine location_;
   std::vector<std::string> fused_sources_;
   std::vector<DType> output_dtypes_;
   std::vector<Shape> output_shapes_;
@@ -115,7 +115,7 @@ struct NodeSpec {
   std::vector<NodeOutput> inputs;
   std::vector<const Node*> control_inputs;
   std::string device;
-  std::source_location location = {};
+  SourceLine location = {};
   std::vector<DType> output_dtypes;
   std::vector<Shape> output_shapes;
   Tensor bound_value;  // a captured variable handle; a Const's value attr is bound by AddNode

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "absl/container/node_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "duet.h"
@@ -28,28 +29,39 @@ bool IsDuetFile(absl::string_view file) {
 
 }  // namespace
 
-std::string PythonSite() {
-  PyFrameObject* frame = PyEval_GetFrame();  // borrowed
+// The innermost Python frame outside the duet package: its file (interned: graph nodes keep the
+// pointer) and line, or line 0 when there is none.
+SourceLine UserFrame() {
+  static auto* interned = new absl::node_hash_set<std::string>();  // under the GIL
+  PyFrameObject* frame = PyEval_GetFrame();                        // borrowed
   if (frame != nullptr) Py_INCREF(frame);
   while (frame != nullptr) {
     PyCodeObject* code = PyFrame_GetCode(frame);
     const char* file = PyUnicode_AsUTF8(code->co_filename);
-    std::string site;
+    SourceLine line;
     if (file != nullptr && !IsDuetFile(file)) {
-      site = absl::StrCat(" (at ", file, ":", PyFrame_GetLineNumber(frame), ")");
+      line = SourceLine(interned->insert(file).first->c_str(),
+                        static_cast<uint32_t>(PyFrame_GetLineNumber(frame)));
     }
     Py_DECREF(code);
     PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
     Py_DECREF(frame);
-    if (!site.empty()) {
+    if (line.line() != 0) {
       Py_XDECREF(back);
-      return site;
+      return line;
     }
     frame = back;
   }
   PyErr_Clear();
-  return "";
+  return SourceLine();
 }
+
+std::string PythonSite() {
+  const SourceLine line = UserFrame();
+  return line.line() == 0 ? "" : absl::StrCat(" (at ", line.file_name(), ":", line.line(), ")");
+}
+
+OpSite PythonCallSite() { return executing_eagerly() ? OpSite(SourceLine()) : OpSite(UserFrame()); }
 
 void init_errors(nb::module_& m) {
   m.def("_set_package_dir", [](const std::string& dir) { PackageDir() = dir + "/"; });
@@ -59,7 +71,11 @@ void init_errors(nb::module_& m) {
     } catch (const Error& e) {
       nb::object errors = nb::module_::import_("duet.errors");
       nb::object cls = errors.attr("_error_class")(static_cast<int>(e.code()));
-      const std::string message = absl::StrCat(e.what(), PythonSite());
+      // A message naming a line already (an op built in a graph from Python, a node failing in
+      // Session.run) keeps it; an eager op's names the Python line that called it.
+      const bool has_line =
+          absl::StrContains(e.what(), " (at ") || absl::StrContains(e.what(), ", at ");
+      const std::string message = absl::StrCat(e.what(), has_line ? "" : PythonSite());
       PyErr_SetObject(cls.ptr(), nb::make_tuple(nb::none(), nb::none(), message).ptr());
     }
   });

@@ -14,9 +14,11 @@ namespace duet::python {
 // Registers the translator; duet.errors (Python) holds the exception classes by code.
 void init_errors(nanobind::module_& m);
 
-// The OpSite of an op called from Python: no C++ line (AnnotateOpError then names none), since
-// the translator adds the user's Python line to the message.
-inline OpSite PythonCallSite() { return OpSite(std::source_location{}); }
+// The OpSite of an op called from Python (Note [Front-end lines] in ops/op_site.h). Eagerly it
+// names no line (the translator adds the user's Python line to an error's message: cheaper than
+// finding the frame for every op); while a graph or a trace is built it names the user's Python
+// file and line, which the node keeps for errors at run time.
+OpSite PythonCallSite();
 
 // "(at file.py:12)" for the innermost Python frame outside the duet package, or "" when none.
 std::string PythonSite();

@@ -1,5 +1,7 @@
 """Graph mode from Python: building, sessions, gradients, GraphDef files; eager == graph."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -93,3 +95,20 @@ def test_graph_errors_are_python_errors():
             sess.run(3.5)
     with pytest.raises(duet.errors.NotFoundError):
         duet.read_graph("/no/such/file.pb")
+
+
+def test_nodes_built_from_python_name_the_python_line():
+    g = duet.Graph()
+    with g.as_default():
+        x = duet.placeholder(duet.float32, [None], name="x")
+        line = inspect.currentframe().f_lineno + 1
+        y = duet.raw_ops.CheckNumerics(tensor=x * 2, message="bad value")
+    with duet.Session(g) as sess:
+        with pytest.raises(duet.errors.OpError) as e:
+            sess.run(y, {x: [1., float("nan")]})
+    assert f"test_graph.py:{line}" in str(e.value), str(e.value)
+    with g.as_default():
+        line = inspect.currentframe().f_lineno + 2
+        with pytest.raises(duet.errors.InvalidArgumentError) as e:
+            x + duet.constant([[1., 2.], [3., 4.], [5., 6.]])  # a shape error while building
+    assert str(e.value).count("test_graph.py:") == 1 and f"test_graph.py:{line}" in str(e.value)
