@@ -63,28 +63,22 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     return _raw.BatchMatMulV2(a, b, adj_x=transpose_a, adj_y=transpose_b, name=name)
 
 
-def add(x, y, name=None):
-    if name is None:
-        return _core.add(x, y)
-    return _raw.AddV2(x, y, name=name)
+def _binary(fast, op, doc):
+    """duet.<name>(x, y, name=None): the C++ fast path, or the op by name when a node name is
+    given (graph mode); `op` picks the registry op from x's dtype."""
+    def fn(x, y, name=None):
+        if name is None:
+            return fast(x, y)
+        return getattr(_raw, op(convert_to_tensor(x)))(x, y, name=name)
+    fn.__doc__ = doc
+    return fn
 
 
-def subtract(x, y, name=None):
-    if name is None:
-        return _core.subtract(x, y)
-    return _raw.Sub(x, y, name=name)
-
-
-def multiply(x, y, name=None):
-    if name is None:
-        return _core.multiply(x, y)
-    return _raw.Mul(x, y, name=name)
-
-
-def divide(x, y, name=None):
-    if name is None:
-        return _core.divide(x, y)
-    return _raw.RealDiv(x, y, name=name)
+add = _binary(_core.add, lambda x: "AddV2", "x + y, elementwise with NumPy broadcasting.")
+subtract = _binary(_core.subtract, lambda x: "Sub", "x - y, elementwise.")
+multiply = _binary(_core.multiply, lambda x: "Mul", "x * y, elementwise.")
+divide = _binary(_core.divide, lambda x: "Div" if x.dtype.is_integer else "RealDiv",
+                 "x / y, elementwise; integers truncate (Div), floats divide (RealDiv).")
 
 
 def negative(x, name=None):

@@ -18,47 +18,32 @@ namespace {
   throw Error(absl::InvalidArgumentError(message));
 }
 
-// NumPy's dtype descriptor (kind, bytes) <-> duet's DType.
+// The DLPack/NumPy element types duet shares, both ways.
+struct DLPackType {
+  DType dtype;
+  nb::dlpack::dtype_code code;
+  uint8_t bits;
+};
+constexpr DLPackType kDLPackTypes[] = {
+    {kFloat32, nb::dlpack::dtype_code::Float, 32}, {kFloat64, nb::dlpack::dtype_code::Float, 64},
+    {kFloat16, nb::dlpack::dtype_code::Float, 16}, {kBFloat16, nb::dlpack::dtype_code::Bfloat, 16},
+    {kInt32, nb::dlpack::dtype_code::Int, 32},     {kInt64, nb::dlpack::dtype_code::Int, 64},
+    {kUInt8, nb::dlpack::dtype_code::UInt, 8},     {kBool, nb::dlpack::dtype_code::Bool, 8},
+};
+
 std::optional<DType> FromNumPy(const nb::dlpack::dtype& t) {
-  using C = nb::dlpack::dtype_code;
-  const auto code = static_cast<C>(t.code);
   if (t.lanes != 1) return std::nullopt;
-  if (code == C::Float && t.bits == 32) return kFloat32;
-  if (code == C::Float && t.bits == 64) return kFloat64;
-  if (code == C::Float && t.bits == 16) return kFloat16;
-  if (code == C::Bfloat && t.bits == 16) return DType::kBFloat16;
-  if (code == C::Int && t.bits == 32) return kInt32;
-  if (code == C::Int && t.bits == 64) return kInt64;
-  if (code == C::UInt && t.bits == 8) return DType::kUInt8;
-  if (code == C::Bool && t.bits == 8) return kBool;
+  for (const DLPackType& d : kDLPackTypes) {
+    if (t.code == static_cast<uint8_t>(d.code) && t.bits == d.bits) return d.dtype;
+  }
   return std::nullopt;
 }
 
 nb::dlpack::dtype ToDLPack(DType dtype) {
-  using C = nb::dlpack::dtype_code;
-  auto make = [](C code, int bits) {
-    return nb::dlpack::dtype{static_cast<uint8_t>(code), static_cast<uint8_t>(bits), 1};
-  };
-  switch (dtype) {
-    case DType::kFloat32:
-      return make(C::Float, 32);
-    case DType::kFloat64:
-      return make(C::Float, 64);
-    case DType::kFloat16:
-      return make(C::Float, 16);
-    case DType::kBFloat16:
-      return make(C::Bfloat, 16);
-    case DType::kInt32:
-      return make(C::Int, 32);
-    case DType::kInt64:
-      return make(C::Int, 64);
-    case DType::kUInt8:
-      return make(C::UInt, 8);
-    case DType::kBool:
-      return make(C::Bool, 8);
-    default:
-      Fail(absl::StrCat("a ", DTypeName(dtype), " tensor has no NumPy form"));
+  for (const DLPackType& d : kDLPackTypes) {
+    if (d.dtype == dtype) return nb::dlpack::dtype{static_cast<uint8_t>(d.code), d.bits, 1};
   }
+  Fail(absl::StrCat("a ", DTypeName(dtype), " tensor has no NumPy or DLPack form"));
 }
 
 Tensor FromArray(const nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>& array) {

@@ -71,6 +71,21 @@ Tensor Reflected(nb::handle x, nb::handle y) {
   return BinaryTensors<F>(Operand<kOp>(y, "x"), Operand<kOp>(x, "y"));
 }
 
+// A binary operator (and its reflected twin, if any): two tensors first, then any two values.
+template <BinaryFn F, OpName kOp>
+void DefOperator(nb::class_<Tensor>& cls, const char* name, const char* reflected) {
+  cls.def(name, &BinaryTensors<F>, nb::is_operator());
+  cls.def(name, &Binary<F, kOp>, nb::is_operator());
+  if (reflected != nullptr) cls.def(reflected, &Reflected<F, kOp>, nb::is_operator());
+}
+
+// duet.<name>(x, y) with the same two overloads (None reaches the conversion's error).
+template <BinaryFn F, OpName kOp>
+void DefFunction(nb::module_& m, const char* name) {
+  m.def(name, &BinaryTensors<F>, nb::arg("x"), nb::arg("y"));
+  m.def(name, &Binary<F, kOp>, nb::arg("x").none(), nb::arg("y").none());
+}
+
 // == and != are elementwise, as TensorFlow's; against None they are Python's identity tests.
 template <BinaryFn F, OpName kOp, bool kNoneResult>
 nb::object Compare(nb::handle x, nb::handle y) {
@@ -96,51 +111,25 @@ void init_tensor(nb::module_& m) {
       .def("exit", [](DeviceDefault& d) { d.scope.reset(); });
   m.def("num_cpu_devices", &num_cpu_devices);
   nb::class_<Tensor> tensor(m, "Tensor");
-  tensor.def("__add__", &BinaryTensors<add>, nb::is_operator())
-      .def("__add__", &Binary<add, "AddV2">, nb::is_operator())
-      .def("__radd__", &Reflected<add, "AddV2">, nb::is_operator())
-      .def("__sub__", &BinaryTensors<subtract>, nb::is_operator())
-      .def("__sub__", &Binary<subtract, "Sub">, nb::is_operator())
-      .def("__rsub__", &Reflected<subtract, "Sub">, nb::is_operator())
-      .def("__mul__", &BinaryTensors<multiply>, nb::is_operator())
-      .def("__mul__", &Binary<multiply, "Mul">, nb::is_operator())
-      .def("__rmul__", &Reflected<multiply, "Mul">, nb::is_operator())
-      .def("__truediv__", &BinaryTensors<divide>, nb::is_operator())
-      .def("__truediv__", &Binary<divide, "RealDiv">, nb::is_operator())
-      .def("__rtruediv__", &Reflected<divide, "RealDiv">, nb::is_operator())
-      .def("__floordiv__", &BinaryTensors<floor_div>, nb::is_operator())
-      .def("__floordiv__", &Binary<floor_div, "FloorDiv">, nb::is_operator())
-      .def("__rfloordiv__", &Reflected<floor_div, "FloorDiv">, nb::is_operator())
-      .def("__mod__", &BinaryTensors<floor_mod>, nb::is_operator())
-      .def("__mod__", &Binary<floor_mod, "FloorMod">, nb::is_operator())
-      .def("__rmod__", &Reflected<floor_mod, "FloorMod">, nb::is_operator())
-      .def("__pow__", &BinaryTensors<pow>, nb::is_operator())
-      .def("__pow__", &Binary<pow, "Pow">, nb::is_operator())
-      .def("__rpow__", &Reflected<pow, "Pow">, nb::is_operator())
-      .def("__and__", &BinaryTensors<logical_and>, nb::is_operator())
-      .def("__and__", &Binary<logical_and, "LogicalAnd">, nb::is_operator())
-      .def("__rand__", &Reflected<logical_and, "LogicalAnd">, nb::is_operator())
-      .def("__or__", &BinaryTensors<logical_or>, nb::is_operator())
-      .def("__or__", &Binary<logical_or, "LogicalOr">, nb::is_operator())
-      .def("__ror__", &Reflected<logical_or, "LogicalOr">, nb::is_operator())
-      .def("__lt__", &BinaryTensors<less>, nb::is_operator())
-      .def("__lt__", &Binary<less, "Less">, nb::is_operator())
-      .def("__le__", &BinaryTensors<less_equal>, nb::is_operator())
-      .def("__le__", &Binary<less_equal, "LessEqual">, nb::is_operator())
-      .def("__gt__", &BinaryTensors<greater>, nb::is_operator())
-      .def("__gt__", &Binary<greater, "Greater">, nb::is_operator())
-      .def("__ge__", &BinaryTensors<greater_equal>, nb::is_operator())
-      .def("__ge__", &Binary<greater_equal, "GreaterEqual">, nb::is_operator())
-      .def("__eq__", &Compare<equal, "Equal", false>, nb::is_operator())
+  DefOperator<add, "AddV2">(tensor, "__add__", "__radd__");
+  DefOperator<subtract, "Sub">(tensor, "__sub__", "__rsub__");
+  DefOperator<multiply, "Mul">(tensor, "__mul__", "__rmul__");
+  DefOperator<divide, "RealDiv">(tensor, "__truediv__", "__rtruediv__");
+  DefOperator<floor_div, "FloorDiv">(tensor, "__floordiv__", "__rfloordiv__");
+  DefOperator<floor_mod, "FloorMod">(tensor, "__mod__", "__rmod__");
+  DefOperator<pow, "Pow">(tensor, "__pow__", "__rpow__");
+  DefOperator<logical_and, "LogicalAnd">(tensor, "__and__", "__rand__");
+  DefOperator<logical_or, "LogicalOr">(tensor, "__or__", "__ror__");
+  DefOperator<less, "Less">(tensor, "__lt__", nullptr);
+  DefOperator<less_equal, "LessEqual">(tensor, "__le__", nullptr);
+  DefOperator<greater, "Greater">(tensor, "__gt__", nullptr);
+  DefOperator<greater_equal, "GreaterEqual">(tensor, "__ge__", nullptr);
+  tensor.def("__eq__", &Compare<equal, "Equal", false>, nb::is_operator())
       .def("__ne__", &Compare<not_equal, "NotEqual", true>, nb::is_operator());
-  m.def("add", &BinaryTensors<add>, nb::arg("x"), nb::arg("y"));
-  m.def("add", &Binary<add, "AddV2">, nb::arg("x").none(), nb::arg("y").none());
-  m.def("subtract", &BinaryTensors<subtract>, nb::arg("x"), nb::arg("y"));
-  m.def("subtract", &Binary<subtract, "Sub">, nb::arg("x").none(), nb::arg("y").none());
-  m.def("multiply", &BinaryTensors<multiply>, nb::arg("x"), nb::arg("y"));
-  m.def("multiply", &Binary<multiply, "Mul">, nb::arg("x").none(), nb::arg("y").none());
-  m.def("divide", &BinaryTensors<divide>, nb::arg("x"), nb::arg("y"));
-  m.def("divide", &Binary<divide, "RealDiv">, nb::arg("x").none(), nb::arg("y").none());
+  DefFunction<add, "AddV2">(m, "add");
+  DefFunction<subtract, "Sub">(m, "subtract");
+  DefFunction<multiply, "Mul">(m, "multiply");
+  DefFunction<divide, "RealDiv">(m, "divide");
 
   tensor.def_prop_ro("_dtype", [](const Tensor& t) { return static_cast<int>(t.dtype()); })
       .def_prop_ro("_dims",

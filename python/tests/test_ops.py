@@ -89,3 +89,16 @@ def test_the_extension_ships_type_stubs():
     classes = {node.name for node in stub.body if isinstance(node, ast.ClassDef)}
     assert {"Tensor", "Variable", "Graph", "OpDef"} <= classes
     assert os.path.exists(os.path.join(folder, "py.typed"))
+
+
+def test_named_binary_ops_in_a_graph_match_the_fast_path():
+    g = duet.Graph()
+    with g.as_default():
+        i = duet.placeholder(duet.int32, [2], name="i")
+        q = duet.divide(i, 2, name="q")  # integers: Div, as the unnamed fast path
+        s = duet.add(i, 1, name="s")
+    with duet.Session(g) as sess:
+        q_value, s_value = sess.run([q, s], {i: [7, -7]})
+    assert q.name == "q:0" and s.name == "s:0"
+    np.testing.assert_array_equal(q_value.numpy(), duet.divide(duet.constant([7, -7]), 2).numpy())
+    np.testing.assert_array_equal(s_value.numpy(), [8, -6])
