@@ -74,8 +74,11 @@ bool Keeps(uint64_t mask, const std::vector<ArgDef>& args, const AttrList& attrs
 
 class TapeState {
  public:
-  TapeState(bool persistent, const ExecutionContext& context)
-      : persistent_(persistent), context_(&context), in_graph_(!context.executing_eagerly()) {}
+  TapeState(bool persistent, bool watch_accessed_variables, const ExecutionContext& context)
+      : persistent_(persistent),
+        watch_accessed_variables_(watch_accessed_variables),
+        context_(&context),
+        in_graph_(!context.executing_eagerly()) {}
 
   bool persistent() const { return persistent_; }
   // Only ops run in the context the tape was made in are recorded (Note [Tapes in graphs]).
@@ -88,7 +91,9 @@ class TapeState {
   void resume() { --pauses_; }
 
   void Watch(const Tensor& t) {
-    if (CarriesGradient(t)) producer_.try_emplace(TapeIdOf(t), kWatched);
+    if (!CarriesGradient(t)) return;
+    producer_.try_emplace(TapeIdOf(t), kWatched);
+    if (const VariableResource* variable = VariableOf(t)) watched_variables_.insert(variable);
   }
 
   // The id of `t` if this tape tracks it, else 0. Trainable variables are tracked on first use.
@@ -97,7 +102,7 @@ class TapeState {
     const uint64_t id = t.impl()->tape_id;
     if (id != 0 && producer_.contains(id)) return id;
     const VariableResource* variable = VariableOf(t);
-    if (variable != nullptr && variable->trainable) {
+    if (watch_accessed_variables_ && variable != nullptr && variable->trainable) {
       const uint64_t new_id = TapeIdOf(t);
       producer_.emplace(new_id, kWatched);
       return new_id;
@@ -180,6 +185,7 @@ class TapeState {
   void BeginGradient(size_t num_targets, size_t num_output_gradients);
 
   bool persistent_;
+  bool watch_accessed_variables_;
   const ExecutionContext* context_;  // where the tape was made
   bool in_graph_;                    // made while a graph was built
   bool stopped_ = false;
@@ -188,6 +194,7 @@ class TapeState {
   std::deque<TapeEntry> entries_;                // a deque: recording never moves earlier entries
   absl::flat_hash_map<uint64_t, int> producer_;  // tensor id -> entry index, or kWatched
   std::vector<Tensor> graph_record_;             // in a graph: an output of each recorded op
+  absl::flat_hash_set<const VariableResource*> watched_variables_;  // passed to watch()
 };
 
 namespace {
@@ -284,13 +291,24 @@ std::vector<Tensor> TapeState::GraphGradient(const std::vector<Tensor>& targets,
   }
   BeginGradient(targets.size(), output_gradients.size());
   PauseTape pause(*this);
+  // A variable this tape does not watch gets no gradient, as it would eagerly; the graph's
+  // symbolic gradients are taken for the other sources.
   std::vector<Tensor> source_tensors;
-  for (const GradientSource& source : sources) source_tensors.push_back(source.tensor());
+  std::vector<int> source_of;  // index into source_tensors, or -1
+  for (const GradientSource& source : sources) {
+    const VariableResource* variable = VariableOf(source.tensor());
+    const bool unwatched = variable != nullptr && !watched_variables_.contains(variable) &&
+                           (!watch_accessed_variables_ || !variable->trainable);
+    source_of.push_back(unwatched ? -1 : static_cast<int>(source_tensors.size()));
+    if (!unwatched) source_tensors.push_back(source.tensor());
+  }
   absl::StatusOr<std::vector<Tensor>> grads =
       context.SymbolicGradients(targets, source_tensors, output_gradients, graph_record_);
   if (!persistent_) graph_record_ = {};
   if (!grads.ok()) throw Error(grads.status());
-  return *std::move(grads);
+  std::vector<Tensor> result;
+  for (int index : source_of) result.push_back(index < 0 ? Tensor() : (*grads)[index]);
+  return result;
 }
 
 std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
@@ -367,8 +385,9 @@ std::vector<Tensor> TapeState::Gradient(const std::vector<Tensor>& targets,
   return result;
 }
 
-GradientTape::GradientTape(bool persistent)
-    : state_(std::make_unique<TapeState>(persistent, ExecutionContext::Current())) {
+GradientTape::GradientTape(bool persistent, bool watch_accessed_variables)
+    : state_(std::make_unique<TapeState>(persistent, watch_accessed_variables,
+                                         ExecutionContext::Current())) {
   thread_tapes.push_back(state_.get());
   SyncRecordingCount();
 }

@@ -31,8 +31,9 @@ std::vector<std::string> RecordedOpNames(const GradientTape& tape);
 }  // namespace tape_internal
 
 // Records, on this thread, every op call with an input the tape watches, from construction until
-// gradient() (a non-persistent tape) or stop(). Watched are: tensors passed to watch(),
-// trainable variables read while recording, and every output of a recorded call. Several tapes
+// gradient() (a non-persistent tape) or stop(). Watched are: tensors and variables passed to
+// watch(), trainable variables read while recording (unless watch_accessed_variables is false),
+// and every output of a recorded call. Several tapes
 // may record at once; a tape also records the gradient computations of tapes created inside it,
 // which gives higher-order gradients. Integer and bool tensors never carry gradients.
 //
@@ -41,7 +42,7 @@ std::vector<std::string> RecordedOpNames(const GradientTape& tape);
 //   std::vector<Tensor> g = tape.gradient(loss, {w});  // {2 * w * x}
 class GradientTape {
  public:
-  explicit GradientTape(bool persistent = false);
+  explicit GradientTape(bool persistent = false, bool watch_accessed_variables = true);
   ~GradientTape();
   GradientTape(const GradientTape&) = delete;
   GradientTape& operator=(const GradientTape&) = delete;

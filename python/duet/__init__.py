@@ -30,10 +30,10 @@ from duet._tensor import Tensor, TensorShape, device
 from duet._autodiff import (GradientTape, Variable, custom_gradient, gradients_function,
                             value_and_gradients_function)
 from duet._control_flow import cond, py_function, while_loop
-from duet._function import (Function, TensorSpec, executing_eagerly, function,
+from duet._function import (ConcreteFunction, Function, TensorSpec, executing_eagerly, function,
                             functions_run_eagerly, run_functions_eagerly)
-from duet._graph import (Graph, Operation, Session, freeze_variables, gradients, optimize,
-                         placeholder, read_graph, write_graph)
+from duet._graph import (Graph, Operation, Session, freeze_variables, gradients, name_scope,
+                         optimize, placeholder, read_graph, write_graph)
 from duet._ops import raw_ops, _snake
 from duet import _api
 from duet import train

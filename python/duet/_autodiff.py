@@ -39,18 +39,15 @@ class GradientTape:
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
-        if not watch_accessed_variables:
-            raise NotImplementedError(
-                "GradientTape(watch_accessed_variables=False): duet's tapes watch every "
-                "trainable variable they see read")
         self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
         self._tape = None
         self._used = False
 
     def __enter__(self):
         if self._tape is not None:
             raise RuntimeError("a GradientTape records once; make a new one")
-        self._tape = _core._Tape(self._persistent)
+        self._tape = _core._Tape(self._persistent, self._watch_accessed_variables)
         return self
 
     def __exit__(self, *exc):
@@ -60,6 +57,10 @@ class GradientTape:
     @property
     def persistent(self):
         return self._persistent
+
+    @property
+    def watch_accessed_variables(self):
+        return self._watch_accessed_variables
 
     def watch(self, tensor):
         """Records the ops on `tensor` (or every tensor of a nested structure) from now on."""

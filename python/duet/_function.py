@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from duet import _core
+from duet import dtypes
 from duet._tensor import Tensor
 
 Variable = _core.Variable
@@ -26,7 +27,7 @@ _TENSOR, _VALUE, _VARIABLE = "T", "V", "W"
 
 def _flatten(value, path, leaves, names):
     """The structure key of `value` (a string), appending its leaves and their names."""
-    if isinstance(value, (Tensor, np.ndarray, np.generic)):
+    if isinstance(value, (Tensor, np.ndarray, np.generic, TensorSpec)):
         leaves.append(value)
         names.append(path)
         return _TENSOR
@@ -57,7 +58,8 @@ def _flatten(value, path, leaves, names):
 
 def _rebuild(value, leaves):
     """`value` with its leaves replaced, in order, by the next of `leaves`."""
-    if isinstance(value, (Tensor, np.ndarray, np.generic, Variable, bool, int, float, str)):
+    if isinstance(value, (Tensor, np.ndarray, np.generic, TensorSpec, Variable, bool, int, float,
+                          str)):
         return next(leaves)
     if isinstance(value, list):
         return [_rebuild(v, leaves) for v in value]
@@ -98,6 +100,8 @@ class Function:
         self._fn = fn
         self._signature = inspect.signature(fn)
         self._name = name or getattr(fn, "__name__", "function")
+        self._input_signature = input_signature
+        self._reduce_retracing = reduce_retracing
         specs = None
         if input_signature is not None:
             specs = [(spec.dtype, spec.shape) for spec in input_signature]
@@ -107,12 +111,15 @@ class Function:
         self._recent = collections.deque(maxlen=10)  # per recent call: whether it traced
         self._names = {}  # structure key -> the names of its leaves, for retrace reasons
         self._results = {}  # structure key -> the structure of the results
+        self._output_specs = {}  # structure key -> a TensorSpec per result, from the last trace
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
         if _core.functions_run_eagerly():
             return self._fn(*args, **kwargs)
-        key, leaves, bound = self._flatten_call(args, kwargs)
+        return self._call_flat(*self._flatten_call(args, kwargs))
+
+    def _call_flat(self, key, leaves, bound):
         traces = self._tracer.trace_count()
         flat = self._tracer.call([key] + leaves, self._trace(key, bound))
         self._note_call(traced=self._tracer.trace_count() > traces)
@@ -156,6 +163,14 @@ class Function:
         key, leaves, bound = self._flatten_call(args, kwargs)
         return self._tracer.graph_def([key] + leaves, self._trace(key, bound), False)
 
+    def get_concrete_function(self, *args, **kwargs):
+        """The function traced for one signature, as tf.function's: arguments as for a call,
+        where a duet.TensorSpec stands for any tensor it matches (None dims: any size). With no
+        arguments, a function with an input_signature traces for it."""
+        if not args and not kwargs and self._input_signature is not None:
+            args = tuple(self._input_signature)
+        return ConcreteFunction(self, args, kwargs)
+
     def _flatten_call(self, args, kwargs):
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
@@ -174,6 +189,7 @@ class Function:
             call.arguments.update(arguments)
             results = []
             structure = _flatten_results(self._fn(*call.args, **call.kwargs), results)
+            self._output_specs[key] = [TensorSpec(r.shape, r.dtype) for r in results]
             if key in self._results and self._results[key] != structure:
                 raise ValueError(f"duet.function '{self._name}': the structure of the results "
                                  "changed between traces of the same arguments")
@@ -206,17 +222,113 @@ class _BoundFunction:
     def graph_def(self, *args, **kwargs):
         return self._function.graph_def(self._instance, *args, **kwargs)
 
+    def get_concrete_function(self, *args, **kwargs):
+        return self._function.get_concrete_function(self._instance, *args, **kwargs)
+
 
 class TensorSpec:
-    """The dtype and shape (None for unknown dims) of a tensor argument, for input_signature."""
+    """The dtype and shape (None for unknown dims; shape None for an unknown rank) of a tensor
+    argument, for input_signature and get_concrete_function."""
 
     def __init__(self, shape, dtype="float32", name=None):
         self.shape = None if shape is None else list(shape)
-        self.dtype = dtype
+        self.dtype = dtypes.as_dtype(dtype)
         self.name = name
 
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        tensor = _core.convert_to_tensor(tensor)
+        return cls(tensor.shape.as_list(), tensor.dtype, name)
+
+    def is_compatible_with(self, tensor):
+        tensor = tensor if isinstance(tensor, TensorSpec) else TensorSpec.from_tensor(tensor)
+        if tensor.dtype != self.dtype:
+            return False
+        if self.shape is None or tensor.shape is None:
+            return True
+        return len(self.shape) == len(tensor.shape) and all(
+            a is None or b is None or a == b for a, b in zip(self.shape, tensor.shape))
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and (self.shape, self.dtype, self.name) ==
+                (other.shape, other.dtype, other.name))
+
+    def __hash__(self):
+        return hash((None if self.shape is None else tuple(self.shape), self.dtype, self.name))
+
     def __repr__(self):
-        return f"duet.TensorSpec(shape={self.shape}, dtype={self.dtype!r})"
+        shape = None if self.shape is None else tuple(self.shape)
+        return f"duet.TensorSpec(shape={shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+class ConcreteFunction:
+    """One signature of a duet.function, traced (Function.get_concrete_function): callable with
+    arguments of that signature only, each tensor compatible with its spec. It keeps a trace of
+    its own, made for the specs (a None dim accepts any size), so its calls never trace again."""
+
+    def __init__(self, function, args, kwargs):
+        key, leaves, bound = function._flatten_call(args, kwargs)
+        specs = [leaf if isinstance(leaf, TensorSpec) else TensorSpec.from_tensor(leaf)
+                 for leaf in leaves if _is_tensor_leaf(leaf)]
+        self._function = Function(function._fn, input_signature=specs, name=function._name)
+        self._key = key
+        self._fixed = [(i, leaf) for i, leaf in enumerate(leaves) if not _is_tensor_leaf(leaf)]
+        self._function._names[key] = function._names[key]
+        # Traced (and exported) now, not run: a call with zeros could change variables.
+        examples = [_example(leaf) if isinstance(leaf, TensorSpec) else leaf for leaf in leaves]
+        self._graph_def = self._function._tracer.graph_def(
+            [key] + examples, self._function._trace(key, bound), False)
+        spec_leaves = iter([leaf if spec is None else spec
+                            for leaf, spec in _pair_specs(leaves, specs)])
+        call = function._signature.bind_partial()
+        call.arguments.update({name: _rebuild(value, spec_leaves)
+                               for name, value in bound.arguments.items()})
+        self.structured_input_signature = (call.args, call.kwargs)
+        self.structured_outputs = _build_results(self._function._results[key],
+                                                 iter(self._function._output_specs[key]))
+
+    def __call__(self, *args, **kwargs):
+        if _core.functions_run_eagerly():
+            return self._function._fn(*args, **kwargs)
+        key, leaves, bound = self._function._flatten_call(args, kwargs)
+        if key != self._key:
+            raise TypeError(f"duet.function '{self._function._name}': this concrete function was "
+                            f"traced for {self._key}; the call's arguments are {key}")
+        names = self._function._names[key]
+        for i, value in self._fixed:
+            same = leaves[i] is value if isinstance(value, Variable) else (
+                type(leaves[i]) is type(value) and leaves[i] == value)
+            if not same:
+                raise TypeError(f"duet.function '{self._function._name}': this concrete function "
+                                f"was traced for {names[i]}={value!r}, not {leaves[i]!r}")
+        return self._function._call_flat(key, leaves, bound)
+
+    def graph_def(self):
+        """The optimized GraphDef (serialized bytes) of this signature's trace."""
+        return self._graph_def
+
+    def trace_count(self):
+        return self._function.trace_count()
+
+    def __repr__(self):
+        return f"<duet.ConcreteFunction {self._function._name}{self._key}>"
+
+
+def _is_tensor_leaf(leaf):
+    return isinstance(leaf, (Tensor, np.ndarray, np.generic, TensorSpec))
+
+
+def _pair_specs(leaves, specs):
+    """(leaf, its spec or None) for each leaf."""
+    specs = iter(specs)
+    return [(leaf, next(specs) if _is_tensor_leaf(leaf) else None) for leaf in leaves]
+
+
+def _example(spec):
+    """A tensor matching `spec` (1 for each unknown dim; a scalar for an unknown rank)."""
+    from duet import _api  # at call time: duet._api imports this module's package
+    shape = [] if spec.shape is None else [1 if d is None else d for d in spec.shape]
+    return _api.zeros(shape, spec.dtype)
 
 
 def function(fn=None, input_signature=None, reduce_retracing=False, name=None):

@@ -32,6 +32,17 @@ def _as_default(graph):
 Graph.as_default = _as_default
 
 
+@contextlib.contextmanager
+def name_scope(name):
+    """Nodes made in the block are named "name/..." (scopes nest); nothing changes eagerly."""
+    scope = _core._NameScope(name)
+    scope.enter()
+    try:
+        yield name
+    finally:
+        scope.exit()
+
+
 def _tensor_name(t):
     name = _core._tensor_name(t)
     if name is None:

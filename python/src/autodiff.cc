@@ -109,7 +109,7 @@ void init_autodiff(nb::module_& m) {
           nb::arg("delta").none(), nb::rv_policy::copy);
 
   nb::class_<GradientTape>(m, "_Tape")
-      .def(nb::init<bool>(), nb::arg("persistent"))
+      .def(nb::init<bool, bool>(), nb::arg("persistent"), nb::arg("watch_accessed_variables"))
       .def("watch", [](GradientTape& tape, nb::handle x) { tape.watch(SourceOf(x).tensor()); })
       .def("stop", &GradientTape::stop)
       .def_prop_ro("persistent", &GradientTape::persistent)

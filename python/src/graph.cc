@@ -35,6 +35,12 @@ struct GraphDefault {
   std::optional<GraphScope> scope;
 };
 
+// Prefixes the names of nodes made between enter() and exit() (duet.name_scope).
+struct NameScopeGuard {
+  std::string name;
+  std::optional<NameScope> scope;
+};
+
 // One node of a graph, as TensorFlow's Operation; holds its graph's Python object, which owns the
 // node.
 struct Operation {
@@ -75,10 +81,16 @@ void init_graph(nb::module_& m) {
             return Operation{nb::find(&g), node};
           },
           nb::arg("name"))
-      .def("get_operations", [](const Graph& g) {
-        std::vector<Operation> ops;
-        for (const Node* n : g.nodes()) ops.push_back(Operation{nb::find(&g), n});
-        return ops;
+      .def("get_operations",
+           [](const Graph& g) {
+             std::vector<Operation> ops;
+             for (const Node* n : g.nodes()) ops.push_back(Operation{nb::find(&g), n});
+             return ops;
+           })
+      // Serialized tensorflow.GraphDef bytes (tf.compat.v1.GraphDef.FromString parses them).
+      .def("as_graph_def", [](const Graph& g) {
+        const std::string bytes = g.to_graph_def().SerializeAsString();
+        return nb::bytes(bytes.data(), bytes.size());
       });
 
   nb::class_<Operation>(m, "Operation")
@@ -107,6 +119,11 @@ void init_graph(nb::module_& m) {
       .def(nb::init<Graph&>(), nb::keep_alive<1, 2>())
       .def("enter", [](GraphDefault& d) { d.scope.emplace(*d.graph); })
       .def("exit", [](GraphDefault& d) { d.scope.reset(); });
+
+  nb::class_<NameScopeGuard>(m, "_NameScope")
+      .def(nb::init<std::string>())
+      .def("enter", [](NameScopeGuard& s) { s.scope.emplace(s.name); })
+      .def("exit", [](NameScopeGuard& s) { s.scope.reset(); });
 
   // The graph a symbolic tensor's node belongs to is not reachable from the tensor: name only.
   m.def("_tensor_name", [](const Tensor& t) -> nb::object {

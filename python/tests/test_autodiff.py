@@ -50,6 +50,28 @@ def test_watched_tensors_nested_sources_and_output_gradients():
     np.testing.assert_allclose(dx.numpy(), [4., 0., 24.])
 
 
+def test_watch_accessed_variables_false_watches_only_what_watch_names():
+    a, b = duet.Variable(2.), duet.Variable(3.)
+
+    def grads():
+        with duet.GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(b)
+            y = a * b
+        return tape.gradient(y, [a, b])
+
+    da, db = grads()
+    assert da is None and float(db) == 2.
+    assert not duet.GradientTape(watch_accessed_variables=False).watch_accessed_variables
+
+    @duet.function
+    def traced():
+        da, db = grads()
+        assert da is None  # at trace time
+        return db
+
+    assert float(traced()) == 2.
+
+
 def test_unconnected_sources_stop_recording_and_one_shot_tapes():
     x, unused = duet.constant(3.), duet.constant(4.)
     with duet.GradientTape() as tape:

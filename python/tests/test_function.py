@@ -74,6 +74,45 @@ def test_gradients_through_a_traced_function():
     np.testing.assert_allclose(dw.numpy(), x.T @ (x @ w.numpy()), rtol=1e-6)
 
 
+def test_get_concrete_function_traces_once_for_specs_without_running():
+    v = duet.Variable(1.)
+    runs = []
+
+    @duet.function
+    def step(x, scale, mode="sum"):
+        runs.append(1)
+        v.assign_add(1.)  # a run would change v
+        y = x * scale
+        return {"out": duet.reduce_sum(y, axis=1) if mode == "sum" else y, "n": duet.size(x)}
+
+    concrete = step.get_concrete_function(duet.TensorSpec([None, 3], duet.float32), 2.)
+    assert float(v) == 1. and step.trace_count() == 0  # traced apart from step, not run
+    args, kwargs = concrete.structured_input_signature
+    assert args[0] == duet.TensorSpec([None, 3], duet.float32) and args[1] == 2.
+    assert kwargs == {"mode": "sum"} or args[2] == "sum"
+    assert concrete.structured_outputs["out"].shape == [None]
+    assert concrete.structured_outputs["out"].dtype == duet.float32
+    traces = len(runs)
+    for n in (1, 4, 7):
+        x = np.ones((n, 3), np.float32)
+        out = concrete(x, 2.)
+        np.testing.assert_array_equal(out["out"].numpy(), np.full(n, 6., np.float32))
+        assert int(out["n"]) == 3 * n
+    assert len(runs) == traces and concrete.trace_count() == 1 and float(v) == 4.
+    with pytest.raises(TypeError, match="traced for"):
+        concrete(np.ones((1, 3), np.float32), 3.)  # another Python value
+    with pytest.raises(duet.errors.OpError, match="input_signature"):
+        concrete(np.ones((1, 4), np.float32), 2.)  # an incompatible shape
+    gd = concrete.graph_def()
+    assert isinstance(gd, bytes) and b"Placeholder" in gd
+
+    @duet.function(input_signature=[duet.TensorSpec([2], duet.int32)])
+    def twice(x):
+        return x * 2
+    np.testing.assert_array_equal(twice.get_concrete_function()(np.array([1, 2], np.int32)),
+                                  [2, 4])
+
+
 def test_input_signature_reduce_retracing_and_eager_switch():
     @duet.function(input_signature=[duet.TensorSpec([None], duet.float32)])
     def double(x):

@@ -77,6 +77,23 @@ def test_graph_def_files_round_trip_and_optimize(tmp_path):
     np.testing.assert_array_equal(out.numpy(), [[0., 6.]])
 
 
+def test_name_scopes_nest_and_as_graph_def_serializes():
+    g = duet.Graph()
+    with g.as_default():
+        with duet.name_scope("layer1"):
+            x = duet.placeholder(duet.float32, [2], name="x")
+            with duet.name_scope("inner"):
+                y = duet.identity(x * 2., name="y")
+        z = duet.identity(y, name="z")
+    assert x.name == "layer1/x:0" and y.name == "layer1/inner/y:0" and z.name == "z:0"
+    gd = g.as_graph_def()
+    assert isinstance(gd, bytes) and b"layer1/inner/y" in gd
+    with duet.Session(g) as sess:
+        np.testing.assert_array_equal(sess.run("layer1/inner/y:0", {x: [1., 2.]}).numpy(), [2., 4.])
+    with duet.name_scope("eager"):  # nothing to name eagerly
+        np.testing.assert_array_equal((duet.constant([1.]) * 3).numpy(), [3.])
+
+
 def test_graph_errors_are_python_errors():
     g = duet.Graph()
     with g.as_default():

@@ -126,6 +126,29 @@ TEST_CASE("trainable variables are watched automatically, others are not") {
   ExpectTensor(watching.gradient(y2, {frozen})[0], kFloat64, {}, {2});
 }
 
+TEST_CASE("watch_accessed_variables=false watches only what watch() names, eagerly and traced") {
+  Variable a(constant(2.0), "a");
+  Variable b(constant(3.0), "b");
+  auto grads = [&] {
+    GradientTape tape(/*persistent=*/false, /*watch_accessed_variables=*/false);
+    tape.watch(b);
+    Tensor y = a * b;
+    return tape.gradient(y, {a, b});
+  };
+  std::vector<Tensor> g = grads();
+  CHECK(!g[0].defined());
+  ExpectTensor(g[1], kFloat64, {}, {2});
+
+  bool a_defined = true;
+  auto traced = duet::function([&] {
+    std::vector<Tensor> t = grads();
+    a_defined = t[0].defined();
+    return t[1];
+  });
+  ExpectTensor(traced(), kFloat64, {}, {2});
+  CHECK(!a_defined);
+}
+
 TEST_CASE("gradients flow through Variable reads after assignments") {
   Variable v(constant(1.0), "v");
   v.assign(constant(4.0));
