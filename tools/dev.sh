@@ -36,7 +36,8 @@ NN_KERNEL_TESTS='filter("^//tests:(ops/nn/|gradients/nn_grads_test$|kernels/(?!c
 PY_VENV="$HOME/.venvs/duet"
 BUILD_PYTHON=(nanobind numpy pytest)
 
-# The Python modules the interop tests import (tests/interop/peer_python.sh).
+# The Python modules the interop tests import (tests/interop/peer_python.sh); PyTorch is installed
+# too, for the Python tests (python/tests/test_with_peers.py).
 TF_PEERS="tensorflow, tf_keras, tensorboard"
 
 install_python() {
@@ -55,11 +56,11 @@ install_package() {
     (cd / && "$PY_VENV/bin/python" -c "import duet; assert float(duet.reduce_sum([1., 2.])) == 3")
 }
 
-# Installs the peers into $PY_VENV; then CI requires them (DUET_REQUIRE_PEERS=1 in PEER_FLAGS): an
-# interop test that cannot import one fails instead of skipping. If the install fails, the tests
+# Installs the peers into $PY_VENV; then CI requires them (DUET_REQUIRE_PEERS=1 and
+# DUET_REQUIRE_TORCH=1 in PEER_FLAGS): a test that cannot import one fails instead of skipping. If the install fails, the tests
 # skip, saying so.
 PEER_FLAGS=()
-install_tensorflow() {
+install_peers() {
   if ! "$PY_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
     echo "installing tensorflow-cpu, tf-keras and tensorboard into $PY_VENV (for tests/interop)"
     # tf-keras (Keras 2, whose checkpoints the interop tests exchange) would pull in the full
@@ -69,8 +70,17 @@ install_tensorflow() {
       "$PY_VENV/bin/pip" install -q --no-deps tf-keras; } ||
       echo "warning: the TensorFlow peers could not be installed; the interop tests will skip" >&2
   fi
+  # PyPI's torch wheel brings CUDA's libraries (2.8 GB; about 1 min to fetch, 1.5 min to install).
+  if ! "$PY_VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
+    echo "installing torch into $PY_VENV (for python/tests/test_with_peers.py)"
+    "$PY_VENV/bin/pip" install -q torch ||
+      echo "warning: torch could not be installed; its tests will skip" >&2
+  fi
   if "$PY_VENV/bin/python" -c "import $TF_PEERS" >/dev/null 2>&1; then
     PEER_FLAGS=(--test_env=DUET_REQUIRE_PEERS=1)
+  fi
+  if "$PY_VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
+    PEER_FLAGS+=(--test_env=DUET_REQUIRE_TORCH=1)
   fi
 }
 
@@ -147,12 +157,12 @@ shift || true
 install_deps
 install_python
 case "$cmd" in
-  deps) install_tensorflow ;;
+  deps) install_peers ;;
   format) cxx_sources | xargs clang-format -i ;;
   demo) bazel run "${BAZEL_FLAGS[@]}" //examples:eager_tour ;;
   sanitize) sanitizer_tests //tests/... ;;
   test)
-    install_tensorflow
+    install_peers
     log=$(mktemp)
     set +e
     check_format

@@ -195,6 +195,62 @@ def getitem(x, index):
                              shrink_axis_mask=shrink_axis_mask)
 
 
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` along `axis` (default: batch_dims) at `indices`: tf.gather."""
+    axis = batch_dims if axis is None else axis
+    return _raw.GatherV2(params, indices, axis, batch_dims=batch_dims, name=name)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """One-hot rows of `depth` (tf.one_hot): float32 1s and 0s unless told otherwise."""
+    if dtype is None:
+        given = [v for v in (on_value, off_value) if isinstance(v, _core.Tensor)]
+        dtype = given[0].dtype if given else dtypes.float32
+    on = cast(1 if on_value is None else on_value, dtype)
+    off = cast(0 if off_value is None else off_value, dtype)
+    return _raw.OneHot(indices, depth, on, off, axis=-1 if axis is None else axis, name=name)
+
+
+def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 (tf.math.top_k)
+    """(values, indices) of the k largest entries along the last axis."""
+    values, indices = _raw.TopKV2(input, k, sorted=sorted, name=name)
+    return values, indices
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over `axis`, computed stably (the max is subtracted first)."""
+    x = convert_to_tensor(input_tensor)
+    top = stop_gradient(reduce_max(x, axis, keepdims=True))
+    top = _raw.SelectV2(_raw.IsFinite(top), top, zeros_like(top))  # all -inf: no shift
+    total = _raw.Log(reduce_sum(_raw.Exp(x - top), axis, keepdims=True))
+    return reduce_sum(total + top, axis, keepdims=keepdims, name=name)  # drops the kept axes
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """t scaled so that its L2 norm over `axes` is at most clip_norm (tf.clip_by_norm)."""
+    t = convert_to_tensor(t)
+    squares = reduce_sum(t * t, axes, keepdims=True)
+    positive = squares > 0
+    safe = _raw.SelectV2(positive, squares, ones_like(squares))  # no NaN gradient at 0
+    norm = _raw.SelectV2(positive, _raw.Sqrt(safe), squares)
+    clip_norm = cast(clip_norm, t.dtype)
+    return _raw.Identity(t * clip_norm / _raw.Maximum(norm, clip_norm), name=name)
+
+
+def stop_gradient(input, name=None):  # noqa: A002 (tf.stop_gradient)
+    return _raw.StopGradient(input, name=name)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002 (tf.zeros_like)
+    x = convert_to_tensor(input)
+    return _raw.ZerosLike(x if dtype is None else cast(x, dtype), name=name)
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002 (tf.ones_like)
+    x = convert_to_tensor(input)
+    return _raw.OnesLike(x if dtype is None else cast(x, dtype), name=name)
+
+
 # tf.nn's names for the nn ops (also at duet.nn).
 def softmax(logits, axis=-1, name=None):
     if axis not in (-1, convert_to_tensor(logits).ndim - 1):
@@ -229,6 +285,66 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return _raw.SparseSoftmaxCrossEntropyWithLogits(logits, labels, name=name)[0]
 
 
+def _pool_window(v, rank=2):
+    v = [v] * rank if isinstance(v, int) else list(v)
+    return [1] + [v[0]] * rank + [1] if len(v) == 1 else [1] + v + [1] if len(v) == rank else v
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    return _raw.MaxPool(input, ksize=_pool_window(ksize), strides=_pool_window(strides),
+                        padding=padding, data_format=data_format, name=name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    return _raw.AvgPool(input, ksize=_pool_window(ksize), strides=_pool_window(strides),
+                        padding=padding, data_format=data_format, name=name)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
+                     name=None):  # noqa: A002 (tf.nn.depthwise_conv2d)
+    return _raw.DepthwiseConv2dNative(input, filter, strides=_pool_window(strides),
+                                      padding=padding, data_format=data_format or "NHWC",
+                                      dilations=_pool_window(dilations or 1), name=name)
+
+
+def embedding_lookup(params, ids, name=None):
+    return gather(params, ids, name=name)
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """(mean, variance) of x over `axes` (tf.nn.moments)."""
+    mean = reduce_mean(x, axes, keepdims=True)
+    variance = reduce_mean(_raw.SquaredDifference(x, stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    return mean, variance
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
+    """x / sqrt(max(sum(x**2, axis), epsilon)) (tf.nn.l2_normalize)."""
+    x = convert_to_tensor(x)
+    squares = reduce_sum(x * x, axis, keepdims=True)
+    return _raw.Mul(x, _raw.Rsqrt(_raw.Maximum(squares, cast(epsilon, x.dtype))), name=name)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z, elementwise."""
+    x, z = convert_to_tensor(logits), convert_to_tensor(labels)
+    return _raw.AddV2(_raw.Relu(x) - x * z, _raw.Log1p(_raw.Exp(-_raw.Abs(x))), name=name)
+
+
+def silu(features, beta=1.0, name=None):
+    """features * sigmoid(beta * features) (tf.nn.silu, also tf.nn.swish)."""
+    x = convert_to_tensor(features)
+    return _raw.Mul(x, _raw.Sigmoid(x * beta if beta != 1.0 else x), name=name)
+
+
 NN = ["relu", "relu6", "elu", "selu", "sigmoid", "tanh", "softplus", "softsign", "leaky_relu",
       "softmax", "log_softmax", "conv2d", "bias_add", "softmax_cross_entropy_with_logits",
-      "sparse_softmax_cross_entropy_with_logits", "l2_loss"]
+      "sparse_softmax_cross_entropy_with_logits", "l2_loss", "max_pool2d", "avg_pool2d",
+      "depthwise_conv2d", "embedding_lookup", "moments", "l2_normalize",
+      "sigmoid_cross_entropy_with_logits", "silu", "swish", "max_pool", "avg_pool"]
+
+
+swish = silu
+max_pool, avg_pool = max_pool2d, avg_pool2d  # tf.nn's older names, NHWC

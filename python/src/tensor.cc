@@ -6,6 +6,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 #include "duet.h"
@@ -53,7 +54,7 @@ Tensor Operand(nb::handle value, const char* arg) {
 // Two tensors: the overload tried first, with no conversion at all.
 template <BinaryFn F>
 Tensor BinaryTensors(const Tensor& x, const Tensor& y) {
-  const Tensor inputs[] = {x, y};
+  const std::reference_wrapper<const Tensor> inputs[] = {x, y};  // no reference counting
   if (WorthReleasingGil(inputs)) {
     nb::gil_scoped_release release;
     return F(x, y, PythonCallSite());
@@ -152,8 +153,15 @@ void init_tensor(nb::module_& m) {
       .def("__float__",
            [](const Tensor& t) { return cast(Scalar(t, "float"), kFloat64).item<double>(); })
       .def("__bool__", [](const Tensor& t) { return cast(Scalar(t, "bool"), kBool).item<bool>(); })
+      // A floating scalar converts as Python's int(float) does: NaN and infinities raise.
       .def("__int__",
-           [](const Tensor& t) { return cast(Scalar(t, "int"), kInt64).item<int64_t>(); })
+           [](const Tensor& t) -> nb::object {
+             Tensor s = Scalar(t, "int");
+             if (!IsFloating(s.dtype())) return nb::int_(cast(s, kInt64).item<int64_t>());
+             PyObject* n = PyNumber_Long(nb::float_(cast(s, kFloat64).item<double>()).ptr());
+             if (n == nullptr) throw nb::python_error();  // ValueError, OverflowError
+             return nb::steal(n);
+           })
       .def(
           "__index__",
           [](const Tensor& t) {

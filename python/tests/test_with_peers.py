@@ -1,5 +1,6 @@
-"""duet in one process with TensorFlow, imported in either order, exchanging tensors (also by DLPack),
-GraphDef files and checkpoints: the extension exports only PyInit__core (python/exports.lds) and is loaded with
+"""duet in one process with TensorFlow, imported in either order, exchanging tensors (also by
+DLPack), GraphDef files and checkpoints; and with PyTorch, exchanging tensors by DLPack without
+copies. The extension exports only PyInit__core (python/exports.lds) and is loaded with
 RTLD_DEEPBIND (Note [Loading beside TensorFlow] in duet/__init__.py), so its libprotobuf and Abseil
 never meet TensorFlow's."""
 
@@ -15,7 +16,8 @@ def _require(module):
     try:
         __import__(module)
     except ImportError:
-        if os.environ.get("DUET_REQUIRE_PEERS") == "1":
+        required = "DUET_REQUIRE_TORCH" if module == "torch" else "DUET_REQUIRE_PEERS"
+        if os.environ.get(required) == "1":
             raise
         pytest.skip(f"{module} is not installed (tools/dev.sh deps installs it)")
 
@@ -85,3 +87,35 @@ def test_duet_and_tensorflow_share_a_process(first):
     if first == "tensorflow":
         imports.reverse()
     assert _run("\n".join(imports) + "\n" + textwrap.dedent(EXCHANGE)).strip() == "ok"
+
+
+TORCH_EXCHANGE = """
+    import numpy as np
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    # DLPack both ways without a copy: a write on one side shows on the other.
+    t = torch.from_numpy(a.copy())
+    d = duet.from_dlpack(t)
+    t[0, 0] = 100.
+    assert float(d[0, 0]) == 100.
+    back = torch.from_dlpack(d)
+    assert back.data_ptr() == t.data_ptr()
+    mine = duet.constant(a)
+    theirs = torch.from_dlpack(mine)
+    assert theirs.data_ptr() == mine.numpy().__array_interface__["data"][0]
+    # Both engines' thread pools (OpenMP, oneDNN) at work in one process.
+    big = np.random.default_rng(0).normal(size=(256, 256)).astype(np.float32)
+    for _ in range(3):
+        mine = duet.matmul(big, big).numpy()
+        theirs = torch.from_numpy(big) @ torch.from_numpy(big)
+        assert np.allclose(mine, theirs.numpy(), rtol=1e-4, atol=1e-3)
+    print("ok")
+"""
+
+
+@pytest.mark.parametrize("first", ["torch", "duet"])
+def test_duet_and_pytorch_share_a_process(first):
+    _require("torch")
+    imports = ["import duet", "import torch"]
+    if first == "torch":
+        imports.reverse()
+    assert _run("\n".join(imports) + "\n" + textwrap.dedent(TORCH_EXCHANGE)).strip() == "ok"

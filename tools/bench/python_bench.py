@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """duet from Python beside its peers in the same process and run (issue 38's measured items):
 
-    ~/.venvs/duet/bin/python tools/bench/python_bench.py [bazel-bin/tools/bench/function_bench]
+    ~/.venvs/duet/bin/python tools/bench/python_bench.py [--instructions] \
+        [bazel-bin/tools/bench/function_bench]
     # after tools/dev.sh test (pip install .) and bazel build //tools/bench:function_bench
 
 - python.<engine>.add_4x4_f32 (us): `x + y` on 4x4 float32 tensors, eager, from Python; duet's
@@ -15,7 +16,12 @@
   same step traced from C++ runs in the same script (cpp.traced.mlp_train_step_b64_f32) and the
   ratio is printed.
 - python.duet.import (ms): `python -c "import duet"`, the median of 5 (warm file cache), beside
-  python.startup (`python -c pass`).
+  python.startup (`python -c pass`); python.duet.import_cold: the first import after the kernel's
+  page cache is dropped (needs root; left out otherwise).
+- python.duet.installed_size (MB): the installed package's files.
+- With --instructions (needs valgrind; minutes): python.<engine>.add_4x4_f32_instructions, the
+  instructions one `x + y` executes (callgrind: 200000 calls less as many empty ones): unlike
+  times, the same on a busy machine.
 Engines that are not installed are left out, saying so. Timing as the other peers
 (peer_timing.py: medians over repetitions).
 """
@@ -106,20 +112,74 @@ def bench_torch():
 
 
 def bench_import():
-    def median_ms(code):
+    def median_ms(code, runs=5):
         times = []
-        for _ in range(5):
+        for _ in range(runs):
             start = time.perf_counter()
             subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
             times.append(time.perf_counter() - start)
         return statistics.median(times) * 1e3
+    try:
+        subprocess.run(["sync"], check=True)
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("3\n")
+        emit("python.duet.import_cold", median_ms("import duet", runs=1), "ms")
+    except OSError:
+        print("# the page cache cannot be dropped (not root): import_cold left out", flush=True)
     emit("python.startup", median_ms("pass"), "ms")
     emit("python.duet.import", median_ms("import duet"), "ms")
 
 
+def bench_installed_size():
+    import duet
+    folder = os.path.dirname(duet.__file__)
+    size = sum(os.path.getsize(os.path.join(root, name))
+               for root, _, names in os.walk(folder) for name in names)
+    emit("python.duet.installed_size", size / 1e6, "MB")
+
+
+# One engine's `x + y` loop, run under callgrind by bench_instructions.
+INSTRUCTIONS_LOOP = """
+import sys, numpy as np
+A = np.arange(16, dtype=np.float32).reshape(4, 4) * 0.25 - 0.5
+engine, calls = sys.argv[1], int(sys.argv[2])
+if engine == "torch":
+    import torch
+    torch.set_num_threads(1)
+    x, y = torch.tensor(A), torch.tensor(A + 1)
+else:
+    import duet
+    x, y = duet.constant(A), duet.constant(A + 1)
+f = (lambda: x + y) if calls > 0 else (lambda: None)
+for _ in range(abs(calls) or 1000):
+    f()
+"""
+
+
+def bench_instructions():
+    def instructions(engine, calls):
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             "-c", INSTRUCTIONS_LOOP, engine, str(calls)], capture_output=True, text=True)
+        line = [l for l in out.stderr.splitlines() if "Collected" in l]
+        return int(line[0].split()[-1]) if line else None
+
+    for engine in ("duet", "torch"):
+        counts = [instructions(engine, c) for c in (1000, 201000, -1000, -201000)]
+        if None in counts:
+            print(f"# {engine}: callgrind failed (not installed?): left out", flush=True)
+            continue
+        per_call = ((counts[1] - counts[0]) - (counts[3] - counts[2])) / 200000
+        emit(f"python.{engine}.add_4x4_f32_instructions", int(per_call), "instructions")
+
+
 if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if a != "--instructions"]
+    if "--instructions" in sys.argv:
+        bench_instructions()
     bench_duet()
-    bench_mlp_step(sys.argv[1] if len(sys.argv) > 1 else None)
+    bench_mlp_step(args[0] if args else None)
     bench_torch()
     bench_tensorflow()  # last: its import starts threads that would tax the others
     bench_import()
+    bench_installed_size()
