@@ -273,13 +273,13 @@ class ConcreteFunction:
         self._function = Function(function._fn, input_signature=specs, name=function._name)
         self._key = key
         self._fixed = [(i, leaf) for i, leaf in enumerate(leaves) if not _is_tensor_leaf(leaf)]
-        self._function._names[key] = function._names[key]
         # Traced (and exported) now, not run: a call with zeros could change variables.
         examples = [_example(leaf) if isinstance(leaf, TensorSpec) else leaf for leaf in leaves]
         self._graph_def = self._function._tracer.graph_def(
             [key] + examples, self._function._trace(key, bound), False)
-        spec_leaves = iter([leaf if spec is None else spec
-                            for leaf, spec in _pair_specs(leaves, specs)])
+        each_spec = iter(specs)
+        spec_leaves = iter([next(each_spec) if _is_tensor_leaf(leaf) else leaf
+                            for leaf in leaves])
         call = function._signature.bind_partial()
         call.arguments.update({name: _rebuild(value, spec_leaves)
                                for name, value in bound.arguments.items()})
@@ -316,12 +316,6 @@ class ConcreteFunction:
 
 def _is_tensor_leaf(leaf):
     return isinstance(leaf, (Tensor, np.ndarray, np.generic, TensorSpec))
-
-
-def _pair_specs(leaves, specs):
-    """(leaf, its spec or None) for each leaf."""
-    specs = iter(specs)
-    return [(leaf, next(specs) if _is_tensor_leaf(leaf) else None) for leaf in leaves]
 
 
 def _example(spec):

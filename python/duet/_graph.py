@@ -19,28 +19,26 @@ optimize = _core.optimize
 
 
 @contextlib.contextmanager
-def _as_default(graph):
-    """Ops called in the block add nodes to `graph` instead of running."""
-    scope = _core._GraphDefault(graph)
+def _entered(scope, value):
+    """A C++ scope (enter()/exit()) as a context manager yielding `value`."""
     scope.enter()
     try:
-        yield graph
+        yield value
     finally:
         scope.exit()
+
+
+def _as_default(graph):
+    """Ops called in the block add nodes to `graph` instead of running."""
+    return _entered(_core._GraphDefault(graph), graph)
 
 
 Graph.as_default = _as_default
 
 
-@contextlib.contextmanager
 def name_scope(name):
     """Nodes made in the block are named "name/..." (scopes nest); nothing changes eagerly."""
-    scope = _core._NameScope(name)
-    scope.enter()
-    try:
-        yield name
-    finally:
-        scope.exit()
+    return _entered(_core._NameScope(name), name)
 
 
 def _tensor_name(t):

@@ -80,15 +80,6 @@ EXCHANGE = """
 """
 
 
-@pytest.mark.parametrize("first", ["tensorflow", "duet"])
-def test_duet_and_tensorflow_share_a_process(first):
-    _require("tensorflow")
-    imports = ["import duet", "import tensorflow as tf"]
-    if first == "tensorflow":
-        imports.reverse()
-    assert _run("\n".join(imports) + "\n" + textwrap.dedent(EXCHANGE)).strip() == "ok"
-
-
 TORCH_EXCHANGE = """
     import numpy as np
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
@@ -112,10 +103,14 @@ TORCH_EXCHANGE = """
 """
 
 
-@pytest.mark.parametrize("first", ["torch", "duet"])
-def test_duet_and_pytorch_share_a_process(first):
-    _require("torch")
-    imports = ["import duet", "import torch"]
-    if first == "torch":
-        imports.reverse()
-    assert _run("\n".join(imports) + "\n" + textwrap.dedent(TORCH_EXCHANGE)).strip() == "ok"
+PEERS = {"tensorflow": ("import tensorflow as tf", EXCHANGE),
+         "torch": ("import torch", TORCH_EXCHANGE)}
+
+
+@pytest.mark.parametrize("peer", sorted(PEERS))
+@pytest.mark.parametrize("peer_first", [True, False])
+def test_duet_and_a_peer_share_a_process(peer, peer_first):
+    _require(peer)
+    peer_import, code = PEERS[peer]
+    imports = [peer_import, "import duet"] if peer_first else ["import duet", peer_import]
+    assert _run("\n".join(imports) + "\n" + textwrap.dedent(code)).strip() == "ok"
