@@ -182,9 +182,15 @@ Tensor FromDLPack(nb::handle value) {
   return Tensor(std::move(impl));
 }
 
+Tensor OnHost(const Tensor& tensor) {
+  if (tensor.device().is_host()) return tensor;
+  nb::gil_scoped_release release;
+  return tensor.cpu();
+}
+
 nb::object ToNumPy(const Tensor& tensor) {
   CheckHasValue(tensor, "numpy()");
-  Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
+  Tensor host = OnHost(tensor);
   std::vector<size_t> shape(host.shape().dims().begin(), host.shape().dims().end());
   // The capsule owns a reference to the tensor's memory for as long as the array lives.
   auto* owner = new Tensor(host);

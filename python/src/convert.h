@@ -46,4 +46,8 @@ Tensor FromDLPack(nanobind::handle value);
 // A host array of the tensor's memory (read-only, no copy) for the NumPy dtypes duet shares.
 nanobind::object ToNumPy(const Tensor& tensor);
 
+// `tensor` itself when its memory is host memory, else a copy in host memory, made with the GIL
+// released (the copy waits for the device).
+Tensor OnHost(const Tensor& tensor);
+
 }  // namespace duet::python

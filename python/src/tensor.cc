@@ -28,7 +28,7 @@ Tensor Scalar(const Tensor& t, const char* what) {
     throw Error(absl::InvalidArgumentError(
         absl::StrCat(what, "() needs a tensor of one element, not of shape ", t.shape().str())));
   }
-  return t.device().is_host() ? t : t.cpu();
+  return OnHost(t);
 }
 
 // The hot binary ops: operators and duet.add & co. call the C++ op functions directly, with no
@@ -145,11 +145,18 @@ void init_tensor(nb::module_& m) {
       .def_prop_ro("device", [](const Tensor& t) { return t.device().tf_name(); })
       .def_prop_ro("ndim", [](const Tensor& t) { return t.rank(); })
       .def("numpy", &ToNumPy, "The values as a read-only NumPy array (no copy for host memory).")
-      .def("cpu", [](const Tensor& t) { return t.cpu(); })
+      // Copies between devices wait for them: without the GIL.
       .def(
-          "gpu", [](const Tensor& t, int index) { return t.gpu(index); }, nb::arg("index") = 0)
-      .def("_to", [](const Tensor& t,
-                     const std::string& spec) { return t.to(ValueOrThrow(Device::Parse(spec))); })
+          "cpu", [](const Tensor& t) { return t.cpu(); }, nb::call_guard<nb::gil_scoped_release>())
+      .def(
+          "gpu", [](const Tensor& t, int index) { return t.gpu(index); }, nb::arg("index") = 0,
+          nb::call_guard<nb::gil_scoped_release>())
+      .def(
+          "_to",
+          [](const Tensor& t, const std::string& spec) {
+            return t.to(ValueOrThrow(Device::Parse(spec)));
+          },
+          nb::call_guard<nb::gil_scoped_release>())
       .def("__float__",
            [](const Tensor& t) { return cast(Scalar(t, "float"), kFloat64).item<double>(); })
       .def("__bool__", [](const Tensor& t) { return cast(Scalar(t, "bool"), kBool).item<bool>(); })

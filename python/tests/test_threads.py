@@ -35,3 +35,27 @@ def test_ops_from_several_threads_agree_with_one_thread():
     for y, dx in results.values():
         np.testing.assert_allclose(y, expected, rtol=1e-4)
         np.testing.assert_array_equal(dx, 2 * a)
+
+
+def test_device_copies_from_several_threads():
+    # DUET_VIRTUAL_DEVICES=2 (python/BUILD.bazel): cpu:1 is memory of its own; copies release the
+    # GIL while they run.
+    a = np.arange(1 << 20, dtype=np.float32)
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            there = duet.constant(a + k)._to("cpu:1")
+            assert there.device.endswith("CPU:1"), there.device
+            results[k] = (there * 2)._to("cpu:0").numpy()
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for k, values in results.items():
+        np.testing.assert_array_equal(values, (a + k) * 2)
