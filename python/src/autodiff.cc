@@ -48,6 +48,14 @@ std::vector<Tensor> GradientsFrom(nb::handle result, size_t num_inputs) {
   return grads;
 }
 
+// A value to assign to `v`: a tensor as it is (a dtype other than the variable's is an error), a
+// Python or NumPy value converted to the variable's dtype, as tf.Variable.assign converts them.
+Tensor ValueFor(const Variable& v, nb::handle value, const char* what) {
+  if (nb::isinstance<Tensor>(value) || nb::isinstance<Variable>(value))
+    return ToTensor(value, what);
+  return ToTensor(value, what, v.dtype());
+}
+
 }  // namespace
 
 void init_autodiff(nb::module_& m) {
@@ -71,7 +79,7 @@ void init_autodiff(nb::module_& m) {
           "__init__",
           [](Variable* self, nb::handle initial_value, bool trainable,
              std::optional<std::string> name, nb::handle dtype) {
-            new (self) Variable(ToTensor(initial_value, "initial_value", DTypeArg(dtype)),
+            new (self) Variable(ToConstant(initial_value, "initial_value", DTypeArg(dtype)),
                                 name.value_or("Variable"), trainable, PythonCallSite());
           },
           nb::arg("initial_value").none(), nb::arg("trainable") = true,
@@ -92,19 +100,19 @@ void init_autodiff(nb::module_& m) {
       .def(
           "assign",
           [](const Variable& v, nb::handle value) {
-            return v.assign(ToTensor(value, "value"), PythonCallSite());
+            return v.assign(ValueFor(v, value, "value"), PythonCallSite());
           },
           nb::arg("value").none(), nb::rv_policy::copy)
       .def(
           "assign_add",
           [](const Variable& v, nb::handle delta) {
-            return v.assign_add(ToTensor(delta, "delta"), PythonCallSite());
+            return v.assign_add(ValueFor(v, delta, "delta"), PythonCallSite());
           },
           nb::arg("delta").none(), nb::rv_policy::copy)
       .def(
           "assign_sub",
           [](const Variable& v, nb::handle delta) {
-            return v.assign_sub(ToTensor(delta, "delta"), PythonCallSite());
+            return v.assign_sub(ValueFor(v, delta, "delta"), PythonCallSite());
           },
           nb::arg("delta").none(), nb::rv_policy::copy);
 

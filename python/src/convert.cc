@@ -116,6 +116,18 @@ Tensor ToTensor(nb::handle value, const char* what, std::optional<DType> dtype) 
   return t;
 }
 
+Tensor ToConstant(nb::handle value, const char* what, std::optional<DType> dtype) {
+  if (!dtype && PyFloat_Check(value.ptr())) {
+    return constant(static_cast<float>(PyFloat_AS_DOUBLE(value.ptr())));
+  }
+  if (!dtype && PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow == 0 && v >= INT32_MIN && v <= INT32_MAX) return constant(static_cast<int32_t>(v));
+  }
+  return ToTensor(value, what, dtype);
+}
+
 std::optional<DType> DTypeArg(nb::handle dtype) {
   if (dtype.is_none()) return std::nullopt;
   nb::object d = nb::module_::import_("duet.dtypes").attr("as_dtype")(dtype);

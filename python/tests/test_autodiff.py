@@ -22,6 +22,14 @@ def test_variable_state_and_operators():
     assert "duet.Variable 'w' shape=(2, 1) dtype=float32" in repr(w)
     assert not duet.Variable(1., trainable=False).trainable
     assert duet.Variable(1, dtype=duet.float64).dtype == duet.float64
+    # Python numbers as tf.Variable types them: float32, int32 (int64 beyond int32's range).
+    assert duet.Variable(1.).dtype == duet.float32 and duet.Variable(1).dtype == duet.int32
+    assert duet.Variable(2**40).dtype == duet.int64 and duet.Variable(True).dtype == duet.bool
+    v = duet.Variable(1.)
+    v.assign_add(0.5)  # a Python value takes the variable's dtype, as in TensorFlow
+    assert float(v) == 1.5
+    with pytest.raises(duet.errors.InvalidArgumentError, match="float64"):
+        v.assign(duet.constant(2., dtype=duet.float64))  # a tensor of another dtype does not
     with pytest.raises(duet.errors.InvalidArgumentError):
         w.assign([1., 2., 3.])  # the wrong shape
 

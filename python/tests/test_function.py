@@ -1,5 +1,8 @@
 """duet.function tracing Python callables: eager == traced, the cache key, retrace reasons."""
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -174,3 +177,28 @@ def test_a_warning_after_five_traces_in_ten_calls_quotes_the_reasons():
     with pytest.warns(UserWarning, match=r"5 of the last 5 calls traced.*argument 'n': value"):
         for n in range(5):
             f(x, n)
+
+
+def test_a_dropped_function_is_freed():
+    v = duet.Variable(1.)
+
+    @duet.function
+    def f(x):
+        return x * v
+
+    class Model:
+        def __init__(self):
+            self.w = duet.Variable(2.)
+
+        @duet.function
+        def __call__(self, x):
+            return x * self.w
+
+    f(duet.constant(2.))
+    concrete = f.get_concrete_function(duet.TensorSpec([None]))
+    model = Model()
+    model(duet.constant(3.))
+    refs = [weakref.ref(f), weakref.ref(concrete), weakref.ref(model)]
+    del f, concrete, model
+    gc.collect()
+    assert all(r() is None for r in refs)
