@@ -7,32 +7,42 @@ import numpy as np
 import duet
 
 
-def test_ops_from_several_threads_agree_with_one_thread():
-    rng = np.random.default_rng(3)
-    a = rng.normal(size=(256, 256)).astype(np.float32)
-    expected = (a @ a + a).sum(axis=1)
+def _in_threads(work, count=4):
+    """work(k) on `count` threads at once; {k: its result}, or the first exception raised."""
     results, errors = {}, []
 
-    def work(k):
+    def run(k):
         try:
-            x = duet.constant(a)
-            for _ in range(5):
-                y = duet.reduce_sum(duet.matmul(x, x) + x, axis=1)
-            with duet.GradientTape() as tape:
-                tape.watch(x)
-                loss = duet.reduce_sum(x * x)
-            (dx,) = tape.gradient(loss, [x])
-            results[k] = (y.numpy(), dx.numpy())
-        except Exception as e:  # noqa: BLE001 (reported below)
+            results[k] = work(k)
+        except Exception as e:  # noqa: BLE001 (raised below)
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert not errors, errors
-    for y, dx in results.values():
+    if errors:
+        raise errors[0]
+    return results
+
+
+def test_ops_from_several_threads_agree_with_one_thread():
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(256, 256)).astype(np.float32)
+    expected = (a @ a + a).sum(axis=1)
+
+    def work(k):
+        x = duet.constant(a)
+        for _ in range(5):
+            y = duet.reduce_sum(duet.matmul(x, x) + x, axis=1)
+        with duet.GradientTape() as tape:
+            tape.watch(x)
+            loss = duet.reduce_sum(x * x)
+        (dx,) = tape.gradient(loss, [x])
+        return y.numpy(), dx.numpy()
+
+    for y, dx in _in_threads(work).values():
         np.testing.assert_allclose(y, expected, rtol=1e-4)
         np.testing.assert_array_equal(dx, 2 * a)
 
@@ -41,21 +51,11 @@ def test_device_copies_from_several_threads():
     # DUET_VIRTUAL_DEVICES=2 (python/BUILD.bazel): cpu:1 is memory of its own; copies release the
     # GIL while they run.
     a = np.arange(1 << 20, dtype=np.float32)
-    results, errors = {}, []
 
     def work(k):
-        try:
-            there = duet.constant(a + k)._to("cpu:1")
-            assert there.device.endswith("CPU:1"), there.device
-            results[k] = (there * 2)._to("cpu:0").numpy()
-        except Exception as e:  # noqa: BLE001 (reported below)
-            errors.append(e)
+        there = duet.constant(a + k)._to("cpu:1")
+        assert there.device.endswith("CPU:1"), there.device
+        return (there * 2)._to("cpu:0").numpy()
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    for k, values in results.items():
+    for k, values in _in_threads(work).items():
         np.testing.assert_array_equal(values, (a + k) * 2)
