@@ -13,6 +13,7 @@ void init_function(nanobind::module_& m);
 void init_control_flow(nanobind::module_& m);
 void init_io(nanobind::module_& m);
 void init_optimizers(nanobind::module_& m);
+void init_losses(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -25,4 +26,5 @@ NB_MODULE(_core, m) {
   duet::python::init_control_flow(m);
   duet::python::init_io(m);
   duet::python::init_optimizers(m);
+  duet::python::init_losses(m);
 }
