@@ -37,6 +37,7 @@ from duet._graph import (Graph, Operation, Session, freeze_variables, gradients,
 from duet._ops import raw_ops, _snake
 from duet import _api
 from duet import losses
+from duet import metrics
 from duet import optimizers
 from duet import train
 from duet._api import *  # noqa: F401,F403 (the public op functions)

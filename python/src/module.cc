@@ -14,6 +14,7 @@ void init_control_flow(nanobind::module_& m);
 void init_io(nanobind::module_& m);
 void init_optimizers(nanobind::module_& m);
 void init_losses(nanobind::module_& m);
+void init_metrics(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -27,4 +28,5 @@ NB_MODULE(_core, m) {
   duet::python::init_io(m);
   duet::python::init_optimizers(m);
   duet::python::init_losses(m);
+  duet::python::init_metrics(m);
 }

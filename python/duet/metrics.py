@@ -1,0 +1,23 @@
+"""duet.metrics: Keras' streaming metrics over duet's C++ ones (nn/metrics/).
+
+    acc = duet.metrics.SparseCategoricalAccuracy()
+    acc.update_state(labels, logits)        # or acc(labels, logits): update, then the result
+    float(acc.result()); acc.reset_state()
+
+The state is float32 variables (`variables`), so a metric accumulates eagerly, inside
+duet.function and in a graph alike, and checkpoints save it."""
+
+from duet import _core
+
+Metric = _core.Metric
+Mean = _core.Mean
+Sum = _core.Sum
+Accuracy = _core.Accuracy
+SparseCategoricalAccuracy = _core.SparseCategoricalAccuracy
+CategoricalAccuracy = _core.CategoricalAccuracy
+Precision = _core.Precision
+Recall = _core.Recall
+AUC = _core.AUC
+
+__all__ = ["Metric", "Mean", "Sum", "Accuracy", "SparseCategoricalAccuracy",
+           "CategoricalAccuracy", "Precision", "Recall", "AUC"]
