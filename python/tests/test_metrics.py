@@ -1,15 +1,11 @@
 """duet.metrics from Python against Keras in the same run (a subprocess that imports both), and
 their state inside duet.function."""
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
 
 import duet
+from peers import require, run_python
 
 KERAS = """
     import numpy as np
@@ -46,16 +42,8 @@ KERAS = """
 
 
 def test_every_metric_matches_keras():
-    try:
-        import tensorflow  # noqa: F401
-    except ImportError:
-        if os.environ.get("DUET_REQUIRE_PEERS") == "1":
-            raise
-        pytest.skip("tensorflow is not installed (tools/dev.sh deps installs it)")
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(KERAS)], env=env,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
+    require("tensorflow")
+    assert run_python(KERAS).strip() == "ok"
 
 
 def test_metric_state_persists_across_traced_calls():

@@ -1,15 +1,11 @@
 """duet.optimizers from Python: Keras' numbers (NumPy's formulas here, Keras itself in a
 subprocess when TensorFlow is installed), eager == traced, and bad arguments."""
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
 
 import duet
+from peers import require, run_python
 
 GRADS = [np.array([0.5, -1.0, 2.0], np.float32) * (t + 1) for t in range(3)]
 START = np.array([1.0, -2.0, 3.0], np.float32)
@@ -104,13 +100,5 @@ KERAS = """
 
 
 def test_every_optimizer_matches_keras():
-    try:
-        import tensorflow  # noqa: F401
-    except ImportError:
-        if os.environ.get("DUET_REQUIRE_PEERS") == "1":
-            raise
-        pytest.skip("tensorflow is not installed (tools/dev.sh deps installs it)")
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(KERAS)], env=env,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
+    require("tensorflow")
+    assert run_python(KERAS).strip() == "ok"

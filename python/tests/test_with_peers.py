@@ -4,31 +4,11 @@ copies. The extension exports only PyInit__core (python/exports.lds) and is load
 RTLD_DEEPBIND (Note [Loading beside TensorFlow] in duet/__init__.py), so its libprotobuf and Abseil
 never meet TensorFlow's."""
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-
-def _require(module):
-    try:
-        __import__(module)
-    except ImportError:
-        required = "DUET_REQUIRE_TORCH" if module == "torch" else "DUET_REQUIRE_PEERS"
-        if os.environ.get(required) == "1":
-            raise
-        pytest.skip(f"{module} is not installed (tools/dev.sh deps installs it)")
-
-
-def _run(code):
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result.stdout
-
+from peers import require, run_python
 
 EXCHANGE = """
     import numpy as np
@@ -110,7 +90,7 @@ PEERS = {"tensorflow": ("import tensorflow as tf", EXCHANGE),
 @pytest.mark.parametrize("peer", sorted(PEERS))
 @pytest.mark.parametrize("peer_first", [True, False])
 def test_duet_and_a_peer_share_a_process(peer, peer_first):
-    _require(peer)
+    require(peer)
     peer_import, code = PEERS[peer]
     imports = [peer_import, "import duet"] if peer_first else ["import duet", peer_import]
-    assert _run("\n".join(imports) + "\n" + textwrap.dedent(code)).strip() == "ok"
+    assert run_python("\n".join(imports) + "\n" + textwrap.dedent(code)).strip() == "ok"
