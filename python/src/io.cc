@@ -36,20 +36,26 @@ void init_io(nb::module_& m) {
       .def("unrestored_variables", &CheckpointLoadStatus::unrestored_variables);
 
   nb::class_<PyCheckpoint>(m, "_Checkpoint")
-      // roots: (name, Variable) pairs.
+      // roots: (name, object) pairs: Variables, optimizers and metrics (modules).
       .def("__init__",
            [](PyCheckpoint* self, std::vector<std::pair<std::string, nb::object>> roots) {
              new (self) PyCheckpoint();
              std::vector<std::pair<std::string, Trackable>> objects;
              for (auto& [name, object] : roots) {
-               if (!nb::isinstance<Variable>(object)) {
+               if (nb::isinstance<Variable>(object)) {
+                 objects.emplace_back(name, Trackable(nb::inst_ptr<Variable>(object)));
+               } else if (nb::isinstance<optimizers::Optimizer>(object)) {
+                 objects.emplace_back(name, Trackable(nb::inst_ptr<optimizers::Optimizer>(object)));
+               } else if (nb::isinstance<metrics::Metric>(object)) {
+                 nn::Module* module = nb::inst_ptr<metrics::Metric>(object);
+                 objects.emplace_back(name, Trackable(module));
+               } else {
                  throw Error(absl::InvalidArgumentError(absl::StrCat(
                      "Checkpoint: '", name, "' is a ",
                      nb::cast<std::string>(nb::type_name(object.type())),
-                     "; duet.train.Checkpoint takes duet.Variables for now (modules and "
-                     "optimizers come with duet.nn)")));
+                     "; duet.train.Checkpoint takes duet.Variables, optimizers and metrics "
+                     "(models come with duet.nn)")));
                }
-               objects.emplace_back(name, Trackable(nb::inst_ptr<Variable>(object)));
                self->keep.push_back(object);
              }
              self->checkpoint = std::make_unique<Checkpoint>(std::move(objects));
@@ -64,11 +70,15 @@ void init_io(nb::module_& m) {
              nb::gil_scoped_release release;
              return c.checkpoint->write(path);
            })
-      .def("restore",
-           [](PyCheckpoint& c, const std::string& path) {
-             nb::gil_scoped_release release;
-             return c.checkpoint->restore(path);
-           })
+      // The status refers to the checkpoint's state (deferred restores, what matched), so it
+      // keeps the checkpoint alive: `Checkpoint(...).restore(p).assert_consumed()` is common.
+      .def(
+          "restore",
+          [](PyCheckpoint& c, const std::string& path) {
+            nb::gil_scoped_release release;
+            return c.checkpoint->restore(path);
+          },
+          nb::keep_alive<0, 1>())
       .def_prop_ro("save_counter", [](PyCheckpoint& c) { return c.checkpoint->save_counter(); });
 
   m.def("latest_checkpoint", &latest_checkpoint, nb::arg("directory"));
