@@ -1,4 +1,5 @@
-"""duet.train: checkpoints in TensorFlow's format (tf.train.Checkpoint's files), for variables.
+"""duet.train: checkpoints in TensorFlow's format (tf.train.Checkpoint's files) of variables,
+optimizers and metrics, and CheckpointManager.
 
     ckpt = duet.train.Checkpoint(w=w, b=b)
     path = ckpt.save("ckpt/model")            # "ckpt/model-1"; the directory's latest
@@ -34,3 +35,29 @@ class Checkpoint:
     @property
     def save_counter(self):
         return self._checkpoint.save_counter
+
+
+class CheckpointManager:
+    """Numbered checkpoints of `checkpoint` in `directory`, keeping the newest `max_to_keep`
+    (None keeps all), listed in the directory's "checkpoint" file as tf.train.CheckpointManager
+    lists them, so either can pick up the other's directory."""
+
+    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name="ckpt"):
+        self._manager = _core._CheckpointManager(checkpoint._checkpoint, directory,
+                                                 max_to_keep or 0, checkpoint_name)
+
+    def save(self):
+        """Writes the next checkpoint and deletes the oldest beyond max_to_keep; its path."""
+        return self._manager.save()
+
+    @property
+    def latest_checkpoint(self):
+        return self._manager.latest_checkpoint
+
+    @property
+    def checkpoints(self):
+        return self._manager.checkpoints
+
+    @property
+    def directory(self):
+        return self._manager.directory

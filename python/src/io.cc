@@ -1,6 +1,7 @@
 // Checkpoints from Python: duet.train.Checkpoint over variables (modules and optimizers come with
 // the Python layers, issue 38's part 2), in TensorFlow's format (io/checkpoint/checkpoint.h).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -81,6 +82,29 @@ void init_io(nb::module_& m) {
           nb::keep_alive<0, 1>())
       .def_prop_ro("save_counter", [](PyCheckpoint& c) { return c.checkpoint->save_counter(); });
 
+  nb::class_<CheckpointManager>(m, "_CheckpointManager")
+      .def(
+          "__init__",
+          [](CheckpointManager* self, PyCheckpoint& checkpoint, const std::string& directory,
+             int max_to_keep, const std::string& checkpoint_name) {
+            new (self)
+                CheckpointManager(*checkpoint.checkpoint, directory, max_to_keep, checkpoint_name);
+          },
+          nb::arg("checkpoint"), nb::arg("directory"), nb::arg("max_to_keep"),
+          nb::arg("checkpoint_name"), nb::keep_alive<1, 2>())
+      .def("save",
+           [](CheckpointManager& manager) {
+             nb::gil_scoped_release release;
+             return manager.save();
+           })
+      .def_prop_ro("latest_checkpoint",
+                   [](const CheckpointManager& manager) -> std::optional<std::string> {
+                     std::string latest = manager.latest_checkpoint();
+                     if (latest.empty()) return std::nullopt;
+                     return latest;
+                   })
+      .def_prop_ro("checkpoints", &CheckpointManager::checkpoints)
+      .def_prop_ro("directory", &CheckpointManager::directory);
   m.def("latest_checkpoint", &latest_checkpoint, nb::arg("directory"));
 }
 

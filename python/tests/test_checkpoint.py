@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import duet
+from peers import require, run_python
 
 
 def test_save_restore_latest_and_status(tmp_path):
@@ -64,3 +65,25 @@ def test_optimizers_and_metrics_are_saved_and_restored(tmp_path):
     np.testing.assert_array_equal(w2.numpy(), w.numpy())
     np.testing.assert_array_equal(w3.numpy(), w.numpy())
     status.assert_consumed()
+
+
+def test_checkpoint_manager_keeps_the_newest_and_tensorflow_reads_its_directory(tmp_path):
+    w = duet.Variable([1., 2.])
+    manager = duet.train.CheckpointManager(duet.train.Checkpoint(w=w), str(tmp_path), 2)
+    assert manager.latest_checkpoint is None
+    paths = []
+    for step in range(3):
+        w.assign_add([1., 1.])
+        paths.append(manager.save())
+    assert manager.checkpoints == paths[1:] and manager.latest_checkpoint == paths[2]
+    assert not os.path.exists(paths[0] + ".index") and os.path.exists(paths[1] + ".index")
+    assert duet.train.latest_checkpoint(str(tmp_path)) == paths[2]
+    require("tensorflow")
+    out = run_python(f"""
+        import tensorflow as tf
+        w = tf.Variable([0., 0.])
+        path = tf.train.latest_checkpoint({str(tmp_path)!r})
+        tf.train.Checkpoint(w=w).restore(path).assert_existing_objects_matched()
+        print(path, w.numpy().tolist())
+    """)
+    assert out.split() == [paths[2], "[4.0,", "5.0]"]
