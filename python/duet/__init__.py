@@ -39,6 +39,7 @@ from duet import _api
 from duet import losses
 from duet import metrics
 from duet import optimizers
+from duet import summary
 from duet import train
 from duet._api import *  # noqa: F401,F403 (the public op functions)
 

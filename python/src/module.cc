@@ -15,6 +15,7 @@ void init_io(nanobind::module_& m);
 void init_optimizers(nanobind::module_& m);
 void init_losses(nanobind::module_& m);
 void init_metrics(nanobind::module_& m);
+void init_summary(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
@@ -29,4 +30,5 @@ NB_MODULE(_core, m) {
   duet::python::init_optimizers(m);
   duet::python::init_losses(m);
   duet::python::init_metrics(m);
+  duet::python::init_summary(m);
 }
