@@ -70,8 +70,9 @@ install_peers() {
       "$PY_VENV/bin/pip" install -q --no-deps tf-keras; } ||
       echo "warning: the TensorFlow peers could not be installed; the interop tests will skip" >&2
   fi
-  # PyPI's torch wheel brings CUDA's libraries (2.8 GB; about 1 min to fetch, 1.5 min to install).
-  if ! "$PY_VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
+  # PyPI's torch wheel brings CUDA's libraries (2.8 GB; about 1 min to fetch, 1.5 min to install;
+  # the venv grows to ~7 GB). DUET_NO_TORCH=1 leaves it out: its tests then skip, saying so.
+  if [ "${DUET_NO_TORCH:-0}" != 1 ] && ! "$PY_VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
     echo "installing torch into $PY_VENV (for python/tests/test_with_peers.py)"
     "$PY_VENV/bin/pip" install -q torch ||
       echo "warning: torch could not be installed; its tests will skip" >&2
