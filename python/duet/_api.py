@@ -11,15 +11,9 @@ from duet._ops import raw_ops as _raw
 
 
 def constant(value, dtype=None, shape=None, name=None):
-    """A tensor holding `value`: a number, a nested list, a NumPy array or a tensor."""
-    import numpy as np
-    if isinstance(value, (int, float, bool)) and not isinstance(value, _core.Tensor):
-        value = np.asarray(value)
-        if value.dtype == np.float64 and dtype is None:
-            value = value.astype(np.float32)
-        elif value.dtype == np.int64 and dtype is None and -2**31 <= value <= 2**31 - 1:
-            value = value.astype(np.int32)
-    t = _core.convert_to_tensor(value, dtype)
+    """A tensor holding `value`: a number (float32 or int32 unless `dtype` says otherwise, as in
+    TensorFlow), a nested list, a NumPy array or a tensor."""
+    t = _core._constant(value, dtype)
     if shape is not None:
         t = _raw.Reshape(t, list(shape)) if t.ndim else _raw.Fill(list(shape), t)
     return t
@@ -213,8 +207,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 (tf.math.top_k)
     """(values, indices) of the k largest entries along the last axis."""
-    values, indices = _raw.TopKV2(input, k, sorted=sorted, name=name)
-    return values, indices
+    return tuple(_raw.TopKV2(input, k, sorted=sorted, name=name))
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
@@ -252,6 +245,12 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002 (tf.ones_like)
 
 
 # tf.nn's names for the nn ops (also at duet.nn).
+def _nhwc(v):
+    """A 2-D window, stride or dilation as NHWC's four: n, [n], [h, w] or the four themselves."""
+    v = [v, v] if isinstance(v, int) else list(v)
+    return [1, v[0], v[0], 1] if len(v) == 1 else [1] + v + [1] if len(v) == 2 else v
+
+
 def softmax(logits, axis=-1, name=None):
     if axis not in (-1, convert_to_tensor(logits).ndim - 1):
         raise NotImplementedError("duet.nn.softmax over an axis other than the last")
@@ -266,11 +265,8 @@ def log_softmax(logits, axis=-1, name=None):
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
            name=None):  # noqa: A002 (tf.nn.conv2d)
-    def four(v):
-        v = [v] if isinstance(v, int) else list(v)
-        return [1, v[0], v[0], 1] if len(v) == 1 else [1] + v + [1] if len(v) == 2 else v
-    return _raw.Conv2D(input, filters, strides=four(strides), padding=padding,
-                       data_format=data_format, dilations=four(dilations or 1), name=name)
+    return _raw.Conv2D(input, filters, strides=_nhwc(strides), padding=padding,
+                       data_format=data_format, dilations=_nhwc(dilations or 1), name=name)
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -285,26 +281,21 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return _raw.SparseSoftmaxCrossEntropyWithLogits(logits, labels, name=name)[0]
 
 
-def _pool_window(v, rank=2):
-    v = [v] * rank if isinstance(v, int) else list(v)
-    return [1] + [v[0]] * rank + [1] if len(v) == 1 else [1] + v + [1] if len(v) == rank else v
-
-
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return _raw.MaxPool(input, ksize=_pool_window(ksize), strides=_pool_window(strides),
+    return _raw.MaxPool(input, ksize=_nhwc(ksize), strides=_nhwc(strides),
                         padding=padding, data_format=data_format, name=name)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return _raw.AvgPool(input, ksize=_pool_window(ksize), strides=_pool_window(strides),
+    return _raw.AvgPool(input, ksize=_nhwc(ksize), strides=_nhwc(strides),
                         padding=padding, data_format=data_format, name=name)
 
 
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
                      name=None):  # noqa: A002 (tf.nn.depthwise_conv2d)
-    return _raw.DepthwiseConv2dNative(input, filter, strides=_pool_window(strides),
+    return _raw.DepthwiseConv2dNative(input, filter, strides=_nhwc(strides),
                                       padding=padding, data_format=data_format or "NHWC",
-                                      dilations=_pool_window(dilations or 1), name=name)
+                                      dilations=_nhwc(dilations or 1), name=name)
 
 
 def embedding_lookup(params, ids, name=None):

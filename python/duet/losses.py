@@ -35,26 +35,25 @@ class SparseCategoricalCrossentropy(Loss):
                                                       self.reduction)
 
 
-class CategoricalCrossentropy(Loss):
+class _SmoothedCrossentropy(Loss):
+    """The cross-entropies with from_logits and label_smoothing; `_loss` is the C++ function."""
+
     def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
                  name=None):
         super().__init__(reduction, name)
         self.from_logits, self.label_smoothing = from_logits, label_smoothing
 
     def call(self, y_true, y_pred):
-        return _core._categorical_crossentropy(y_true, y_pred, self.from_logits,
-                                               self.label_smoothing, self.reduction)
+        return type(self)._loss(y_true, y_pred, self.from_logits, self.label_smoothing,
+                                self.reduction)
 
 
-class BinaryCrossentropy(Loss):
-    def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
-                 name=None):
-        super().__init__(reduction, name)
-        self.from_logits, self.label_smoothing = from_logits, label_smoothing
+class CategoricalCrossentropy(_SmoothedCrossentropy):
+    _loss = staticmethod(_core._categorical_crossentropy)
 
-    def call(self, y_true, y_pred):
-        return _core._binary_crossentropy(y_true, y_pred, self.from_logits, self.label_smoothing,
-                                          self.reduction)
+
+class BinaryCrossentropy(_SmoothedCrossentropy):
+    _loss = staticmethod(_core._binary_crossentropy)
 
 
 class MeanSquaredError(Loss):

@@ -7,17 +7,8 @@
 The state is float32 variables (`variables`), so a metric accumulates eagerly, inside
 duet.function and in a graph alike, and checkpoints save it."""
 
-from duet import _core
-
-Metric = _core.Metric
-Mean = _core.Mean
-Sum = _core.Sum
-Accuracy = _core.Accuracy
-SparseCategoricalAccuracy = _core.SparseCategoricalAccuracy
-CategoricalAccuracy = _core.CategoricalAccuracy
-Precision = _core.Precision
-Recall = _core.Recall
-AUC = _core.AUC
+from duet._core import (AUC, Accuracy, CategoricalAccuracy, Mean, Metric,  # noqa: F401
+                        Precision, Recall, SparseCategoricalAccuracy, Sum)
 
 __all__ = ["Metric", "Mean", "Sum", "Accuracy", "SparseCategoricalAccuracy",
            "CategoricalAccuracy", "Precision", "Recall", "AUC"]

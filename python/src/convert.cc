@@ -117,15 +117,22 @@ Tensor ToTensor(nb::handle value, const char* what, std::optional<DType> dtype) 
 }
 
 Tensor ToConstant(nb::handle value, const char* what, std::optional<DType> dtype) {
-  if (!dtype && PyFloat_Check(value.ptr())) {
-    return constant(static_cast<float>(PyFloat_AS_DOUBLE(value.ptr())));
-  }
-  if (!dtype && PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+  Tensor t;
+  if (PyBool_Check(value.ptr())) {
+    t = constant(value.ptr() == Py_True);
+  } else if (PyLong_Check(value.ptr())) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow == 0 && v >= INT32_MIN && v <= INT32_MAX) return constant(static_cast<int32_t>(v));
+    if (overflow != 0) return ToTensor(value, what, dtype);  // its error names the value
+    const bool fits = v >= INT32_MIN && v <= INT32_MAX;
+    t = !dtype && fits ? constant(static_cast<int32_t>(v)) : constant(static_cast<int64_t>(v));
+  } else if (PyFloat_Check(value.ptr())) {
+    const double v = PyFloat_AS_DOUBLE(value.ptr());
+    t = dtype ? constant(v) : constant(static_cast<float>(v));  // cast from the exact value
+  } else {
+    return ToTensor(value, what, dtype);
   }
-  return ToTensor(value, what, dtype);
+  return dtype && t.dtype() != *dtype ? cast(t, *dtype) : t;
 }
 
 std::optional<DType> DTypeArg(nb::handle dtype) {

@@ -40,9 +40,10 @@ std::optional<DType> DTypeArg(nanobind::handle dtype);
 // DLPack (Note [DLPack] in convert.cc): a DLPack capsule of the tensor's memory (what
 // __dlpack__ returns), and a tensor over the memory of any object implementing __dlpack__ (NumPy,
 // PyTorch, CuPy, TensorFlow's capsules), both without a copy.
-// As ToTensor, but a Python float or int with no dtype given is typed as tf.constant and
-// tf.Variable type it: float32, int32 (int64 beyond its range). ToTensor makes them float64/int64
-// literals, which as an op's operands take the other input's dtype.
+// As ToTensor, but Python numbers become tensors as tf.constant and tf.Variable make them: a
+// float is float32 and an int int32 (int64 beyond its range) unless `dtype` says otherwise, and
+// none is a literal. ToTensor makes them float64/int64 literals, which as an op's operands take
+// the other input's dtype.
 Tensor ToConstant(nanobind::handle value, const char* what = "value",
                   std::optional<DType> dtype = std::nullopt);
 

@@ -61,8 +61,6 @@ std::string PythonSite() {
   return line.line() == 0 ? "" : absl::StrCat(" (at ", line.file_name(), ":", line.line(), ")");
 }
 
-OpSite PythonCallSite() { return executing_eagerly() ? OpSite(SourceLine()) : OpSite(UserFrame()); }
-
 void init_errors(nb::module_& m) {
   m.def("_set_package_dir", [](const std::string& dir) { PackageDir() = dir + "/"; });
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {

@@ -4,9 +4,9 @@
 
 #include <nanobind/nanobind.h>
 
-#include <source_location>
 #include <string>
 
+#include "ops/execution_context.h"
 #include "ops/op_site.h"
 
 namespace duet::python {
@@ -17,8 +17,11 @@ void init_errors(nanobind::module_& m);
 // The OpSite of an op called from Python (Note [Front-end lines] in ops/op_site.h). Eagerly it
 // names no line (the translator adds the user's Python line to an error's message: cheaper than
 // finding the frame for every op); while a graph or a trace is built it names the user's Python
-// file and line, which the node keeps for errors at run time.
-OpSite PythonCallSite();
+// file and line, which the node keeps for errors at run time. Inline: every eager op pays it.
+SourceLine UserFrame();
+inline OpSite PythonCallSite() {
+  return executing_eagerly() ? OpSite(SourceLine()) : OpSite(UserFrame());
+}
 
 // "(at file.py:12)" for the innermost Python frame outside the duet package, or "" when none.
 std::string PythonSite();

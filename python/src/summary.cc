@@ -15,8 +15,16 @@ namespace nb = nanobind;
 namespace duet::python {
 namespace {
 
-// A step: a Python int (fixed when a function is traced), or an integer scalar tensor.
-bool IsPythonInt(nb::handle step) { return PyLong_Check(step.ptr()) && !PyBool_Check(step.ptr()); }
+// Calls write(step) with the step as the writer takes it: a Python int as an int64 (fixed when a
+// function is traced), anything else as an integer scalar tensor.
+template <typename Write>
+void AtStep(nb::handle step, Write write) {
+  if (PyLong_Check(step.ptr()) && !PyBool_Check(step.ptr())) {
+    write(nb::cast<int64_t>(step));
+  } else {
+    write(ToTensor(step, "step"));
+  }
+}
 
 }  // namespace
 
@@ -39,16 +47,14 @@ void init_summary(nb::module_& m) {
           "scalar",
           [](summary::FileWriter& w, const std::string& tag, nb::handle value, nb::handle step) {
             const Tensor v = ToTensor(value, "data");
-            if (IsPythonInt(step)) return w.scalar(tag, v, nb::cast<int64_t>(step));
-            w.scalar(tag, v, ToTensor(step, "step"));
+            AtStep(step, [&](const auto& at) { w.scalar(tag, v, at); });
           },
           nb::arg("tag"), nb::arg("data"), nb::arg("step"))
       .def(
           "histogram",
           [](summary::FileWriter& w, const std::string& tag, nb::handle values, nb::handle step) {
             const Tensor v = ToTensor(values, "data");
-            if (IsPythonInt(step)) return w.histogram(tag, v, nb::cast<int64_t>(step));
-            w.histogram(tag, v, ToTensor(step, "step"));
+            AtStep(step, [&](const auto& at) { w.histogram(tag, v, at); });
           },
           nb::arg("tag"), nb::arg("data"), nb::arg("step"))
       .def(
@@ -56,17 +62,13 @@ void init_summary(nb::module_& m) {
           [](summary::FileWriter& w, const std::string& tag, nb::handle images, nb::handle step,
              int max_outputs) {
             const Tensor v = ToTensor(images, "data");
-            if (IsPythonInt(step)) return w.image(tag, v, nb::cast<int64_t>(step), max_outputs);
-            w.image(tag, v, ToTensor(step, "step"), max_outputs);
+            AtStep(step, [&](const auto& at) { w.image(tag, v, at, max_outputs); });
           },
           nb::arg("tag"), nb::arg("data"), nb::arg("step"), nb::arg("max_outputs"))
       .def(
           "text",
           [](summary::FileWriter& w, const std::string& tag, const std::string& text,
-             nb::handle step) {
-            if (IsPythonInt(step)) return w.text(tag, text, nb::cast<int64_t>(step));
-            w.text(tag, text, ToTensor(step, "step"));
-          },
+             nb::handle step) { AtStep(step, [&](const auto& at) { w.text(tag, text, at); }); },
           nb::arg("tag"), nb::arg("data"), nb::arg("step"))
       .def(
           "graph", [](summary::FileWriter& w, const Graph& graph) { w.graph(graph); },

@@ -194,6 +194,12 @@ void init_tensor(nb::module_& m) {
       "convert_to_tensor",
       [](nb::handle value, nb::handle dtype) { return ToTensor(value, "value", DTypeArg(dtype)); },
       nb::arg("value").none(), nb::arg("dtype").none() = nb::none());
+  m.def(
+      "_constant",
+      [](nb::handle value, nb::handle dtype) {
+        return ToConstant(value, "value", DTypeArg(dtype));
+      },
+      nb::arg("value").none(), nb::arg("dtype").none() = nb::none());
   m.def("from_dlpack", &FromDLPack, nb::arg("array"),
         "A tensor over the memory of an object that implements __dlpack__ (no copy).");
   m.def("dtype_name", [](int dtype) { return std::string(DTypeName(static_cast<DType>(dtype))); });

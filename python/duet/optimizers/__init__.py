@@ -10,15 +10,9 @@ The updates are TensorFlow's fused resource ops, so an optimizer works eagerly, 
 duet.function (one trace serves every step) and in a graph. Slots are made on a variable's first
 update ("<variable>/m", ...); a None gradient skips its variable with one warning."""
 
-from duet import _core
+from duet._core import SGD, Adagrad, Adam, AdamW, Optimizer, RMSprop  # noqa: F401
 from duet.optimizers import schedules
 
-Optimizer = _core.Optimizer
-SGD = _core.SGD
-Adam = _core.Adam
-AdamW = _core.AdamW
-RMSprop = _core.RMSprop
-Adagrad = _core.Adagrad
 RMSProp = RMSprop  # the C++ spelling
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "RMSProp", "Adagrad", "schedules"]
