@@ -17,7 +17,13 @@ Module::Module(Module* parent, std::string name) : name_(std::move(name)) {
   if (parent != nullptr) parent->Register(this, name_);
 }
 
-Module::~Module() = default;
+// Children adopted by add_module may outlive this module (a front end holds them too): they
+// become roots. Member children are already destroyed here, and need nothing.
+Module::~Module() {
+  for (const auto& child : held_) {
+    if (child->parent_ == this) child->parent_ = nullptr;
+  }
+}
 
 std::string Module::path() const {
   std::string up = parent_ != nullptr ? parent_->path() : "";
@@ -62,14 +68,42 @@ std::string Module::add_module(std::shared_ptr<Module> child, std::string name) 
   return name;
 }
 
-Variable Module::add_variable(const std::string& name, const Shape& shape, DType dtype,
-                              const Initializer& initializer, bool trainable) {
+void Module::CheckNewVariable(const std::string& name) const {
   for (const auto& entry : variables_) {
     if (entry.first == name) {
       throw Error(absl::InvalidArgumentError(
           absl::StrCat("module '", path(), "' already has a variable called '", name, "'")));
     }
   }
+}
+
+void Module::add_variable(const std::string& name, const Variable& variable) {
+  CheckNewVariable(name);
+  variables_.emplace_back(name, variable);
+  if (restore_hook_) restore_hook_->added();
+}
+
+bool Module::remove(const std::string& name) {
+  for (auto it = variables_.begin(); it != variables_.end(); ++it) {
+    if (it->first == name) {
+      variables_.erase(it);
+      return true;
+    }
+  }
+  for (auto it = children_.begin(); it != children_.end(); ++it) {
+    if (it->first != name) continue;
+    Module* child = it->second;
+    children_.erase(it);
+    child->parent_ = nullptr;
+    std::erase_if(held_, [child](const auto& held) { return held.get() == child; });
+    return true;
+  }
+  return false;
+}
+
+Variable Module::add_variable(const std::string& name, const Shape& shape, DType dtype,
+                              const Initializer& initializer, bool trainable) {
+  CheckNewVariable(name);
   const std::string full_name = path().empty() ? name : absl::StrCat(path(), "/", name);
   Tensor initial;
   {

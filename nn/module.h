@@ -86,9 +86,16 @@ class Module {
   // Adopts `child` (kept alive by this module) under `name`, or under a name made unique from
   // the child's own name when `name` is empty ("dense", "dense_1", ...). Returns the name.
   std::string add_module(std::shared_ptr<Module> child, std::string name = "");
+  // Adopts an existing variable under `name` (its own name is kept): the form for front ends
+  // whose models assign variables as attributes (Note [Python modules] in python/src/nn.cc).
+  void add_variable(const std::string& name, const Variable& variable);
+  // Forgets the child or variable called `name` (an attribute reassigned); a child is released
+  // and becomes a root. Returns whether there was one.
+  bool remove(const std::string& name);
 
  private:
   void Register(Module* child, std::string name);
+  void CheckNewVariable(const std::string& name) const;
   void Collect(std::vector<Variable>& out, int which, bool frozen) const;
 
   std::string name_;

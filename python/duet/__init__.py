@@ -11,7 +11,6 @@ TensorFlow's names at duet.* (duet.reduce_sum, duet.matmul) and duet.nn.* (duet.
 
 import os as _os
 import sys as _sys
-import types as _types
 
 # Note [Loading beside TensorFlow]: TensorFlow loads its libraries with RTLD_GLOBAL, so its own
 # copies of libprotobuf and Abseil would serve our references to the system's (two descriptor
@@ -38,6 +37,7 @@ from duet._ops import raw_ops, _snake
 from duet import _api
 from duet import losses
 from duet import metrics
+from duet import nn
 from duet import optimizers
 from duet import summary
 from duet import train
@@ -47,6 +47,7 @@ _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
 num_gpus = _core.num_gpus
 num_cpu_devices = _core.num_cpu_devices
 from_dlpack = _core.from_dlpack
+set_random_seed = _core.set_random_seed
 
 # Every public op (not internal: no leading "_", no Duet*) under its snake_case name, unless
 # _api.py gives it TensorFlow's signature.
@@ -66,7 +67,6 @@ for _name, _fn in _public_ops().items():
     if _name not in globals():
         globals()[_name] = _fn
 
-nn = _types.ModuleType("duet.nn", "Neural-network ops, as tf.nn names them.")
 for _name in _api.NN:
     setattr(nn, _name, getattr(_api, _name, None) or globals()[_name])
 del _name, _fn

@@ -1,5 +1,5 @@
-// Checkpoints from Python: duet.train.Checkpoint over variables (modules and optimizers come with
-// the Python layers, issue 38's part 2), in TensorFlow's format (io/checkpoint/checkpoint.h).
+// Checkpoints from Python: duet.train.Checkpoint over variables, modules (Python models, C++
+// layers, metrics) and optimizers, in TensorFlow's format (io/checkpoint/checkpoint.h).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -37,7 +37,7 @@ void init_io(nb::module_& m) {
       .def("unrestored_variables", &CheckpointLoadStatus::unrestored_variables);
 
   nb::class_<PyCheckpoint>(m, "_Checkpoint")
-      // roots: (name, object) pairs: Variables, optimizers and metrics (modules).
+      // roots: (name, object) pairs: Variables, optimizers and modules.
       .def("__init__",
            [](PyCheckpoint* self, std::vector<std::pair<std::string, nb::object>> roots) {
              new (self) PyCheckpoint();
@@ -47,15 +47,14 @@ void init_io(nb::module_& m) {
                  objects.emplace_back(name, Trackable(nb::inst_ptr<Variable>(object)));
                } else if (nb::isinstance<optimizers::Optimizer>(object)) {
                  objects.emplace_back(name, Trackable(nb::inst_ptr<optimizers::Optimizer>(object)));
-               } else if (nb::isinstance<metrics::Metric>(object)) {
-                 nn::Module* module = nb::inst_ptr<metrics::Metric>(object);
-                 objects.emplace_back(name, Trackable(module));
+               } else if (nb::isinstance<nn::Module>(object)) {
+                 objects.emplace_back(name, Trackable(nb::inst_ptr<nn::Module>(object)));
                } else {
                  throw Error(absl::InvalidArgumentError(absl::StrCat(
                      "Checkpoint: '", name, "' is a ",
                      nb::cast<std::string>(nb::type_name(object.type())),
-                     "; duet.train.Checkpoint takes duet.Variables, optimizers and metrics "
-                     "(models come with duet.nn)")));
+                     "; duet.train.Checkpoint takes duet.Variables, optimizers and duet.nn.Modules "
+                     "(models, layers, metrics)")));
                }
                self->keep.push_back(object);
              }

@@ -77,12 +77,9 @@ void DefThresholdMetric(nb::module_& m, const char* cls_name, const char* defaul
 }  // namespace
 
 void init_metrics(nb::module_& m) {
-  nb::class_<metrics::Metric>(m, "Metric")
+  nb::class_<metrics::Metric, nn::Module>(m, "Metric")
       .def("result", &metrics::Metric::result)
-      .def("reset_state", &metrics::Metric::reset_state)
-      .def_prop_ro("name", &metrics::Metric::name)
-      .def_prop_ro("variables", &metrics::Metric::variables,
-                   "The state variables (non-trainable float32), as checkpoints save them.");
+      .def("reset_state", &metrics::Metric::reset_state);
 
   nb::class_<metrics::Mean, metrics::Metric> mean(m, "Mean");
   DefValueMetric(mean, "mean");

@@ -84,5 +84,40 @@ TEST_CASE("A malformed tree is a clear error") {
   ExpectError([] { Twins twins; }, {"already has a child called 'same'"});
 }
 
+// A front end's module: children and variables assigned at run time (python/src/nn.cc).
+struct Dynamic : nn::Module {
+  using nn::Module::add_module;
+  using nn::Module::add_variable;
+  using nn::Module::Module;
+  using nn::Module::remove;
+};
+
+TEST_CASE("Adopted variables keep their names; removed children become roots") {
+  auto child = std::make_shared<nn::Dense>(2);
+  Variable scale(ones({2}), "scale");
+  {
+    Dynamic model;
+    model.add_variable("s", scale);
+    CHECK(model.add_module(child, "head") == "head");
+    model.add_module(std::make_shared<nn::Dense>(3));
+    (*child)(ones({1, 4}));
+    CHECK(Names(model.variables()) ==
+          std::vector<std::string>{"scale", "head/kernel", "head/bias"});
+    CHECK(model.own_variables()[0].first == "s");
+    ExpectError([&] { model.add_variable("s", scale); }, {"already has a variable called 's'"});
+    CHECK(child->path() == "head");
+    CHECK(model.remove("dense"));
+    CHECK(model.children().size() == 1);
+    CHECK(!model.remove("missing"));
+  }
+  // The model is gone; the child a caller still holds is a root again.
+  CHECK(child->parent() == nullptr);
+  CHECK(child->path() == "head");
+  Dynamic other;
+  other.add_module(child, "reused");
+  CHECK(other.remove("reused"));
+  CHECK(child->parent() == nullptr);
+}
+
 }  // namespace
 }  // namespace duet

@@ -1,0 +1,333 @@
+"""duet.nn from Python: modules tracked by attribute, Keras' Layer protocol, the C++ layers with
+Keras' numbers (Keras itself in a subprocess), eager == traced == Session, checkpoints that
+TensorFlow reads and writes, and the errors of misuse."""
+
+import gc
+import json
+import weakref
+
+import numpy as np
+import pytest
+
+import duet
+from peers import require, run_python
+
+RNG = np.random.default_rng(0)
+
+
+class Encoder(duet.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dense_1 = duet.nn.Dense(4, activation="relu")
+        self.norm = duet.nn.BatchNormalization()
+
+    def __call__(self, x, training=False):
+        return self.norm(self.dense_1(x), training=training)
+
+
+class Model(duet.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.head = duet.nn.Dense(2)
+
+    def __call__(self, x, training=False):
+        return self.head(self.encoder(x, training))
+
+
+def names(variables):
+    return [v.name for v in variables]
+
+
+def test_children_and_variables_are_tracked_by_attribute_in_order():
+    model = Model()
+    model(np.ones((3, 5), np.float32))
+    assert names(model.variables) == [
+        "encoder/dense_1/kernel", "encoder/dense_1/bias", "encoder/norm/gamma",
+        "encoder/norm/beta", "encoder/norm/moving_mean", "encoder/norm/moving_variance",
+        "head/kernel", "head/bias"]
+    assert names(model.non_trainable_variables) == ["encoder/norm/moving_mean",
+                                                    "encoder/norm/moving_variance"]
+    assert len(model.trainable_variables) == 6
+    assert [m.path for m in model.submodules] == ["encoder", "encoder/dense_1", "encoder/norm",
+                                                  "head"]
+    assert model.submodules[0] is model.encoder  # the Python objects themselves
+    model.encoder.trainable = False
+    assert names(model.trainable_variables) == ["head/kernel", "head/bias"]
+
+
+def test_lists_dicts_variables_reassignment_and_lifetime():
+    class Stack(duet.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = duet.Variable(2.0, name="scale")
+            self.blocks = [duet.nn.Dense(3), duet.nn.Dense(3)]
+            self.heads = {"a": duet.nn.Dense(1)}
+            self.note = "not tracked"
+
+        def __call__(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return self.heads["a"](x) * self.scale
+
+    model = Stack()
+    model(np.ones((2, 3), np.float32))
+    assert names(model.variables) == ["scale", "blocks/0/kernel", "blocks/0/bias",
+                                      "blocks/1/kernel", "blocks/1/bias", "heads/a/kernel",
+                                      "heads/a/bias"]
+    assert len(model.submodules) == 3  # the containers are not submodules
+
+    model.heads = {"b": duet.nn.Dense(1)}  # replaces the old entry
+    del model.scale
+    assert names(model.variables) == ["blocks/0/kernel", "blocks/0/bias", "blocks/1/kernel",
+                                      "blocks/1/bias"]  # heads/b is not built yet
+
+    # A layer outlives the model that held it and can join another.
+    layer = model.blocks[0]
+    ref = weakref.ref(model)
+    del model
+    gc.collect()
+    assert ref() is None
+    assert layer.parent is None and layer.built
+    other = duet.nn.Module()
+    other.reused = layer
+    assert names(other.variables) == ["blocks/0/kernel", "blocks/0/bias"]
+    assert layer.path == "reused"
+
+
+class Scale(duet.nn.Layer):
+    def build(self, input_shape):
+        self.w = self.add_weight("w", shape=[input_shape[-1]], initializer="ones")
+        self.b = self.add_variable("b", shape=[], initializer=lambda shape, dtype: 0.5)
+
+    def call(self, inputs):
+        return inputs * self.w + self.b
+
+
+def test_a_python_layer_builds_on_its_first_call_eager_traced_and_in_a_graph():
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+
+    eager = Scale()
+    assert not eager.built and eager.name == "scale"
+    np.testing.assert_allclose(eager(x).numpy(), x + 0.5)
+    assert eager.built and names(eager.weights) == ["scale/w", "scale/b"]
+    assert eager.w.numpy().tolist() == [1, 1, 1]
+
+    traced = Scale()
+    step = duet.function(lambda t: traced(t))
+    np.testing.assert_allclose(step(x).numpy(), x + 0.5)
+    assert traced.built and len(traced.variables) == 2
+
+    layer = Scale()
+    g = duet.Graph()
+    with g.as_default():
+        p = duet.placeholder(duet.float32, [None, 3], name="x")
+        y = layer(p)
+    assert any(op.name.startswith("scale/") for op in g.get_operations())
+    with duet.Session(g) as sess:
+        np.testing.assert_allclose(sess.run(y, feed_dict={p: x}), x + 0.5)
+
+
+def test_sequential_trains_and_its_traced_step_equals_the_eager_one():
+    x = RNG.standard_normal((8, 4)).astype(np.float32)
+    labels = np.arange(8) % 3
+
+    def train(traced):
+        duet.set_random_seed(7)
+        model = duet.nn.Sequential([duet.nn.Dense(16, activation=duet.nn.relu), Scale(),
+                                    duet.nn.Dropout(0.0), duet.nn.Dense(3)])
+        opt = duet.optimizers.Adam(learning_rate=0.05)
+        loss_fn = duet.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+        def step(x, y):
+            with duet.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        step = duet.function(step) if traced else step
+        losses = [float(step(x, labels)) for _ in range(5)]
+        return model, losses
+
+    model, eager = train(False)
+    _, traced = train(True)
+    np.testing.assert_allclose(traced, eager, rtol=1e-5)
+    assert eager[-1] < eager[0]
+    assert [m.name for m in model.layers] == ["dense", "scale", "dropout", "dense_1"]
+    assert names(model.variables)[:2] == ["sequential/dense/kernel", "sequential/dense/bias"]
+
+
+KERAS_LAYERS = {
+    "dense": ("keras.layers.Dense(4, activation='tanh')", (3, 5)),
+    "conv": ("keras.layers.Conv2D(3, (3, 2), strides=(2, 1), padding='same', "
+             "activation='relu')", (2, 7, 6, 4)),
+    "depthwise": ("keras.layers.DepthwiseConv2D(3, depth_multiplier=2)", (2, 6, 6, 3)),
+    "transpose": ("keras.layers.Conv2DTranspose(2, 3, strides=2, padding='same')",
+                  (2, 4, 4, 3)),
+    "maxpool": ("keras.layers.MaxPooling2D(2)", (2, 6, 6, 3)),
+    "avgpool": ("keras.layers.AveragePooling2D(3, strides=2, padding='same')", (2, 7, 7, 3)),
+    "gap": ("keras.layers.GlobalAveragePooling2D()", (2, 5, 5, 3)),
+    "layernorm": ("keras.layers.LayerNormalization()", (3, 6)),
+    "batchnorm": ("keras.layers.BatchNormalization(momentum=0.9)", (2, 3, 3, 4)),
+    "embedding": ("keras.layers.Embedding(10, 3)", (4, 2)),
+    "flatten": ("keras.layers.Flatten()", (2, 3, 4)),
+    "reshape": ("keras.layers.Reshape((4, 3))", (2, 12)),
+}
+
+DUET_LAYERS = {
+    "dense": lambda: duet.nn.Dense(4, activation="tanh"),
+    "conv": lambda: duet.nn.Conv2D(3, (3, 2), strides=(2, 1), padding="same", activation="relu"),
+    "depthwise": lambda: duet.nn.DepthwiseConv2D(3, depth_multiplier=2),
+    "transpose": lambda: duet.nn.Conv2DTranspose(2, 3, strides=2, padding="same"),
+    "maxpool": lambda: duet.nn.MaxPooling2D(2),
+    "avgpool": lambda: duet.nn.AveragePooling2D(3, strides=2, padding="same"),
+    "gap": lambda: duet.nn.GlobalAveragePooling2D(),
+    "layernorm": lambda: duet.nn.LayerNormalization(),
+    "batchnorm": lambda: duet.nn.BatchNormalization(momentum=0.9),
+    "embedding": lambda: duet.nn.Embedding(10, 3),
+    "flatten": lambda: duet.nn.Flatten(),
+    "reshape": lambda: duet.nn.Reshape((4, 3)),
+}
+
+
+def test_the_cxx_layers_give_kerass_values(tmp_path):
+    """Keras builds each layer on a random input and reports its weights, its inference output
+    and, for BatchNormalization, the training output and the updated moving statistics; duet's
+    layer given the same weights must agree. BatchNormalization is compared on NHWC images,
+    where Keras runs the fused op whose Bessel-corrected moving variance duet follows for every
+    rank (Note [BatchNorm updates] in nn/normalization.h)."""
+    require("tensorflow")
+    require("tf_keras")
+    out = tmp_path / "keras.json"
+    run_python(f"""
+        import json, numpy as np, tf_keras as keras
+        layers = {KERAS_LAYERS!r}
+        rng = np.random.default_rng(1)
+        result = {{}}
+        for key, (make, shape) in layers.items():
+            layer = eval(make)
+            x = (rng.integers(0, 10, shape) if key == "embedding"
+                 else rng.standard_normal(shape)).astype(np.float32)
+            y = layer(x).numpy()
+            weights = [w.tolist() for w in layer.get_weights()]
+            entry = dict(x=x.tolist(), y=y.tolist(), weights=weights)
+            if key == "batchnorm":
+                entry["train"] = layer(x, training=True).numpy().tolist()
+                entry["after"] = [w.tolist() for w in layer.get_weights()]
+            result[key] = entry
+        open({str(out)!r}, "w").write(json.dumps(result))
+    """)
+    expected = json.loads(out.read_text())
+    for key, entry in expected.items():
+        x = np.array(entry["x"], np.int32 if key == "embedding" else np.float32)
+        layer = DUET_LAYERS[key]()
+        layer(x)
+        layer.set_weights([np.array(w, np.float32) for w in entry["weights"]])
+        np.testing.assert_allclose(layer(x).numpy(), entry["y"], rtol=1e-4, atol=1e-5,
+                                   err_msg=key)
+        if key == "batchnorm":
+            np.testing.assert_allclose(layer(x, training=True).numpy(), entry["train"],
+                                       rtol=1e-4, atol=1e-5)
+            for got, want in zip(layer.get_weights(), entry["after"]):
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_python_models_checkpoint_is_tensorflows(tmp_path):
+    """duet writes, TensorFlow restores into tf.Modules of the same attributes (and into a
+    Keras Sequential); TensorFlow writes, duet restores before the layers are built."""
+    require("tensorflow")
+    require("tf_keras")
+    model = Model()
+    model(np.ones((2, 5), np.float32))
+    path = duet.train.Checkpoint(model=model).save(str(tmp_path / "duet" / "ckpt"))
+    seq = duet.nn.Sequential([duet.nn.Dense(3), duet.nn.Flatten(), duet.nn.Dense(2)])
+    seq(np.ones((1, 4), np.float32))
+    seq_path = duet.train.Checkpoint(model=seq).save(str(tmp_path / "seq" / "ckpt"))
+    out = run_python(f"""
+        import numpy as np, tensorflow as tf
+        def module(**variables):
+            m = tf.Module()
+            for k, v in variables.items():
+                setattr(m, k, v)
+            return m
+        def dense(i, o):
+            return module(kernel=tf.Variable(tf.zeros([i, o])), bias=tf.Variable(tf.zeros([o])))
+        norm = module(gamma=tf.Variable(tf.zeros([4])), beta=tf.Variable(tf.zeros([4])),
+                      moving_mean=tf.Variable(tf.zeros([4])),
+                      moving_variance=tf.Variable(tf.zeros([4])))
+        model = module(encoder=module(dense_1=dense(5, 4), norm=norm), head=dense(4, 2))
+        tf.train.Checkpoint(model=model).restore({path!r}).assert_consumed()
+        print(model.head.kernel.numpy().tolist())
+        print(model.encoder.norm.moving_variance.numpy().tolist())
+
+        model.head.bias.assign([3., 4.])
+        tf.train.Checkpoint(model=model).save({str(tmp_path / "tf" / "ckpt")!r})
+
+        import tf_keras
+        seq = tf_keras.Sequential([tf_keras.layers.Dense(3), tf_keras.layers.Flatten(),
+                                   tf_keras.layers.Dense(2)])
+        seq(np.ones((1, 4), np.float32))
+        tf.train.Checkpoint(model=seq).restore({seq_path!r}).assert_consumed()
+        print(seq.layers[2].kernel.numpy().tolist())
+    """)
+    head, moving_variance, seq_kernel = (json.loads(line) for line in out.splitlines()[-3:])
+    np.testing.assert_array_equal(head, model.head.kernel.numpy())
+    np.testing.assert_array_equal(moving_variance, model.encoder.norm.moving_variance.numpy())
+    np.testing.assert_array_equal(seq_kernel, seq.layers[2].kernel.numpy())
+
+    fresh = Model()
+    status = duet.train.Checkpoint(model=fresh).restore(
+        duet.train.latest_checkpoint(str(tmp_path / "tf")))
+    fresh(np.ones((2, 5), np.float32))  # the deferred restore finishes as the layers build
+    status.assert_consumed()
+    np.testing.assert_array_equal(fresh.head.bias.numpy(), [3., 4.])
+    np.testing.assert_array_equal(fresh.encoder.dense_1.kernel.numpy(),
+                                  model.encoder.dense_1.kernel.numpy())
+
+
+def test_initializers_and_activations():
+    duet.set_random_seed(3)
+    a = duet.nn.initializers.GlorotUniform()([200, 100])
+    limit = np.sqrt(6 / 300)
+    assert a.shape == (200, 100) and float(duet.reduce_max(duet.abs(a))) <= limit
+    assert abs(float(duet.reduce_mean(a))) < 0.01
+    np.testing.assert_array_equal(duet.nn.initializers.Constant(2)([2]).numpy(), [2, 2])
+    layer = duet.nn.Dense(2, kernel_initializer=duet.nn.initializers.Ones(),
+                          bias_initializer=lambda shape, dtype: np.full(shape, 0.5),
+                          activation=lambda t: t * 10)
+    np.testing.assert_allclose(layer(np.ones((1, 3), np.float32)).numpy(), [[35., 35.]])
+    swish = duet.nn.Dense(1, kernel_initializer="ones", activation="silu")
+    np.testing.assert_allclose(swish([[1.0]]).numpy(), [[1 / (1 + np.exp(-1))]], rtol=1e-6)
+
+
+def test_misuse_is_a_clear_error():
+    layer = duet.nn.Dense(3)
+    layer(np.ones((2, 4), np.float32))
+    with pytest.raises(duet.errors.InvalidArgumentError,
+                       match=r"layer 'dense' was built for inputs of shape \(None, 4\), got shape "
+                             r"\(2, 5\).*test_nn.py"):
+        layer(np.ones((2, 5), np.float32))
+    with pytest.raises(duet.errors.InvalidArgumentError, match="expects a rank-4 input"):
+        duet.nn.Conv2D(2, 3)(np.ones((2, 3), np.float32))
+    with pytest.raises(duet.errors.InvalidArgumentError, match="unknown activation 'relu7'"):
+        duet.nn.Dense(2, activation="relu7")
+    with pytest.raises(duet.errors.InvalidArgumentError, match="unknown initializer"):
+        duet.nn.Dense(2, kernel_initializer="glorot")
+    with pytest.raises(duet.errors.InvalidArgumentError, match="channels_last"):
+        duet.nn.Conv2D(2, 3, data_format="channels_first")
+    with pytest.raises(duet.errors.InvalidArgumentError, match=r"has 2 variables, got 1"):
+        layer.set_weights([np.ones((4, 3))])
+
+    class Forgot(duet.nn.Module):
+        def __init__(self):
+            self.d = duet.nn.Dense(1)
+    with pytest.raises(RuntimeError, match=r"super\(\).__init__\(\)"):
+        Forgot()
+
+    class Twice(duet.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = layer
+            self.b = layer
+    with pytest.raises(duet.errors.InvalidArgumentError, match="already belongs to"):
+        Twice()
