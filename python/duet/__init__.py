@@ -35,6 +35,7 @@ from duet._graph import (Graph, Operation, Session, freeze_variables, gradients,
                          optimize, placeholder, read_graph, write_graph)
 from duet._ops import raw_ops, _snake
 from duet import _api
+from duet import data
 from duet import losses
 from duet import metrics
 from duet import nn

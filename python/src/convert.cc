@@ -55,15 +55,47 @@ Tensor FromArray(const nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>& array
   return t;
 }
 
+bool IsSequence(nb::handle value) {
+  return PyList_Check(value.ptr()) || PyTuple_Check(value.ptr());
+}
+
+bool HoldsTensor(nb::handle value) {
+  for (nb::handle item : value) {
+    if (nb::isinstance<Tensor>(item) || nb::isinstance<Variable>(item)) return true;
+    if (IsSequence(item) && HoldsTensor(item)) return true;
+  }
+  return false;
+}
+
+// TensorFlow's auto-packing: a list holding tensors (a shape with a symbolic batch size,
+// [n, 10]) is their stack, its numbers converted to the first tensor's dtype.
+Tensor Pack(nb::handle value, const char* what) {
+  std::vector<Tensor> parts;
+  std::optional<DType> dtype;
+  for (nb::handle item : value) {
+    parts.push_back(IsSequence(item) && HoldsTensor(item) ? Pack(item, what)
+                                                          : ToTensor(item, what));
+    const bool literal =
+        PyBool_Check(item.ptr()) || PyLong_Check(item.ptr()) || PyFloat_Check(item.ptr());
+    if (!dtype && !literal) dtype = parts.back().dtype();
+  }
+  for (Tensor& part : parts) {
+    if (part.dtype() != *dtype) part = cast(part, *dtype, PythonCallSite());
+  }
+  return stack(parts, 0, PythonCallSite());
+}
+
 // A nested list of numbers through NumPy, narrowed as tf.constant narrows it.
 Tensor FromNested(nb::handle value, const char* what) {
+  if (IsSequence(value) && HoldsTensor(value)) return Pack(value, what);
   nb::module_ np = nb::module_::import_("numpy");
   nb::object array;
   try {
     array = np.attr("asarray")(value);
   } catch (const nb::python_error& e) {
-    Fail(absl::StrCat(what, ": cannot make a tensor of ", nb::str(value).c_str(),
-                      " (a ragged list, or elements that are not numbers: ", e.what(), ")"));
+    Fail(absl::StrCat(
+        what, ": cannot make a tensor of ", nb::str(value).c_str(),
+        " (a ragged list, or elements that are not numbers: ", nb::str(e.value()).c_str(), ")"));
   }
   const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
   if (kind == "f") {

@@ -85,3 +85,14 @@ def test_int_of_a_float_scalar_follows_python():
         int(duet.constant(float("nan")))
     with pytest.raises(OverflowError):
         int(duet.constant(float("inf")))
+
+
+def test_lists_holding_tensors_are_packed_as_tensorflow_packs_them():
+    n = duet.constant(2)
+    assert duet.zeros([n, 3]).shape == (2, 3)
+    assert duet.convert_to_tensor([[n, 1], [3, n]]).numpy().tolist() == [[2, 1], [3, 2]]
+
+    @duet.function
+    def fill(k):
+        return duet.fill([k, 2], 7.)
+    assert fill(duet.constant(3)).shape == (3, 2)
