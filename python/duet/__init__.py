@@ -35,6 +35,7 @@ from duet._graph import (Graph, Operation, Session, freeze_variables, gradients,
                          optimize, placeholder, read_graph, write_graph)
 from duet._ops import raw_ops, _snake
 from duet import _api
+from duet import callbacks
 from duet import data
 from duet import losses
 from duet import metrics
@@ -42,6 +43,7 @@ from duet import nn
 from duet import optimizers
 from duet import summary
 from duet import train
+from duet._fit import History, fit
 from duet._api import *  # noqa: F401,F403 (the public op functions)
 
 _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))

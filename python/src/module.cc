@@ -14,6 +14,7 @@ void init_control_flow(nanobind::module_& m);
 void init_io(nanobind::module_& m);
 void init_nn(nanobind::module_& m);
 void init_data(nanobind::module_& m);
+void init_fit(nanobind::module_& m);
 void init_optimizers(nanobind::module_& m);
 void init_losses(nanobind::module_& m);
 void init_metrics(nanobind::module_& m);
@@ -35,4 +36,5 @@ NB_MODULE(_core, m) {
   duet::python::init_losses(m);
   duet::python::init_metrics(m);
   duet::python::init_summary(m);
+  duet::python::init_fit(m);
 }
