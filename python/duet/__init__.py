@@ -41,6 +41,7 @@ from duet import losses
 from duet import metrics
 from duet import nn
 from duet import optimizers
+from duet import saved_model
 from duet import summary
 from duet import train
 from duet._fit import History, fit

@@ -275,8 +275,12 @@ class ConcreteFunction:
         self._fixed = [(i, leaf) for i, leaf in enumerate(leaves) if not _is_tensor_leaf(leaf)]
         # Traced (and exported) now, not run: a call with zeros could change variables.
         examples = [_example(leaf) if isinstance(leaf, TensorSpec) else leaf for leaf in leaves]
-        self._graph_def = self._function._tracer.graph_def(
-            [key] + examples, self._function._trace(key, bound), False)
+        self._export = ([key] + examples, self._function._trace(key, bound))
+        self._graph_def = self._function._tracer.graph_def(*self._export, False)
+        names = function._names[key]
+        self._input_names = [leaf.name if isinstance(leaf, TensorSpec) and leaf.name
+                             else re.sub(r"\W+", "_", names[i]).strip("_")
+                             for i, leaf in enumerate(leaves) if _is_tensor_leaf(leaf)]
         each_spec = iter(specs)
         spec_leaves = iter([next(each_spec) if _is_tensor_leaf(leaf) else leaf
                             for leaf in leaves])

@@ -83,26 +83,26 @@ class Dataset:
         self._structure = structure if isinstance(structure, _Structure) else _Structure(structure)
 
     # Sources.
-    @staticmethod
-    def from_tensor_slices(tensors):
+    @classmethod
+    def from_tensor_slices(cls, tensors):
         leaves = []
         structure = _flatten(tensors, leaves)
-        return Dataset(_core._Dataset.from_tensor_slices([_tensor(t) for t in leaves]), structure)
+        return cls(_core._Dataset.from_tensor_slices([_tensor(t) for t in leaves]), structure)
 
-    @staticmethod
-    def from_tensors(tensors):
+    @classmethod
+    def from_tensors(cls, tensors):
         leaves = []
         structure = _flatten(tensors, leaves)
-        return Dataset(_core._Dataset.from_tensors([_tensor(t) for t in leaves]), structure)
+        return cls(_core._Dataset.from_tensors([_tensor(t) for t in leaves]), structure)
 
-    @staticmethod
-    def range(*args):
+    @classmethod
+    def range(cls, *args):
         """int64 scalars, as Python's range(stop) / range(start, stop[, step])."""
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
-        return Dataset(_core._Dataset.range(start, stop, step), _LEAF)
+        return cls(_core._Dataset.range(start, stop, step), _LEAF)
 
-    @staticmethod
-    def zip(datasets):
+    @classmethod
+    def zip(cls, datasets):
         """Elements of `datasets` (a tuple or dict of datasets) side by side."""
         is_dict = isinstance(datasets, dict)
         keys = sorted(datasets) if is_dict else range(len(datasets))
@@ -112,10 +112,10 @@ class Dataset:
         def structure():
             inner = [d._structure.get() for d in parts]
             return dict(zip(keys, inner)) if is_dict else tuple(inner)
-        return Dataset(zipped, _LazyStructure(structure))
+        return cls(zipped, _LazyStructure(structure))
 
-    @staticmethod
-    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+    @classmethod
+    def from_generator(cls, generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None):
         """The elements `generator(*args)` yields (a fresh generator per iteration), converted
         to tensors of output_signature's (or output_types') dtypes when given. Runs Python for
@@ -143,7 +143,7 @@ class Dataset:
                 return [t if isinstance(t, Tensor) else constant(t, d)
                         for t, d in zip(leaves, types)]
             return next_element
-        return Dataset(_core._Dataset.from_generator(start), structure)
+        return cls(_core._Dataset.from_generator(start), structure)
 
     # Transformations.
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
@@ -152,21 +152,21 @@ class Dataset:
         output = _Structure()
         trace = self._tracer(map_func, output)
         parallel = 0 if num_parallel_calls is None else num_parallel_calls
-        return Dataset(self._dataset.map(trace, _name(map_func, name), parallel,
-                                         deterministic is not False), output)
+        return self._derived(self._dataset.map(trace, _name(map_func, name), parallel,
+                                               deterministic is not False), output)
 
     def filter(self, predicate, name=None):
         trace = self._tracer(predicate, _Structure())
-        return Dataset(self._dataset.filter(trace, _name(predicate, name)), self._structure)
+        return self._same(self._dataset.filter(trace, _name(predicate, name)))
 
     def flat_map(self, map_func, name=None):
         output = _Structure()
-        return Dataset(self._dataset.flat_map(self._python_fn(map_func, output)), output)
+        return self._derived(self._dataset.flat_map(self._python_fn(map_func, output)), output)
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
         output = _Structure()
-        return Dataset(self._dataset.interleave(
+        return self._derived(self._dataset.interleave(
             self._python_fn(map_func, output), cycle_length or os.cpu_count(), block_length or 1,
             num_parallel_calls or 0), output)
 
@@ -220,7 +220,7 @@ class Dataset:
         return self._same(self._dataset.ignore_errors())
 
     def enumerate(self, start=0, name=None):
-        return Dataset.zip((Dataset.range(start, 2 ** 62), self))
+        return type(self).zip((Dataset.range(start, 2 ** 62), self))
 
     def cardinality(self):
         """The number of elements, INFINITE_CARDINALITY or UNKNOWN_CARDINALITY."""
@@ -243,8 +243,12 @@ class Dataset:
         for element in self:
             yield _map_structure(lambda t: t.numpy(), element)
 
+    def _derived(self, dataset, structure):
+        """A dataset of this class (a subclass's transformations return the subclass)."""
+        return type(self)(dataset, structure)
+
     def _same(self, dataset):
-        return Dataset(dataset, self._structure)
+        return self._derived(dataset, self._structure)
 
     def _tracer(self, fn, output):
         """The callable the C++ tracer runs on symbolic tensors: it packs them as the element,
@@ -338,6 +342,13 @@ def _map_structure(fn, value):
 
 def _name(fn, name):
     return name or getattr(fn, "__name__", "dataset_function").replace("<lambda>", "lambda")
+
+
+def fashion_mnist(dir=""):
+    """Fashion-MNIST from Debian's dataset-fashion-mnist package (or `dir`, or
+    $DUET_FASHION_MNIST_DIR): ((train_images, train_labels), (test_images, test_labels)), uint8
+    images (N, 28, 28) and int64 labels, as keras.datasets.fashion_mnist.load_data() gives."""
+    return _core._fashion_mnist(dir)
 
 
 def TFRecordDataset(filenames, compression_type=None, buffer_size=None,  # noqa: N802

@@ -33,6 +33,10 @@ class FileWriter:
         finally:
             _defaults.pop()
 
+    def set_as_default(self, step=None):
+        """Makes this the default writer from now on (as_default without a block)."""
+        _defaults.append((self, step))
+
     def scalar(self, name, data, step):
         self._writer.scalar(name, data, step)
 

@@ -56,7 +56,11 @@ void init_control_flow(nb::module_& m) {
     return host_function(
         [held](const std::vector<Tensor>& values) {
           nb::gil_scoped_acquire gil;
-          return Tensors((*held)(PyList(values)), "py_function's result");
+          try {
+            return Tensors((*held)(PyList(values)), "py_function's result");
+          } catch (const nb::python_error& e) {
+            RethrowAsError(e, "py_function");
+          }
         },
         Tensors(inputs, "inp"), dtypes, PythonCallSite());
   });

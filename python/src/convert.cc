@@ -14,6 +14,8 @@ namespace nb = nanobind;
 namespace duet::python {
 namespace {
 
+using namespace nb::literals;
+
 [[noreturn]] void Fail(const std::string& message) {
   throw Error(absl::InvalidArgumentError(message));
 }
@@ -105,6 +107,25 @@ Tensor FromNested(nb::handle value, const char* what) {
                       (nb::cast<int64_t>(array.attr("min")()) >= INT32_MIN &&
                        nb::cast<int64_t>(array.attr("max")()) <= INT32_MAX);
     array = array.attr("astype")(fits ? np.attr("int32") : np.attr("int64"));
+  } else if (kind == "U" || kind == "S") {  // strings: a kString tensor of UTF-8 bytes
+    std::vector<int64_t> dims;
+    for (nb::handle d : array.attr("shape")) dims.push_back(nb::cast<int64_t>(d));
+    Tensor t = Tensor::Empty(kString, Shape(dims));
+    std::string* out = t.mutable_data<std::string>();
+    // NumPy makes [1, "a"] strings too; tf.constant refuses a mix of numbers and strings.
+    nb::object items = np.attr("asarray")(value, "dtype"_a = np.attr("object_"));
+    for (nb::handle item : items.attr("ravel")().attr("tolist")()) {
+      if (!PyUnicode_Check(item.ptr()) && !PyBytes_Check(item.ptr())) {
+        Fail(absl::StrCat(what, ": cannot make a tensor of ", nb::str(value).c_str(),
+                          " (strings mixed with other values)"));
+      }
+    }
+    for (nb::handle item : array.attr("ravel")().attr("tolist")()) {
+      *out++ = PyBytes_Check(item.ptr())
+                   ? std::string(PyBytes_AS_STRING(item.ptr()), PyBytes_GET_SIZE(item.ptr()))
+                   : nb::cast<std::string>(item);
+    }
+    return t;
   } else if (kind != "b") {
     Fail(absl::StrCat(what, ": cannot make a tensor of ", nb::str(value).c_str(),
                       " (a ragged list, or elements that are not numbers)"));
@@ -242,6 +263,17 @@ Tensor OnHost(const Tensor& tensor) {
 nb::object ToNumPy(const Tensor& tensor) {
   CheckHasValue(tensor, "numpy()");
   Tensor host = OnHost(tensor);
+  if (host.dtype() == kString) {  // an object array of bytes, as TensorFlow's numpy() gives
+    nb::list items;
+    const std::string* strings = host.data<std::string>();
+    for (int64_t i = 0; i < host.num_elements(); ++i) {
+      items.append(nb::bytes(strings[i].data(), strings[i].size()));
+    }
+    nb::module_ np = nb::module_::import_("numpy");
+    nb::list dims;
+    for (int64_t d : host.shape().dims()) dims.append(d);
+    return np.attr("array")(items, "dtype"_a = np.attr("object_")).attr("reshape")(dims);
+  }
   std::vector<size_t> shape(host.shape().dims().begin(), host.shape().dims().end());
   // The capsule owns a reference to the tensor's memory for as long as the array lives.
   auto* owner = new Tensor(host);

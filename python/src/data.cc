@@ -16,6 +16,7 @@
 #include "duet.h"
 #include "python/src/callables.h"
 #include "python/src/convert.h"
+#include "python/src/errors.h"
 
 namespace nb = nanobind;
 
@@ -36,15 +37,6 @@ using function_internal::Tracer;
 // the element (the tracer runs on the first element of each signature) with the Python
 // traceback. flat_map's and interleave's functions return datasets, which a plan cannot: they
 // run in Python, with the GIL, once per input element; so do generators.
-
-// A Python exception raised by a dataset's function, as a duet::Error whose message carries the
-// Python traceback: it crosses the pipeline's threads and statuses as any error does.
-[[noreturn]] void RethrowAsError(const nb::python_error& e, const char* what) {
-  nb::object lines = nb::module_::import_("traceback")
-                         .attr("format_exception")(e.type(), e.value(), e.traceback());
-  std::string text = nb::cast<std::string>(nb::str("").attr("join")(lines));
-  throw Error(absl::InvalidArgumentError(absl::StrCat("the Python ", what, " raised:\n", text)));
-}
 
 std::vector<Tensor> TensorList(nb::handle values, const char* what) {
   std::vector<Tensor> out;
@@ -76,7 +68,7 @@ class TracedPython {
         for (const ArgValue& v : symbolic) inputs.append(nb::cast(std::get<Tensor>(v)));
         return TensorList((*trace_)(inputs), "a dataset function's result");
       } catch (const nb::python_error& e) {
-        RethrowAsError(e, what_.c_str());
+        RethrowAsError(e, what_);
       }
     });
   }
@@ -259,6 +251,20 @@ void init_data(nb::module_& m) {
       .def(nb::init<data::Dataset>())
       .def("next", &PyIterator::Next)
       .def("close", &PyIterator::Close);
+
+  // ((train images, train labels), (test images, test labels)): uint8 (N, 28, 28), int64 (N,).
+  m.def(
+      "_fashion_mnist",
+      [](const std::string& dir) {
+        data::FashionMnist fm;
+        {
+          nb::gil_scoped_release release;
+          fm = data::fashion_mnist(dir);
+        }
+        return nb::make_tuple(nb::make_tuple(fm.train[0], fm.train[1]),
+                              nb::make_tuple(fm.test[0], fm.test[1]));
+      },
+      nb::arg("dir") = "");
 
   m.attr("INFINITE_CARDINALITY") = data::kInfiniteCardinality;
   m.attr("UNKNOWN_CARDINALITY") = data::kUnknownCardinality;

@@ -61,6 +61,22 @@ std::string PythonSite() {
   return line.line() == 0 ? "" : absl::StrCat(" (at ", line.file_name(), ":", line.line(), ")");
 }
 
+void RethrowAsError(const nb::python_error& e, const std::string& what) {
+  absl::StatusCode code = absl::StatusCode::kUnknown;
+  nb::module_ errors = nb::module_::import_("duet.errors");
+  if (e.matches(errors.attr("OpError"))) {
+    code = static_cast<absl::StatusCode>(nb::cast<int>(e.value().attr("error_code")));
+  } else if (e.matches(PyExc_StopIteration)) {
+    code = absl::StatusCode::kOutOfRange;
+  } else if (e.matches(PyExc_ValueError) || e.matches(PyExc_TypeError)) {
+    code = absl::StatusCode::kInvalidArgument;
+  }
+  nb::object lines = nb::module_::import_("traceback")
+                         .attr("format_exception")(e.type(), e.value(), e.traceback());
+  const std::string text = nb::cast<std::string>(nb::str("").attr("join")(lines));
+  throw Error(absl::Status(code, absl::StrCat("the Python ", what, " raised:\n", text)));
+}
+
 void init_errors(nb::module_& m) {
   m.def("_set_package_dir", [](const std::string& dir) { PackageDir() = dir + "/"; });
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {

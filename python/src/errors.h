@@ -26,4 +26,11 @@ inline OpSite PythonCallSite() {
 // "(at file.py:12)" for the innermost Python frame outside the duet package, or "" when none.
 std::string PythonSite();
 
+// A Python exception raised by user code that C++ called (a dataset function, a py_function) as
+// a duet::Error that crosses C++ threads and statuses: "the Python <what> raised:" and the
+// traceback. The code: a duet.errors exception's own, OutOfRange for StopIteration (as
+// TensorFlow's py_func), InvalidArgument for ValueError and TypeError, else Unknown. Call with
+// the GIL held.
+[[noreturn]] void RethrowAsError(const nanobind::python_error& e, const std::string& what);
+
 }  // namespace duet::python

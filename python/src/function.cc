@@ -6,11 +6,14 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -136,6 +139,30 @@ void init_function(nb::module_& m) {
            })
       .def("trace_count", &Tracer::trace_count)
       .def("retrace_reasons", &Tracer::retrace_reasons);
+
+  // A SavedModel of traced signatures: [(key, tracer, leaves, trace, input names, output names)],
+  // each exported as its tracer's graph for those leaves (traced now if need be).
+  m.def("_save_saved_model",
+        [](const std::string& dir,
+           std::vector<std::tuple<std::string, Tracer*, std::vector<nb::handle>, nb::callable,
+                                  std::vector<std::string>, std::vector<std::string>>>
+               signatures) {
+          std::vector<saved_model::SignatureGraph> graphs;
+          for (auto& [key, tracer, leaves, trace, inputs, outputs] : signatures) {
+            const std::vector<ArgValue> values = ArgValues(leaves);
+            auto fn = [&](const std::vector<ArgValue>& symbolic) {
+              return RunTrace(trace, symbolic);
+            };
+            Graph graph;
+            {
+              nb::gil_scoped_release release;
+              graph = tracer->ExportedGraph(values, fn, /*freeze=*/false);
+            }
+            graphs.push_back({key, std::move(graph), inputs, outputs});
+          }
+          nb::gil_scoped_release release;
+          saved_model::SaveGraphs(dir, std::move(graphs));
+        });
 
   m.def("run_functions_eagerly", &run_functions_eagerly, nb::arg("eagerly"));
   m.def("functions_run_eagerly", &functions_run_eagerly);

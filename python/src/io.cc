@@ -1,11 +1,14 @@
-// Checkpoints from Python: duet.train.Checkpoint over variables, modules (Python models, C++
-// layers, metrics) and optimizers, in TensorFlow's format (io/checkpoint/checkpoint.h).
+// TensorFlow's formats from Python: duet.train.Checkpoint over variables, modules (Python models,
+// C++ layers, metrics) and optimizers (io/checkpoint/checkpoint.h), and SavedModels loaded
+// (io/saved_model/loader.h; saving is duet.function's, in function.cc).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -105,6 +108,30 @@ void init_io(nb::module_& m) {
       .def_prop_ro("checkpoints", &CheckpointManager::checkpoints)
       .def_prop_ro("directory", &CheckpointManager::directory);
   m.def("latest_checkpoint", &latest_checkpoint, nb::arg("directory"));
+
+  // A SavedModel (TensorFlow's, Keras' export or duet's) and its signatures.
+  nb::class_<saved_model::LoadedModel>(m, "_LoadedModel")
+      .def_prop_ro("signature_keys", &saved_model::LoadedModel::signatures)
+      .def("input_names",
+           [](const saved_model::LoadedModel& model, const std::string& key) {
+             std::vector<std::string> names;
+             for (const auto& [name, info] : model.signature_def(key).inputs()) {
+               names.push_back(name);
+             }
+             return names;
+           })
+      .def("call", [](const saved_model::LoadedModel& model, const std::string& key,
+                      std::map<std::string, Tensor> inputs) {
+        nb::gil_scoped_release release;
+        return model.call(key, inputs);
+      });
+  m.def(
+      "_load_saved_model",
+      [](const std::string& dir, const std::string& tag) {
+        nb::gil_scoped_release release;
+        return saved_model::load(dir, tag);
+      },
+      nb::arg("dir"), nb::arg("tag") = "serve");
 }
 
 }  // namespace duet::python

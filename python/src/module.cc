@@ -2,6 +2,8 @@
 // matters only in that errors come first, so every later binding's errors translate.
 #include <nanobind/nanobind.h>
 
+#include <cstdlib>
+
 #include "python/src/errors.h"
 
 namespace duet::python {
@@ -22,6 +24,10 @@ void init_summary(nanobind::module_& m);
 }  // namespace duet::python
 
 NB_MODULE(_core, m) {
+  // Note [Leak warnings]: nanobind reports instances alive when the interpreter ends, which a
+  // program's own reference cycles through duet objects cause too (module globals torn down
+  // after the extension); the report is for developers: DUET_LEAK_WARNINGS=1 turns it on.
+  nanobind::set_leak_warnings(std::getenv("DUET_LEAK_WARNINGS") != nullptr);
   duet::python::init_errors(m);
   duet::python::init_tensor(m);
   duet::python::init_ops(m);

@@ -140,7 +140,7 @@ def test_a_python_error_names_the_element_and_carries_the_traceback():
     def gen():
         yield 1.
         raise KeyError("gone")
-    with pytest.raises(duet.errors.InvalidArgumentError, match=r"(?s)generator.*KeyError"):
+    with pytest.raises(duet.errors.UnknownError, match=r"(?s)generator.*KeyError"):
         list(Dataset.from_generator(gen))
     # A shape error found while tracing names the element too.
     ds = Dataset.from_tensor_slices(np.array([[1., 2.], [3., 4.]], np.float32)).map(

@@ -130,3 +130,11 @@ def test_device_scopes_place_ops_and_copy_inputs():
     with pytest.raises(duet.errors.InvalidArgumentError):
         with duet.device("/tpu:0"):
             pass
+
+
+def test_string_tensors_give_numpy_bytes_as_tensorflow():
+    s = duet.constant([["a", "bc"], ["", "d"]])
+    array = s.numpy()
+    assert array.dtype == object and array.shape == (2, 2)
+    assert array.tolist() == [[b"a", b"bc"], [b"", b"d"]]
+    assert duet.constant("hi").numpy()[()] == b"hi"

@@ -21,6 +21,8 @@ LLVM into one process), everything on the CPU:
                  batch; its data pipeline is from_tensor_slices.shuffle(60000).batch(64)
                  .prefetch(2); its epochs also write TensorBoard logs and a checkpoint
   duet_eager     the binary with --eager: every op of the step runs eagerly
+  duet_python    the same model, pipeline and schedule written in Python (duet.nn.Sequential,
+                 duet.data, duet.fit: one traced step); the duet package must be importable
   torch          a loop over an index permutation of the in-memory tensors (NCHW for the CNN),
                  forward + metric, backward, Adam (foreach), LambdaLR stepped per batch;
                  validation under no_grad in eval mode; torch.set_num_threads(<cores>)
@@ -63,8 +65,9 @@ import numpy as np  # noqa: E402
 from peer_timing import emit  # noqa: E402
 
 MODELS = ["mlp", "cnn"]
-FRAMEWORKS = ["duet", "duet_eager", "torch", "torch_compile", "keras"]
-PEERS = ["torch", "torch_compile", "keras"]  # run by this script in a worker process
+FRAMEWORKS = ["duet", "duet_eager", "duet_python", "torch", "torch_compile", "keras"]
+# Run by this script in a worker process (duet_python: the same model written in Python).
+PEERS = ["duet_python", "torch", "torch_compile", "keras"]
 BATCH = 64
 VALIDATION_BATCH = 500
 LEARNING_RATE = 1e-3
@@ -229,6 +232,51 @@ def train_keras(model, epochs, limit):
     return timer.seconds, history.history["val_accuracy"][-1]
 
 
+# ---- duet from Python -------------------------------------------------------------------------
+
+
+def duet_python_model(model):
+    nn = duet.nn
+    if model == "mlp":
+        layers = [nn.Flatten(), nn.Dense(256, activation="relu"),
+                  nn.Dense(128, activation="relu"), nn.Dense(10)]
+    else:
+        layers = [nn.Conv2D(32, 3, padding="same"), nn.BatchNormalization(), nn.relu,
+                  nn.Conv2D(64, 3, padding="same"), nn.BatchNormalization(), nn.relu,
+                  nn.MaxPooling2D(2), nn.Dropout(0.25, seed=1), nn.Flatten(), nn.Dense(10)]
+    return nn.Sequential(layers, name=model)
+
+
+def train_duet_python(model, epochs, limit):
+    """Trains `model` with duet.fit; returns (seconds of each epoch, last validation accuracy)."""
+    duet.set_random_seed(1)
+    (x_train, y_train), (x_test, y_test) = fashion_mnist()
+    steps = steps_per_epoch(len(y_train), BATCH, limit)
+    train = (duet.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(60000, seed=1)
+             .batch(BATCH).prefetch(2))
+    test = duet.data.Dataset.from_tensor_slices((x_test, y_test)).batch(VALIDATION_BATCH)
+    optimizer = duet.optimizers.Adam(
+        duet.optimizers.schedules.CosineDecay(LEARNING_RATE, epochs * steps))
+
+    class EpochTimer(duet.callbacks.Callback):  # duet.fit validates before on_epoch_end
+        seconds = []
+
+        def on_epoch_begin(self, epoch, logs=None):
+            self.start = time.perf_counter()
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.seconds.append(time.perf_counter() - self.start)
+
+    timer = EpochTimer()
+    history = duet.fit(duet_python_model(model),
+                       duet.losses.SparseCategoricalCrossentropy(from_logits=True), optimizer,
+                       train, epochs=epochs, validation=test,
+                       metrics=[duet.metrics.SparseCategoricalAccuracy(name="accuracy")],
+                       callbacks=[timer], steps_per_epoch=limit or None,
+                       validation_steps=limit or None, verbose=1)
+    return timer.seconds, history.history["val_accuracy"][-1]
+
+
 # ---- the worker and the driver ---------------------------------------------------------------
 
 
@@ -245,11 +293,14 @@ def measurements(prefix, seconds, accuracy):
 def worker(framework, model, epochs, limit):
     """Trains one model in one peer framework and prints its lines (a process of its own).
     Whatever else writes to stdout (Keras' progress, library warnings) goes to stderr."""
-    global torch, keras
+    global torch, keras, duet
     results = os.fdopen(os.dup(sys.stdout.fileno()), "w")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
-    if framework == "keras":
+    if framework == "duet_python":
+        import duet
+        seconds, accuracy = train_duet_python(model, epochs, limit)
+    elif framework == "keras":
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         os.environ["KERAS_BACKEND"] = "tensorflow"
         import keras
