@@ -49,6 +49,12 @@ class Callback:
     def on_train_end(self, logs=None):
         pass
 
+    def _duet_overrides(self, method):
+        """Whether this callback (its class, or the instance: LambdaCallback) overrides
+        `method`; fit skips the others."""
+        return method in self.__dict__ or getattr(type(self), method) is not getattr(Callback,
+                                                                                      method)
+
     def _duet_event(self, event, index, logs, params):
         """Called by fit (python/src/fit.cc); returns whether the model asks to stop."""
         self.params = params

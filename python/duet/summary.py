@@ -70,6 +70,29 @@ def create_file_writer(logdir, max_queue=10, flush_millis=120_000, filename_suff
     return FileWriter(logdir, max_queue, flush_millis, filename_suffix, record_every_n_steps)
 
 
+_conditions = []  # the enclosing record_if() blocks' conditions
+
+
+@contextlib.contextmanager
+def record_if(condition):
+    """Summaries written through duet.summary.* in the block are recorded only while
+    `condition` holds: a bool, or a callable returning one (tf.summary.record_if), checked at
+    each write. E.g. record_if(lambda: int(step) % 100 == 0)."""
+    _conditions.append(condition)
+    try:
+        yield
+    finally:
+        _conditions.pop()
+
+
+def _recording():
+    for condition in _conditions:
+        value = condition() if callable(condition) else condition
+        if not bool(value):
+            return False
+    return True
+
+
 def _default(step, what):
     if not _defaults:
         raise RuntimeError(f"duet.summary.{what}: no default writer (use "
@@ -82,24 +105,32 @@ def _default(step, what):
 
 
 def scalar(name, data, step=None):
+    if not _recording():
+        return False
     writer, step = _default(step, "scalar")
     writer.scalar(name, data, step)
     return True
 
 
 def histogram(name, data, step=None):
+    if not _recording():
+        return False
     writer, step = _default(step, "histogram")
     writer.histogram(name, data, step)
     return True
 
 
 def image(name, data, step=None, max_outputs=3):
+    if not _recording():
+        return False
     writer, step = _default(step, "image")
     writer.image(name, data, step, max_outputs)
     return True
 
 
 def text(name, data, step=None):
+    if not _recording():
+        return False
     writer, step = _default(step, "text")
     writer.text(name, data, step)
     return True

@@ -39,20 +39,22 @@ nb::dict LogsDict(const Logs& logs) {
   return out;
 }
 
-// A Python callback (duet.callbacks.Callback): each event calls its _duet_event(name, index,
-// logs) with the GIL; a true result asks fit to stop after this epoch (Keras'
-// model.stop_training).
+// A Python callback (duet.callbacks.Callback): each event it overrides calls its
+// _duet_event(name, index, logs) with the GIL; a true result asks fit to stop after this epoch
+// (Keras' model.stop_training). Events it does not override cost nothing (the per-step one
+// would take the GIL at every step).
 class PythonCallback : public Callback {
  public:
   explicit PythonCallback(nb::object callback)
-      : callback_(HoldCallable(nb::borrow<nb::callable>(callback.attr("_duet_event")))) {}
+      : callback_(HoldCallable(nb::borrow<nb::callable>(callback.attr("_duet_event")))),
+        per_step_(nb::cast<bool>(callback.attr("_duet_overrides")("on_train_batch_end"))) {}
 
   void on_train_begin(TrainingState& state) override { Event("train_begin", -1, nullptr, state); }
   void on_epoch_begin(int epoch, TrainingState& state) override {
     Event("epoch_begin", epoch, nullptr, state);
   }
   void on_train_batch_end(int64_t step, const Logs& logs, TrainingState& state) override {
-    Event("train_batch_end", step, &logs, state);
+    if (per_step_) Event("train_batch_end", step, &logs, state);
   }
   void on_epoch_end(int epoch, const Logs& logs, TrainingState& state) override {
     Event("epoch_end", epoch, &logs, state);
@@ -73,6 +75,7 @@ class PythonCallback : public Callback {
   }
 
   std::shared_ptr<nb::object> callback_;
+  bool per_step_;
 };
 
 // A metric fit updates with (y_true, y_pred): the bound metrics that take labels.

@@ -255,6 +255,25 @@ void Construct(L* self, const std::optional<std::string>& name, const char* defa
   new (self) L(nullptr, name.value_or(default_name), std::forward<Args>(args)...);
 }
 
+// MaxPool2D and AvgPool2D: Keras' pooling arguments.
+template <typename Pool>
+void DefPool(nb::module_& m, const char* cls, const char* doc, const char* default_name) {
+  nb::class_<Pool, nn::Layer>(m, cls, doc)
+      .def(
+          "__init__",
+          [default_name](Pool* self, nb::handle pool_size, nb::handle strides,
+                         const std::string& padding, const std::string& data_format,
+                         const std::optional<std::string>& name) {
+            ChannelsLast(data_format);
+            nn::PoolOptions options{.padding = padding};
+            if (!strides.is_none()) options.strides = Size2Arg(strides, "strides");
+            Construct(self, name, default_name, Size2Arg(pool_size, "pool_size"), options);
+          },
+          nb::arg("pool_size") = 2, nb::arg("strides").none() = nb::none(),
+          nb::arg("padding") = "valid", nb::arg("data_format") = "channels_last",
+          nb::arg("name").none() = nb::none());
+}
+
 }  // namespace
 
 void init_nn(nb::module_& m) {
@@ -415,36 +434,8 @@ void init_nn(nb::module_& m) {
           nb::arg("filters"), nb::arg("kernel_size"), nb::arg("strides") = 1,
           nb::arg("padding") = "valid", nb::arg("dilation_rate") = 1, DUET_CONV_TAIL_ARGS);
 
-  auto pool_init = [](auto* self, nb::handle pool_size, nb::handle strides,
-                      const std::string& padding, const std::string& data_format,
-                      const std::optional<std::string>& name, const char* default_name) {
-    ChannelsLast(data_format);
-    nn::PoolOptions options{.padding = padding};
-    if (!strides.is_none()) options.strides = Size2Arg(strides, "strides");
-    Construct(self, name, default_name, Size2Arg(pool_size, "pool_size"), options);
-  };
-  nb::class_<nn::MaxPool2D, nn::Layer>(m, "MaxPool2D", "Keras' MaxPooling2D (NHWC).")
-      .def(
-          "__init__",
-          [pool_init](nn::MaxPool2D* self, nb::handle pool_size, nb::handle strides,
-                      const std::string& padding, const std::string& data_format,
-                      const std::optional<std::string>& name) {
-            pool_init(self, pool_size, strides, padding, data_format, name, "max_pooling2d");
-          },
-          nb::arg("pool_size") = 2, nb::arg("strides").none() = nb::none(),
-          nb::arg("padding") = "valid", nb::arg("data_format") = "channels_last",
-          nb::arg("name").none() = nb::none());
-  nb::class_<nn::AvgPool2D, nn::Layer>(m, "AvgPool2D", "Keras' AveragePooling2D (NHWC).")
-      .def(
-          "__init__",
-          [pool_init](nn::AvgPool2D* self, nb::handle pool_size, nb::handle strides,
-                      const std::string& padding, const std::string& data_format,
-                      const std::optional<std::string>& name) {
-            pool_init(self, pool_size, strides, padding, data_format, name, "average_pooling2d");
-          },
-          nb::arg("pool_size") = 2, nb::arg("strides").none() = nb::none(),
-          nb::arg("padding") = "valid", nb::arg("data_format") = "channels_last",
-          nb::arg("name").none() = nb::none());
+  DefPool<nn::MaxPool2D>(m, "MaxPool2D", "Keras' MaxPooling2D (NHWC).", "max_pooling2d");
+  DefPool<nn::AvgPool2D>(m, "AvgPool2D", "Keras' AveragePooling2D (NHWC).", "average_pooling2d");
   nb::class_<nn::GlobalAveragePooling2D, nn::Layer>(m, "GlobalAveragePooling2D",
                                                     "Keras' GlobalAveragePooling2D (NHWC).")
       .def(

@@ -148,6 +148,62 @@ def test_graph_mode_rules(tmp_path):
     assert out["late_eager"] == "True"
 
 
+# The names API.md lists for programs of that era (module path -> names).
+API_NAMES = {
+    "": """enable_eager_execution executing_eagerly constant convert_to_tensor add multiply matmul
+        square reduce_mean reduce_sum random_normal zeros ones split concat reshape identity exp
+        log clip_by_norm placeholder Session device float32 int32 GradientTape Variable
+        custom_gradient get_default_graph global_variables_initializer py_func""",
+    "nn": "relu softmax xw_plus_b",
+    "losses": "sparse_softmax_cross_entropy",
+    "train": """GradientDescentOptimizer AdamOptimizer MomentumOptimizer Checkpoint Saver
+        latest_checkpoint get_or_create_global_step""",
+    "keras.layers": "Layer Dense Conv2D BatchNormalization",
+    "keras": "Model Sequential",
+    "data": "Dataset",
+    "contrib.eager": """Variable defun gradients_function value_and_gradients_function
+        Checkpoint num_gpus py_func""",
+    "contrib.eager.metrics": "Mean Accuracy",
+    "contrib.summary": """create_file_writer record_summaries_every_n_global_steps
+        always_record_summaries scalar""",
+}
+
+
+def test_the_names_of_that_era_exist(tmp_path):
+    out = run_program(f"""
+        import duet.compat.v1 as tf
+        from duet.compat.v1.resource_variable_ops import ResourceVariable
+        missing = []
+        for path, names in {API_NAMES!r}.items():
+            module = tf
+            for part in filter(None, path.split(".")):
+                module = getattr(module, part)
+            missing += [f"{{path}}.{{n}}" for n in names.split() if not hasattr(module, n)]
+        for method in ("shuffle", "repeat", "batch", "map", "prefetch",
+                       "make_one_shot_iterator"):
+            if not hasattr(tf.data.Dataset, method):
+                missing.append("data.Dataset." + method)
+        print("missing", *missing)
+    """, tmp_path)
+    assert out["missing"] == ""
+
+
+def test_a_tapes_gradients_in_graph_mode_are_fetched_by_a_session(tmp_path):
+    out = run_program("""
+        import duet.compat.v1 as tf
+        x = tf.placeholder(tf.float32, [None])
+        w = tf.Variable(3.0)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * x * x)
+        dw, dx = tape.gradient(loss, [w, x])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            g_w, g_x = sess.run([dw, dx], feed_dict={x: [1.0, 2.0]})
+            print("grads", float(g_w), g_x.tolist())
+    """, tmp_path)
+    assert out["grads"] == "5.0 [6.0, 12.0]"
+
+
 def test_random_numbers_are_reproducible_under_a_seed(tmp_path):
     code = """
         import duet.compat.v1 as tf

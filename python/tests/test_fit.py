@@ -101,7 +101,7 @@ def test_fit_gives_keras_fits_weights_and_losses(tmp_path):
 def test_callbacks_validation_checkpoints_and_tensorboard(tmp_path, capfd):
     model = MLP()
     opt = duet.optimizers.SGD(learning_rate=0.05)
-    events = []
+    events, batches = [], []
 
     class Recorder(duet.callbacks.Callback):
         def on_train_begin(self, logs=None):
@@ -120,9 +120,12 @@ def test_callbacks_validation_checkpoints_and_tensorboard(tmp_path, capfd):
         dataset().map(lambda x, y: (x, y)), validation=dataset(12), epochs=10,
         metrics=[duet.metrics.SparseCategoricalAccuracy(name="acc")],
         callbacks=[Recorder(), duet.callbacks.ModelCheckpoint(manager), stopper,
-                   duet.callbacks.TensorBoard(str(tmp_path / "logs"))],
+                   duet.callbacks.TensorBoard(str(tmp_path / "logs")),
+                   duet.callbacks.LambdaCallback(
+                       on_train_batch_end=lambda batch, logs: batches.append(batch))],
         verbose=1)
     assert history.epoch == [0, 1, 2]  # the Python callback stopped it after epoch 2
+    assert batches == [0, 1, 2, 3] * 3
     assert events[0] == ("begin", 10)
     assert events[1] == (0, ["acc", "loss", "val_acc", "val_loss"])
     assert os.path.basename(manager.latest_checkpoint) == "ckpt-3"
@@ -148,3 +151,52 @@ def test_fit_errors():
         duet.fit(Broken(), "mse", opt, dataset(), verbose=0)
     with pytest.raises(duet.errors.InvalidArgumentError, match="is infinite"):
         duet.fit(model, "mse", opt, dataset().repeat(), verbose=0)
+
+
+FASHION_MNIST = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                       "fashion_mnist")
+
+
+def test_a_checkpoint_of_a_python_model_resumes_in_cxx_and_back(tmp_path):
+    """The C++ example's MLP written in Python trains one epoch and checkpoints; the C++ example
+    (examples/fashion_mnist.cc) resumes from that checkpoint for a second epoch; Python restores
+    the C++ checkpoint, every value matched both ways."""
+    if not os.path.exists(FASHION_MNIST) or not os.path.exists(EXAMPLE):
+        pytest.skip("needs Debian's dataset-fashion-mnist and the example binary (bazel test)")
+    import subprocess
+
+    class Mlp(duet.nn.Module):  # examples/fashion_mnist.cc's Mlp, attribute for member
+        def __init__(self):
+            super().__init__("mlp")
+            self.flatten = duet.nn.Flatten()
+            self.hidden1 = duet.nn.Dense(256, activation="relu")
+            self.hidden2 = duet.nn.Dense(128, activation="relu")
+            self.logits = duet.nn.Dense(10)
+
+        def __call__(self, x, training=False):
+            return self.logits(self.hidden2(self.hidden1(self.flatten(x))))
+
+    (images, labels), _ = duet.data.fashion_mnist()
+    x = images.numpy()[:640].reshape(-1, 28, 28, 1).astype(np.float32) / 255
+    train = duet.data.Dataset.from_tensor_slices((x, labels.numpy()[:640])).batch(64)
+    model = Mlp()
+    opt = duet.optimizers.Adam(duet.optimizers.schedules.CosineDecay(1e-3, 20))
+    manager = duet.train.CheckpointManager(duet.train.Checkpoint(model=model, optimizer=opt),
+                                           str(tmp_path / "mlp" / "checkpoints"), max_to_keep=3)
+    duet.fit(model, duet.losses.SparseCategoricalCrossentropy(from_logits=True), opt, train,
+             callbacks=[duet.callbacks.ModelCheckpoint(manager)], verbose=0)
+
+    result = subprocess.run([EXAMPLE, "--model=mlp", "--resume", "--epochs=2", "--steps=10",
+                             f"--out={tmp_path}"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "after epoch 1" in result.stdout and "never restored" not in result.stderr
+
+    fresh, fresh_opt = Mlp(), duet.optimizers.Adam(1e-3)
+    status = duet.train.Checkpoint(model=fresh, optimizer=fresh_opt).restore(
+        duet.train.latest_checkpoint(str(tmp_path / "mlp" / "checkpoints")))
+    fresh(x[:1])
+    fresh_opt.apply_gradients([(duet.zeros_like(v), v) for v in fresh.trainable_variables])
+    status.assert_consumed()
+    assert not np.array_equal(fresh.hidden1.kernel.numpy(), model.hidden1.kernel.numpy())
+    assert int(fresh_opt.iterations.numpy()) == 21  # 10 Python steps, 10 C++ steps, then ours

@@ -38,3 +38,25 @@ def test_scalars_histograms_images_and_text_read_back_by_tensorboard(tmp_path):
     assert lines[0] == "['loss', 'traced'] ['weights'] ['picture/image']"
     assert lines[1] == "[(2, 0.2), (3, 0.3), (4, 0.4)]"
     assert lines[2] == "0.5 50.0"
+
+
+def test_record_if_and_every_n_steps(tmp_path):
+    writer = duet.summary.create_file_writer(str(tmp_path))
+    step = duet.Variable(0, dtype=duet.int64)
+    written = []
+    with writer.as_default(), duet.summary.record_if(lambda: int(step) % 3 == 0):
+        for i in range(7):
+            written.append(duet.summary.scalar("loss", i / 10, step=i))
+            step.assign_add(1)
+        with duet.summary.record_if(False):
+            assert not duet.summary.scalar("loss", 1.0, step=99)
+    assert written == [True, False, False, True, False, False, True]
+    writer.flush()
+    require("tensorboard")
+    out = run_python(f"""
+        from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+        acc = EventAccumulator({str(tmp_path)!r}, size_guidance={{"scalars": 0}})
+        acc.Reload()
+        print([e.step for e in acc.Scalars("loss")])
+    """)
+    assert out.strip().splitlines()[-1] == "[0, 3, 6]"

@@ -29,6 +29,7 @@ class GraphState:
         self.initial_values = {}  # VarHandleOp name -> eager initial value
         self.global_step = None
         self.run_counter = None  # the PlaceholderWithDefault random ops take their seeds from
+        self.runs = itertools.count(1)  # what the compat Session feeds it, run after run
 
 
 class _Mode:
@@ -121,7 +122,6 @@ def seed_pair(seed):
     if state.run_counter is None:
         state.run_counter = duet.raw_ops.PlaceholderWithDefault(
             duet.constant(0, duet.int64), shape=[], name="random_run_counter")
-        state.runs = itertools.count(1)
     return duet.stack([duet.constant(op_seed, duet.int64), state.run_counter])
 
 
