@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ python3 python3-dev python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev
           protobuf-compiler libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev
-          libpng-dev libzip-dev dataset-fashion-mnist catch2 clang-format)
+          libpng-dev libzip-dev libgloo-dev dataset-fashion-mnist catch2 clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The sanitizer and CUDA builds use output bases of their own: their options change every action,
 # and sharing the default base would evict the optimized build's outputs at each switch. They make

@@ -1,0 +1,233 @@
+#include "distribute/gloo_communicator.h"
+
+#include <gloo/allgather.h>
+#include <gloo/allreduce.h>
+#include <gloo/barrier.h>
+#include <gloo/broadcast.h>
+#include <gloo/common/error.h>
+#include <gloo/math.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/file_store.h>
+#include <gloo/transport/tcp/device.h>
+
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/error.h"
+
+namespace duet::distribute {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ReduceFn = void (*)(void*, const void*, const void*, size_t);
+
+template <typename T>
+ReduceFn ReduceOf(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+    case ReduceOp::kMean:
+      return static_cast<ReduceFn>(&gloo::sum<T>);
+    case ReduceOp::kProduct:
+      return static_cast<ReduceFn>(&gloo::product<T>);
+    case ReduceOp::kMin:
+      return static_cast<ReduceFn>(&gloo::min<T>);
+    case ReduceOp::kMax:
+      return static_cast<ReduceFn>(&gloo::max<T>);
+  }
+  return nullptr;
+}
+
+// Calls fn<T>() for the dtype's element type T; throws for the dtypes collectives do not take.
+template <typename Fn>
+void ForDType(DType dtype, const std::string& what, Fn&& fn) {
+  switch (dtype) {
+    case kFloat32:
+      return fn(float{});
+    case kFloat64:
+      return fn(double{});
+    case kInt32:
+      return fn(int32_t{});
+    case kInt64:
+      return fn(int64_t{});
+    default:
+      throw Error(absl::InvalidArgumentError(
+          absl::StrCat(what, ": ", DTypeName(dtype),
+                       " tensors are not supported (float32, float64, int32, int64 are)")));
+  }
+}
+
+// A copy of `tensor`'s values in host memory, which the collective then works in.
+Tensor HostCopy(const Tensor& tensor) {
+  const Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
+  Tensor out = Tensor::Empty(host.dtype(), host.shape());
+  if (out.nbytes() > 0) std::memcpy(out.raw_data(), host.raw_data(), out.nbytes());
+  return out;
+}
+
+class GlooCommunicator : public Communicator {
+ public:
+  GlooCommunicator(std::shared_ptr<gloo::Context> context, std::chrono::milliseconds timeout)
+      : context_(std::move(context)), timeout_(timeout) {}
+
+  int rank() const override { return context_->rank; }
+  int size() const override { return context_->size; }
+  std::string backend() const override { return "gloo"; }
+
+  Tensor all_reduce(const Tensor& tensor, ReduceOp op) override {
+    const std::string what = absl::StrCat("all_reduce (", ReduceOpName(op), ")");
+    Tensor out = HostCopy(tensor);
+    const size_t n = static_cast<size_t>(out.num_elements());
+    ForDType(out.dtype(), what, [&](auto zero) {
+      using T = decltype(zero);
+      Run(what, tensor, [&] {
+        gloo::AllreduceOptions opts(context_);
+        opts.setTimeout(timeout_);
+        opts.setOutput<T>(out.mutable_data<T>(), n);
+        opts.setReduceFunction(ReduceOf<T>(op));
+        gloo::allreduce(opts);
+      });
+      if (op == ReduceOp::kMean) {
+        T* values = out.mutable_data<T>();
+        for (size_t i = 0; i < n; ++i) values[i] /= static_cast<T>(size());
+      }
+    });
+    return out;
+  }
+
+  Tensor broadcast(const Tensor& tensor, int root) override {
+    const std::string what = absl::StrCat("broadcast (root ", root, ")");
+    if (root < 0 || root >= size()) {
+      throw Error(absl::InvalidArgumentError(
+          absl::StrCat(what, ": the root is not a rank of this job of ", size())));
+    }
+    Tensor out = HostCopy(tensor);
+    ForDType(out.dtype(), what, [&](auto zero) {
+      using T = decltype(zero);
+      Run(what, tensor, [&] {
+        gloo::BroadcastOptions opts(context_);
+        opts.setTimeout(timeout_);
+        opts.setRoot(root);
+        opts.setOutput<T>(out.mutable_data<T>(), static_cast<size_t>(out.num_elements()));
+        gloo::broadcast(opts);
+      });
+    });
+    return out;
+  }
+
+  Tensor all_gather(const Tensor& tensor) override {
+    const Tensor in = HostCopy(tensor);
+    std::vector<int64_t> dims = {size()};
+    for (int64_t d : in.shape().dims()) dims.push_back(d);
+    Tensor out = Tensor::Empty(in.dtype(), Shape(dims));
+    ForDType(in.dtype(), "all_gather", [&](auto zero) {
+      using T = decltype(zero);
+      Run("all_gather", tensor, [&] {
+        gloo::AllgatherOptions opts(context_);
+        opts.setTimeout(timeout_);
+        opts.setInput<T>(in.mutable_data<T>(), static_cast<size_t>(in.num_elements()));
+        opts.setOutput<T>(out.mutable_data<T>(), static_cast<size_t>(out.num_elements()));
+        gloo::allgather(opts);
+      });
+    });
+    return out;
+  }
+
+  void barrier() override {
+    Run("barrier", Tensor(), [&] {
+      gloo::BarrierOptions opts(context_);
+      opts.setTimeout(timeout_);
+      gloo::barrier(opts);
+    });
+  }
+
+ private:
+  // Runs a collective; a failure (a peer gone, a timeout) becomes an Error naming this rank,
+  // the collective, the tensor and the time waited (Note [Collective timeouts]).
+  void Run(const std::string& what, const Tensor& tensor, const std::function<void()>& call) {
+    if (tensor.defined() && tensor.num_elements() == 0) return;  // every rank skips alike
+    const Clock::time_point start = Clock::now();
+    try {
+      call();
+    } catch (const std::exception& e) {
+      const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+      const std::string message = absl::StrFormat(
+          "distribute (gloo): rank %d of %d: %s%s failed after %.1f s (timeout %g s): %s", rank(),
+          size(), what,
+          tensor.defined()
+              ? absl::StrCat(" of ", DTypeName(tensor.dtype()), " ", tensor.shape().str())
+              : "",
+          waited, std::chrono::duration<double>(timeout_).count(), e.what());
+      const std::string cause = absl::AsciiStrToLower(e.what());
+      const bool timed_out =
+          absl::StrContains(cause, "timed out") || absl::StrContains(cause, "timeout");
+      throw Error(timed_out ? absl::DeadlineExceededError(message)
+                            : absl::UnavailableError(message));
+    }
+  }
+
+  std::shared_ptr<gloo::Context> context_;
+  std::chrono::milliseconds timeout_;
+};
+
+}  // namespace
+
+std::string ReduceOpName(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return "sum";
+    case ReduceOp::kMean:
+      return "mean";
+    case ReduceOp::kMin:
+      return "min";
+    case ReduceOp::kMax:
+      return "max";
+    case ReduceOp::kProduct:
+      return "product";
+  }
+  return "unknown";
+}
+
+std::unique_ptr<Communicator> ConnectGloo(int rank, int size, const GlooOptions& options) {
+  if (size < 1 || rank < 0 || rank >= size) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("ConnectGloo: rank ", rank, " is not a rank of a job of ", size)));
+  }
+  if (options.rendezvous_dir.empty()) {
+    throw Error(absl::InvalidArgumentError("ConnectGloo: GlooOptions::rendezvous_dir is empty"));
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.rendezvous_dir, ec);
+  if (ec) {
+    throw Error(
+        absl::UnavailableError(absl::StrCat("ConnectGloo: cannot make the rendezvous "
+                                            "directory '",
+                                            options.rendezvous_dir, "': ", ec.message())));
+  }
+  const Clock::time_point start = Clock::now();
+  try {
+    gloo::transport::tcp::attr attr;
+    attr.hostname = options.hostname;
+    std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(attr);
+    gloo::rendezvous::FileStore store(options.rendezvous_dir);
+    auto context = std::make_shared<gloo::rendezvous::Context>(rank, size);
+    context->setTimeout(options.timeout);
+    context->connectFullMesh(store, device);
+    return std::make_unique<GlooCommunicator>(std::move(context), options.timeout);
+  } catch (const std::exception& e) {
+    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    throw Error(absl::UnavailableError(absl::StrFormat(
+        "distribute (gloo): rank %d of %d: the rendezvous in '%s' failed after %.1f s (timeout "
+        "%g s; are all %d ranks started?): %s",
+        rank, size, options.rendezvous_dir, waited,
+        std::chrono::duration<double>(options.timeout).count(), size, e.what())));
+  }
+}
+
+}  // namespace duet::distribute
