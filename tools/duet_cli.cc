@@ -22,6 +22,7 @@
 #include "io/saved_model/loader.h"
 #include "ops/op_def_proto.h"
 #include "ops/op_registry.h"
+#include "tools/launch.h"
 
 namespace duet {
 namespace {
@@ -34,7 +35,9 @@ constexpr char kUsage[] =
     "                  [--threads T]\n"
     "       duet optimize IN.pb OUT.pb [--passes=A,B,...] [--disable=A,...] [--keep=NODE,...]\n"
     "                     [--report] [--verify]\n"
-    "       duet ops [--opdefs]\n";
+    "       duet ops [--opdefs]\n"
+    "       duet launch --nproc N [--nnodes M --node-rank K --rendezvous-dir DIR]\n"
+    "                   [--timeout SECONDS] -- PROGRAM [ARGS...]\n";
 
 std::string OutputsString(const Node& node) {
   std::vector<std::string> parts;
@@ -486,6 +489,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   if (args[0] == "bench") return Bench(rest, out, err);
   if (args[0] == "optimize") return OptimizeCommand(rest, out, err);
   if (args[0] == "ops") return Ops(rest, out, err);
+  if (args[0] == "launch") return LaunchCommand(rest, out, err);
   err << "duet: unknown command '" << args[0] << "'\n" << kUsage;
   return 2;
 }

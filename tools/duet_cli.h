@@ -16,6 +16,8 @@
 //                                    did not fire and why; --verify: the shadow check
 //   duet ops [--opdefs]              the registered ops' names, one a line; --opdefs: their
 //                                    TensorFlow OpDefs as a text-format OpList
+//   duet launch --nproc N ... -- PROGRAM ARGS
+//                                    starts a data-parallel job's workers (tools/launch.h)
 //   Files ending in .pbtxt are text GraphDefs, others binary.
 #pragma once
 

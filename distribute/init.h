@@ -1,0 +1,32 @@
+// distribute::init(): the communicator of the job this process is a worker of, from the
+// environment `duet launch` (tools/launch.h) gives each worker; a job of one when there is none.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "distribute/communicator.h"
+
+namespace duet::distribute {
+
+// The environment of a worker (Note [Launch environment]).
+inline constexpr char kRankEnv[] = "DUET_RANK";
+inline constexpr char kWorldSizeEnv[] = "DUET_WORLD_SIZE";
+inline constexpr char kLocalRankEnv[] = "DUET_LOCAL_RANK";
+inline constexpr char kRendezvousDirEnv[] = "DUET_RENDEZVOUS_DIR";
+inline constexpr char kHostnameEnv[] = "DUET_HOSTNAME";
+inline constexpr char kTimeoutEnv[] = "DUET_COLLECTIVE_TIMEOUT_S";
+
+struct InitOptions {
+  // Overrides DUET_COLLECTIVE_TIMEOUT_S (else kDefaultTimeout).
+  std::optional<std::chrono::milliseconds> timeout;
+};
+
+// Joins the job described by the environment (DUET_RANK, DUET_WORLD_SIZE,
+// DUET_RENDEZVOUS_DIR; DUET_HOSTNAME, DUET_COLLECTIVE_TIMEOUT_S optional) over Gloo; without
+// DUET_WORLD_SIZE, a job of one process (every collective returns its input). Throws Error
+// naming the variable that is missing or malformed.
+std::unique_ptr<Communicator> init(const InitOptions& options = {});
+
+}  // namespace duet::distribute
