@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "distribute/gloo_communicator.h"
+#include "distribute/mpi_communicator.h"
 
 namespace duet::distribute {
 namespace {
@@ -43,6 +44,12 @@ std::unique_ptr<Communicator> init(const InitOptions& options) {
       }
       gloo.timeout = std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
     }
+  }
+  const std::string backend = Env(kBackendEnv).value_or(LaunchedByMpi() ? "mpi" : "gloo");
+  if (backend == "mpi") return ConnectMpi({.timeout = gloo.timeout});
+  if (backend != "gloo") {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "distribute::init: ", kBackendEnv, " is '", backend, "': gloo or mpi (nccl: not yet)")));
   }
   if (!Env(kWorldSizeEnv)) {
     // A job of one: its own rendezvous directory, which nothing else uses.

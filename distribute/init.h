@@ -17,16 +17,18 @@ inline constexpr char kLocalRankEnv[] = "DUET_LOCAL_RANK";
 inline constexpr char kRendezvousDirEnv[] = "DUET_RENDEZVOUS_DIR";
 inline constexpr char kHostnameEnv[] = "DUET_HOSTNAME";
 inline constexpr char kTimeoutEnv[] = "DUET_COLLECTIVE_TIMEOUT_S";
+inline constexpr char kBackendEnv[] = "DUET_BACKEND";
 
 struct InitOptions {
   // Overrides DUET_COLLECTIVE_TIMEOUT_S (else kDefaultTimeout).
   std::optional<std::chrono::milliseconds> timeout;
 };
 
-// Joins the job described by the environment (DUET_RANK, DUET_WORLD_SIZE,
-// DUET_RENDEZVOUS_DIR; DUET_HOSTNAME, DUET_COLLECTIVE_TIMEOUT_S optional) over Gloo; without
-// DUET_WORLD_SIZE, a job of one process (every collective returns its input). Throws Error
-// naming the variable that is missing or malformed.
+// Joins the job described by the environment: under mpirun (or with DUET_BACKEND=mpi) over MPI,
+// MPI_COMM_WORLD; else over Gloo, from DUET_RANK, DUET_WORLD_SIZE and DUET_RENDEZVOUS_DIR
+// (DUET_HOSTNAME optional), as `duet launch` sets them, and without DUET_WORLD_SIZE a job of
+// one process (every collective returns its input). DUET_COLLECTIVE_TIMEOUT_S sets the timeout.
+// Throws Error naming the variable that is missing or malformed.
 std::unique_ptr<Communicator> init(const InitOptions& options = {});
 
 }  // namespace duet::distribute

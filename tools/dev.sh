@@ -18,7 +18,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ python3 python3-dev python3-venv bazel-bootstrap libabsl-dev libprotobuf-dev
           protobuf-compiler libdnnl-dev libsleef-dev libeigen3-dev libleveldb-dev zlib1g-dev
-          libpng-dev libzip-dev libgloo-dev dataset-fashion-mnist catch2 clang-format)
+          libpng-dev libzip-dev libgloo-dev libopenmpi-dev openmpi-bin dataset-fashion-mnist catch2
+          clang-format)
 BAZEL_FLAGS=(--disk_cache="$HOME/.cache/duet-bazel-disk")
 # The sanitizer and CUDA builds use output bases of their own: their options change every action,
 # and sharing the default base would evict the optimized build's outputs at each switch. They make
@@ -135,7 +136,7 @@ cuda_build() {
 # only in part once more. They cover the code that reads untrusted bytes (TFRecords, Examples,
 # checkpoints, .npy/.npz/IDX files and the fuzzers' corpora), tensors, the allocator and the
 # threads of the input pipeline. `tools/dev.sh sanitize` runs all of //tests/....
-SANITIZER_CI_TESTS='tests(//tests/...) except rdeps(//tests/..., //kernels/...)'
+SANITIZER_CI_TESTS='tests(//tests/...) except rdeps(//tests/..., //kernels/...) except attr(tags, no_sanitizers, tests(//tests/...))'
 
 # Runs the given test targets under ASan, UBSan and LeakSanitizer (.bazelrc's --config=asan);
 # prints the run's "N passed, N failed" last.
