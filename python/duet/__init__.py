@@ -37,6 +37,7 @@ from duet._ops import raw_ops, _snake
 from duet import _api
 from duet import callbacks
 from duet import data
+from duet import distribute
 from duet import losses
 from duet import metrics
 from duet import nn

@@ -17,6 +17,7 @@ void init_io(nanobind::module_& m);
 void init_nn(nanobind::module_& m);
 void init_data(nanobind::module_& m);
 void init_fit(nanobind::module_& m);
+void init_distribute(nanobind::module_& m);
 void init_optimizers(nanobind::module_& m);
 void init_losses(nanobind::module_& m);
 void init_metrics(nanobind::module_& m);
@@ -43,4 +44,5 @@ NB_MODULE(_core, m) {
   duet::python::init_metrics(m);
   duet::python::init_summary(m);
   duet::python::init_fit(m);
+  duet::python::init_distribute(m);
 }

@@ -1,0 +1,83 @@
+// duet.distribute's C++ half: the communicators of distribute/ (docs/distributed.md) and
+// init() from the environment `duet launch` or mpirun gives.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "distribute/init.h"
+#include "duet.h"
+#include "python/src/convert.h"
+
+namespace nb = nanobind;
+
+namespace duet::python {
+namespace {
+
+distribute::ReduceOp ReduceOpArg(const std::string& op) {
+  for (auto candidate :
+       {distribute::ReduceOp::kSum, distribute::ReduceOp::kMean, distribute::ReduceOp::kMin,
+        distribute::ReduceOp::kMax, distribute::ReduceOp::kProduct}) {
+    if (distribute::ReduceOpName(candidate) == op) return candidate;
+  }
+  throw Error(absl::InvalidArgumentError(
+      absl::StrCat("op '", op, "': one of sum, mean, min, max, product")));
+}
+
+}  // namespace
+
+void init_distribute(nb::module_& m) {
+  // Collectives wait for the other ranks with the GIL released.
+  nb::class_<distribute::Communicator>(m, "Communicator")
+      .def_prop_ro("rank", &distribute::Communicator::rank)
+      .def_prop_ro("size", &distribute::Communicator::size)
+      .def_prop_ro("backend", &distribute::Communicator::backend)
+      .def(
+          "all_reduce",
+          [](distribute::Communicator& c, nb::handle tensor, const std::string& op) {
+            const Tensor t = ToTensor(tensor, "tensor");
+            nb::gil_scoped_release release;
+            return c.all_reduce(t, ReduceOpArg(op));
+          },
+          nb::arg("tensor"), nb::arg("op") = "sum")
+      .def(
+          "broadcast",
+          [](distribute::Communicator& c, nb::handle tensor, int root) {
+            const Tensor t = ToTensor(tensor, "tensor");
+            nb::gil_scoped_release release;
+            return c.broadcast(t, root);
+          },
+          nb::arg("tensor"), nb::arg("root") = 0)
+      .def(
+          "all_gather",
+          [](distribute::Communicator& c, nb::handle tensor) {
+            const Tensor t = ToTensor(tensor, "tensor");
+            nb::gil_scoped_release release;
+            return c.all_gather(t);
+          },
+          nb::arg("tensor"))
+      .def("barrier", [](distribute::Communicator& c) {
+        nb::gil_scoped_release release;
+        c.barrier();
+      });
+  m.def(
+      "_distribute_init",
+      [](std::optional<double> timeout_seconds) {
+        distribute::InitOptions options;
+        if (timeout_seconds) {
+          options.timeout =
+              std::chrono::milliseconds(static_cast<int64_t>(*timeout_seconds * 1000));
+        }
+        nb::gil_scoped_release release;
+        return distribute::init(options);
+      },
+      nb::arg("timeout").none() = nb::none());
+}
+
+}  // namespace duet::python

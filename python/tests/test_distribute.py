@@ -1,0 +1,63 @@
+"""duet.distribute from Python: two processes of one job (the environment `duet launch` gives,
+set here) all-reduce, broadcast and gather; a job of one; a stalled rank times out with an error
+naming the collective."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import numpy as np
+import pytest
+
+import duet
+
+WORKER = """
+    import sys, numpy as np, duet
+    comm = duet.distribute.init(timeout=float(sys.argv[1]))
+    if len(sys.argv) > 2 and comm.rank == 1:
+        import time; time.sleep(6)           # stalled: never enters the all_reduce
+        sys.exit(0)
+    total = comm.all_reduce(np.array([comm.rank + 1.0, 2.0]), op="sum").numpy().tolist()
+    mean = comm.all_reduce(duet.constant([float(comm.rank)]), op="mean").numpy().tolist()
+    root = comm.broadcast(duet.constant([comm.rank * 10]), root=1).numpy().tolist()
+    gathered = comm.all_gather(duet.constant([comm.rank])).numpy().tolist()
+    comm.barrier()
+    print(comm.rank, comm.size, comm.backend, total, mean, root, gathered)
+"""
+
+
+def run_job(size, *args, timeout=60):
+    directory = tempfile.mkdtemp(prefix="duet_py_job_")
+    processes = []
+    for rank in range(size):
+        env = dict(os.environ, DUET_RANK=str(rank), DUET_WORLD_SIZE=str(size),
+                   DUET_RENDEZVOUS_DIR=directory)
+        processes.append(subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(WORKER)] + [str(a) for a in args], env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    return [p.communicate(timeout=timeout) + (p.returncode,) for p in processes]
+
+
+def test_two_processes_reduce_broadcast_and_gather():
+    results = run_job(2, 30)
+    for rank, (out, err, status) in enumerate(results):
+        assert status == 0, err[-2000:]
+        assert out.strip() == (f"{rank} 2 gloo [3.0, 4.0] [0.5] [10] [[0], [1]]")
+
+
+def test_a_job_of_one_and_bad_arguments():
+    comm = duet.distribute.init()
+    assert (comm.rank, comm.size) == (0, 1)
+    np.testing.assert_array_equal(comm.all_reduce([1.0, 2.0], op="max").numpy(), [1.0, 2.0])
+    with pytest.raises(duet.errors.InvalidArgumentError, match="one of sum, mean"):
+        comm.all_reduce([1.0], op="median")
+
+
+def test_a_stalled_rank_times_out_with_an_error_naming_the_collective():
+    results = run_job(2, 2, "stall")
+    out, err, status = results[0]
+    assert status != 0
+    assert "duet.errors.DeadlineExceededError" in err
+    assert "rank 0 of 2: all_reduce (sum) of float64 (2,)" in err
