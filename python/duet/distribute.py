@@ -7,7 +7,8 @@
 
 Every collective waits at most the timeout (init(timeout=seconds), else
 $DUET_COLLECTIVE_TIMEOUT_S, else 300 s) and then raises an error naming the rank and the
-collective; the GIL is released while it waits."""
+collective; the GIL is released while it waits. Before training, every rank calls
+check_same_variables(comm, model.variables) and broadcast_variables(comm, model.variables)."""
 
 from duet import _core
 
@@ -17,3 +18,24 @@ Communicator = _core.Communicator
 def init(timeout=None):
     """The communicator of this process's job, from the environment (see docs/distributed.md)."""
     return _core._distribute_init(timeout)
+
+
+def _variables(objects):
+    """Variables from a list of variables, or of objects with `variables` (models, optimizers)."""
+    if hasattr(objects, "variables"):
+        objects = [objects]
+    out = []
+    for obj in objects:
+        out.extend(obj.variables if hasattr(obj, "variables") else [obj])
+    return out
+
+
+def broadcast_variables(comm, variables, root=0):
+    """Assigns every variable root's value (variables, or models and optimizers)."""
+    _core._broadcast_variables(comm, _variables(variables), root)
+
+
+def check_same_variables(comm, variables):
+    """Raises FailedPreconditionError on every rank when the ranks' variables differ in count,
+    names, dtypes or shapes, naming the first difference."""
+    _core._check_same_variables(comm, _variables(variables))

@@ -4,6 +4,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
 
 #include <chrono>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "distribute/init.h"
+#include "distribute/variables.h"
 #include "duet.h"
 #include "python/src/convert.h"
 
@@ -66,6 +68,20 @@ void init_distribute(nb::module_& m) {
         nb::gil_scoped_release release;
         c.barrier();
       });
+  m.def(
+      "_broadcast_variables",
+      [](distribute::Communicator& c, const std::vector<Variable>& variables, int root) {
+        nb::gil_scoped_release release;
+        distribute::broadcast_variables(c, variables, root);
+      },
+      nb::arg("comm"), nb::arg("variables"), nb::arg("root"));
+  m.def(
+      "_check_same_variables",
+      [](distribute::Communicator& c, const std::vector<Variable>& variables) {
+        nb::gil_scoped_release release;
+        distribute::check_same_variables(c, variables);
+      },
+      nb::arg("comm"), nb::arg("variables"));
   m.def(
       "_distribute_init",
       [](std::optional<double> timeout_seconds) {

@@ -24,6 +24,15 @@ WORKER = """
     root = comm.broadcast(duet.constant([comm.rank * 10]), root=1).numpy().tolist()
     gathered = comm.all_gather(duet.constant([comm.rank])).numpy().tolist()
     comm.barrier()
+    duet.set_random_seed(comm.rank + 1)  # each rank starts from other weights
+    model = duet.nn.Dense(2)
+    model(np.ones((1, 3), np.float32))
+    before = comm.all_gather(model.kernel).numpy()
+    assert not (before[0] == before[1]).all()
+    duet.distribute.check_same_variables(comm, model)
+    duet.distribute.broadcast_variables(comm, model, root=0)
+    weights = comm.all_gather(model.kernel).numpy()
+    assert (weights[0] == weights[1]).all()
     print(comm.rank, comm.size, comm.backend, total, mean, root, gathered)
 """
 
