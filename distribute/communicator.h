@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/error.h"
 #include "core/tensor.h"
 
 namespace duet::distribute {
@@ -38,5 +39,13 @@ class Communicator {
   // Returns once every rank has called it.
   virtual void barrier() = 0;
 };
+
+// For the backends.
+namespace communicator_internal {
+// A copy of `tensor`'s values in host memory, which a collective then works in.
+Tensor HostCopy(const Tensor& tensor);
+// The InvalidArgument Error for a dtype collectives do not take.
+Error UnsupportedDType(const std::string& what, DType dtype);
+}  // namespace communicator_internal
 
 }  // namespace duet::distribute

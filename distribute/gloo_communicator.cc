@@ -25,6 +25,7 @@
 namespace duet::distribute {
 namespace {
 
+using communicator_internal::HostCopy;
 using Clock = std::chrono::steady_clock;
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
 
@@ -57,18 +58,8 @@ void ForDType(DType dtype, const std::string& what, Fn&& fn) {
     case kInt64:
       return fn(int64_t{});
     default:
-      throw Error(absl::InvalidArgumentError(
-          absl::StrCat(what, ": ", DTypeName(dtype),
-                       " tensors are not supported (float32, float64, int32, int64 are)")));
+      throw communicator_internal::UnsupportedDType(what, dtype);
   }
-}
-
-// A copy of `tensor`'s values in host memory, which the collective then works in.
-Tensor HostCopy(const Tensor& tensor) {
-  const Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
-  Tensor out = Tensor::Empty(host.dtype(), host.shape());
-  if (out.nbytes() > 0) std::memcpy(out.raw_data(), host.raw_data(), out.nbytes());
-  return out;
 }
 
 class GlooCommunicator : public Communicator {
@@ -177,22 +168,6 @@ class GlooCommunicator : public Communicator {
 };
 
 }  // namespace
-
-std::string ReduceOpName(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum:
-      return "sum";
-    case ReduceOp::kMean:
-      return "mean";
-    case ReduceOp::kMin:
-      return "min";
-    case ReduceOp::kMax:
-      return "max";
-    case ReduceOp::kProduct:
-      return "product";
-  }
-  return "unknown";
-}
 
 std::unique_ptr<Communicator> ConnectGloo(int rank, int size, const GlooOptions& options) {
   if (size < 1 || rank < 0 || rank >= size) {

@@ -17,6 +17,7 @@
 namespace duet::distribute {
 namespace {
 
+using communicator_internal::HostCopy;
 using Clock = std::chrono::steady_clock;
 
 MPI_Datatype MpiType(DType dtype, const std::string& what) {
@@ -30,9 +31,7 @@ MPI_Datatype MpiType(DType dtype, const std::string& what) {
     case kInt64:
       return MPI_INT64_T;
     default:
-      throw Error(absl::InvalidArgumentError(
-          absl::StrCat(what, ": ", DTypeName(dtype),
-                       " tensors are not supported (float32, float64, int32, int64 are)")));
+      throw communicator_internal::UnsupportedDType(what, dtype);
   }
 }
 
@@ -49,13 +48,6 @@ MPI_Op MpiOp(ReduceOp op) {
       return MPI_MAX;
   }
   return MPI_SUM;
-}
-
-Tensor HostCopy(const Tensor& tensor) {
-  const Tensor host = tensor.device().is_host() ? tensor : tensor.cpu();
-  Tensor out = Tensor::Empty(host.dtype(), host.shape());
-  if (out.nbytes() > 0) std::memcpy(out.raw_data(), host.raw_data(), out.nbytes());
-  return out;
 }
 
 class MpiCommunicator : public Communicator {

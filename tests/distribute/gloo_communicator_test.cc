@@ -14,42 +14,15 @@
 #include <vector>
 
 #include "core/constant.h"
+#include "tests/distribute/ranks.h"
 #include "tests/test_util.h"
 
 namespace duet::distribute {
 namespace {
 
-using testing::ExpectError;
-
-std::string FreshDir() {
-  static std::atomic<int> count{0};
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("duet_gloo_" + std::to_string(::getpid()) + "_" + std::to_string(count++));
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
-
-// Runs fn(communicator) on `size` ranks at once; returns what each rank's fn threw ("" if
-// nothing).
-std::vector<std::string> OnRanks(int size, const std::function<void(Communicator&)>& fn,
-                                 std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  const std::string dir = FreshDir();
-  std::vector<std::string> errors(size);
-  std::vector<std::thread> threads;
-  for (int rank = 0; rank < size; ++rank) {
-    threads.emplace_back([&, rank] {
-      try {
-        auto comm = ConnectGloo(rank, size, {.rendezvous_dir = dir, .timeout = timeout});
-        fn(*comm);
-      } catch (const std::exception& e) {
-        errors[rank] = e.what();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  std::filesystem::remove_all(dir);
-  return errors;
-}
+using ::duet::testing::ExpectError;
+using testing::FreshDir;
+using testing::OnRanks;
 
 void ExpectNoErrors(const std::vector<std::string>& errors) {
   for (size_t rank = 0; rank < errors.size(); ++rank) {

@@ -3,41 +3,16 @@
 #include "distribute/variables.h"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "distribute/gloo_communicator.h"
 #include "duet.h"
+#include "tests/distribute/ranks.h"
 
 namespace duet::distribute {
 namespace {
 
-std::vector<std::string> OnRanks(int size, const std::function<void(Communicator&)>& fn) {
-  static int job = 0;
-  const std::string dir =
-      (std::filesystem::temp_directory_path() /
-       ("duet_vars_" + std::to_string(::getpid()) + "_" + std::to_string(job++)))
-          .string();
-  std::vector<std::string> errors(size);
-  std::vector<std::thread> threads;
-  for (int rank = 0; rank < size; ++rank) {
-    threads.emplace_back([&, rank] {
-      try {
-        auto comm =
-            ConnectGloo(rank, size, {.rendezvous_dir = dir, .timeout = std::chrono::seconds(20)});
-        fn(*comm);
-      } catch (const std::exception& e) {
-        errors[rank] = e.what();
-      }
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  std::filesystem::remove_all(dir);
-  return errors;
-}
+using testing::OnRanks;
 
 TEST_CASE("broadcast_variables gives every rank root's values") {
   std::vector<std::vector<float>> after(3);
