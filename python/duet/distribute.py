@@ -11,6 +11,9 @@ collective; the GIL is released while it waits. Before training, every rank call
 check_same_variables(comm, model.variables) and broadcast_variables(comm, model.variables)."""
 
 from duet import _core
+from duet._autodiff import GradientTape, _flatten, _unflatten
+
+BUCKET_BYTES = 25 << 20
 
 Communicator = _core.Communicator
 
@@ -39,3 +42,24 @@ def check_same_variables(comm, variables):
     """Raises FailedPreconditionError on every rank when the ranks' variables differ in count,
     names, dtypes or shapes, naming the first difference."""
     _core._check_same_variables(comm, _variables(variables))
+
+
+class DistributedGradientTape(GradientTape):
+    """A GradientTape whose gradient() averages the gradients over the ranks, in buckets of
+    about `bucket_bytes` (Note [Gradient buckets] in distribute/gradient_tape.h): every rank gets
+    the same values, as if one worker had the whole batch.
+
+        with duet.distribute.DistributedGradientTape(comm) as tape:
+            loss = loss_fn(y, model(x, training=True))
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
+                                model.trainable_variables))"""
+
+    def __init__(self, comm, persistent=False, bucket_bytes=BUCKET_BYTES, **kwargs):
+        super().__init__(persistent=persistent, **kwargs)
+        self._comm = comm
+        self._bucket_bytes = bucket_bytes
+
+    def gradient(self, target, sources, output_gradients=None):
+        grads = super().gradient(target, sources, output_gradients)
+        averaged = _core._average_gradients(self._comm, _flatten(grads), self._bucket_bytes)
+        return _unflatten(grads, iter(averaged))

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "distribute/gradient_tape.h"
 #include "distribute/init.h"
 #include "distribute/variables.h"
 #include "duet.h"
@@ -82,6 +83,23 @@ void init_distribute(nb::module_& m) {
         distribute::check_same_variables(c, variables);
       },
       nb::arg("comm"), nb::arg("variables"));
+  // Gradients (None for a source the target does not depend on) averaged over the ranks.
+  m.def(
+      "_average_gradients",
+      [](distribute::Communicator& c, std::vector<std::optional<Tensor>> gradients,
+         int64_t bucket_bytes) {
+        std::vector<Tensor> in;
+        for (auto& g : gradients) in.push_back(g ? *g : Tensor());
+        std::vector<Tensor> out;
+        {
+          nb::gil_scoped_release release;
+          out = distribute::average_gradients(c, in, bucket_bytes);
+        }
+        nb::list result;
+        for (const Tensor& g : out) result.append(g.defined() ? nb::cast(g) : nb::none());
+        return result;
+      },
+      nb::arg("comm"), nb::arg("gradients"), nb::arg("bucket_bytes"));
   m.def(
       "_distribute_init",
       [](std::optional<double> timeout_seconds) {

@@ -33,6 +33,15 @@ WORKER = """
     duet.distribute.broadcast_variables(comm, model, root=0)
     weights = comm.all_gather(model.kernel).numpy()
     assert (weights[0] == weights[1]).all()
+    # Each rank has half the batch; the averaged gradient is the whole batch's.
+    x = np.arange(8.0).reshape(4, 2)[2 * comm.rank:2 * comm.rank + 2]
+    w = duet.Variable([1.0, -1.0], dtype=duet.float64)
+    with duet.distribute.DistributedGradientTape(comm, bucket_bytes=8) as tape:
+        loss = duet.reduce_mean(duet.square(duet.reduce_sum(x * w, axis=1)))
+    grad = tape.gradient(loss, [w])[0].numpy()
+    full = np.arange(8.0).reshape(4, 2)
+    expected = (2 * (full @ [1.0, -1.0])[:, None] * full).mean(axis=0)
+    assert np.allclose(grad, expected, rtol=1e-12), (grad, expected)
     print(comm.rank, comm.size, comm.backend, total, mean, root, gathered)
 """
 
