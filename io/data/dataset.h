@@ -206,6 +206,10 @@ class Dataset {
   // The first count elements (-1: all); all but the first count elements (-1: none).
   Dataset take(int64_t count) const;
   Dataset skip(int64_t count) const;
+  // Elements index, index + num_shards, ...: worker `index` of `num_shards`'s part of the data
+  // (tf.data's shard; shard before shuffling, so workers see disjoint elements). Throws Error
+  // unless 0 <= index < num_shards.
+  Dataset shard(int64_t num_shards, int64_t index) const;
   // This dataset's elements, then other's (whose components must have the same dtypes).
   Dataset concatenate(const Dataset& other) const;
   // fn(element) for cycle_length input elements at once, block_length elements from each in

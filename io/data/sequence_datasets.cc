@@ -1,4 +1,5 @@
-// Rearranging whole sequences without touching elements: repeat, take, skip, concatenate, zip.
+// Rearranging whole sequences without touching elements: repeat, take, skip, shard,
+// concatenate, zip.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -113,6 +114,46 @@ class TakeSkipNode final : public DatasetNode {
   Dataset input_;
   int64_t count_;
   bool skip_;
+};
+
+// Elements index, index + num_shards, index + 2 * num_shards, ...: one worker's part.
+class ShardNode final : public DatasetNode {
+ public:
+  ShardNode(Dataset input, int64_t num_shards, int64_t index)
+      : input_(std::move(input)), num_shards_(num_shards), index_(index) {}
+
+  std::unique_ptr<ElementIterator> MakeIterator(
+      std::shared_ptr<IterationContext> context) const override {
+    return std::make_unique<Iterator>(this, input_.MakeIterator(std::move(context)));
+  }
+  int64_t Cardinality() const override {
+    const int64_t n = input_.cardinality();
+    if (n < 0) return n;
+    return n / num_shards_ + (index_ < n % num_shards_ ? 1 : 0);
+  }
+
+ private:
+  class Iterator final : public ElementIterator {
+   public:
+    Iterator(const ShardNode* node, std::unique_ptr<ElementIterator> input)
+        : node_(node), input_(std::move(input)) {}
+
+    absl::Status GetNext(Element* out, bool* end) override {
+      while (true) {
+        DUET_RETURN_IF_ERROR(input_->GetNext(out, end));
+        if (*end) return absl::OkStatus();
+        if (position_++ % node_->num_shards_ == node_->index_) return absl::OkStatus();
+      }
+    }
+
+   private:
+    const ShardNode* node_;
+    std::unique_ptr<ElementIterator> input_;
+    int64_t position_ = 0;
+  };
+
+  Dataset input_;
+  int64_t num_shards_, index_;
 };
 
 class ConcatenateNode final : public DatasetNode {
@@ -241,6 +282,14 @@ Dataset Dataset::take(int64_t count) const {
 
 Dataset Dataset::skip(int64_t count) const {
   return Dataset(std::make_shared<TakeSkipNode>(*this, count, /*skip=*/true));
+}
+
+Dataset Dataset::shard(int64_t num_shards, int64_t index) const {
+  if (num_shards < 1 || index < 0 || index >= num_shards) {
+    throw Error(absl::InvalidArgumentError(absl::StrCat(
+        "shard: index ", index, " is not in [0, num_shards) for num_shards ", num_shards)));
+  }
+  return Dataset(std::make_shared<ShardNode>(*this, num_shards, index));
 }
 
 Dataset Dataset::concatenate(const Dataset& other) const {

@@ -204,6 +204,10 @@ class Dataset:
     def skip(self, count, name=None):
         return self._same(self._dataset.skip(count))
 
+    def shard(self, num_shards, index, name=None):
+        """Elements index, index + num_shards, ...: one worker's part (shard before shuffling)."""
+        return self._same(self._dataset.shard(num_shards, index))
+
     def concatenate(self, dataset, name=None):
         return self._same(self._dataset.concatenate(dataset._dataset))
 

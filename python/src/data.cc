@@ -241,6 +241,7 @@ void init_data(nb::module_& m) {
       .def("repeat", &data::Dataset::repeat, nb::arg("count") = -1)
       .def("take", &data::Dataset::take, nb::arg("count"))
       .def("skip", &data::Dataset::skip, nb::arg("count"))
+      .def("shard", &data::Dataset::shard, nb::arg("num_shards"), nb::arg("index"))
       .def("concatenate", &data::Dataset::concatenate, nb::arg("other"))
       .def("prefetch", &data::Dataset::prefetch, nb::arg("buffer_size"))
       .def("cache", &data::Dataset::cache)

@@ -40,6 +40,7 @@ PIPELINES = {
     "flat_map_concat": """Dataset.range(3).flat_map(lambda n: Dataset.range(n))
         .concatenate(Dataset.range(7, 9))""",
     "enumerate_cache": "Dataset.from_tensor_slices([3., 4.]).enumerate(5).cache()",
+    "shard": "Dataset.range(11).shard(3, 1).batch(2)",
 }
 
 

@@ -1,4 +1,4 @@
-// repeat, take, skip, concatenate and zip against hand-computed element lists.
+// repeat, take, skip, shard, concatenate and zip against hand-computed element lists.
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -30,6 +30,21 @@ TEST_CASE("take and skip") {
   CHECK(Scalars(Dataset::range(5).skip(7)).empty());
   CHECK(Scalars(Dataset::range(5).skip(-1)).empty());
   CHECK(Scalars(Dataset::range(5).skip(0)) == V{0, 1, 2, 3, 4});
+}
+
+TEST_CASE("shard: every num_shards-th element from index, and its cardinality") {
+  CHECK(Scalars(Dataset::range(10).shard(3, 0)) == V{0, 3, 6, 9});
+  CHECK(Scalars(Dataset::range(10).shard(3, 2)) == V{2, 5, 8});
+  CHECK(Scalars(Dataset::range(10).shard(1, 0)) == V{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  for (int64_t i = 0; i < 3; ++i) {
+    CHECK(Dataset::range(10).shard(3, i).cardinality() ==
+          static_cast<int64_t>(Scalars(Dataset::range(10).shard(3, i)).size()));
+  }
+  CHECK(Dataset::range(4).repeat().shard(2, 1).cardinality() == kInfiniteCardinality);
+  CHECK(Scalars(Dataset::range(4).repeat().shard(2, 1).take(3)) == V{1, 3, 1});
+  duet::testing::ExpectError([] { Dataset::range(3).shard(2, 2); },
+                             {"shard: index 2 is not in [0, num_shards) for num_shards 2"});
+  duet::testing::ExpectError([] { Dataset::range(3).shard(0, 0); }, {"num_shards 0"});
 }
 
 TEST_CASE("concatenate: one dataset after the other") {
