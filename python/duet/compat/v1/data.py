@@ -34,7 +34,8 @@ class _OneShotIterator:
         try:
             first = next(self._iterator)
         except StopIteration:
-            raise duet.errors.OutOfRangeError(None, None, "get_next(): the dataset is empty") from None
+            raise duet.errors.OutOfRangeError(None, None,
+                                              "get_next(): the dataset is empty") from None
         leaves = []
         structure = _data._flatten(first, leaves)
         pending = [leaves]
