@@ -32,6 +32,27 @@ Tensor HostCopy(const Tensor& tensor) {
   return out;
 }
 
+template <typename T>
+void Divide(Tensor& tensor, int size) {
+  T* values = tensor.mutable_data<T>();
+  for (int64_t i = 0; i < tensor.num_elements(); ++i) values[i] /= static_cast<T>(size);
+}
+
+void DivideBySize(Tensor& tensor, int size) {
+  switch (tensor.dtype()) {
+    case kFloat32:
+      return Divide<float>(tensor, size);
+    case kFloat64:
+      return Divide<double>(tensor, size);
+    case kInt32:
+      return Divide<int32_t>(tensor, size);
+    case kInt64:
+      return Divide<int64_t>(tensor, size);
+    default:
+      throw UnsupportedDType("all_reduce (mean)", tensor.dtype());
+  }
+}
+
 Error UnsupportedDType(const std::string& what, DType dtype) {
   return Error(absl::InvalidArgumentError(
       absl::StrCat(what, ": ", DTypeName(dtype),

@@ -44,6 +44,9 @@ class Communicator {
 namespace communicator_internal {
 // A copy of `tensor`'s values in host memory, which a collective then works in.
 Tensor HostCopy(const Tensor& tensor);
+// kMean's last step: every element of a summed `tensor` (host memory) divided by `size`, as C++
+// divides (integers truncate).
+void DivideBySize(Tensor& tensor, int size);
 // The InvalidArgument Error for a dtype collectives do not take.
 Error UnsupportedDType(const std::string& what, DType dtype);
 }  // namespace communicator_internal

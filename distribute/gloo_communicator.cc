@@ -84,11 +84,8 @@ class GlooCommunicator : public Communicator {
         opts.setReduceFunction(ReduceOf<T>(op));
         gloo::allreduce(opts);
       });
-      if (op == ReduceOp::kMean) {
-        T* values = out.mutable_data<T>();
-        for (size_t i = 0; i < n; ++i) values[i] /= static_cast<T>(size());
-      }
     });
+    if (op == ReduceOp::kMean) communicator_internal::DivideBySize(out, size());
     return out;
   }
 

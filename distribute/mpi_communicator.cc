@@ -76,7 +76,7 @@ class MpiCommunicator : public Communicator {
       return MPI_Iallreduce(MPI_IN_PLACE, out.raw_data(), static_cast<int>(out.num_elements()),
                             type, MpiOp(op), comm_, request);
     });
-    if (op == ReduceOp::kMean) Divide(out);
+    if (op == ReduceOp::kMean) communicator_internal::DivideBySize(out, size_);
     return out;
   }
 
@@ -152,23 +152,6 @@ class MpiCommunicator : public Communicator {
         waited, std::chrono::duration<double>(timeout_).count(), cause));
     if (broken_) std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
     throw Error(status);
-  }
-
-  void Divide(Tensor& out) const {
-    const int64_t n = out.num_elements();
-    switch (out.dtype()) {
-      case kFloat32:
-        for (int64_t i = 0; i < n; ++i) out.mutable_data<float>()[i] /= size_;
-        break;
-      case kFloat64:
-        for (int64_t i = 0; i < n; ++i) out.mutable_data<double>()[i] /= size_;
-        break;
-      case kInt32:
-        for (int64_t i = 0; i < n; ++i) out.mutable_data<int32_t>()[i] /= size_;
-        break;
-      default:
-        for (int64_t i = 0; i < n; ++i) out.mutable_data<int64_t>()[i] /= size_;
-    }
   }
 
   MPI_Comm comm_;

@@ -93,7 +93,11 @@ def _recording():
     return True
 
 
-def _default(step, what):
+def _write(what, step, *args):
+    """Writes through the default writer's method `what`, when the record_if blocks allow;
+    returns whether it wrote."""
+    if not _recording():
+        return False
     if not _defaults:
         raise RuntimeError(f"duet.summary.{what}: no default writer (use "
                            "`with writer.as_default():`, or the writer's own methods)")
@@ -101,36 +105,22 @@ def _default(step, what):
     step = default_step if step is None else step
     if step is None:
         raise ValueError(f"duet.summary.{what}: no step (pass step=, or as_default(step=...))")
-    return writer, step
+    name, data, *rest = args
+    getattr(writer, what)(name, data, step, *rest)
+    return True
 
 
 def scalar(name, data, step=None):
-    if not _recording():
-        return False
-    writer, step = _default(step, "scalar")
-    writer.scalar(name, data, step)
-    return True
+    return _write("scalar", step, name, data)
 
 
 def histogram(name, data, step=None):
-    if not _recording():
-        return False
-    writer, step = _default(step, "histogram")
-    writer.histogram(name, data, step)
-    return True
+    return _write("histogram", step, name, data)
 
 
 def image(name, data, step=None, max_outputs=3):
-    if not _recording():
-        return False
-    writer, step = _default(step, "image")
-    writer.image(name, data, step, max_outputs)
-    return True
+    return _write("image", step, name, data, max_outputs)
 
 
 def text(name, data, step=None):
-    if not _recording():
-        return False
-    writer, step = _default(step, "text")
-    writer.text(name, data, step)
-    return True
+    return _write("text", step, name, data)

@@ -20,8 +20,13 @@ class _GraphTracked:
     def __call__(self, *args, **kwargs):
         out = super().__call__(*args, **kwargs)
         if not duet.executing_eagerly():
-            for v in self.variables:
-                _state.track(v)
+            # Once per graph and set of variables: tracking reads each variable into the graph.
+            variables = self.variables
+            key = (id(_state.default_graph()), len(variables))
+            if self.__dict__.get("_duet_graph_tracked") != key:
+                for v in variables:
+                    _state.track(v)
+                object.__setattr__(self, "_duet_graph_tracked", key)
         return out
 
 
