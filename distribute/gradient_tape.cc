@@ -1,37 +1,35 @@
 #include "distribute/gradient_tape.h"
 
-#include <cstring>
+#include "ops/array/array_ops.h"
 
 namespace duet::distribute {
 namespace {
 
-// Averages gradients[first, last) (defined, one dtype) with one all_reduce.
-void AverageBucket(Communicator& comm, const std::vector<Tensor>& gradients,
+// Averages the bucket's gradients (defined, one dtype and device) with one all-reduce of their
+// elements laid end to end. Ops all the way, so a traced step averages its gradients too.
+void AverageBucket(const Communicator& comm, const std::vector<Tensor>& gradients,
                    const std::vector<size_t>& members, std::vector<Tensor>& out) {
-  const DType dtype = gradients[members[0]].dtype();
-  int64_t elements = 0;
-  for (size_t i : members) elements += gradients[i].num_elements();
-  Tensor flat = Tensor::Empty(dtype, Shape({elements}));
-  char* cursor = static_cast<char*>(flat.raw_data());
-  for (size_t i : members) {
-    const Tensor host = gradients[i].device().is_host() ? gradients[i] : gradients[i].cpu();
-    std::memcpy(cursor, host.raw_data(), host.nbytes());
-    cursor += host.nbytes();
+  if (members.size() == 1) {
+    out[members[0]] = comm.all_reduce(gradients[members[0]], ReduceOp::kMean);
+    return;
   }
-  const Tensor mean = comm.all_reduce(flat, ReduceOp::kMean);
-  const char* from = static_cast<const char*>(mean.raw_data());
+  std::vector<Tensor> flat;
+  std::vector<int64_t> sizes;
   for (size_t i : members) {
-    Tensor g = Tensor::Empty(dtype, gradients[i].shape());
-    std::memcpy(g.raw_data(), from, g.nbytes());
-    from += g.nbytes();
-    out[i] = gradients[i].device().is_host() ? g : g.to(gradients[i].device());
+    flat.push_back(reshape(gradients[i], {-1}));
+    sizes.push_back(gradients[i].num_elements());
+  }
+  const std::vector<Tensor> parts =
+      split(comm.all_reduce(concat(flat, 0), ReduceOp::kMean), sizes, 0);
+  for (size_t k = 0; k < members.size(); ++k) {
+    out[members[k]] = reshape(parts[k], gradients[members[k]].shape());
   }
 }
 
 }  // namespace
 
-std::vector<Tensor> average_gradients(Communicator& comm, const std::vector<Tensor>& gradients,
-                                      int64_t bucket_bytes) {
+std::vector<Tensor> average_gradients(const Communicator& comm,
+                                      const std::vector<Tensor>& gradients, int64_t bucket_bytes) {
   std::vector<Tensor> out(gradients.size());
   std::vector<size_t> bucket;
   int64_t bytes = 0;
@@ -43,10 +41,12 @@ std::vector<Tensor> average_gradients(Communicator& comm, const std::vector<Tens
   for (size_t i = 0; i < gradients.size(); ++i) {
     const Tensor& g = gradients[i];
     if (!g.defined()) continue;
-    const bool other_dtype = !bucket.empty() && gradients[bucket[0]].dtype() != g.dtype();
-    if (other_dtype ||
-        (!bucket.empty() && bytes + static_cast<int64_t>(g.nbytes()) > bucket_bytes)) {
-      flush();
+    if (!bucket.empty()) {
+      const Tensor& first = gradients[bucket[0]];
+      if (first.dtype() != g.dtype() || first.device() != g.device() ||
+          bytes + static_cast<int64_t>(g.nbytes()) > bucket_bytes) {
+        flush();
+      }
     }
     bucket.push_back(i);
     bytes += static_cast<int64_t>(g.nbytes());

@@ -22,7 +22,7 @@ std::string Describe(const std::vector<Variable>& variables) {
 }
 
 // Every rank's description, exchanged as int32 character codes padded to the longest.
-std::vector<std::string> Gather(Communicator& comm, const std::string& mine) {
+std::vector<std::string> Gather(const Communicator& comm, const std::string& mine) {
   const int64_t longest =
       comm.all_reduce(constant(std::vector<int64_t>{static_cast<int64_t>(mine.size())}, Shape({1})),
                       ReduceOp::kMax)
@@ -45,11 +45,12 @@ std::vector<std::string> Gather(Communicator& comm, const std::string& mine) {
 
 }  // namespace
 
-void broadcast_variables(Communicator& comm, const std::vector<Variable>& variables, int root) {
+void broadcast_variables(const Communicator& comm, const std::vector<Variable>& variables,
+                         int root) {
   for (const Variable& v : variables) v.assign(comm.broadcast(v.value(), root));
 }
 
-void check_same_variables(Communicator& comm, const std::vector<Variable>& variables) {
+void check_same_variables(const Communicator& comm, const std::vector<Variable>& variables) {
   const std::vector<std::string> texts = Gather(comm, Describe(variables));
   const std::vector<std::string> first = absl::StrSplit(texts[0], '\n', absl::SkipEmpty());
   for (int r = 1; r < comm.size(); ++r) {
@@ -67,6 +68,14 @@ void check_same_variables(Communicator& comm, const std::vector<Variable>& varia
                      entry(first), " on rank 0 but ", entry(other), " on rank ", r,
                      " (every rank must build the same model before training)")));
   }
+}
+
+void broadcast_variables(const std::vector<Variable>& variables, int root) {
+  broadcast_variables(default_communicator(), variables, root);
+}
+
+void check_same_variables(const std::vector<Variable>& variables) {
+  check_same_variables(default_communicator(), variables);
 }
 
 }  // namespace duet::distribute

@@ -76,6 +76,11 @@ OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string type_attr,
                                 .number_attr = std::move(number_attr)});
   return *this;
 }
+OpDefBuilder& OpDefBuilder::InputList(std::string name, DType fixed_type, std::string number_attr) {
+  def_->inputs.push_back(ArgDef{
+      .name = std::move(name), .fixed_type = fixed_type, .number_attr = std::move(number_attr)});
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::Output(std::string name, std::string type_attr) {
   def_->outputs.push_back(ArgDef{.name = std::move(name), .type_attr = std::move(type_attr)});
   return *this;

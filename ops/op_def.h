@@ -119,6 +119,8 @@ class OpDefBuilder {
   OpDefBuilder& Input(std::string name, std::string type_attr);
   OpDefBuilder& Input(std::string name, DType fixed_type);
   OpDefBuilder& InputList(std::string name, std::string type_attr, std::string number_attr);
+  // `name: number_attr * fixed_type` (CollectiveReduceV2's ordering tokens: N * resource).
+  OpDefBuilder& InputList(std::string name, DType fixed_type, std::string number_attr);
   OpDefBuilder& Output(std::string name, std::string type_attr);
   OpDefBuilder& Output(std::string name, DType fixed_type);
   OpDefBuilder& OutputList(std::string name, std::string type_attr, std::string number_attr);

@@ -58,7 +58,15 @@ void Start(Worker& worker, int local_rank, const LaunchOptions& options, int wor
     setenv(distribute::kLocalRankEnv, local.c_str(), 1);
     setenv(distribute::kWorldSizeEnv, size.c_str(), 1);
     setenv("DUET_LOCAL_WORLD_SIZE", local_size.c_str(), 1);
-    setenv(distribute::kRendezvousDirEnv, dir.c_str(), 1);
+    if (options.master_addr.empty()) {
+      setenv(distribute::kRendezvousDirEnv, dir.c_str(), 1);
+    } else {
+      const std::string port = std::to_string(options.master_port);
+      setenv(distribute::kMasterAddrEnv, options.master_addr.c_str(), 1);
+      setenv(distribute::kMasterPortEnv, port.c_str(), 1);
+      setenv("MASTER_ADDR", options.master_addr.c_str(), 1);
+      setenv("MASTER_PORT", port.c_str(), 1);
+    }
     setenv("RANK", rank.c_str(), 1);
     setenv("LOCAL_RANK", local.c_str(), 1);
     setenv("WORLD_SIZE", size.c_str(), 1);
@@ -111,7 +119,7 @@ int ExitCode(int status) {
 int Launch(const LaunchOptions& options, std::ostream& out, std::ostream& err) {
   const int world = options.nproc * options.nnodes;
   std::string dir = options.rendezvous_dir;
-  const bool own_dir = dir.empty();
+  const bool own_dir = dir.empty() && options.master_addr.empty();
   if (own_dir) {
     char tmpl[] = "/tmp/duet_launch_XXXXXX";
     if (mkdtemp(tmpl) == nullptr) {
@@ -226,8 +234,8 @@ int LaunchCommand(const std::vector<std::string>& args, std::ostream& out, std::
   size_t i = 0;
   auto usage = [&](const std::string& why) {
     err << "duet launch: " << why
-        << "\nusage: duet launch --nproc N [--nnodes M --node-rank K --rendezvous-dir DIR] "
-           "[--timeout SECONDS] -- PROGRAM [ARGS...]\n";
+        << "\nusage: duet launch --nproc N [--nnodes M --node-rank K] [--rendezvous-dir DIR | "
+           "--master-addr HOST [--master-port P]] [--timeout SECONDS] -- PROGRAM [ARGS...]\n";
     return 2;
   };
   for (; i < args.size() && args[i] != "--"; ++i) {
@@ -248,10 +256,13 @@ int LaunchCommand(const std::vector<std::string>& args, std::ostream& out, std::
       if (!absl::SimpleAtod(value, &options.timeout_seconds) || options.timeout_seconds <= 0) {
         return usage(absl::StrCat("--timeout '", value, "' is not a number of seconds"));
       }
-    } else if (flag == "--master-addr" || flag == "--master-port") {
-      return usage(absl::StrCat(flag,
-                                ": a TCP rendezvous is not supported yet; give the nodes "
-                                "--rendezvous-dir on a file system they share"));
+    } else if (flag == "--master-addr") {
+      options.master_addr = value;
+    } else if (flag == "--master-port") {
+      if (!absl::SimpleAtoi(value, &options.master_port) || options.master_port <= 0 ||
+          options.master_port > 65535) {
+        return usage(absl::StrCat("--master-port '", value, "' is not a port"));
+      }
     } else {
       return usage(absl::StrCat("unknown flag ", flag));
     }
@@ -262,8 +273,13 @@ int LaunchCommand(const std::vector<std::string>& args, std::ostream& out, std::
   if (options.nnodes < 1 || options.node_rank >= options.nnodes) {
     return usage("--node-rank must be below --nnodes");
   }
-  if (options.nnodes > 1 && options.rendezvous_dir.empty()) {
-    return usage("several nodes need --rendezvous-dir on a file system they share");
+  if (options.nnodes > 1 && options.rendezvous_dir.empty() && options.master_addr.empty()) {
+    return usage(
+        "several nodes need --master-addr (node 0's host) or --rendezvous-dir on a file system "
+        "they share");
+  }
+  if (!options.rendezvous_dir.empty() && !options.master_addr.empty()) {
+    return usage("--rendezvous-dir and --master-addr are two ways to meet: give one");
   }
   return Launch(options, out, err);
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "distribute/communicator.h"
 #include "io/data/dataset.h"
 #include "nn/metrics/metric.h"
 #include "nn/module.h"
@@ -63,7 +64,12 @@ struct FitOptions {
   int64_t validation_steps = -1;
   // false: the step (forward, gradients, update, metrics) runs as one duet::function, traced on
   // the first batch. true: every op runs eagerly, for debugging.
-  bool run_eagerly = false;
+  bool run_eagerly =
+      false;  // Data-parallel training among the communicator's ranks (docs/distributed.md, Note
+  // [Distributed fit] in fit.cc): every rank calls fit with its own shard of the data; gradients
+  // are averaged over the ranks (weighted by their batches' sizes); callbacks (progress bar,
+  // TensorBoard, checkpoints) run on rank 0 only.
+  const distribute::Communicator* distribute = nullptr;
 };
 
 // Per-epoch values, as Keras' History: history["loss"][i] is epoch[i]'s training loss.

@@ -210,6 +210,11 @@ class Dataset {
   // (tf.data's shard; shard before shuffling, so workers see disjoint elements). Throws Error
   // unless 0 <= index < num_shards.
   Dataset shard(int64_t num_shards, int64_t index) const;
+  // shard for data-parallel training, as tf.data's AUTO shard policy: by files when this dataset
+  // reads at least num_shards files (a TFRecordDataset: worker `index` reads files index,
+  // index + num_shards, ... whole, so no worker reads the others' files), else by elements as
+  // shard(). Call it on the file dataset itself, before map, shuffle and batch.
+  Dataset auto_shard(int64_t num_shards, int64_t index) const;
   // This dataset's elements, then other's (whose components must have the same dtypes).
   Dataset concatenate(const Dataset& other) const;
   // fn(element) for cycle_length input elements at once, block_length elements from each in

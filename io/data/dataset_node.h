@@ -47,6 +47,12 @@ class DatasetNode {
       std::shared_ptr<IterationContext> context) const = 0;
   // The number of elements, kInfiniteCardinality or kUnknownCardinality, without iterating.
   virtual int64_t Cardinality() const { return kUnknownCardinality; }
+  // Note [File sharding]: a dataset that reads a list of files returns the dataset that reads
+  // only files index, index + num_shards, ... of it (Dataset::auto_shard's FILE policy); nullptr
+  // when it reads no files, or fewer than num_shards.
+  virtual std::shared_ptr<const DatasetNode> ShardFiles(int64_t num_shards, int64_t index) const {
+    return nullptr;
+  }
 };
 
 // Note [Indexed sources]: a source whose i-th element can be made directly (from_tensor_slices)

@@ -292,6 +292,12 @@ Dataset Dataset::shard(int64_t num_shards, int64_t index) const {
   return Dataset(std::make_shared<ShardNode>(*this, num_shards, index));
 }
 
+Dataset Dataset::auto_shard(int64_t num_shards, int64_t index) const {
+  const Dataset by_elements = shard(num_shards, index);  // checks the arguments
+  std::shared_ptr<const DatasetNode> by_files = node_->ShardFiles(num_shards, index);
+  return by_files != nullptr ? Dataset(std::move(by_files)) : by_elements;
+}
+
 Dataset Dataset::concatenate(const Dataset& other) const {
   return Dataset(std::make_shared<ConcatenateNode>(*this, other));
 }

@@ -16,6 +16,14 @@ class TFRecordNode final : public DatasetNode {
     return std::make_unique<Iterator>(this);
   }
 
+  // Note [File sharding] (io/data/dataset_node.h).
+  std::shared_ptr<const DatasetNode> ShardFiles(int64_t num_shards, int64_t index) const override {
+    if (static_cast<int64_t>(files_.size()) < num_shards) return nullptr;
+    std::vector<std::string> mine;
+    for (size_t i = index; i < files_.size(); i += num_shards) mine.push_back(files_[i]);
+    return std::make_shared<TFRecordNode>(std::move(mine), compression_);
+  }
+
  private:
   // Note [TFRecord errors]: RecordReader reports a corrupt record and then either stands after
   // it (data CRC) or reports the end for good (framing); both let this iterator go on, with the

@@ -66,12 +66,14 @@ def _forward(model):
 
 def fit(model, loss, optimizer, dataset, epochs=1, validation=None, callbacks=None,
         metrics=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
-        run_eagerly=False, verbose=1):
+        run_eagerly=False, verbose=1, distribute=None):
     """Trains `model` (a duet.nn.Module) on `dataset`'s (x, y) batches: loss(y, model(x,
     training=True)) under a GradientTape, its gradients applied with `optimizer`, one traced
     step (run_eagerly=True runs every op eagerly). Evaluates `validation` after each epoch;
     `metrics` are reported as "<name>" and "val_<name>". verbose=1 adds a ProgressBar unless
-    `callbacks` has one. Returns a History (history["loss"][epoch], ...)."""
+    `callbacks` has one. distribute=comm (a duet.distribute.Communicator) trains data-parallel:
+    each rank passes its shard, gradients are averaged over the ranks, callbacks run on rank 0
+    only (docs/distributed.md). Returns a History (history["loss"][epoch], ...)."""
     loss = _loss_arg(loss)
     metrics = [_metric_arg(m, loss) for m in metrics or ()]
     callbacks = list(callbacks or ())
@@ -86,4 +88,5 @@ def fit(model, loss, optimizer, dataset, epochs=1, validation=None, callbacks=No
                       validation._dataset if validation is not None else None, metrics,
                       callbacks, epochs, initial_epoch,
                       -1 if steps_per_epoch is None else steps_per_epoch,
-                      -1 if validation_steps is None else validation_steps, run_eagerly)
+                      -1 if validation_steps is None else validation_steps, run_eagerly,
+                      distribute)

@@ -208,6 +208,11 @@ class Dataset:
         """Elements index, index + num_shards, ...: one worker's part (shard before shuffling)."""
         return self._same(self._dataset.shard(num_shards, index))
 
+    def auto_shard(self, num_shards, index):
+        """One worker's part as tf.data's AUTO policy: whole files (files index, index +
+        num_shards, ...) of a TFRecordDataset with at least num_shards files, else elements."""
+        return self._same(self._dataset.auto_shard(num_shards, index))
+
     def concatenate(self, dataset, name=None):
         return self._same(self._dataset.concatenate(dataset._dataset))
 

@@ -242,6 +242,7 @@ void init_data(nb::module_& m) {
       .def("take", &data::Dataset::take, nb::arg("count"))
       .def("skip", &data::Dataset::skip, nb::arg("count"))
       .def("shard", &data::Dataset::shard, nb::arg("num_shards"), nb::arg("index"))
+      .def("auto_shard", &data::Dataset::auto_shard, nb::arg("num_shards"), nb::arg("index"))
       .def("concatenate", &data::Dataset::concatenate, nb::arg("other"))
       .def("prefetch", &data::Dataset::prefetch, nb::arg("buffer_size"))
       .def("cache", &data::Dataset::cache)

@@ -1,9 +1,9 @@
-// duet.distribute's C++ half: the communicators of distribute/ (docs/distributed.md) and
-// init() from the environment `duet launch` or mpirun gives.
+// duet.distribute's C++ half: the communicators of distribute/ (docs/distributed.md), whose
+// collectives are ops (they trace in duet.function), and init() from the environment `duet
+// launch` or mpirun gives.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
@@ -43,7 +43,7 @@ void init_distribute(nb::module_& m) {
       .def_prop_ro("backend", &distribute::Communicator::backend)
       .def(
           "all_reduce",
-          [](distribute::Communicator& c, nb::handle tensor, const std::string& op) {
+          [](const distribute::Communicator& c, nb::handle tensor, const std::string& op) {
             const Tensor t = ToTensor(tensor, "tensor");
             nb::gil_scoped_release release;
             return c.all_reduce(t, ReduceOpArg(op));
@@ -51,7 +51,7 @@ void init_distribute(nb::module_& m) {
           nb::arg("tensor"), nb::arg("op") = "sum")
       .def(
           "broadcast",
-          [](distribute::Communicator& c, nb::handle tensor, int root) {
+          [](const distribute::Communicator& c, nb::handle tensor, int root) {
             const Tensor t = ToTensor(tensor, "tensor");
             nb::gil_scoped_release release;
             return c.broadcast(t, root);
@@ -59,26 +59,52 @@ void init_distribute(nb::module_& m) {
           nb::arg("tensor"), nb::arg("root") = 0)
       .def(
           "all_gather",
-          [](distribute::Communicator& c, nb::handle tensor) {
+          [](const distribute::Communicator& c, nb::handle tensor) {
             const Tensor t = ToTensor(tensor, "tensor");
             nb::gil_scoped_release release;
             return c.all_gather(t);
           },
           nb::arg("tensor"))
-      .def("barrier", [](distribute::Communicator& c) {
-        nb::gil_scoped_release release;
-        c.barrier();
+      .def("barrier",
+           [](const distribute::Communicator& c) {
+             nb::gil_scoped_release release;
+             c.barrier();
+           })
+      .def_prop_ro("group_key", &distribute::Communicator::group_key)
+      .def(
+          "all_reduce_async",
+          [](const distribute::Communicator& c, nb::handle tensor, const std::string& op) {
+            return c.all_reduce_async(ToTensor(tensor, "tensor"), ReduceOpArg(op));
+          },
+          nb::arg("tensor"), nb::arg("op") = "sum")
+      .def(
+          "broadcast_async",
+          [](const distribute::Communicator& c, nb::handle tensor, int root) {
+            return c.broadcast_async(ToTensor(tensor, "tensor"), root);
+          },
+          nb::arg("tensor"), nb::arg("root") = 0)
+      .def("all_gather_async", [](const distribute::Communicator& c, nb::handle tensor) {
+        return c.all_gather_async(ToTensor(tensor, "tensor"));
       });
+  // An asynchronous collective's result (Note [Asynchronous collectives]).
+  nb::class_<distribute::Work>(m, "Work")
+      .def("wait",
+           [](const distribute::Work& w) {
+             nb::gil_scoped_release release;
+             return w.wait();
+           })
+      .def("done", &distribute::Work::done);
+  m.def("_default_communicator", [] { return distribute::default_communicator(); });
   m.def(
       "_broadcast_variables",
-      [](distribute::Communicator& c, const std::vector<Variable>& variables, int root) {
+      [](const distribute::Communicator& c, const std::vector<Variable>& variables, int root) {
         nb::gil_scoped_release release;
         distribute::broadcast_variables(c, variables, root);
       },
       nb::arg("comm"), nb::arg("variables"), nb::arg("root"));
   m.def(
       "_check_same_variables",
-      [](distribute::Communicator& c, const std::vector<Variable>& variables) {
+      [](const distribute::Communicator& c, const std::vector<Variable>& variables) {
         nb::gil_scoped_release release;
         distribute::check_same_variables(c, variables);
       },
@@ -86,7 +112,7 @@ void init_distribute(nb::module_& m) {
   // Gradients (None for a source the target does not depend on) averaged over the ranks.
   m.def(
       "_average_gradients",
-      [](distribute::Communicator& c, std::vector<std::optional<Tensor>> gradients,
+      [](const distribute::Communicator& c, std::vector<std::optional<Tensor>> gradients,
          int64_t bucket_bytes) {
         std::vector<Tensor> in;
         for (auto& g : gradients) in.push_back(g ? *g : Tensor());
@@ -102,8 +128,9 @@ void init_distribute(nb::module_& m) {
       nb::arg("comm"), nb::arg("gradients"), nb::arg("bucket_bytes"));
   m.def(
       "_distribute_init",
-      [](std::optional<double> timeout_seconds) {
+      [](std::optional<double> timeout_seconds, std::optional<std::string> backend) {
         distribute::InitOptions options;
+        options.backend = std::move(backend);
         if (timeout_seconds) {
           options.timeout =
               std::chrono::milliseconds(static_cast<int64_t>(*timeout_seconds * 1000));
@@ -111,7 +138,7 @@ void init_distribute(nb::module_& m) {
         nb::gil_scoped_release release;
         return distribute::init(options);
       },
-      nb::arg("timeout").none() = nb::none());
+      nb::arg("timeout").none() = nb::none(), nb::arg("backend").none() = nb::none());
 }
 
 }  // namespace duet::python

@@ -97,13 +97,15 @@ History Fit(nb::object model, nb::callable forward, nb::callable loss,
             optimizers::Optimizer& optimizer, const data::Dataset& train,
             std::optional<data::Dataset> validation, std::vector<nb::object> metrics,
             std::vector<nb::object> callbacks, int epochs, int initial_epoch,
-            int64_t steps_per_epoch, int64_t validation_steps, bool run_eagerly) {
+            int64_t steps_per_epoch, int64_t validation_steps, bool run_eagerly,
+            const distribute::Communicator* distribute) {
   FitOptions options{.epochs = epochs,
                      .initial_epoch = initial_epoch,
                      .validation = std::move(validation),
                      .steps_per_epoch = steps_per_epoch,
                      .validation_steps = validation_steps,
-                     .run_eagerly = run_eagerly};
+                     .run_eagerly = run_eagerly,
+                     .distribute = distribute};
   for (const nb::object& metric : metrics) {
     options.metrics.push_back(
         MetricArg<metrics::SparseCategoricalAccuracy, metrics::CategoricalAccuracy,
@@ -150,7 +152,7 @@ void init_fit(nb::module_& m) {
   m.def("_fit", &Fit, nb::arg("model"), nb::arg("forward"), nb::arg("loss"), nb::arg("optimizer"),
         nb::arg("train"), nb::arg("validation").none(), nb::arg("metrics"), nb::arg("callbacks"),
         nb::arg("epochs"), nb::arg("initial_epoch"), nb::arg("steps_per_epoch"),
-        nb::arg("validation_steps"), nb::arg("run_eagerly"));
+        nb::arg("validation_steps"), nb::arg("run_eagerly"), nb::arg("distribute").none());
 
   nb::class_<Callback>(m, "_CxxCallback");
   nb::class_<ProgressBar, Callback>(m, "ProgressBar",

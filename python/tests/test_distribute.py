@@ -1,6 +1,6 @@
 """duet.distribute from Python: two processes of one job (the environment `duet launch` gives,
-set here) all-reduce, broadcast and gather; a job of one; a stalled rank times out with an error
-naming the collective."""
+set here) all-reduce, broadcast and gather, eagerly and in a duet.function (against NumPy), and
+fit data-parallel; a job of one; a stalled rank times out with an error naming the collective."""
 
 import os
 import subprocess
@@ -42,6 +42,31 @@ WORKER = """
     full = np.arange(8.0).reshape(4, 2)
     expected = (2 * (full @ [1.0, -1.0])[:, None] * full).mean(axis=0)
     assert np.allclose(grad, expected, rtol=1e-12), (grad, expected)
+    # The collectives are ops: the same in a duet.function, against NumPy's reductions.
+    inputs = [np.array([r, -r, 2.0 + r], np.float32) for r in range(comm.size)]
+    @duet.function
+    def traced(x):
+        return (comm.all_reduce(x, op="max"), duet.distribute.all_reduce(x * 2.0, op="sum"),
+                comm.all_reduce(x, op="product"))
+    mx, s2, prod = traced(inputs[comm.rank])
+    stacked = np.stack(inputs)
+    np.testing.assert_array_equal(mx.numpy(), stacked.max(axis=0))
+    np.testing.assert_array_equal(s2.numpy(), (stacked * 2).sum(axis=0))
+    np.testing.assert_array_equal(prod.numpy(), stacked.prod(axis=0))
+    # Asynchronous collectives: started on a thread, in order, waited for.
+    works = [comm.all_reduce_async(np.array([float(i)])) for i in range(3)]
+    assert [w.wait().numpy().tolist() for w in works] == [[0.0], [2.0], [4.0]]
+    assert all(w.done() for w in works)
+    # duet.fit(..., distribute=comm): each rank its shard; the replicas end identical.
+    duet.set_random_seed(comm.rank + 5)
+    net = duet.nn.Dense(1)
+    xs = np.linspace(-1, 1, 40, dtype=np.float32).reshape(20, 2)
+    ds = duet.data.Dataset.from_tensor_slices((xs, xs.sum(axis=1, keepdims=True)))
+    history = duet.fit(net, "mse", duet.optimizers.SGD(0.1), ds.shard(comm.size, comm.rank).batch(5),
+                       epochs=2, verbose=0, distribute=comm)
+    kernels = comm.all_gather(net.kernel).numpy()
+    assert (kernels[0] == kernels[1]).all()
+    assert len(history.epoch) == 2
     print(comm.rank, comm.size, comm.backend, total, mean, root, gathered)
 """
 

@@ -16,15 +16,15 @@ int main(int argc, char** argv) {
     auto comm = distribute::init();
     const std::string mode = argc > 2 ? argv[1] : "";
     const int chosen = argc > 2 ? std::stoi(argv[2]) : -1;
-    if (comm->rank() == chosen && mode == "fail") {
+    if (comm.rank() == chosen && mode == "fail") {
       std::fprintf(stderr, "failing on purpose\n");
       return 3;
     }
-    if (comm->rank() == chosen && mode == "stall") {
+    if (comm.rank() == chosen && mode == "stall") {
       std::this_thread::sleep_for(std::chrono::seconds(120));
     }
-    const Tensor sum = comm->all_reduce(constant({static_cast<float>(comm->rank() + 1)}));
-    std::printf("rank %d of %d: sum %g\n", comm->rank(), comm->size(), sum.to_vector<float>()[0]);
+    const Tensor sum = comm.all_reduce(constant({static_cast<float>(comm.rank() + 1)}));
+    std::printf("rank %d of %d: sum %g\n", comm.rank(), comm.size(), sum.to_vector<float>()[0]);
     return 0;
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "duet.h"
-#include "tests/distribute/ranks.h"
+#include "tests/distribute/communicator_ranks.h"
 
 namespace duet::distribute {
 namespace {
@@ -16,7 +16,7 @@ using testing::OnRanks;
 
 TEST_CASE("broadcast_variables gives every rank root's values") {
   std::vector<std::vector<float>> after(3);
-  const std::vector<std::string> errors = OnRanks(3, [&](Communicator& comm) {
+  const std::vector<std::string> errors = OnRanks(3, [&](const Communicator& comm) {
     const float r = static_cast<float>(comm.rank());
     Variable w(constant({r, r + 1}), "w");
     Variable step(constant(static_cast<int64_t>(comm.rank())), "step");
@@ -32,7 +32,7 @@ TEST_CASE("broadcast_variables gives every rank root's values") {
 }
 
 TEST_CASE("check_same_variables names the first difference on every rank") {
-  const std::vector<std::string> shapes = OnRanks(2, [](Communicator& comm) {
+  const std::vector<std::string> shapes = OnRanks(2, [](const Communicator& comm) {
     Variable a(zeros({2}), "dense/bias");
     Variable b(zeros({comm.rank() == 0 ? 4 : 5, 3}), "dense/kernel");
     check_same_variables(comm, {a, b});
@@ -41,7 +41,7 @@ TEST_CASE("check_same_variables names the first difference on every rank") {
     CHECK_THAT(e, Catch::Contains("variable 1 is 'dense/kernel float32 (4, 3)' on rank 0 but "
                                   "'dense/kernel float32 (5, 3)' on rank 1"));
   }
-  const std::vector<std::string> counts = OnRanks(2, [](Communicator& comm) {
+  const std::vector<std::string> counts = OnRanks(2, [](const Communicator& comm) {
     std::vector<Variable> vars = {Variable(zeros({1}), "a")};
     if (comm.rank() == 1) vars.push_back(Variable(zeros({1}), "b"));
     check_same_variables(comm, vars);

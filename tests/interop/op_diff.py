@@ -29,6 +29,11 @@ import time
 import zlib
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# TensorFlow's reference comes from its own kernels, not its oneDNN custom ops: those abort the
+# process on some CPUs (an uncaught dnnl::error, "could not create a primitive descriptor for the
+# inner product forward propagation primitive", and MaxPool3D's "could not create a descriptor"
+# on a 2-vCPU AVX-512 Xeon VM, 2026-12-01).
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402

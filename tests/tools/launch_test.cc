@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/distribute/ranks.h"
+
 namespace duet {
 namespace {
 
@@ -45,6 +47,17 @@ TEST_CASE("Workers meet and all-reduce, their lines prefixed with their rank") {
   }
 }
 
+TEST_CASE("Workers meet through rank 0's TCP store with --master-addr") {
+  const Result r = Launch({"--nproc", "3", "--master-addr", "127.0.0.1", "--master-port",
+                           std::to_string(distribute::testing::FreePort()), "--", kWorker});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  for (int rank = 0; rank < 3; ++rank) {
+    CHECK_THAT(r.out, Catch::Contains("[" + std::to_string(rank) + "] rank " +
+                                      std::to_string(rank) + " of 3: sum 6\n"));
+  }
+}
+
 TEST_CASE("A failing worker stops the others; the launcher exits with its status") {
   const Result r = Launch({"--nproc", "2", "--timeout", "30", "--", kWorker, "fail", "1"});
   CHECK((r.status == 3 || r.status == 1));  // rank 1's status, or its peer's seen first
@@ -56,8 +69,10 @@ TEST_CASE("A failing worker stops the others; the launcher exits with its status
 TEST_CASE("A stalled worker makes the others time out, and the job ends") {
   const Result r = Launch({"--nproc", "2", "--timeout", "2", "--", kWorker, "stall", "1"});
   CHECK(r.status == 1);
-  CHECK_THAT(r.err, Catch::Contains("[0] distribute (gloo): rank 0 of 2: all_reduce (sum)") &&
-                        Catch::Contains("duet launch: rank 0 exited with status 1"));
+  CHECK_THAT(
+      r.err,
+      Catch::Contains("[0] CollectiveReduceV2: distribute (gloo): rank 0 of 2: all_reduce (sum)") &&
+          Catch::Contains("duet launch: rank 0 exited with status 1"));
   CHECK(r.seconds < 2 + 5 + 5);
 }
 
@@ -65,8 +80,9 @@ TEST_CASE("Bad usage and a missing program") {
   CHECK(Launch({"--nproc", "2"}).status == 2);
   CHECK(Launch({"--nproc", "x", "--", kWorker}).status == 2);
   CHECK(Launch({"--nnodes", "2", "--", kWorker}).status == 2);
-  CHECK_THAT(Launch({"--master-addr", "h", "--", kWorker}).err,
-             Catch::Contains("--rendezvous-dir"));
+  CHECK_THAT(Launch({"--rendezvous-dir", "/tmp/x", "--master-addr", "h", "--", kWorker}).err,
+             Catch::Contains("give one"));
+  CHECK(Launch({"--master-port", "70000", "--", kWorker}).status == 2);
   const Result missing = Launch({"--nproc", "1", "--", "/no/such/program"});
   CHECK(missing.status == 127);
   CHECK_THAT(missing.err, Catch::Contains("[0] duet launch: cannot run '/no/such/program'"));

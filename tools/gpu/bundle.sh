@@ -2,7 +2,7 @@
 # Builds duet's GPU tests (and benchmarks) here with --config=cuda and stages everything they need
 # to run on a machine that has a GPU but no Bazel: the binaries, the shared libraries Bazel built
 # them against, and the system libraries that such a machine may lack (Abseil, protobuf, oneDNN,
-# SLEEF, libgomp). CUDA's own libraries (cudart, cuBLAS, cuDNN, NVRTC: gigabytes) are not
+# SLEEF, libgomp). CUDA's own libraries (cudart, cuBLAS, cuDNN, NVRTC, NCCL: gigabytes) are not
 # copied: run.sh finds them on the GPU machine, in its CUDA installation or PyTorch's.
 #
 #   tools/gpu/bundle.sh [bazel targets]   # default: every GPU test, the gradient checks and
@@ -45,7 +45,7 @@ for binary in "$BUNDLE"/bin/* "$BUNDLE"/gpu_bench; do
 done | sort -u | while read -r lib; do
   case "$(basename "$lib")" in
     libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | ld-linux*) ;;
-    libcuda.so* | libcudart* | libcublas* | libcudnn* | libnvrtc* | libnvJitLink*) ;;
+    libcuda.so* | libcudart* | libcublas* | libcudnn* | libnvrtc* | libnvJitLink* | libnccl*) ;;
     *) cp -L "$lib" "$BUNDLE/lib/" ;;
   esac
 done

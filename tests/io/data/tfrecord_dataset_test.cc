@@ -56,6 +56,28 @@ TEST_CASE("TFRecordDataset reads back every record in every compression") {
   CHECK(Strings(TFRecordDataset(std::vector<std::string>{a, b})) == twice);
 }
 
+TEST_CASE("auto_shard gives each worker whole files, or elements when files are too few") {
+  std::vector<std::string> files;
+  for (int f = 0; f < 5; ++f) {
+    files.push_back(TempPath("shard_" + std::to_string(f) + ".tfrecord"));
+    TFRecordWriter writer(files.back(), "GZIP");
+    for (int r = 0; r < 3; ++r) writer.write(std::to_string(f) + "/" + std::to_string(r));
+    writer.close();
+  }
+  const Dataset all = TFRecordDataset(files, "GZIP");
+  CHECK(Strings(all.auto_shard(2, 1)) ==
+        std::vector<std::string>{"1/0", "1/1", "1/2", "3/0", "3/1", "3/2"});
+  CHECK(Strings(all.auto_shard(2, 0)).size() == 9);  // files 0, 2 and 4
+  // Fewer files than workers: elements, as shard() (one file of 3 records among 2 workers).
+  const Dataset one = TFRecordDataset(files[0], "GZIP");
+  CHECK(Strings(one.auto_shard(2, 1)) == Strings(one.shard(2, 1)));
+  CHECK(Strings(one.auto_shard(2, 1)) == std::vector<std::string>{"0/1"});
+  // A dataset of no files: elements; bad arguments fail as shard's do.
+  const Dataset tensors = Dataset::from_tensor_slices({constant({1, 2, 3, 4, 5})});
+  CHECK(testing::Collect(tensors.auto_shard(2, 0)).size() == 3);
+  duet::testing::ExpectError([&] { all.auto_shard(2, 2); }, {"shard: index 2 is not in"});
+}
+
 TEST_CASE("TFRecordDataset names the file of a missing or corrupt record") {
   duet::testing::ExpectError([] { TFRecordDataset("x.tfrecord", "LZMA"); },
                              {"TFRecordDataset", "LZMA"});

@@ -1,7 +1,7 @@
 // distribute::ConnectMpi in a job of one (no mpirun: MPI's singleton mode): each collective
 // returns its input, bad dtypes and roots are errors. tests/distribute/mpirun_test.sh runs
 // collective_worker under mpirun with 2 and 4 processes, and a stalled rank.
-#include "distribute/mpi_communicator.h"
+#include "distribute/mpi_backend.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,7 +17,7 @@ TEST_CASE("A job of one under MPI") {
   auto comm = ConnectMpi({.timeout = std::chrono::seconds(10)});
   CHECK(comm->rank() == 0);
   CHECK(comm->size() == 1);
-  CHECK(comm->backend() == "mpi");
+  CHECK(comm->name() == "mpi");
   const Tensor x = constant({{1.0, 2.0}});
   for (ReduceOp op :
        {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMin, ReduceOp::kMax, ReduceOp::kProduct}) {

@@ -2,7 +2,7 @@
 // process, each with its own Gloo context, meeting through a rendezvous directory) against the
 // values computed here, and the errors: a bad rank, a rank that never joins, a rank that never
 // enters a collective (the others fail within the timeout, naming the collective).
-#include "distribute/gloo_communicator.h"
+#include "distribute/gloo_backend.h"
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -22,7 +22,7 @@ namespace {
 
 using ::duet::testing::ExpectError;
 using testing::FreshDir;
-using testing::OnRanks;
+using testing::OnBackendRanks;
 
 void ExpectNoErrors(const std::vector<std::string>& errors) {
   for (size_t rank = 0; rank < errors.size(); ++rank) {
@@ -39,7 +39,8 @@ void CheckAllReduce(int size, DType dtype) {
   std::vector<std::vector<std::vector<double>>> got(size);
   const std::vector<ReduceOp> ops = {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMin,
                                      ReduceOp::kMax, ReduceOp::kProduct};
-  ExpectNoErrors(OnRanks(size, [&](Communicator& comm) {
+  ExpectNoErrors(OnBackendRanks(size, [&](std::shared_ptr<Backend> backend) {
+    Backend& comm = *backend;
     const T r = static_cast<T>(comm.rank() + 1);
     const Tensor mine = constant(std::vector<T>{r, static_cast<T>(-r), T(2)}, Shape({3}));
     REQUIRE(mine.dtype() == dtype);
@@ -87,9 +88,10 @@ TEST_CASE("broadcast, all_gather and barrier") {
   const int size = 3;
   std::vector<std::vector<float>> broadcasts(size), gathers(size);
   std::vector<Shape> gather_shapes(size);
-  ExpectNoErrors(OnRanks(size, [&](Communicator& comm) {
+  ExpectNoErrors(OnBackendRanks(size, [&](std::shared_ptr<Backend> backend) {
+    Backend& comm = *backend;
     CHECK(comm.size() == size);
-    CHECK(comm.backend() == "gloo");
+    CHECK(comm.name() == "gloo");
     const float r = static_cast<float>(comm.rank());
     const Tensor mine = constant({{r, r + 10}});  // (1, 2)
     broadcasts[comm.rank()] = comm.broadcast(mine, /*root=*/1).to_vector<float>();
@@ -109,9 +111,10 @@ TEST_CASE("A rank that never enters a collective fails the others within the tim
   const auto timeout = std::chrono::milliseconds(1500);
   std::atomic<bool> failed{false};
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::string> errors = OnRanks(
+  const std::vector<std::string> errors = OnBackendRanks(
       2,
-      [&](Communicator& comm) {
+      [&](std::shared_ptr<Backend> backend) {
+        Backend& comm = *backend;
         if (comm.rank() == 1) {
           while (!failed) std::this_thread::sleep_for(std::chrono::milliseconds(10));
           return;  // stalled: it never joins the all_reduce
@@ -136,7 +139,7 @@ TEST_CASE("A rank that never enters a collective fails the others within the tim
 TEST_CASE("Bad ranks and a rank that never joins are errors") {
   ExpectError([] { ConnectGloo(2, 2, {.rendezvous_dir = FreshDir()}); },
               {"rank 2 is not a rank of a job of 2"});
-  ExpectError([] { ConnectGloo(0, 1, {}); }, {"rendezvous_dir is empty"});
+  ExpectError([] { ConnectGloo(0, 1, {}); }, {"neither a rendezvous_dir nor a master_addr"});
   const std::string dir = FreshDir();
   const auto start = std::chrono::steady_clock::now();
   ExpectError(
@@ -146,7 +149,8 @@ TEST_CASE("Bad ranks and a rank that never joins are errors") {
       {"rank 0 of 2", "rendezvous", "are all 2 ranks started?"});
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(6));
   std::filesystem::remove_all(dir);
-  const std::vector<std::string> errors = OnRanks(1, [](Communicator& comm) {
+  const std::vector<std::string> errors = OnBackendRanks(1, [](std::shared_ptr<Backend> backend) {
+    Backend& comm = *backend;
     CHECK(comm.all_reduce(constant({3.f}), ReduceOp::kMean).to_vector<float>() ==
           std::vector<float>{3});
     ExpectError([&] { comm.all_reduce(constant(std::vector<uint8_t>{1}, Shape({1}))); },
@@ -154,6 +158,39 @@ TEST_CASE("Bad ranks and a rank that never joins are errors") {
     ExpectError([&] { comm.broadcast(constant({1.f}), 3); }, {"root is not a rank"});
   });
   ExpectNoErrors(errors);
+}
+
+TEST_CASE("Ranks meet through rank 0's TCP store, and one that never comes is named") {
+  const int port = testing::FreePort();
+  std::vector<float> sums(3);
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(3);
+  for (int rank = 0; rank < 3; ++rank) {
+    threads.emplace_back([&, rank] {
+      try {
+        std::shared_ptr<Backend> comm = ConnectGloo(
+            rank, 3,
+            {.master_addr = "127.0.0.1", .master_port = port, .timeout = std::chrono::seconds(20)});
+        sums[rank] = comm->all_reduce(constant({rank + 1.f})).to_vector<float>()[0];
+      } catch (const std::exception& e) {
+        errors[rank] = e.what();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int rank = 0; rank < 3; ++rank) {
+    CHECK(errors[rank].empty());
+    CHECK(sums[rank] == 6.f);
+  }
+  // Rank 1 of 2 never comes: rank 0 fails within its timeout, naming the store.
+  ExpectError(
+      [&] {
+        ConnectGloo(0, 2,
+                    {.master_addr = "127.0.0.1",
+                     .master_port = testing::FreePort(),
+                     .timeout = std::chrono::milliseconds(1500)});
+      },
+      {"the rendezvous in 'tcp://127.0.0.1:", "are all 2 ranks started?"});
 }
 
 }  // namespace

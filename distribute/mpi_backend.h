@@ -1,11 +1,11 @@
-// The MPI backend of distribute::Communicator (Debian's Open MPI): the job mpirun started this
+// The MPI distribute::Backend (Debian's Open MPI): the job mpirun started this
 // process in (MPI_COMM_WORLD), or a job of one without mpirun.
 #pragma once
 
 #include <chrono>
 #include <memory>
 
-#include "distribute/communicator.h"
+#include "distribute/backend.h"
 
 namespace duet::distribute {
 
@@ -17,7 +17,7 @@ struct MpiOptions {
 
 // Initializes MPI (once per process; it is finalized at exit) and returns a communicator over a
 // duplicate of MPI_COMM_WORLD.
-std::unique_ptr<Communicator> ConnectMpi(const MpiOptions& options = {});
+std::shared_ptr<Backend> ConnectMpi(const MpiOptions& options = {});
 
 // Whether this process was started by an MPI launcher (mpirun sets OMPI_COMM_WORLD_SIZE, other
 // launchers PMI_SIZE or PMIX_RANK).

@@ -1,4 +1,4 @@
-#include "distribute/gloo_communicator.h"
+#include "distribute/gloo_backend.h"
 
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
@@ -21,11 +21,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/error.h"
+#include "distribute/tcp_store.h"
 
 namespace duet::distribute {
 namespace {
 
-using communicator_internal::HostCopy;
+using backend_internal::HostCopy;
+using backend_internal::OnHost;
 using Clock = std::chrono::steady_clock;
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
 
@@ -58,34 +60,38 @@ void ForDType(DType dtype, const std::string& what, Fn&& fn) {
     case kInt64:
       return fn(int64_t{});
     default:
-      throw communicator_internal::UnsupportedDType(what, dtype);
+      throw backend_internal::UnsupportedDType(what, dtype);
   }
 }
 
-class GlooCommunicator : public Communicator {
+class GlooBackend : public Backend {
  public:
-  GlooCommunicator(std::shared_ptr<gloo::Context> context, std::chrono::milliseconds timeout)
+  GlooBackend(std::shared_ptr<gloo::Context> context, std::chrono::milliseconds timeout)
       : context_(std::move(context)), timeout_(timeout) {}
 
   int rank() const override { return context_->rank; }
   int size() const override { return context_->size; }
-  std::string backend() const override { return "gloo"; }
+  std::string name() const override { return "gloo"; }
+  std::chrono::milliseconds timeout() const override { return timeout_; }
 
   Tensor all_reduce(const Tensor& tensor, ReduceOp op) override {
     const std::string what = absl::StrCat("all_reduce (", ReduceOpName(op), ")");
-    Tensor out = HostCopy(tensor);
+    // Separate input and output buffers: no copy of the input first.
+    const Tensor in = OnHost(tensor);
+    Tensor out = Tensor::Empty(in.dtype(), in.shape());
     const size_t n = static_cast<size_t>(out.num_elements());
     ForDType(out.dtype(), what, [&](auto zero) {
       using T = decltype(zero);
       Run(what, tensor, [&] {
         gloo::AllreduceOptions opts(context_);
         opts.setTimeout(timeout_);
+        opts.setInput<T>(const_cast<T*>(in.data<T>()), n);  // read only
         opts.setOutput<T>(out.mutable_data<T>(), n);
         opts.setReduceFunction(ReduceOf<T>(op));
         gloo::allreduce(opts);
       });
     });
-    if (op == ReduceOp::kMean) communicator_internal::DivideBySize(out, size());
+    if (op == ReduceOp::kMean) backend_internal::DivideBySize(out, size());
     return out;
   }
 
@@ -95,34 +101,30 @@ class GlooCommunicator : public Communicator {
       throw Error(absl::InvalidArgumentError(
           absl::StrCat(what, ": the root is not a rank of this job of ", size())));
     }
+    backend_internal::CheckMovableBytes(what, tensor.dtype());
     Tensor out = HostCopy(tensor);
-    ForDType(out.dtype(), what, [&](auto zero) {
-      using T = decltype(zero);
-      Run(what, tensor, [&] {
-        gloo::BroadcastOptions opts(context_);
-        opts.setTimeout(timeout_);
-        opts.setRoot(root);
-        opts.setOutput<T>(out.mutable_data<T>(), static_cast<size_t>(out.num_elements()));
-        gloo::broadcast(opts);
-      });
+    Run(what, tensor, [&] {
+      gloo::BroadcastOptions opts(context_);
+      opts.setTimeout(timeout_);
+      opts.setRoot(root);
+      opts.setOutput<uint8_t>(static_cast<uint8_t*>(out.raw_data()), out.nbytes());
+      gloo::broadcast(opts);
     });
     return out;
   }
 
   Tensor all_gather(const Tensor& tensor) override {
-    const Tensor in = HostCopy(tensor);
+    backend_internal::CheckMovableBytes("all_gather", tensor.dtype());
+    const Tensor in = OnHost(tensor);
     std::vector<int64_t> dims = {size()};
     for (int64_t d : in.shape().dims()) dims.push_back(d);
     Tensor out = Tensor::Empty(in.dtype(), Shape(dims));
-    ForDType(in.dtype(), "all_gather", [&](auto zero) {
-      using T = decltype(zero);
-      Run("all_gather", tensor, [&] {
-        gloo::AllgatherOptions opts(context_);
-        opts.setTimeout(timeout_);
-        opts.setInput<T>(in.mutable_data<T>(), static_cast<size_t>(in.num_elements()));
-        opts.setOutput<T>(out.mutable_data<T>(), static_cast<size_t>(out.num_elements()));
-        gloo::allgather(opts);
-      });
+    Run("all_gather", tensor, [&] {
+      gloo::AllgatherOptions opts(context_);
+      opts.setTimeout(timeout_);
+      opts.setInput<uint8_t>(static_cast<uint8_t*>(in.raw_data()), in.nbytes());
+      opts.setOutput<uint8_t>(static_cast<uint8_t*>(out.raw_data()), out.nbytes());
+      gloo::allgather(opts);
     });
     return out;
   }
@@ -166,39 +168,55 @@ class GlooCommunicator : public Communicator {
 
 }  // namespace
 
-std::unique_ptr<Communicator> ConnectGloo(int rank, int size, const GlooOptions& options) {
+std::shared_ptr<Backend> ConnectGloo(int rank, int size, const GlooOptions& options) {
   if (size < 1 || rank < 0 || rank >= size) {
     throw Error(absl::InvalidArgumentError(
         absl::StrCat("ConnectGloo: rank ", rank, " is not a rank of a job of ", size)));
   }
-  if (options.rendezvous_dir.empty()) {
-    throw Error(absl::InvalidArgumentError("ConnectGloo: GlooOptions::rendezvous_dir is empty"));
+  const bool tcp = !options.master_addr.empty();
+  if (!tcp && options.rendezvous_dir.empty()) {
+    throw Error(absl::InvalidArgumentError(
+        "ConnectGloo: GlooOptions has neither a rendezvous_dir nor a master_addr"));
   }
-  std::error_code ec;
-  std::filesystem::create_directories(options.rendezvous_dir, ec);
-  if (ec) {
-    throw Error(
-        absl::UnavailableError(absl::StrCat("ConnectGloo: cannot make the rendezvous "
-                                            "directory '",
-                                            options.rendezvous_dir, "': ", ec.message())));
+  const std::string where =
+      tcp ? absl::StrCat("tcp://", options.master_addr, ":", options.master_port)
+          : options.rendezvous_dir;
+  if (!tcp) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.rendezvous_dir, ec);
+    if (ec) {
+      throw Error(absl::UnavailableError(absl::StrCat(
+          "ConnectGloo: cannot make the rendezvous directory '", where, "': ", ec.message())));
+    }
   }
   const Clock::time_point start = Clock::now();
   try {
     gloo::transport::tcp::attr attr;
     attr.hostname = options.hostname;
     std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(attr);
-    gloo::rendezvous::FileStore store(options.rendezvous_dir);
+    std::unique_ptr<gloo::rendezvous::Store> store;
+    if (tcp) {
+      store = std::make_unique<TcpStore>(options.master_addr, options.master_port, rank == 0,
+                                         options.timeout);
+    } else {
+      store = std::make_unique<gloo::rendezvous::FileStore>(options.rendezvous_dir);
+    }
     auto context = std::make_shared<gloo::rendezvous::Context>(rank, size);
     context->setTimeout(options.timeout);
-    context->connectFullMesh(store, device);
-    return std::make_unique<GlooCommunicator>(std::move(context), options.timeout);
+    context->connectFullMesh(*store, device);
+    if (tcp) {  // every rank is done with rank 0's store before it goes (Note [TCP rendezvous])
+      gloo::BarrierOptions barrier(context);
+      barrier.setTimeout(options.timeout);
+      gloo::barrier(barrier);
+    }
+    return std::make_shared<GlooBackend>(std::move(context), options.timeout);
   } catch (const std::exception& e) {
     const double waited = std::chrono::duration<double>(Clock::now() - start).count();
     throw Error(absl::UnavailableError(absl::StrFormat(
         "distribute (gloo): rank %d of %d: the rendezvous in '%s' failed after %.1f s (timeout "
         "%g s; are all %d ranks started?): %s",
-        rank, size, options.rendezvous_dir, waited,
-        std::chrono::duration<double>(options.timeout).count(), size, e.what())));
+        rank, size, where, waited, std::chrono::duration<double>(options.timeout).count(), size,
+        e.what())));
   }
 }
 
