@@ -1,6 +1,7 @@
 """duet.distribute from Python: two processes of one job (the environment `duet launch` gives,
 set here) all-reduce, broadcast and gather, eagerly and in a duet.function (against NumPy), and
-fit data-parallel; a job of one; a stalled rank times out with an error naming the collective."""
+fit data-parallel; a job of one; a stalled rank times out, and a killed one fails its peer at once,
+with an error naming the collective."""
 
 import os
 import subprocess
@@ -17,6 +18,8 @@ WORKER = """
     import sys, numpy as np, duet
     comm = duet.distribute.init(timeout=float(sys.argv[1]))
     if len(sys.argv) > 2 and comm.rank == 1:
+        if sys.argv[2] == "kill":
+            import os, signal; os.kill(os.getpid(), signal.SIGKILL)   # dies after joining
         import time; time.sleep(6)           # stalled: never enters the all_reduce
         sys.exit(0)
     total = comm.all_reduce(np.array([comm.rank + 1.0, 2.0]), op="sum").numpy().tolist()
@@ -104,3 +107,15 @@ def test_a_stalled_rank_times_out_with_an_error_naming_the_collective():
     assert status != 0
     assert "duet.errors.DeadlineExceededError" in err
     assert "rank 0 of 2: all_reduce (sum) of float64 (2,)" in err
+
+
+def test_a_killed_rank_ends_the_others_with_an_error_at_once():
+    import time
+    start = time.monotonic()
+    results = run_job(2, 30, "kill")
+    out, err, status = results[0]
+    assert status != 0
+    assert results[1][2] == -9  # SIGKILL
+    assert "duet.errors.UnavailableError" in err
+    assert "rank 0 of 2: all_reduce (sum) of float64 (2,)" in err
+    assert time.monotonic() - start < 30  # the peer's closed connection, not the 30 s timeout

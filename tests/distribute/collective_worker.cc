@@ -1,7 +1,9 @@
 // A worker of a job `duet launch` starts (tests/tools/launch_test.cc): joins it
 // (distribute::init), all-reduces rank + 1 and prints the sum. "fail R": rank R exits with status
-// 3 after joining; "stall R": rank R sleeps instead of entering the all-reduce.
+// 3 after joining; "kill R": rank R dies of SIGKILL after joining; "stall R": rank R sleeps
+// instead of entering the all-reduce.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -20,6 +22,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "failing on purpose\n");
       return 3;
     }
+    if (comm.rank() == chosen && mode == "kill") std::raise(SIGKILL);
     if (comm.rank() == chosen && mode == "stall") {
       std::this_thread::sleep_for(std::chrono::seconds(120));
     }
