@@ -135,5 +135,26 @@ TEST_CASE("fit fails at the start on every rank when the ranks' models differ") 
   }
 }
 
+TEST_CASE("API.md's distributed training lines, in a job of one") {
+  distribute::Communicator comm = distribute::init();  // no launcher: a job of one
+  CHECK(comm.rank() == 0);
+  CHECK(comm.size() == 1);
+  comm.barrier();
+  Mlp model(0.0);
+  distribute::broadcast_variables(model.variables(), /*root=*/0);
+  const Tensor x = constant({1.0, 2.0});
+  CHECK(distribute::all_reduce(x, distribute::ReduceOp::kMean).to_vector<double>() ==
+        std::vector<double>{1.0, 2.0});
+  {
+    distribute::DistributedGradientTape tape(comm);
+    const Tensor loss = reduce_sum(model(constant({{1.0, 2.0, 3.0}})));
+    CHECK(tape.gradient(loss, model.trainable_variables()).size() == 3);
+  }
+  auto shard = Samples().shard(comm.size(), comm.rank()).batch(8);
+  optimizers::SGD opt(0.1);
+  History h = fit(model, MeanSquaredError, opt, shard, {.epochs = 2, .distribute = &comm});
+  CHECK(h.epoch == std::vector<int>{0, 1});
+}
+
 }  // namespace
 }  // namespace duet::distribute
