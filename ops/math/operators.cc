@@ -47,6 +47,25 @@ Tensor Operand::ScalarAs(DType dtype, absl::string_view symbol, const OpSite& si
   return *std::move(converted);
 }
 
+namespace {
+
+// x = fn(x, y), at the line that wrote the compound assignment (y's).
+Tensor& ApplyAssign(Tensor& x, const Operand& y, absl::string_view symbol, BinaryOpFn fn) {
+  const OpSite& site = y.site();
+  if (!x.defined()) ThrowOperatorError(symbol, "the tensor on the left is undefined", site);
+  Tensor result =
+      y.is_tensor() ? fn(x, y.tensor(), site) : fn(x, y.ScalarAs(x.dtype(), symbol, site), site);
+  x = std::move(result);
+  return x;
+}
+
+}  // namespace
+
+Tensor& operator+=(Tensor& x, const Operand& y) { return ApplyAssign(x, y, "+=", add); }
+Tensor& operator-=(Tensor& x, const Operand& y) { return ApplyAssign(x, y, "-=", subtract); }
+Tensor& operator*=(Tensor& x, const Operand& y) { return ApplyAssign(x, y, "*=", multiply); }
+Tensor& operator/=(Tensor& x, const Operand& y) { return ApplyAssign(x, y, "/=", divide); }
+
 Tensor operator+(const Operand& x, const Operand& y) { return ApplyBinary(x, y, "+", add); }
 Tensor operator-(const Operand& x, const Operand& y) { return ApplyBinary(x, y, "-", subtract); }
 Tensor operator*(const Operand& x, const Operand& y) { return ApplyBinary(x, y, "*", multiply); }

@@ -1,6 +1,7 @@
 // C++ operators on tensors: + - * / % and unary -, == != < <= > >= (bool results), && || ! (bool
-// tensors). Either side may be an arithmetic C++ scalar, which becomes a 0-d tensor of the other
-// operand's dtype, like a Python scalar in TensorFlow: `x + 1`, `2.5 * x`, `x == true`.
+// tensors), and the compound assignments += -= *= /= (rebinding). Either side may be an arithmetic
+// C++ scalar, which becomes a 0-d tensor of the other operand's dtype, like a Python scalar in
+// TensorFlow: `x + 1`, `2.5 * x`, `x == true`.
 #pragma once
 
 #include <concepts>
@@ -95,5 +96,14 @@ Tensor operator&&(const Operand& x, const Operand& y);
 Tensor operator||(const Operand& x, const Operand& y);
 // Elementwise NOT of a bool tensor (logical_not).
 Tensor operator!(const Operand& x);
+
+// x += y, x -= y, x *= y, x /= y: x = x + y and so on, rebinding x to the result, as Python does
+// (other handles to the old tensor keep its value; in a graph, x names the new node). A scalar
+// on the right adopts x's dtype, as with the binary operators. A Variable is not a Tensor
+// lvalue: update it with assign_add / assign_sub.
+Tensor& operator+=(Tensor& x, const Operand& y);
+Tensor& operator-=(Tensor& x, const Operand& y);
+Tensor& operator*=(Tensor& x, const Operand& y);
+Tensor& operator/=(Tensor& x, const Operand& y);
 
 }  // namespace duet

@@ -104,6 +104,28 @@ TEST_CASE("a scalar that the tensor's dtype cannot hold is an error naming the o
   testing::ExpectError([&] { return i < std::nan(""); }, {"operator<", "nan", "int32"});
 }
 
+TEST_CASE("compound assignment rebinds the tensor, as Python does") {
+  Tensor x = constant({1.f, 2.f});
+  const Tensor before = x;
+  x += constant({10.f, 20.f});
+  x -= 1;
+  x *= 2;
+  x /= 4;
+  testing::ExpectTensor(x, kFloat32, {2}, {5, 10.5});
+  testing::ExpectTensor(before, kFloat32, {2}, {1, 2});  // the old tensor is unchanged
+  Tensor i = constant({7, -7});
+  i /= 2;  // integers truncate, as operator/
+  testing::ExpectTensor(i, kInt32, {2}, {3, -3});
+  const int line = __LINE__ + 1;
+  testing::ExpectError([&] { i += 1.5; },
+                       {"operator+=", "1.5", "int32", "operators_test.cc:" + std::to_string(line)});
+  Tensor undefined;
+  testing::ExpectError([&] { undefined *= 2; }, {"operator*=", "undefined"});
+  const TensorLike like{constant({1.f, 1.f})};
+  x += like;
+  testing::ExpectTensor(x, kFloat32, {2}, {6, 11.5});
+}
+
 TEST_CASE("operator errors name the op, the shapes and the user's line") {
   Tensor a = constant({{1.f, 2.f, 3.f}});
   Tensor b = constant({1.f, 2.f});
