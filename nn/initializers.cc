@@ -26,7 +26,7 @@ Tensor TruncatedNormal(const Shape& shape, DType dtype, double mean, double stdd
   Tensor x = random_normal(shape, seed, dtype);
   for (int64_t round = 1;; ++round) {
     const Tensor outside = abs(x) > 2.0;
-    if (!any(outside).item<bool>()) break;
+    if (!reduce_any(outside).item<bool>()) break;
     x = where(outside, random_normal(shape, seed + round * 7919, dtype), x);
   }
   return x * stddev + mean;

@@ -154,11 +154,11 @@ Tensor reduce_prod(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
   return Reduce(kProd, x, axes, keep_dims, site);
 }
 
-Tensor all(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+Tensor reduce_all(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
   return BoolReduce(kAll, x, axes, keep_dims, site);
 }
 
-Tensor any(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
+Tensor reduce_any(const Tensor& x, Axes axes, bool keep_dims, OpSite site) {
   return BoolReduce(kAny, x, axes, keep_dims, site);
 }
 

@@ -27,10 +27,10 @@ Tensor reduce_prod(const Tensor& x, Axes axes = {}, bool keep_dims = false, OpSi
 
 // Logical and over `axes` of a bool tensor (op All, TensorFlow's reduce_all); true over an empty
 // axis. Not differentiable.
-Tensor all(const Tensor& x, Axes axes = {}, bool keep_dims = false, OpSite site = {});
+Tensor reduce_all(const Tensor& x, Axes axes = {}, bool keep_dims = false, OpSite site = {});
 // Logical or over `axes` of a bool tensor (op Any, TensorFlow's reduce_any); false over an empty
 // axis. Not differentiable.
-Tensor any(const Tensor& x, Axes axes = {}, bool keep_dims = false, OpSite site = {});
+Tensor reduce_any(const Tensor& x, Axes axes = {}, bool keep_dims = false, OpSite site = {});
 
 // sum(t ** 2) / 2 over every element, a scalar of t's dtype (op L2Loss, TensorFlow's
 // tf.nn.l2_loss; float32, float64, float16, bfloat16, the 16-bit ones summed in float32). 0 for an

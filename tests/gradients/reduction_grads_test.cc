@@ -183,8 +183,8 @@ TEST_CASE("All and Any are not recorded") {
   const Tensor x = RandomInput({2, 3}, 1);
   GradientTape tape;
   tape.watch(x);
-  all(greater(x, constant(0.0)), 1);
-  any(less(x, constant(0.0)));
+  reduce_all(greater(x, constant(0.0)), 1);
+  reduce_any(less(x, constant(0.0)));
   for (const std::string& name : tape_internal::RecordedOpNames(tape)) {
     CHECK(name != "All");
     CHECK(name != "Any");

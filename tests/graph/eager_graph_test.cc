@@ -211,8 +211,8 @@ std::vector<Case> Cases() {
          return v.value();
        }},
       {"ArgMax", {kX}, [](const std::vector<Tensor>& in) { return argmax(in[0], 1); }},
-      {"All", {kP}, [](const std::vector<Tensor>& in) { return all(in[0], 1); }},
-      {"Any", {kQ}, [](const std::vector<Tensor>& in) { return any(in[0], 0, true); }},
+      {"All", {kP}, [](const std::vector<Tensor>& in) { return reduce_all(in[0], 1); }},
+      {"Any", {kQ}, [](const std::vector<Tensor>& in) { return reduce_any(in[0], 0, true); }},
       {"ArgMin", {kX}, [](const std::vector<Tensor>& in) { return argmin(in[0], 0, kInt32); }},
       {"_FusedMatMul",
        {kX, kY, constant({0.5f, -1.f})},

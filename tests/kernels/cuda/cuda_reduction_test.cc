@@ -171,8 +171,9 @@ TEST_CASE("CUDA All and Any match the CPU") {
   auto both = [](Axes axes, bool keep_dims) {
     return [axes, keep_dims](const std::vector<Tensor>& in) {
       const Tensor flipped = logical_not(in[0]);
-      return std::vector<Tensor>{all(in[0], axes, keep_dims), any(in[0], axes, keep_dims),
-                                 all(flipped, axes, keep_dims), any(flipped, axes, keep_dims)};
+      return std::vector<Tensor>{
+          reduce_all(in[0], axes, keep_dims), reduce_any(in[0], axes, keep_dims),
+          reduce_all(flipped, axes, keep_dims), reduce_any(flipped, axes, keep_dims)};
     };
   };
   for (const auto& axes : kAxesSets) {

@@ -156,45 +156,47 @@ TEST_CASE("All and Any match NumPy over every axis set") {
   Tensor b = from_vector(std::vector<bool>(kB.begin(), kB.end()), Shape{2, 3, 4});
   for (const BoolCase& c : kBoolCases) {
     INFO("case shape " << c.shape.str());
-    testing::ExpectTensor(all(b, c.axes), kBool, c.shape, c.all);
-    testing::ExpectTensor(any(b, c.axes), kBool, c.shape, c.any);
-    const Tensor kept = any(b, c.axes, /*keep_dims=*/true);
+    testing::ExpectTensor(reduce_all(b, c.axes), kBool, c.shape, c.all);
+    testing::ExpectTensor(reduce_any(b, c.axes), kBool, c.shape, c.any);
+    const Tensor kept = reduce_any(b, c.axes, /*keep_dims=*/true);
     CHECK(kept.rank() == 3);
     CHECK(testing::ToDoubles(kept) == c.any);
   }
   // int64 axes, and long rows and columns (the vectorized and pairwise paths).
-  testing::ExpectTensor(any(b, constant(int64_t{1})), kBool, {2, 4}, {1, 1, 1, 1, 1, 1, 1, 1});
+  testing::ExpectTensor(reduce_any(b, constant(int64_t{1})), kBool, {2, 4},
+                        {1, 1, 1, 1, 1, 1, 1, 1});
   std::vector<bool> big(3 * 5000, true);
   big[2 * 5000 + 4321] = false;
   Tensor t = from_vector(big, {3, 5000});
-  testing::ExpectTensor(all(t, 1), kBool, {3}, {1, 1, 0});
+  testing::ExpectTensor(reduce_all(t, 1), kBool, {3}, {1, 1, 0});
   std::vector<bool> few(3 * 5000, false);
   few[2 * 5000 + 4321] = true;
-  testing::ExpectTensor(any(from_vector(few, {3, 5000}), 1), kBool, {3}, {0, 0, 1});
+  testing::ExpectTensor(reduce_any(from_vector(few, {3, 5000}), 1), kBool, {3}, {0, 0, 1});
   std::vector<double> cols(5000, 1);
   cols[4321] = 0;
-  testing::ExpectTensor(all(t, 0), kBool, {5000}, cols);
+  testing::ExpectTensor(reduce_all(t, 0), kBool, {5000}, cols);
 }
 
 TEST_CASE("All and Any over empty axes give true and false") {
   Tensor e = zeros({0, 3}, kBool);
-  testing::ExpectTensor(all(e, 0), kBool, {3}, {1, 1, 1});
-  testing::ExpectTensor(any(e, 0), kBool, {3}, {0, 0, 0});
-  testing::ExpectTensor(all(e), kBool, {}, {1});
-  testing::ExpectTensor(any(e, 1), kBool, {0}, {});
-  testing::ExpectTensor(all(constant(false)), kBool, {}, {0});
+  testing::ExpectTensor(reduce_all(e, 0), kBool, {3}, {1, 1, 1});
+  testing::ExpectTensor(reduce_any(e, 0), kBool, {3}, {0, 0, 0});
+  testing::ExpectTensor(reduce_all(e), kBool, {}, {1});
+  testing::ExpectTensor(reduce_any(e, 1), kBool, {0}, {});
+  testing::ExpectTensor(reduce_all(constant(false)), kBool, {}, {0});
 }
 
 TEST_CASE("All and Any report bad inputs") {
   Tensor b = zeros({2, 3}, kBool);
   testing::ExpectError(
       [&] {
-        all(zeros({2, 3}), 1);
+        reduce_all(zeros({2, 3}), 1);
       },
       {"All", "input: float32 (2, 3)", "reduction_ops_test.cc"});
-  testing::ExpectError([&] { any(b, 2); }, {"Any", "axis 2 is out of range for a tensor of rank 2",
-                                            "input: bool (2, 3)"});
-  testing::ExpectError([&] { all(b, {0, 0}); }, {"All", "name dimension 0 more than once"});
+  testing::ExpectError(
+      [&] { reduce_any(b, 2); },
+      {"Any", "axis 2 is out of range for a tensor of rank 2", "input: bool (2, 3)"});
+  testing::ExpectError([&] { reduce_all(b, {0, 0}); }, {"All", "name dimension 0 more than once"});
 }
 
 TEST_CASE("Axes accepts an int, lists, vectors and tensors") {
