@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "core/error.h"
 
 namespace duet::distribute {
@@ -30,6 +31,18 @@ Tensor HostCopy(const Tensor& tensor) {
   Tensor out = Tensor::Empty(host.dtype(), host.shape());
   if (out.nbytes() > 0) std::memcpy(out.raw_data(), host.raw_data(), out.nbytes());
   return out;
+}
+
+std::string FailureMessage(const Backend& backend, const std::string& what, const Tensor& tensor,
+                           std::chrono::steady_clock::time_point began, const std::string& cause) {
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  return absl::StrFormat(
+      "distribute (%s): rank %d of %d: %s%s failed after %.1f s (timeout %g s): %s", backend.name(),
+      backend.rank(), backend.size(), what,
+      tensor.defined() ? absl::StrCat(" of ", DTypeName(tensor.dtype()), " ", tensor.shape().str())
+                       : "",
+      waited, std::chrono::duration<double>(backend.timeout()).count(), cause);
 }
 
 Tensor OnHost(const Tensor& tensor) { return tensor.device().is_host() ? tensor : tensor.cpu(); }

@@ -60,6 +60,11 @@ Tensor OnHost(const Tensor& tensor);
 // kMean's last step: every element of a summed `tensor` (host memory) divided by `size`, as C++
 // divides (integers truncate).
 void DivideBySize(Tensor& tensor, int size);
+// The message of a collective that failed (Note [Collective timeouts]): "distribute (gloo): rank
+// 0 of 2: all_reduce (sum) of float32 (4,) failed after 1.5 s (timeout 1.5 s): <cause>" (no
+// tensor part for an undefined tensor, as a barrier's).
+std::string FailureMessage(const Backend& backend, const std::string& what, const Tensor& tensor,
+                           std::chrono::steady_clock::time_point began, const std::string& cause);
 // The InvalidArgument Error for a dtype an all-reduce does not take.
 Error UnsupportedDType(const std::string& what, DType dtype);
 // Throws InvalidArgument unless `dtype`'s elements are plain bytes (not string, resource or

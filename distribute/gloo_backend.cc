@@ -146,14 +146,8 @@ class GlooBackend : public Backend {
     try {
       call();
     } catch (const std::exception& e) {
-      const double waited = std::chrono::duration<double>(Clock::now() - start).count();
-      const std::string message = absl::StrFormat(
-          "distribute (gloo): rank %d of %d: %s%s failed after %.1f s (timeout %g s): %s", rank(),
-          size(), what,
-          tensor.defined()
-              ? absl::StrCat(" of ", DTypeName(tensor.dtype()), " ", tensor.shape().str())
-              : "",
-          waited, std::chrono::duration<double>(timeout_).count(), e.what());
+      const std::string message =
+          backend_internal::FailureMessage(*this, what, tensor, start, e.what());
       const std::string cause = absl::AsciiStrToLower(e.what());
       const bool timed_out =
           absl::StrContains(cause, "timed out") || absl::StrContains(cause, "timeout");

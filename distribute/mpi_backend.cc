@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "core/error.h"
 
 namespace duet::distribute {
@@ -160,14 +159,8 @@ class MpiBackend : public Backend {
   template <typename MakeStatus>
   [[noreturn]] void Fail(const std::string& what, const Tensor& tensor, Clock::time_point begin,
                          const std::string& cause, MakeStatus make_status) {
-    const double waited = std::chrono::duration<double>(Clock::now() - begin).count();
-    const absl::Status status = make_status(absl::StrFormat(
-        "distribute (mpi): rank %d of %d: %s%s failed after %.1f s (timeout %g s): %s", rank_,
-        size_, what,
-        tensor.defined()
-            ? absl::StrCat(" of ", DTypeName(tensor.dtype()), " ", tensor.shape().str())
-            : "",
-        waited, std::chrono::duration<double>(timeout_).count(), cause));
+    const absl::Status status =
+        make_status(backend_internal::FailureMessage(*this, what, tensor, begin, cause));
     if (broken_) std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
     throw Error(status);
   }

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "core/error.h"
 #include "kernels/cuda/cuda_context.h"
 
@@ -180,11 +179,7 @@ class NcclBackend : public Backend {
   template <typename MakeStatus>
   [[noreturn]] void Fail(const std::string& what, const Tensor& tensor, Clock::time_point begin,
                          const std::string& cause, MakeStatus make_status) const {
-    const double waited = std::chrono::duration<double>(Clock::now() - begin).count();
-    throw Error(make_status(absl::StrFormat(
-        "distribute (nccl): rank %d of %d: %s of %s %s failed after %.1f s (timeout %g s): %s",
-        rank_, size_, what, DTypeName(tensor.dtype()), tensor.shape().str(), waited,
-        std::chrono::duration<double>(timeout_).count(), cause)));
+    throw Error(make_status(backend_internal::FailureMessage(*this, what, tensor, begin, cause)));
   }
 
   ncclComm_t comm_;
