@@ -77,12 +77,23 @@ void* CpuAllocator::Allocate(size_t bytes) {
     void* p = cache->free[c].back();
     cache->free[c].pop_back();
     thread_cache_hits_.fetch_add(1, std::memory_order_relaxed);
-    bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
+    AddInUse(ClassBytes(c));
     return p;
   }
   void* p = Shared().Allocate(bytes);
-  if (p != nullptr) bytes_in_use_.fetch_add(ClassBytes(c), std::memory_order_relaxed);
+  if (p != nullptr) AddInUse(ClassBytes(c));
   return p;
+}
+
+void CpuAllocator::AddInUse(int64_t bytes) {
+  const int64_t now = bytes_in_use_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  int64_t peak = peak_.load(std::memory_order_relaxed);
+  while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
+void CpuAllocator::ResetPeak() {
+  peak_.store(bytes_in_use_.load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
 void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
@@ -100,7 +111,7 @@ void CpuAllocator::Deallocate(void* ptr, size_t bytes) {
 CpuAllocator::Stats CpuAllocator::stats() const {
   // A hit is a block from this thread's cache or from the shared pool's free lists.
   return Stats{allocations_.load(), thread_cache_hits_.load() + Shared().stats().pool_hits,
-               bytes_in_use_.load()};
+               bytes_in_use_.load(), peak_.load()};
 }
 
 void CpuAllocator::EmptyCache() {

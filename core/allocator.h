@@ -35,9 +35,10 @@ class Allocator {
 class CpuAllocator final : public Allocator {
  public:
   struct Stats {
-    int64_t allocations = 0;   // Allocate calls
-    int64_t pool_hits = 0;     // ... served from a free list
-    int64_t bytes_in_use = 0;  // size-class bytes handed out and not yet returned
+    int64_t allocations = 0;        // Allocate calls
+    int64_t pool_hits = 0;          // ... served from a free list
+    int64_t bytes_in_use = 0;       // size-class bytes handed out and not yet returned
+    int64_t peak_bytes_in_use = 0;  // the most bytes_in_use since the last ResetPeak
   };
 
   static CpuAllocator& Get();
@@ -47,12 +48,15 @@ class CpuAllocator final : public Allocator {
   absl::string_view name() const override { return "cpu_pool"; }
 
   Stats stats() const;
+  // Starts a new peak_bytes_in_use from the bytes in use now (to measure one computation's peak).
+  void ResetPeak();
   // Frees every cached block (the calling thread's cache and the shared pool).
   void EmptyCache();
 
  private:
   CpuAllocator() = default;
-  std::atomic<int64_t> allocations_{0}, thread_cache_hits_{0}, bytes_in_use_{0};
+  void AddInUse(int64_t bytes);
+  std::atomic<int64_t> allocations_{0}, thread_cache_hits_{0}, bytes_in_use_{0}, peak_{0};
 };
 
 // A virtual CPU device's allocator (Note [Virtual devices] in core/device.cc): the CPU pool's

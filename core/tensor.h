@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -65,6 +66,8 @@ struct TensorImpl {
 // A tensor handle. Copies share the same immutable data (like tf.Tensor); ops make new tensors.
 // Reading values (to_vector, item) copies a tensor on another device to the CPU first; data()
 // is the raw pointer on the tensor's own device.
+class TensorIndex;
+
 class Tensor {
  public:
   Tensor() = default;  // undefined: defined() is false
@@ -151,6 +154,17 @@ class Tensor {
   bool shares_buffer_with(const Tensor& other) const;
   const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
 
+  // NumPy's basic indexing (core/tensor_index.h): x.index({Slice(), 3, Slice(1, None, 2),
+  // NewAxis, Ellipsis}) is x[:, 3, 1::2, None, ...], a StridedSlice (differentiable, eagerly and
+  // in graphs); integer and tensor entries take one element and drop the dim. Throws Error, naming
+  // the caller's line, for more entries than dims, an index out of range, a zero step, or a
+  // tensor entry that is not an int32/int64 scalar.
+  Tensor index(std::initializer_list<TensorIndex> indices,
+               std::source_location location = std::source_location::current()) const;
+  // x(Slice(), i) is x.index({Slice(), i}).
+  template <typename... Indices>
+  Tensor operator()(const Indices&... indices) const;
+
  private:
   // The literal `value` as a tensor of the dtype constant(value) would have; integers wider than
   // int32 become int64 (float64 beyond int64's range).
@@ -192,3 +206,5 @@ class DeviceCopier {
 void RegisterDeviceCopier(const DeviceCopier* copier);
 
 }  // namespace duet
+
+#include "core/tensor_index.h"  // IWYU pragma: export (Tensor::index takes its types)

@@ -2,6 +2,7 @@
 // through While loops).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace duet {
 struct TensorListValue {
   DType element_dtype = kFloat32;
   Shape element_shape = Shape::UnknownRank();
-  std::vector<Tensor> elements;  // CPU tensors with their own memory, or undefined
+  std::vector<Tensor> elements;   // CPU tensors with their own memory, or undefined
+  int64_t max_num_elements = -1;  // EmptyTensorList's bound on TensorListPushBack, or -1
 };
 
 // A 0-d kVariant CPU tensor holding `list`.

@@ -3,6 +3,8 @@
 #include "core/resource.h"
 #include "eager/device_scope.h"
 #include "eager/eager_context.h"
+#include "ops/array/array_ops.h"
+#include "ops/composite/indexing.h"
 #include "ops/state/variable_ops.h"
 
 namespace duet {
@@ -60,6 +62,14 @@ const Variable& Variable::assign(const Tensor& value, OpSite site) const {
 
 const Variable& Variable::assign_add(const Tensor& delta, OpSite site) const {
   assign_add_variable_op(handle_, delta, site);
+  return *this;
+}
+
+const Variable& Variable::index_put(std::initializer_list<TensorIndex> indices, const Tensor& value,
+                                    OpSite site) const {
+  const IndexOperands operands = StridedSliceOperands(std::vector<TensorIndex>(indices), site);
+  resource_strided_slice_assign(handle_, operands.begin, operands.end, operands.strides, value,
+                                operands.masks, site);
   return *this;
 }
 

@@ -35,6 +35,12 @@ class Variable {
   const Variable& assign(const Tensor& value, OpSite site = {}) const;
   const Variable& assign_add(const Tensor& delta, OpSite site = {}) const;
   const Variable& assign_sub(const Tensor& delta, OpSite site = {}) const;
+  // v[indices] = value with NumPy's basic indexing (core/tensor_index.h), as TensorFlow's
+  // v[...].assign(value): op ResourceStridedSliceAssign. value must have the slice's shape and the
+  // variable's dtype (InvalidArgument otherwise, naming both shapes). Not differentiable.
+  //   v.index_put({Slice(0, 2)}, zeros({2, 4}));
+  const Variable& index_put(std::initializer_list<TensorIndex> indices, const Tensor& value,
+                            OpSite site = {}) const;
 
   // The kResource tensor that identifies the variable to ops and tapes.
   const Tensor& handle() const { return handle_; }

@@ -2,10 +2,13 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "core/constant.h"
 #include "graph/function.h"
 #include "graph/graph_ops.h"
 #include "ops/attr_value.h"
 #include "ops/control_flow/control_flow_attrs.h"
+#include "ops/math/math_ops.h"
+#include "ops/math/operators.h"
 #include "ops/op_registry.h"
 
 namespace duet {
@@ -126,10 +129,20 @@ std::vector<Tensor> GraphWhileLoop(
     CheckPredicate("while_loop: cond_fn", keep_going);
     return std::vector<Tensor>{keep_going};
   });
+  return graph_internal::CallWhile(std::move(cond), std::move(body), loop_vars, site);
+}
+
+}  // namespace
+
+namespace graph_internal {
+
+std::vector<Tensor> CallWhile(FunctionTrace cond, FunctionTrace body,
+                              const std::vector<Tensor>& loop_vars, OpSite site,
+                              const std::string& name) {
   const bool stateful = HasStatefulNodes(cond) || HasStatefulNodes(body);
   const std::vector<NodeOutput> captures = UnionOfCaptures({&cond, &body});
-  FuncAttr cond_attr{UniqueFunctionName("while_cond"), nullptr};
-  FuncAttr body_attr{UniqueFunctionName("while_body"), nullptr};
+  FuncAttr cond_attr{UniqueFunctionName(name + "_cond"), nullptr};
+  FuncAttr body_attr{UniqueFunctionName(name + "_body"), nullptr};
   cond_attr.body = WithCaptures(std::move(cond), cond_attr.name, captures);
   body_attr.body = WithCaptures(std::move(body), body_attr.name, captures, /*pass_captures=*/true);
   OutputList outputs = CallFunctional(
@@ -142,7 +155,7 @@ std::vector<Tensor> GraphWhileLoop(
   return std::vector<Tensor>(outputs.begin(), outputs.begin() + loop_vars.size());
 }
 
-}  // namespace
+}  // namespace graph_internal
 
 std::vector<Tensor> cond(const Tensor& pred, const std::function<std::vector<Tensor>()>& then_fn,
                          const std::function<std::vector<Tensor>()>& else_fn, OpSite site) {
@@ -157,13 +170,41 @@ std::vector<Tensor> while_loop(
     const std::function<Tensor(const std::vector<Tensor>&)>& cond_fn,
     const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
     std::vector<Tensor> loop_vars, OpSite site) {
+  return while_loop(cond_fn, body_fn, std::move(loop_vars), WhileOptions(), site);
+}
+
+std::vector<Tensor> while_loop(
+    const std::function<Tensor(const std::vector<Tensor>&)>& cond_fn,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
+    std::vector<Tensor> loop_vars, const WhileOptions& options, OpSite site) {
   for (const Tensor& v : loop_vars) {
     if (!v.defined()) Fail("while_loop", "a loop variable is undefined");
   }
+  const int64_t max = options.maximum_iterations;
   if (GraphContext* outer = GraphContext::Current()) {
-    return GraphWhileLoop(*outer, cond_fn, body_fn, loop_vars, site);
+    if (max < 0) return GraphWhileLoop(*outer, cond_fn, body_fn, loop_vars, site);
+    // The counter comes first, as in TensorFlow's graphs.
+    auto rest = [](const std::vector<Tensor>& vars) {
+      return std::vector<Tensor>(vars.begin() + 1, vars.end());
+    };
+    loop_vars.insert(loop_vars.begin(), constant(0));
+    const Tensor limit = constant(static_cast<int32_t>(max));
+    std::vector<Tensor> out = GraphWhileLoop(
+        *outer,
+        [&](const std::vector<Tensor>& vars) {
+          const Tensor keep_going = cond_fn(rest(vars));
+          CheckPredicate("while_loop: cond_fn", keep_going);
+          return logical_and(vars[0] < limit, keep_going);
+        },
+        [&](const std::vector<Tensor>& vars) {
+          std::vector<Tensor> next = body_fn(rest(vars));
+          next.insert(next.begin(), vars[0] + 1);
+          return next;
+        },
+        loop_vars, site);
+    return rest(out);
   }
-  for (;;) {
+  for (int64_t iteration = 0; max < 0 || iteration < max; ++iteration) {
     const Tensor keep_going = cond_fn(loop_vars);
     CheckPredicate("while_loop: cond_fn", keep_going);
     if (!keep_going.item<bool>()) return loop_vars;
@@ -180,6 +221,7 @@ std::vector<Tensor> while_loop(
     }
     loop_vars = std::move(next);
   }
+  return loop_vars;
 }
 
 }  // namespace duet

@@ -6,11 +6,14 @@
 // GraphDef carries the functions in its library, as TensorFlow 2 writes them. Values a branch
 // uses from outside become extra inputs of the node (Note [Function captures]). A node whose
 // functions have no stateful ops is a StatelessIf / StatelessWhile, which passes may treat as
-// pure. cond is differentiable (the gradient of an If is an If of the branches' gradients, see
-// graph/control_flow_grads.cc); while_loop is not yet.
+// pure. Both are differentiable (graph/control_flow_grads.cc: the gradient of an If is an If of
+// the branches' gradients, Note [If gradients]; that of a While a loop running the body's
+// gradient in reverse over values the forward pushed onto TensorLists, Note [While gradients]).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -35,6 +38,13 @@ requires std::is_same_v<std::invoke_result_t<Then>, Tensor> &&
       [&] { return std::vector<Tensor>{else_fn()}; }, site)[0];
 }
 
+// Options of while_loop, as tf.while_loop's arguments.
+struct WhileOptions {
+  // When >= 0, the loop stops after this many iterations even if cond_fn is still true (the
+  // traced loop then carries an int32 counter as its first loop variable, as TensorFlow's).
+  int64_t maximum_iterations = -1;
+};
+
 // vars = loop_vars; while (cond_fn(vars)) vars = body_fn(vars); returns vars. cond_fn returns a
 // bool scalar; body_fn as many tensors as loop_vars, of the same dtypes. In a graph the loop
 // variables' shapes may change between iterations: dims that do (e.g. a growing length) become
@@ -43,5 +53,20 @@ std::vector<Tensor> while_loop(
     const std::function<Tensor(const std::vector<Tensor>&)>& cond_fn,
     const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
     std::vector<Tensor> loop_vars, OpSite site = {});
+std::vector<Tensor> while_loop(
+    const std::function<Tensor(const std::vector<Tensor>&)>& cond_fn,
+    const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& body_fn,
+    std::vector<Tensor> loop_vars, const WhileOptions& options, OpSite site = {});
+
+struct FunctionTrace;
+namespace graph_internal {
+// A While (a StatelessWhile when neither function has a stateful node) over `loop_vars`, whose
+// functions are the traces `cond` and `body` (their arguments are the loop variables); values they
+// capture become further loop variables. Returns loop_vars.size() results; eagerly the op runs.
+// The functions are named `name`_cond_N and `name`_body_N.
+std::vector<Tensor> CallWhile(FunctionTrace cond, FunctionTrace body,
+                              const std::vector<Tensor>& loop_vars, OpSite site,
+                              const std::string& name = "while");
+}  // namespace graph_internal
 
 }  // namespace duet

@@ -8,12 +8,17 @@
 // the forward node (TensorFlow instead adds the intermediates the gradient needs as outputs).
 // The gradient If returns one tensor per input that either branch differentiates; a branch that
 // does not reach such an input returns zeros for it.
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "graph/control_flow.h"
 #include "graph/function.h"
 #include "graph/gradients.h"
+#include "graph/graph_ops.h"
 #include "ops/array/array_ops.h"
 #include "ops/control_flow/control_flow_attrs.h"
 #include "ops/gradient.h"
+#include "ops/list/list_ops.h"
+#include "ops/math/operators.h"
 #include "ops/op_registry.h"
 #include "ops/state/variable_ops.h"
 
@@ -98,12 +103,13 @@ FunctionTrace TraceBranchGradient(const Function& branch, const std::vector<int>
 // Note [If gradients] re-reads variables: refuse when the graph updated one after the forward
 // If, since the gradient If would see the new value. (Eagerly, the tape's gradient runs at once
 // after the ops it records in the usual training step; there is no graph to check.)
-void CheckNoLaterUpdates(const GradientContext& ctx) {
+void CheckNoLaterUpdates(const GradientContext& ctx, int first_resource_input,
+                         absl::string_view what) {
   const GraphContext* context = GraphContext::Current();
   const NodeOutput* forward = ctx.num_outputs() > 0 ? SymbolicOutput(ctx.output(0)) : nullptr;
   if (context == nullptr || forward == nullptr) return;
   const Graph& graph = context->graph();
-  for (int i = 1; i < ctx.num_inputs(); ++i) {
+  for (int i = first_resource_input; i < ctx.num_inputs(); ++i) {
     const NodeOutput* resource = SymbolicOutput(ctx.input(i));
     if (ctx.input_dtype(i) != kResource || resource == nullptr) continue;
     for (int id = forward->node->id() + 1; id < graph.num_nodes(); ++id) {
@@ -112,8 +118,8 @@ void CheckNoLaterUpdates(const GradientContext& ctx) {
         if (in == *resource && !Repeatable(node)) {
           throw Error(absl::UnimplementedError(
               absl::StrCat(ctx.op().name, ": node '", node.name(), "' (", node.op().name,
-                           ") updates variable '", resource->node->name(),
-                           "' after the cond and before its gradient, which would "
+                           ") updates variable '", resource->node->name(), "' after the ", what,
+                           " and before its gradient, which would "
                            "read the new value; take gradients before updating the variable")));
         }
       }
@@ -134,7 +140,7 @@ TensorList IfGrad(const GradientContext& ctx) {
     any_wanted = any_wanted || wanted[i];
   }
   if (!any_wanted) return TensorList(ctx.num_inputs());
-  CheckNoLaterUpdates(ctx);
+  CheckNoLaterUpdates(ctx, /*first_resource_input=*/1, "cond");
   // Upstream gradients of the floating-point outputs (the others carry none).
   std::vector<int> differentiable;
   std::vector<UpstreamSpec> dys;
@@ -184,18 +190,254 @@ TensorList IfGrad(const GradientContext& ctx) {
   return result;
 }
 
-TensorList WhileGrad(const GradientContext& ctx) {
-  throw Error(absl::UnimplementedError(absl::StrCat(
-      ctx.op().name,
-      ": gradients of while_loop are not supported yet; unroll the loop in C++ (eagerly, or "
-      "while tracing) to differentiate it")));
+// Note [While gradients]: the gradient of While(xs) follows TensorFlow's design, with the
+// recomputation Note [If gradients] and Note [Call gradients] already accept:
+//  1. An accumulating twin of the forward loop runs from the same inputs: its body is the forward
+//     body plus a trip counter and one TensorListPushBack per loop variable that changes, pushing
+//     the value each iteration starts from onto an accumulator (EmptyTensorList). Loop
+//     invariants (what the body passes on unchanged: captures, variables) are not pushed.
+//  2. A backward While runs the trip count down. Each iteration pops the loop variables of its
+//     forward iteration (TensorListPopBack), repeats that iteration's body on them, op by op
+//     (InlineFunction), and differentiates it with gradients(): the upstream gradients of the
+//     changing floating-point variables become those of the iteration's inputs, and the
+//     gradients of loop invariants are summed over iterations.
+// So the accumulators hold one copy of the loop variables per iteration (linear in the trip
+// count, freed as the backward pops them) and no intermediates: each iteration's body runs once
+// more in the backward (the forward loop twice in all, since the twin repeats it). Nested loops
+// and conds in a body need nothing more: the repeated body holds them as nodes, differentiated by
+// their own gradients. Like If, the body must be repeatable (no random numbers, no variable both
+// updated and read: InlineFunction says which node is not); a changing TensorList loop variable
+// is accumulated (lists of lists share their elements) but gets no gradient, since TensorList ops
+// have none yet; for the same reason the gradient of a backward loop (a second-order gradient)
+// is refused rather than computed without the path through its accumulators.
+
+// A named scalar shape: a temporary Shape() in an ArgSpec trips a false -Wmaybe-uninitialized.
+const Shape kScalarShape;
+
+// The name of the backward loops' functions, by which a gradient of one is recognized.
+const std::string kBackwardLoopName = "while_grad";
+
+// TensorFlow's element_shape operand for `shape`: -1 for an unknown rank, else the dims with -1
+// for unknown ones.
+Tensor ElementShapeOperand(const Shape& shape) {
+  if (shape.unknown_rank()) return constant(-1);
+  std::vector<int32_t> dims(shape.dims().begin(), shape.dims().end());
+  return constant(dims, Shape({static_cast<int64_t>(dims.size())}));
 }
 
-// Keep every input and output: the gradient passes them to the gradient If.
+// Whether the body passes loop variable k on unchanged (directly or through an Identity).
+bool LoopInvariant(const Function& body, size_t k) {
+  NodeOutput result = body.results()[k];
+  if (kIdentityOp.is(result.node->op())) result = result.node->inputs()[0];
+  return result.node == body.args()[k] && result.index == 0;
+}
+
+std::vector<ArgSpec> LoopVarSpecs(const Function& body) {
+  std::vector<ArgSpec> specs;
+  for (size_t k = 0; k < body.arg_dtypes().size(); ++k) {
+    specs.emplace_back(body.arg_dtypes()[k], body.arg_shapes()[k], body.args()[k]->placement());
+  }
+  return specs;
+}
+
+// Runs the forward loop again from `inputs`, pushing the loop variables `accumulated` names at the
+// start of each iteration (step 1 of Note [While gradients]). Returns the trip count and one
+// list per accumulated variable.
+std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(const Function& cond, const Function& body,
+                                                        const std::vector<Tensor>& inputs,
+                                                        const std::vector<size_t>& accumulated) {
+  const size_t n = inputs.size();
+  std::vector<ArgSpec> specs = LoopVarSpecs(body);
+  std::vector<Tensor> vars = inputs;
+  specs.emplace_back(kInt32, kScalarShape, Device::cpu());
+  vars.push_back(constant(0));
+  for (size_t k : accumulated) {
+    specs.emplace_back(kVariant, kScalarShape, Device::cpu());
+    vars.push_back(empty_tensor_list(ElementShapeOperand(body.arg_shapes()[k]), constant(-1),
+                                     body.arg_dtypes()[k]));
+  }
+  GraphContext* outer = GraphContext::Current();
+  FunctionTrace cond_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
+    return InlineFunction(cond, std::vector<Tensor>(args.begin(), args.begin() + n));
+  });
+  FunctionTrace body_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
+    std::vector<Tensor> results =
+        InlineFunction(body, std::vector<Tensor>(args.begin(), args.begin() + n));
+    results.push_back(args[n] + 1);
+    for (size_t j = 0; j < accumulated.size(); ++j) {
+      results.push_back(tensor_list_push_back(args[n + 1 + j], args[accumulated[j]]));
+    }
+    return results;
+  });
+  const std::vector<Tensor> out =
+      graph_internal::CallWhile(std::move(cond_trace), std::move(body_trace), vars,
+                                OpSite("While_accumulate"), "while_accumulate");
+  return {out[n], std::vector<Tensor>(out.begin() + n + 1, out.end())};
+}
+
+// What the backward loop's state holds, by position.
+struct BackwardLoop {
+  std::vector<size_t> changing;     // changing floating-point loop variables (an upstream each)
+  std::vector<size_t> accumulated;  // changing loop variables (an accumulator each)
+  std::vector<size_t> invariant;    // loop invariants (passed on unchanged)
+  std::vector<size_t> summed;       // invariants whose gradients are summed
+};
+
+// The body of the backward loop (step 2 of Note [While gradients]): arguments and results are
+// the counter, the upstreams of `changing`, the accumulators, the sums of `summed`, then the
+// invariants. With `found` (pass 1) there are no sums: it records which of `summed` get a
+// gradient, and of which dtype.
+std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
+                                 const std::vector<Tensor>& args,
+                                 std::vector<InputGradient>* found) {
+  const size_t n = body.arg_dtypes().size();
+  auto next = args.begin();
+  const Tensor counter = *next++;
+  const std::vector<Tensor> upstream(next, next + loop.changing.size());
+  next += loop.changing.size();
+  std::vector<Tensor> xs(n), lists;
+  for (size_t k : loop.accumulated) {
+    auto [rest, x] = tensor_list_pop_back(*next++, ElementShapeOperand(body.arg_shapes()[k]),
+                                          body.arg_dtypes()[k]);
+    lists.push_back(rest);
+    xs[k] = x;
+  }
+  std::vector<Tensor> sums;
+  if (found == nullptr) {
+    sums.assign(next, next + loop.summed.size());
+    next += loop.summed.size();
+  }
+  for (size_t k : loop.invariant) xs[k] = *next++;
+
+  const std::vector<Tensor> ys_all = InlineFunction(body, xs);
+  std::vector<Tensor> ys;
+  std::vector<GradientSource> sources;
+  for (size_t k : loop.changing) {
+    ys.push_back(ys_all[k]);
+    sources.emplace_back(xs[k]);
+  }
+  for (size_t k : loop.summed) sources.emplace_back(xs[k]);
+  const std::vector<Tensor> grads = gradients(ys, sources, upstream);
+
+  std::vector<Tensor> results = {counter - 1};
+  for (size_t c = 0; c < loop.changing.size(); ++c) {
+    results.push_back(grads[c].defined() ? grads[c] : zeros_like(xs[loop.changing[c]]));
+  }
+  results.insert(results.end(), lists.begin(), lists.end());
+  for (size_t s = 0; s < loop.summed.size(); ++s) {
+    const Tensor& g = grads[loop.changing.size() + s];
+    if (found != nullptr) {
+      if (g.defined()) (*found)[loop.summed[s]] = {true, g.dtype()};
+    } else {
+      results.push_back(g.defined() ? sums[s] + g : sums[s]);
+    }
+  }
+  for (size_t k : loop.invariant) results.push_back(xs[k]);
+  return results;
+}
+
+TensorList WhileGrad(const GradientContext& ctx) {
+  const Function& cond = GraphFunction(ctx, WhileAttrs::kCond);
+  const Function& body = GraphFunction(ctx, WhileAttrs::kBody);
+  if (absl::StartsWith(body.name(), kBackwardLoopName)) {
+    throw Error(absl::UnimplementedError(absl::StrCat(
+        ctx.op().name,
+        ": second-order gradients of while loops are not supported yet (the "
+        "backward loop reads the forward's values from TensorLists, which have no gradients)")));
+  }
+  const size_t n = body.arg_dtypes().size();
+  BackwardLoop loop;
+  bool any_wanted = false;
+  for (size_t k = 0; k < n; ++k) {
+    const DType dtype = body.arg_dtypes()[k];
+    const bool wanted =
+        ctx.needs_grad(static_cast<int>(k)) && (IsFloating(dtype) || dtype == kResource);
+    if (LoopInvariant(body, k)) {
+      loop.invariant.push_back(k);
+      if (wanted) loop.summed.push_back(k);
+      any_wanted = any_wanted || wanted;
+    } else {
+      loop.accumulated.push_back(k);
+      if (IsFloating(dtype)) loop.changing.push_back(k);
+      any_wanted = any_wanted || (wanted && IsFloating(dtype));
+    }
+  }
+  if (!any_wanted) return TensorList(ctx.num_inputs());
+  CheckNoLaterUpdates(ctx, /*first_resource_input=*/0, "loop");
+  std::vector<Tensor> inputs;
+  for (size_t k = 0; k < n; ++k) inputs.push_back(ctx.input(static_cast<int>(k)));
+  auto [trip_count, accumulators] = AccumulatingLoop(cond, body, inputs, loop.accumulated);
+
+  // The backward loop's state (BackwardBody says the order).
+  std::vector<ArgSpec> specs = {{kInt32, kScalarShape, Device::cpu()}};
+  std::vector<Tensor> vars = {trip_count};
+  const std::vector<ArgSpec> var_specs = LoopVarSpecs(body);
+  for (size_t k : loop.changing) {
+    specs.push_back(var_specs[k]);
+    vars.push_back(ctx.grad(static_cast<int>(k)).defined()
+                       ? ctx.grad(static_cast<int>(k))
+                       : zeros_like(ctx.output(static_cast<int>(k))));
+  }
+  for (const Tensor& list : accumulators) {
+    specs.emplace_back(kVariant, kScalarShape, Device::cpu());
+    vars.push_back(list);
+  }
+  // Pass 1 finds which invariants get a gradient (and, for variables, of which dtype).
+  std::vector<InputGradient> found(n);
+  {
+    std::vector<ArgSpec> probe = specs;
+    for (size_t k : loop.invariant) probe.push_back(var_specs[k]);
+    TraceFunction(GraphContext::Current(), probe, [&](const std::vector<Tensor>& args) {
+      return BackwardBody(body, loop, args, &found);
+    });
+  }
+  std::vector<size_t> summed;
+  for (size_t k : loop.summed) {
+    if (!found[k].defined) continue;
+    summed.push_back(k);
+    const Tensor& x = ctx.input(static_cast<int>(k));
+    const Tensor zeros =
+        x.dtype() == kResource ? zeros_like(read_variable_op(x, found[k].dtype)) : zeros_like(x);
+    specs.emplace_back(zeros.dtype(), zeros.shape(), var_specs[k].device);
+    vars.push_back(zeros);
+  }
+  loop.summed = summed;
+  for (size_t k : loop.invariant) {
+    specs.push_back(var_specs[k]);
+    vars.push_back(inputs[k]);
+  }
+  GraphContext* outer = GraphContext::Current();
+  FunctionTrace cond_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
+    return std::vector<Tensor>{args[0] > 0};
+  });
+  FunctionTrace body_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
+    return BackwardBody(body, loop, args, nullptr);
+  });
+  const std::vector<Tensor> out = graph_internal::CallWhile(
+      std::move(cond_trace), std::move(body_trace), vars, OpSite("While_grad"), kBackwardLoopName);
+
+  // Each gradient on its input's device (Note [Calls across devices] in ops/placement.h).
+  TensorList result(ctx.num_inputs());
+  for (size_t c = 0; c < loop.changing.size(); ++c) {
+    const int k = static_cast<int>(loop.changing[c]);
+    if (ctx.needs_grad(k)) result[k] = out[1 + c].to(ctx.input(k).device());
+  }
+  const size_t sums_out = 1 + loop.changing.size() + loop.accumulated.size();
+  for (size_t s = 0; s < loop.summed.size(); ++s) {
+    const int k = static_cast<int>(loop.summed[s]);
+    Tensor g = out[sums_out + s];
+    // An invariant output is its input: its upstream gradient adds to the input's.
+    if (ctx.input_dtype(k) != kResource && ctx.grad(k).defined()) g = g + ctx.grad(k);
+    result[k] = g.to(ctx.input(k).device());
+  }
+  return result;
+}
+
+// Keep every input and output: the gradients pass them to the gradient If and While.
 const GradientRegistrar kIfGrad("If", IfGrad, {0, 1}, {0});
 const GradientRegistrar kStatelessIfGrad("StatelessIf", IfGrad, {0, 1}, {0});
-const GradientRegistrar kWhileGrad("While", WhileGrad);
-const GradientRegistrar kStatelessWhileGrad("StatelessWhile", WhileGrad);
+const GradientRegistrar kWhileGrad("While", WhileGrad, {0}, {0});
+const GradientRegistrar kStatelessWhileGrad("StatelessWhile", WhileGrad, {0}, {0});
 
 }  // namespace
 }  // namespace duet

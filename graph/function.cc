@@ -226,7 +226,10 @@ bool HasStatefulNodes(const Function& function) {
 
 bool Repeatable(const Node& node) {
   if (!node.op().stateful || kReadVariableOp.is(node.op())) return true;
-  if (!kIfOp.is(node.op()) && !kStatefulPartitionedCallOp.is(node.op())) return false;
+  if (!kIfOp.is(node.op()) && !kWhileOp.is(node.op()) &&
+      !kStatefulPartitionedCallOp.is(node.op())) {
+    return false;
+  }
   for (const AttrValue& value : node.attrs()) {
     const auto* func = std::get_if<FuncAttr>(&value);
     const auto* function = func ? dynamic_cast<const Function*>(func->body.get()) : nullptr;

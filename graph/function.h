@@ -130,8 +130,8 @@ std::vector<NodeOutput> UnionOfCaptures(const std::vector<const FunctionTrace*>&
 bool HasStatefulNodes(const Function& function);
 
 // Whether repeating `node` in a gradient pass gives what the call being differentiated computed:
-// pure nodes, variable reads (as long as nothing updated the variable in between), and If nodes
-// whose functions hold only such nodes.
+// pure nodes, variable reads (as long as nothing updated the variable in between), and If, While
+// and call nodes whose functions hold only such nodes.
 bool Repeatable(const Node& node);
 
 // Adds the nodes `function`'s results depend on to the current context's graph (or runs them

@@ -378,6 +378,8 @@ const GradientRegistrar kTensorScatterAddGrad("TensorScatterAdd", TensorScatterA
 const NotDifferentiable kConst("Const");
 const NotDifferentiable kPlaceholder("Placeholder");
 const NotDifferentiable kStopGradient("StopGradient");
+// Variable updates have no gradient (as TensorFlow's resource assignments).
+const NotDifferentiable kResourceStridedSliceAssign("ResourceStridedSliceAssign");
 const NotDifferentiable kBroadcastGradientArgs("BroadcastGradientArgs");  // integer shapes
 const NotDifferentiable kShape("Shape");
 const NotDifferentiable kSize("Size");

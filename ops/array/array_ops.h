@@ -105,6 +105,14 @@ Tensor strided_slice_grad(const Tensor& shape, const Tensor& begin, const Tensor
                           const Tensor& strides, const Tensor& dy,
                           const StridedSliceMasks& masks = {}, OpSite site = {});
 
+// Assigns `value` to the elements of the variable `ref` (a kResource handle) that
+// strided_slice(ref's value, begin, end, strides, masks) selects (op ResourceStridedSliceAssign,
+// what TensorFlow's v[...].assign(value) runs). value must have the slice's shape and the
+// variable's dtype; errors (InvalidArgument) name both shapes.
+void resource_strided_slice_assign(const Tensor& ref, const Tensor& begin, const Tensor& end,
+                                   const Tensor& strides, const Tensor& value,
+                                   const StridedSliceMasks& masks = {}, OpSite site = {});
+
 // x with the dims listed in `axes` reversed (op ReverseV2, TensorFlow's tf.reverse). Axes may be
 // negative; an axis out of range or listed twice is an InvalidArgument error.
 Tensor reverse(const Tensor& x, const std::vector<int64_t>& axes, OpSite site = {});

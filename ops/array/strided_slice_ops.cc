@@ -132,6 +132,29 @@ const OpDef* const kStridedSliceGrad =
         .SetShapeFn(StridedSliceGradShape)
         .Register();
 
+absl::Status StridedSliceAssignShape(ShapeContext& ctx) {
+  for (int i = 1; i <= 3; ++i) {
+    DUET_RETURN_IF_ERROR(CheckVectorInput(ctx, i, ctx.op().inputs[i].name));
+  }
+  return absl::OkStatus();
+}
+
+// The variable's shape is known only when the kernel runs, which checks the slice and the value.
+const OpDef* const kResourceStridedSliceAssign =
+    MaskAttrs(OpDefBuilder("ResourceStridedSliceAssign")
+                  .Input("ref", kResource)
+                  .Input("begin", "Index")
+                  .Input("end", "Index")
+                  .Input("strides", "Index")
+                  .Input("value", "T")
+                  .HostInputs({"begin", "end", "strides"})
+                  .TypeAttr(StridedSliceAttrs::kT, kAllDTypes)
+                  .TypeAttr(StridedSliceAttrs::kIndex, kIndexTypes))
+        .Stateful()
+        .Doc("Assigns value to the elements of the variable ref[begin:end:strides] selects.")
+        .SetShapeFn(StridedSliceAssignShape)
+        .Register();
+
 // TensorFlow lists Tidx before T; T comes first here because the first type attr picks the kernel
 // (OpDef::dispatch_attr), and GraphDefs carry attrs by name, so the order does not show there.
 const OpDef* const kReverseV2 = OpDefBuilder("ReverseV2")
@@ -186,6 +209,14 @@ Tensor strided_slice_grad(const Tensor& shape, const Tensor& begin, const Tensor
   OpCall call(kStridedSliceGrad, {shape, begin, end, strides, dy}, site);
   SetMasks(call, masks);
   return RunSingleOutputOp(call);
+}
+
+void resource_strided_slice_assign(const Tensor& ref, const Tensor& begin, const Tensor& end,
+                                   const Tensor& strides, const Tensor& value,
+                                   const StridedSliceMasks& masks, OpSite site) {
+  OpCall call(kResourceStridedSliceAssign, {ref, begin, end, strides, value}, site);
+  SetMasks(call, masks);
+  RunOp(call);
 }
 
 Tensor reverse(const Tensor& x, const Tensor& axes, OpSite site) {

@@ -30,4 +30,6 @@ Tensor where_indices(const Tensor& condition, OpSite site) {
   return RunSingleOutputOp(call);
 }
 
+Tensor where(const Tensor& condition, OpSite site) { return where_indices(condition, site); }
+
 }  // namespace duet

@@ -12,5 +12,8 @@ namespace duet {
 // three-argument form. The output's first dim depends on the values, so a graph knows it only
 // when it runs. Not differentiable. dtypes: bool, float32/64, float16, bfloat16, int32/64.
 Tensor where_indices(const Tensor& condition, OpSite site = {});
+// The same under TensorFlow's name, as API.md spells it: where(b) (one argument) is
+// where_indices(b); where(b, x, y) is the select.
+Tensor where(const Tensor& condition, OpSite site = {});
 
 }  // namespace duet

@@ -12,7 +12,8 @@ namespace duet {
 // so the kernels dispatch on it; the op's second attr follows at position 1.
 struct TensorListAttrs {
   static constexpr AttrKey<DType> kElementDtype{0, "element_dtype"};
-  // TensorListReserve, TensorListFromTensor: the dtype of the element_shape input.
+  // TensorListReserve, TensorListFromTensor, EmptyTensorList: the dtype of the element_shape
+  // input.
   static constexpr AttrKey<DType> kShapeType{1, "shape_type"};
   // TensorListGetItem: the dtype of the element_shape input.
   static constexpr AttrKey<DType> kTshape{1, "Tshape"};

@@ -1,6 +1,7 @@
 // The TensorList ops are not differentiable in duet yet. TensorFlow differentiates them with more
-// list ops (TensorListPopBack, TensorListConcatLists, TensorListSplit, ...) and a While loop's
-// gradient that accumulates lists; duet imports them for inference (frozen Keras RNNs).
+// list ops (TensorListConcatLists, TensorListSplit, ...) and variant-typed gradients; duet imports
+// them for inference (frozen Keras RNNs), and the While gradient accumulates loop variables on
+// them (Note [While gradients]), which is why second-order loop gradients are refused.
 #include "ops/gradient.h"
 
 namespace duet {
@@ -12,6 +13,9 @@ const NotDifferentiable kTensorListSetItem("TensorListSetItem");
 const NotDifferentiable kTensorListGetItem("TensorListGetItem");
 const NotDifferentiable kTensorListStack("TensorListStack");
 const NotDifferentiable kTensorListLength("TensorListLength");
+const NotDifferentiable kEmptyTensorList("EmptyTensorList");
+const NotDifferentiable kTensorListPushBack("TensorListPushBack");
+const NotDifferentiable kTensorListPopBack("TensorListPopBack");
 const NotDifferentiable kTensorListElementShape("TensorListElementShape");
 
 }  // namespace

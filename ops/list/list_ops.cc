@@ -1,6 +1,7 @@
-// TensorListReserve, TensorListFromTensor, TensorListSetItem, TensorListGetItem, TensorListStack,
-// TensorListLength, TensorListElementShape: TensorFlow's OpDefs, attrs reordered so that
-// element_dtype comes first (the kernels dispatch on it).
+// TensorListReserve, EmptyTensorList, TensorListFromTensor, TensorListSetItem, TensorListGetItem,
+// TensorListPushBack, TensorListPopBack, TensorListStack, TensorListLength,
+// TensorListElementShape: TensorFlow's OpDefs, attrs reordered so that element_dtype comes first
+// (the kernels dispatch on it).
 #include "ops/list/list_ops.h"
 
 #include "absl/strings/str_cat.h"
@@ -44,6 +45,19 @@ absl::Status ReserveShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(ElementShapeInput(ctx, 0).status());
   DUET_RETURN_IF_ERROR(CheckRankAtMost(ctx, 1, 0, "num_elements"));
   return ListOutputShape(ctx);
+}
+
+absl::Status EmptyShape(ShapeContext& ctx) {
+  DUET_RETURN_IF_ERROR(ElementShapeInput(ctx, 0).status());
+  DUET_RETURN_IF_ERROR(CheckRankAtMost(ctx, 1, 0, "max_num_elements"));
+  return ListOutputShape(ctx);
+}
+
+absl::Status PopBackShape(ShapeContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const Shape element_shape, ElementShapeInput(ctx, 1));
+  ctx.set_output(0, kVariant, kScalarShape);
+  ctx.set_output(1, ctx.attr(TensorListAttrs::kElementDtype), element_shape);
+  return absl::OkStatus();
 }
 
 absl::Status FromTensorShape(ShapeContext& ctx) {
@@ -111,6 +125,39 @@ const OpDef* const kTensorListReserve =
         .RunsOnHost()
         .Doc("A list of num_elements unset elements of element_dtype and element_shape.")
         .SetShapeFn(ReserveShape)
+        .Register();
+
+const OpDef* const kEmptyTensorList = OpDefBuilder("EmptyTensorList")
+                                          .Input("element_shape", "shape_type")
+                                          .Input("max_num_elements", kInt32)
+                                          .Output("handle", kVariant)
+                                          .TypeAttr(TensorListAttrs::kElementDtype)
+                                          .TypeAttr(TensorListAttrs::kShapeType, kShapeTypes)
+                                          .RunsOnHost()
+                                          .Doc("An empty list of element_dtype and element_shape.")
+                                          .SetShapeFn(EmptyShape)
+                                          .Register();
+
+const OpDef* const kTensorListPushBack = OpDefBuilder("TensorListPushBack")
+                                             .Input("input_handle", kVariant)
+                                             .Input("tensor", "element_dtype")
+                                             .Output("output_handle", kVariant)
+                                             .TypeAttr(TensorListAttrs::kElementDtype)
+                                             .RunsOnHost()
+                                             .Doc("A copy of the list with tensor appended.")
+                                             .SetShapeFn(ListOutputShape)
+                                             .Register();
+
+const OpDef* const kTensorListPopBack =
+    OpDefBuilder("TensorListPopBack")
+        .Input("input_handle", kVariant)
+        .Input("element_shape", kInt32)
+        .Output("output_handle", kVariant)
+        .Output("tensor", "element_dtype")
+        .TypeAttr(TensorListAttrs::kElementDtype)
+        .RunsOnHost()
+        .Doc("The list without its last element, and that element.")
+        .SetShapeFn(PopBackShape)
         .Register();
 
 const OpDef* const kTensorListFromTensor = OpDefBuilder("TensorListFromTensor")
@@ -187,6 +234,26 @@ Tensor tensor_list_reserve(const Tensor& element_shape, const Tensor& num_elemen
   OpCall call(kTensorListReserve, {element_shape, num_elements}, site);
   call.set(TensorListAttrs::kElementDtype, element_dtype);
   return RunSingleOutputOp(call);
+}
+
+Tensor empty_tensor_list(const Tensor& element_shape, const Tensor& max_num_elements,
+                         DType element_dtype, OpSite site) {
+  OpCall call(kEmptyTensorList, {element_shape, max_num_elements}, site);
+  call.set(TensorListAttrs::kElementDtype, element_dtype);
+  return RunSingleOutputOp(call);
+}
+
+Tensor tensor_list_push_back(const Tensor& list, const Tensor& tensor, OpSite site) {
+  OpCall call(kTensorListPushBack, {list, tensor}, site);
+  return RunSingleOutputOp(call);
+}
+
+std::pair<Tensor, Tensor> tensor_list_pop_back(const Tensor& list, const Tensor& element_shape,
+                                               DType element_dtype, OpSite site) {
+  OpCall call(kTensorListPopBack, {list, element_shape}, site);
+  call.set(TensorListAttrs::kElementDtype, element_dtype);
+  OutputList out = RunOp(call);
+  return {out[0], out[1]};
 }
 
 Tensor tensor_list_from_tensor(const Tensor& tensor, const Tensor& element_shape, OpSite site) {

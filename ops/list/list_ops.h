@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "core/tensor.h"
 #include "ops/op_site.h"
@@ -21,6 +22,17 @@ namespace duet {
 // (TensorListReserve).
 Tensor tensor_list_reserve(const Tensor& element_shape, const Tensor& num_elements,
                            DType element_dtype, OpSite site = {});
+// An empty list of `element_dtype` and `element_shape` (EmptyTensorList). `max_num_elements`
+// (int32 scalar) bounds the length TensorListPushBack may reach; -1 for no bound.
+Tensor empty_tensor_list(const Tensor& element_shape, const Tensor& max_num_elements,
+                         DType element_dtype, OpSite site = {});
+// A copy of `list` with `tensor` appended (TensorListPushBack).
+Tensor tensor_list_push_back(const Tensor& list, const Tensor& tensor, OpSite site = {});
+// The list without its last element, and that element, of dtype `element_dtype`
+// (TensorListPopBack); an unset last element reads as zeros of `element_shape`. Popping an empty
+// list is an error.
+std::pair<Tensor, Tensor> tensor_list_pop_back(const Tensor& list, const Tensor& element_shape,
+                                               DType element_dtype, OpSite site = {});
 // The list of `tensor`'s slices along axis 0, whose shape must be compatible with
 // `element_shape` (TensorListFromTensor).
 Tensor tensor_list_from_tensor(const Tensor& tensor, const Tensor& element_shape, OpSite site = {});

@@ -10,6 +10,8 @@ const NotDifferentiable kStatelessRandomNormal("StatelessRandomNormal");
 const NotDifferentiable kStatelessRandomUniform("StatelessRandomUniform");
 const NotDifferentiable kStatelessRandomNormalScaled("_StatelessRandomNormalScaled");
 const NotDifferentiable kStatelessRandomUniformScaled("_StatelessRandomUniformScaled");
+const NotDifferentiable kStatefulStandardNormalV2("StatefulStandardNormalV2");
+const NotDifferentiable kStatefulUniform("StatefulUniform");
 
 }  // namespace
 }  // namespace duet

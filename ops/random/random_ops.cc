@@ -43,13 +43,13 @@ absl::Status CheckParams(const ShapeContext& ctx) {
 }
 
 // The output shape named by the values of the shape input; dims unknown until they are known.
-absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx, DType dtype) {
-  const Shape& s = ctx.input_shape(kShapeInput);
+absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx, DType dtype, int shape_input) {
+  const Shape& s = ctx.input_shape(shape_input);
   if (!s.unknown_rank() && s.rank() != 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("shape must be a vector of dimension sizes, got a tensor of shape ", s.str()));
   }
-  const std::optional<std::vector<int64_t>> dims = ctx.input_ints(kShapeInput);
+  const std::optional<std::vector<int64_t>> dims = ctx.input_ints(shape_input);
   if (!dims) {
     return Shape::Unknown(s.unknown_rank() ? -1 : static_cast<int>(s.dim(0)));
   }
@@ -73,9 +73,40 @@ absl::Status StatelessRandomShape(ShapeContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckSeed(ctx));
   DUET_RETURN_IF_ERROR(CheckParams(ctx));
   const DType dtype = ctx.attr(StatelessRandomAttrs::kDtype);
-  DUET_ASSIGN_OR_RETURN(Shape shape, OutputShape(ctx, dtype));
+  DUET_ASSIGN_OR_RETURN(Shape shape, OutputShape(ctx, dtype, kShapeInput));
   ctx.set_output(0, dtype, std::move(shape));
   return absl::OkStatus();
+}
+
+// Stateful ops' inputs: the generator state variable, the algorithm, the shape.
+enum StatefulInput { kResourceInput, kAlgorithmInput, kStatefulShapeInput };
+
+absl::Status StatefulRandomShape(ShapeContext& ctx) {
+  const Shape& alg = ctx.input_shape(kAlgorithmInput);
+  if (!alg.unknown_rank() && alg.rank() != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("algorithm must be a scalar, got shape ", alg.str()));
+  }
+  const DType dtype = ctx.attr(StatefulRandomAttrs::kDtype);
+  DUET_ASSIGN_OR_RETURN(Shape shape, OutputShape(ctx, dtype, kStatefulShapeInput));
+  ctx.set_output(0, dtype, std::move(shape));
+  return absl::OkStatus();
+}
+
+// TensorFlow's tf.random.Generator ops: the state is a variable (Note [Global random state] in
+// eager/global_random.h), read and advanced by the kernel.
+OpDefBuilder StatefulOp(std::string name) {
+  OpDefBuilder b(std::move(name));
+  b.Input("resource", kResource)
+      .Input("algorithm", kInt64)
+      .Input("shape", "shape_dtype")
+      .HostInputs({"algorithm", "shape"})
+      .Output("output", "dtype")
+      .TypeAttr(StatefulRandomAttrs::kDtype, kOutputTypes, kFloat32)
+      .TypeAttr(StatefulRandomAttrs::kShapeDtype, kIndexTypes, kInt64)
+      .Stateful()
+      .SetShapeFn(StatefulRandomShape);
+  return b;
 }
 
 // The stateless ops share a signature; the scaled variants add two parameter inputs.
@@ -108,6 +139,15 @@ const OpDef* const kStatelessRandomUniformScaled =
         .Doc("StatelessRandomUniform * (maxval - minval) + minval (duet-internal).")
         .Register();
 
+const OpDef* const kStatefulStandardNormalV2 =
+    StatefulOp("StatefulStandardNormalV2")
+        .Doc("Standard normal values from a generator state variable, which advances.")
+        .Register();
+const OpDef* const kStatefulUniform =
+    StatefulOp("StatefulUniform")
+        .Doc("Uniform [0, 1) values from a generator state variable, which advances.")
+        .Register();
+
 // A shape as the int32 vector TensorFlow uses by default (int64 when a dim does not fit).
 Tensor ShapeTensor(const Shape& shape) {
   std::vector<int64_t> dims(shape.dims().begin(), shape.dims().end());
@@ -130,26 +170,45 @@ Tensor RunStateless(const OpDef* op, TensorList inputs, DType dtype, OpSite site
 
 Tensor random_normal(Shape shape, int64_t seed, DType dtype, double mean, double stddev,
                      OpSite site) {
+  return random_normal(std::move(shape), SeedTensor(seed), dtype, mean, stddev, site);
+}
+
+Tensor random_normal(Shape shape, const Tensor& seed, DType dtype, double mean, double stddev,
+                     OpSite site) {
   if (mean == 0 && stddev == 1) {
-    return RunStateless(kStatelessRandomNormal, {ShapeTensor(shape), SeedTensor(seed)}, dtype,
-                        site);
+    return RunStateless(kStatelessRandomNormal, {ShapeTensor(shape), seed}, dtype, site);
   }
-  return RunStateless(
-      kStatelessRandomNormalScaled,
-      {ShapeTensor(shape), SeedTensor(seed), scalar(mean, dtype), scalar(stddev, dtype)}, dtype,
-      site);
+  return RunStateless(kStatelessRandomNormalScaled,
+                      {ShapeTensor(shape), seed, scalar(mean, dtype), scalar(stddev, dtype)}, dtype,
+                      site);
 }
 
 Tensor random_uniform(Shape shape, int64_t seed, DType dtype, double minval, double maxval,
                       OpSite site) {
+  return random_uniform(std::move(shape), SeedTensor(seed), dtype, minval, maxval, site);
+}
+
+Tensor random_uniform(Shape shape, const Tensor& seed, DType dtype, double minval, double maxval,
+                      OpSite site) {
   if (minval == 0 && maxval == 1) {
-    return RunStateless(kStatelessRandomUniform, {ShapeTensor(shape), SeedTensor(seed)}, dtype,
-                        site);
+    return RunStateless(kStatelessRandomUniform, {ShapeTensor(shape), seed}, dtype, site);
   }
-  return RunStateless(
-      kStatelessRandomUniformScaled,
-      {ShapeTensor(shape), SeedTensor(seed), scalar(minval, dtype), scalar(maxval, dtype)}, dtype,
-      site);
+  return RunStateless(kStatelessRandomUniformScaled,
+                      {ShapeTensor(shape), seed, scalar(minval, dtype), scalar(maxval, dtype)},
+                      dtype, site);
+}
+
+Tensor stateful_standard_normal(const Tensor& state, const Shape& shape, DType dtype, OpSite site) {
+  OpCall call(kStatefulStandardNormalV2, {state, constant(kPhiloxAlgorithm), ShapeTensor(shape)},
+              site);
+  call.set(StatefulRandomAttrs::kDtype, dtype);
+  return RunSingleOutputOp(call);
+}
+
+Tensor stateful_uniform(const Tensor& state, const Shape& shape, DType dtype, OpSite site) {
+  OpCall call(kStatefulUniform, {state, constant(kPhiloxAlgorithm), ShapeTensor(shape)}, site);
+  call.set(StatefulRandomAttrs::kDtype, dtype);
+  return RunSingleOutputOp(call);
 }
 
 Tensor stateless_random_normal(const Tensor& shape, const Tensor& seed, DType dtype, OpSite site) {

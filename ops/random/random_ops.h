@@ -21,6 +21,7 @@
 #include "core/shape.h"
 #include "core/tensor.h"
 #include "ops/op_site.h"
+#include "ops/random/random_attrs.h"
 
 namespace duet {
 
@@ -33,6 +34,22 @@ Tensor random_normal(Shape shape, int64_t seed, DType dtype = kFloat32, double m
 // TensorFlow's tf.random.stateless_uniform(shape, seed=[seed, 0], minval, maxval, dtype).
 Tensor random_uniform(Shape shape, int64_t seed, DType dtype = kFloat32, double minval = 0,
                       double maxval = 1, OpSite site = {});
+
+// The same with the seed pair as an int32/int64 tensor of shape [2] (eager/global_random.h passes
+// the global generator's state).
+Tensor random_normal(Shape shape, const Tensor& seed, DType dtype = kFloat32, double mean = 0,
+                     double stddev = 1, OpSite site = {});
+Tensor random_uniform(Shape shape, const Tensor& seed, DType dtype = kFloat32, double minval = 0,
+                      double maxval = 1, OpSite site = {});
+
+// Standard normal (StatefulStandardNormalV2) and uniform [0, 1) (StatefulUniform) samples of
+// `shape` from the generator whose state is the int64 [3] variable `state` (a kResource handle);
+// each call advances the state's counter by the number of samples, as TensorFlow's kernels do.
+// Stateful: every run draws new numbers.
+Tensor stateful_standard_normal(const Tensor& state, const Shape& shape, DType dtype = kFloat32,
+                                OpSite site = {});
+Tensor stateful_uniform(const Tensor& state, const Shape& shape, DType dtype = kFloat32,
+                        OpSite site = {});
 
 // The raw op StatelessRandomNormal: `shape` an int32/int64 vector, `seed` an int32/int64 [2].
 Tensor stateless_random_normal(const Tensor& shape, const Tensor& seed, DType dtype = kFloat32,

@@ -48,6 +48,8 @@ from duet import train
 from duet._fit import History, fit
 from duet._api import *  # noqa: F401,F403 (the public op functions)
 
+Variable.index_put = _api.index_put
+
 _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
 num_gpus = _core.num_gpus
 num_cpu_devices = _core.num_cpu_devices
@@ -56,7 +58,8 @@ set_random_seed = _core.set_random_seed
 
 # Every public op (not internal: no leading "_", no Duet*) under its snake_case name, unless
 # _api.py gives it TensorFlow's signature.
-_INTERNAL_PREFIXES = ("_", "Duet", "Resource", "TensorList", "VarHandle", "ReadVariable", "Assign")
+_INTERNAL_PREFIXES = ("_", "Duet", "Resource", "TensorList", "EmptyTensorList", "VarHandle",
+                      "ReadVariable", "Assign")
 
 
 def _public_ops():

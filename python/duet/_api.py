@@ -158,8 +158,40 @@ def where(condition, x=None, y=None, name=None):
     return _raw.SelectV2(condition, x, y, name=name)
 
 
-def getitem(x, index):
-    """x[index]: ints, slices, Ellipsis and None (new axes), as NumPy's basic indexing."""
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """values sorted along `axis` (tf.sort; stable): the C++ sort, over TopKV2."""
+    return _core._sort(values, axis, _descending(direction))
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    """The int32 indices that sort `values` along `axis` (tf.argsort; always stable)."""
+    return _core._argsort(values, axis, _descending(direction))
+
+
+def _descending(direction):
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(f"direction must be 'ASCENDING' or 'DESCENDING', not {direction!r}")
+    return direction == "DESCENDING"
+
+
+def boolean_mask(tensor, mask, axis=None, name=None):
+    """The elements (or slices) of `tensor` where `mask` is true (tf.boolean_mask)."""
+    return _core._boolean_mask(tensor, mask, 0 if axis is None else axis)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """N(mean, stddev^2) samples: from the global generator duet.set_random_seed restarts, or,
+    with `seed`, tf.random.stateless_normal(shape, [seed, 0])."""
+    return _core._random_normal(list(shape), dtype, mean, stddev, seed)
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Uniform [minval, maxval) samples, from the global generator or with `seed` stateless."""
+    return _core._random_uniform(list(shape), dtype, minval, maxval, seed)
+
+
+def _strided_spec(index):
+    """StridedSlice's begin, end, strides and masks for x[index] (NumPy's basic indexing)."""
     if not isinstance(index, tuple):
         index = (index,)
     begin, end, strides = [], [], []
@@ -184,9 +216,22 @@ def getitem(x, index):
             k = operator.index(item)  # TypeError for floats, as Python's own indexing
             begin.append(k), end.append(k + 1), strides.append(1)
             shrink_axis_mask |= bit
-    return _raw.StridedSlice(x, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
-                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
-                             shrink_axis_mask=shrink_axis_mask)
+    masks = dict(begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                 new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
+    return begin, end, strides, masks
+
+
+def getitem(x, index):
+    """x[index]: ints, slices, Ellipsis and None (new axes), as NumPy's basic indexing."""
+    begin, end, strides, masks = _strided_spec(index)
+    return _raw.StridedSlice(x, begin, end, strides, **masks)
+
+
+def index_put(variable, index, value):
+    """variable[index] = value (ResourceStridedSliceAssign), as the C++ Variable::index_put."""
+    begin, end, strides, masks = _strided_spec(index)
+    _raw.ResourceStridedSliceAssign(variable.handle, begin, end, strides, value, **masks)
+    return variable
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):

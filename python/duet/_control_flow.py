@@ -26,9 +26,10 @@ def cond(pred, true_fn, false_fn, name=None):
     return results if shape.get("list", True) else results[0]
 
 
-def while_loop(cond, body, loop_vars, name=None):
+def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None):
     """loop_vars while cond(*loop_vars): loop_vars = body(*loop_vars), as tf.while_loop; the loop
-    variables may be a nested structure of tensors."""
+    variables may be a nested structure of tensors. At most maximum_iterations iterations when
+    given. Differentiable by tapes and gradients(), eagerly and traced."""
     structure = loop_vars
 
     def call(fn):
@@ -38,7 +39,8 @@ def while_loop(cond, body, loop_vars, name=None):
         out = call(body)(flat)
         return _flatten(out if isinstance(out, (list, tuple)) else [out])
 
-    flat = _core._while_loop(call(cond), run_body, _flatten(loop_vars))
+    limit = -1 if maximum_iterations is None else int(maximum_iterations)
+    flat = _core._while_loop(call(cond), run_body, _flatten(loop_vars), limit)
     return _unflatten(structure, iter(flat))
 
 

@@ -39,13 +39,15 @@ void init_control_flow(nb::module_& m) {
         ToTensor(pred, "pred"), [&] { return Tensors(then_fn(), "true_fn's result"); },
         [&] { return Tensors(else_fn(), "false_fn's result"); }, PythonCallSite());
   });
-  m.def("_while_loop", [](nb::callable cond_fn, nb::callable body_fn, nb::handle loop_vars) {
+  m.def("_while_loop", [](nb::callable cond_fn, nb::callable body_fn, nb::handle loop_vars,
+                          int64_t maximum_iterations) {
     return while_loop(
         [&](const std::vector<Tensor>& vars) { return ToTensor(cond_fn(PyList(vars)), "cond"); },
         [&](const std::vector<Tensor>& vars) {
           return Tensors(body_fn(PyList(vars)), "body's result");
         },
-        Tensors(loop_vars, "loop_vars"), PythonCallSite());
+        Tensors(loop_vars, "loop_vars"), WhileOptions{.maximum_iterations = maximum_iterations},
+        PythonCallSite());
   });
   // A node calling `fn` (a Python callable) on its inputs' values when it runs: eagerly at once,
   // in a graph at each Session.run (which released the GIL: the call takes it).

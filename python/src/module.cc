@@ -13,6 +13,7 @@ void init_autodiff(nanobind::module_& m);
 void init_graph(nanobind::module_& m);
 void init_function(nanobind::module_& m);
 void init_control_flow(nanobind::module_& m);
+void init_composite(nanobind::module_& m);
 void init_io(nanobind::module_& m);
 void init_nn(nanobind::module_& m);
 void init_data(nanobind::module_& m);
@@ -36,6 +37,7 @@ NB_MODULE(_core, m) {
   duet::python::init_graph(m);
   duet::python::init_function(m);
   duet::python::init_control_flow(m);
+  duet::python::init_composite(m);
   duet::python::init_nn(m);
   duet::python::init_data(m);
   duet::python::init_io(m);

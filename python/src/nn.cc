@@ -299,8 +299,15 @@ void init_nn(nb::module_& m) {
   m.def("_initializer_glorot_normal", &initializers::glorot_normal, nb::arg("seed").none());
   m.def("_initializer_he_normal", &initializers::he_normal, nb::arg("seed").none());
   m.def("_initializer_he_uniform", &initializers::he_uniform, nb::arg("seed").none());
-  m.def("set_random_seed", &initializers::set_random_seed, nb::arg("seed"),
-        "Seeds the initializers (and layers) that are given no seed, as tf.random.set_seed.");
+  m.def(
+      "set_random_seed",
+      [](int64_t seed) {
+        initializers::set_random_seed(seed);
+        duet::set_random_seed(seed);
+      },
+      nb::arg("seed"),
+      "Seeds the initializers and layers given no seed and the global generator of the seedless "
+      "random ops (Note [Global random state]), as tf.random.set_seed.");
 
   nb::class_<nn::Module, PyModule>(m, "Module",
                                    "A node of the object tree (nn::Module): named variables and "

@@ -54,6 +54,46 @@ def test_cond_gradients():
     assert float(dx) == 6.
 
 
+def test_while_loop_gradients_eager_and_traced():
+    def loss(h, w):
+        _, h = duet.while_loop(lambda i, h: duet.reduce_sum(h * h) < 0.5,
+                               lambda i, h: (i + 1, duet.tanh(h * w + 0.25)),
+                               [duet.constant(0), h], maximum_iterations=10)
+        return duet.reduce_sum(h * h)
+
+    def grads(fn, h, w):
+        with duet.GradientTape() as tape:
+            tape.watch(h)
+            tape.watch(w)
+            y = fn(h, w)
+        return [g.numpy() for g in tape.gradient(y, [h, w])]
+
+    h = duet.constant([0.1, 0.2, -0.3], dtype=duet.float64)
+    w = duet.constant([0.9, 1.1, 0.8], dtype=duet.float64)
+    eager = grads(loss, h, w)
+    traced = grads(duet.function(loss), h, w)
+    for e, t in zip(eager, traced):
+        np.testing.assert_allclose(t, e, rtol=1e-12)
+    # Central differences in float64.
+    eps = 1e-6
+    for i in range(3):
+        step = np.zeros(3)
+        step[i] = eps
+        up = float(loss(duet.constant(h.numpy() + step), w))
+        down = float(loss(duet.constant(h.numpy() - step), w))
+        assert abs((up - down) / (2 * eps) - eager[0][i]) < 1e-6
+
+
+def test_while_loop_maximum_iterations():
+    steps = duet.while_loop(lambda i: i < 100, lambda i: i + 1, [duet.constant(0)],
+                            maximum_iterations=7)[0]
+    assert int(steps) == 7
+    traced = duet.function(lambda n: duet.while_loop(lambda i: i < n, lambda i: i + 1,
+                                                     [duet.constant(0)], maximum_iterations=7)[0])
+    assert int(traced(duet.constant(100))) == 7
+    assert int(traced(duet.constant(3))) == 3
+
+
 def test_py_function_runs_python_when_the_node_runs():
     seen = []
 

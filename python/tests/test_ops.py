@@ -102,3 +102,51 @@ def test_named_binary_ops_in_a_graph_match_the_fast_path():
     assert q.name == "q:0" and s.name == "s:0"
     np.testing.assert_array_equal(q_value.numpy(), duet.divide(duet.constant([7, -7]), 2).numpy())
     np.testing.assert_array_equal(s_value.numpy(), [8, -6])
+
+
+def test_sort_argsort_and_boolean_mask_match_numpy():
+    rng = np.random.default_rng(3)
+    x = rng.integers(-3, 4, size=(4, 6)).astype(np.float64)  # ties
+    for axis in (-1, 0):
+        np.testing.assert_array_equal(duet.sort(x, axis=axis).numpy(), np.sort(x, axis=axis))
+        np.testing.assert_array_equal(duet.argsort(x, axis=axis).numpy(),
+                                      np.argsort(x, axis=axis, kind="stable"))
+    np.testing.assert_array_equal(duet.sort(x, direction="DESCENDING").numpy(),
+                                  -np.sort(-x, axis=-1))
+    mask = x > 0
+    np.testing.assert_array_equal(duet.boolean_mask(x, mask).numpy(), x[mask])
+    rows = np.array([True, False, True, False])
+    np.testing.assert_array_equal(duet.boolean_mask(x, rows).numpy(), x[rows])
+
+
+def test_seedless_random_is_reproducible_after_set_random_seed():
+    draw = duet.function(lambda: duet.random_normal([3], mean=1.0, stddev=2.0,
+                                                    dtype=duet.float64))
+    duet.set_random_seed(9)
+    eager = [duet.random_normal([3], mean=1.0, stddev=2.0, dtype=duet.float64).numpy()
+             for _ in range(2)]
+    assert not np.array_equal(eager[0], eager[1])
+    duet.set_random_seed(9)
+    traced = [draw().numpy() for _ in range(2)]  # the same sequence, traced
+    np.testing.assert_array_equal(traced[0], eager[0])
+    np.testing.assert_array_equal(traced[1], eager[1])
+    u = duet.random_uniform([1000], minval=2.0, maxval=4.0).numpy()
+    assert u.min() >= 2.0 and u.max() < 4.0
+    np.testing.assert_array_equal(duet.random_normal([2], seed=5).numpy(),
+                                  duet.random_normal([2], seed=5).numpy())
+
+
+def test_variable_index_put():
+    v = duet.Variable(np.zeros((3, 4), np.float32))
+    v.index_put((slice(0, 2),), np.ones((2, 4), np.float32))
+    v.index_put((2, slice(None, None, 3)), np.array([5.0, 6.0], np.float32))
+    expected = np.zeros((3, 4), np.float32)
+    expected[:2] = 1
+    expected[2, ::3] = [5, 6]
+    np.testing.assert_array_equal(v.numpy(), expected)
+
+
+def test_seeded_random_normal_is_the_stateless_op():
+    np.testing.assert_array_equal(
+        duet.random_normal([4], mean=1.0, stddev=3.0, seed=5).numpy(),
+        (duet.stateless_random_normal([4], [5, 0]) * 3.0 + 1.0).numpy())

@@ -42,6 +42,20 @@ TEST_CASE("Tensors return their buffers to the pool") {
   CHECK(after.bytes_in_use == before.bytes_in_use);
 }
 
+TEST_CASE("peak_bytes_in_use keeps the most bytes in use since ResetPeak") {
+  CpuAllocator& a = CpuAllocator::Get();
+  a.ResetPeak();
+  const int64_t base = a.stats().bytes_in_use;
+  CHECK(a.stats().peak_bytes_in_use == base);
+  void* big = a.Allocate(1 << 20);
+  void* small = a.Allocate(1 << 10);
+  a.Deallocate(big, 1 << 20);
+  CHECK(a.stats().peak_bytes_in_use >= base + (1 << 20) + (1 << 10));
+  a.ResetPeak();
+  CHECK(a.stats().peak_bytes_in_use == base + (1 << 10));
+  a.Deallocate(small, 1 << 10);
+}
+
 TEST_CASE("Blocks freed on another thread are reused through the shared pool") {
   CpuAllocator& a = CpuAllocator::Get();
   a.EmptyCache();

@@ -80,6 +80,33 @@ TEST_CASE("assignments check dtype and shape") {
   ExpectTensor(v.value(), kFloat32, {2}, {1, 2});  // failed assignments change nothing
 }
 
+TEST_CASE("index_put assigns a slice, eagerly and traced, and keeps earlier reads") {
+  Variable v(zeros({3, 4}), "index_put_v");
+  const Tensor before = v.value();
+  v.index_put({Slice(0, 2)}, ones({2, 4}));
+  v.index_put({2, Slice(None, None, 3)}, constant({5.f, 6.f}));
+  ExpectTensor(v.value(), kFloat32, {3, 4}, {1, 1, 1, 1, 1, 1, 1, 1, 5, 0, 0, 6});
+  ExpectTensor(before, kFloat32, {3, 4}, std::vector<double>(12, 0.0));  // copy on write
+  auto put_row = duet::function([&](const Tensor& i, const Tensor& row) {
+    v.index_put({i}, row);
+    return v.value();
+  });
+  put_row(constant(1), constant({7.f, 7.f, 7.f, 7.f}));
+  ExpectTensor(put_row(constant(-1), constant({8.f, 8.f, 8.f, 8.f})), kFloat32, {3, 4},
+               {1, 1, 1, 1, 7, 7, 7, 7, 8, 8, 8, 8});
+  ExpectError(
+      [&] {
+        v.index_put({Slice(0, 2)}, ones({3, 4}));
+      },
+      {"ResourceStridedSliceAssign", "has shape (2, 4), but the value has shape (3, 4)",
+       "variable_test.cc"});
+  ExpectError(
+      [&] {
+        v.index_put({0}, constant({1, 2, 3, 4}));
+      },
+      {"ResourceStridedSliceAssign", "holds float32, not int32"});
+}
+
 TEST_CASE("a Variable's state is freed with its last handle") {
   std::weak_ptr<void> state;
   {

@@ -1,7 +1,9 @@
-// Gradients of If/StatelessIf through the checker (tape vs finite differences, graph vs eager,
-// gradients() vs tape), calling the ops directly so the tape records them, and the While
-// gradient's refusal.
+// Gradients of If/StatelessIf and While/StatelessWhile through the checker (tape vs finite
+// differences, graph vs eager, gradients() vs tape), calling the ops directly so the tape records
+// them; while_loop's gradients in graphs, traced functions and eager loops.
+#include "graph/control_flow.h"
 #include "graph/function.h"
+#include "ops/list/list_ops.h"
 #include "ops/op_registry.h"
 #include "tests/gradients/gradient_checker.h"
 #include "tests/test_util.h"
@@ -68,33 +70,113 @@ DUET_GRADIENT_TEST("If", "through either branch, and of second order") {
   }
 }
 
-// While has no gradient yet: the tape and gradients() say so instead of returning zeros.
-void CheckWhileRefuses(const std::string& op) {
-  const Tensor x = constant(1.5);
-  GradientTape tape;
-  tape.watch(x);
-  std::vector<ArgSpec> specs = {{kInt32, Shape(), Device::cpu()},
-                                {kFloat64, Shape(), Device::cpu()}};
-  auto cond = TraceFunction(
-      nullptr, specs, [](const std::vector<Tensor>& v) { return std::vector<Tensor>{v[0] < 3}; });
-  auto body = TraceFunction(nullptr, specs, [](const std::vector<Tensor>& v) {
-    return std::vector<Tensor>{v[0] + 1, v[1] * v[1]};
-  });
-  const OpDef* def = OpRegistry::Global().Find(op);
-  OpCall call(def, {constant(0), x}, {});
-  auto cond_fn = WithCaptures(std::move(cond), UniqueFunctionName("cond"), {});
-  auto body_fn = WithCaptures(std::move(body), UniqueFunctionName("body"), {});
-  call.attrs[def->attr_index("cond")] = FuncAttr{cond_fn->name(), cond_fn};
-  call.attrs[def->attr_index("body")] = FuncAttr{body_fn->name(), body_fn};
-  const OutputList out = RunOp(call);
-  CHECK(out[1].item<double>() == Approx(std::pow(1.5, 8)));
-  ExpectError([&] { tape.gradient(out[1], {x}); },
-              {op, "gradients of while_loop are not supported"});
+using LoopCond = std::function<Tensor(const std::vector<Tensor>&)>;
+
+// A While over `vars` (StatelessWhile when cond and body are pure) whose functions are traced from
+// `cond` and `body`, eagerly or in the current graph: the op itself, so the tape records it.
+std::vector<Tensor> RunWhile(const LoopCond& cond, const Branch& body,
+                             const std::vector<Tensor>& vars) {
+  std::vector<ArgSpec> specs;
+  for (const Tensor& v : vars) specs.emplace_back(v.dtype(), v.shape(), v.device());
+  FunctionTrace cond_trace =
+      TraceFunction(GraphContext::Current(), specs,
+                    [&](const std::vector<Tensor>& v) { return std::vector<Tensor>{cond(v)}; });
+  FunctionTrace body_trace = TraceFunction(GraphContext::Current(), specs, body);
+  return graph_internal::CallWhile(std::move(cond_trace), std::move(body_trace), vars, {});
 }
 
-DUET_GRADIENT_TEST("While", "is refused with a clear error") { CheckWhileRefuses("While"); }
-DUET_GRADIENT_TEST("StatelessWhile", "is refused with a clear error") {
-  CheckWhileRefuses("StatelessWhile");
+// Four iterations of x -> tanh(x * w) + x, w passed on unchanged (a loop invariant).
+std::vector<Tensor> FixedTripCount(const std::vector<Tensor>& in) {
+  const std::vector<Tensor> out =
+      RunWhile([](const std::vector<Tensor>& v) { return v[0] < 4; },
+               [](const std::vector<Tensor>& v) {
+                 return std::vector<Tensor>{v[0] + 1, duet::tanh(v[1] * v[2]) + v[1], v[2]};
+               },
+               {constant(0), in[0], in[1]});
+  return {out[1], out[2] * 2.0};
+}
+
+// y -> 1.5 y + w until sum(y^2) >= 20: the trip count depends on the inputs (4 for these).
+std::vector<Tensor> DataDependentTripCount(const std::vector<Tensor>& in) {
+  const std::vector<Tensor> out =
+      RunWhile([](const std::vector<Tensor>& v) { return reduce_sum(v[0] * v[0]) < 20.0; },
+               [](const std::vector<Tensor>& v) {
+                 return std::vector<Tensor>{v[0] * 1.5 + v[1], v[1]};
+               },
+               {in[0], in[1]});
+  return {out[0]};
+}
+
+DUET_GRADIENT_TEST("StatelessWhile", "fixed and data-dependent trip counts, loop invariants") {
+  const std::vector<Tensor> in = {RandomInput({2, 3}, 5), RandomInput({2, 3}, 6)};
+  CheckGradients("StatelessWhile", FixedTripCount, in);
+  const std::vector<Tensor> start = {RandomInput({4}, 7, 0.5, 1), RandomInput({4}, 8, 0.2, 0.4)};
+  CheckGradients("StatelessWhile", DataDependentTripCount, start);
+  // No iteration: the outputs are the inputs.
+  CheckGradients("StatelessWhile",
+                 [](const std::vector<Tensor>& x) {
+                   return RunWhile(
+                       [](const std::vector<Tensor>& v) { return reduce_sum(v[0]) > 100.0; },
+                       [](const std::vector<Tensor>& v) { return std::vector<Tensor>{v[0] * 2.0}; },
+                       x);
+                 },
+                 {RandomInput({3}, 9)});
+}
+
+DUET_GRADIENT_TEST("StatelessWhile", "nested loops and a cond in the body") {
+  const std::vector<Tensor> in = {RandomInput({3}, 10), RandomInput({3}, 11)};
+  CheckGradients(
+      "StatelessWhile",
+      [](const std::vector<Tensor>& x) {
+        const std::vector<Tensor> out = RunWhile(
+            [](const std::vector<Tensor>& v) { return v[0] < 3; },
+            [](const std::vector<Tensor>& v) {
+              const std::vector<Tensor> inner = RunWhile(
+                  [](const std::vector<Tensor>& u) { return u[0] < 2; },
+                  [](const std::vector<Tensor>& u) {
+                    return std::vector<Tensor>{u[0] + 1, duet::sin(u[1]) * u[2] + u[1], u[2]};
+                  },
+                  {constant(0), v[1], v[2]});
+              const Tensor stepped = cond(
+                  reduce_sum(inner[1]) > 0.0, [&] { return inner[1] * v[2]; },
+                  [&] { return inner[1] - v[2]; });
+              return std::vector<Tensor>{v[0] + 1, stepped, v[2]};
+            },
+            {constant(0), x[0], x[1]});
+        return std::vector<Tensor>{out[1]};
+      },
+      in);
+}
+
+DUET_GRADIENT_TEST("While", "of a body that reads a variable") {
+  Variable v(RandomInput({3}, 12), "v");
+  CheckGradients("While",
+                 [&](const std::vector<Tensor>& x) {
+                   const std::vector<Tensor> out = RunWhile(
+                       [](const std::vector<Tensor>& s) { return s[0] < 3; },
+                       [&](const std::vector<Tensor>& s) {
+                         return std::vector<Tensor>{s[0] + 1, s[1] * v.value() + duet::sin(s[1])};
+                       },
+                       {constant(0), x[0]});
+                   return std::vector<Tensor>{out[1]};
+                 },
+                 {RandomInput({3}, 13)});
+}
+
+// The backward loop reads the forward's values from TensorLists, which have no gradients yet: a
+// second-order gradient is refused rather than computed without that path.
+TEST_CASE("Second-order gradients of While are refused with a clear error") {
+  const Tensor x = constant({1.0, 2.0});
+  GradientTape outer;
+  outer.watch(x);
+  Tensor dx;
+  {
+    GradientTape inner;
+    inner.watch(x);
+    dx = inner.gradient(reduce_sum(FixedTripCount({x, x})[0]), {x})[0];
+  }
+  ExpectError([&] { outer.gradient(reduce_sum(dx), {x}); },
+              {"While", "second-order gradients of while loops"});
 }
 
 }  // namespace

@@ -51,6 +51,17 @@ Case VariableUpdate(const std::string& op, void (*update)(const Tensor&, const T
           }};
 }
 
+// A draw from a fresh generator state (the same in both modes), added to the fed input.
+Case StatefulRandom(const std::string& op,
+                    Tensor (*draw)(const Tensor&, const Shape&, DType, OpSite)) {
+  return {op, {kX}, [draw](const std::vector<Tensor>& in) {
+            static int counter = 0;
+            Variable state(from_vector(std::vector<int64_t>{0, 0, 3}),
+                           "state" + std::to_string(counter++), /*trainable=*/false);
+            return draw(state.handle(), {2, 3}, kFloat32, {}) + in[0];
+          }};
+}
+
 // A fused optimizer update (ops/state/training_ops.h) of a fresh variable of ones and
 // `num_slots` slots of positive constants, given their handles (var first) and the fed gradient;
 // the fetched value is the variable's after the update.
@@ -164,6 +175,16 @@ std::vector<Case> Cases() {
          return read_variable_op(handle, kFloat32);
        }},
       VariableUpdate("AssignVariableOp", &assign_variable_op),
+      StatefulRandom("StatefulStandardNormalV2", &stateful_standard_normal),
+      StatefulRandom("StatefulUniform", &stateful_uniform),
+      VariableUpdate("ResourceStridedSliceAssign",
+                     [](const Tensor& ref, const Tensor& value, OpSite site) {
+                       // ref[1:, ::2] = value[:1, 1:]
+                       resource_strided_slice_assign(
+                           ref, Ints({1, 0}), Ints({0, 0}), Ints({1, 2}),
+                           strided_slice(value, {0, 1}, {1, 0}, {1, 1}, {.end_mask = 0b10}),
+                           {.end_mask = 0b11}, site);
+                     }),
       VariableUpdate("AssignAddVariableOp", &assign_add_variable_op),
       VariableUpdate("AssignSubVariableOp", &assign_sub_variable_op),
       {"ResourceApplyGradientDescent",
@@ -254,6 +275,24 @@ std::vector<Case> Cases() {
        {kP},
        [](const std::vector<Tensor>& in) {
          return tensor_list_stack(tensor_list_from_tensor(in[0], Ints({3})), constant(-1), kBool);
+       }},
+      {"EmptyTensorList",
+       {kY},
+       [](const std::vector<Tensor>& in) {
+         const Tensor list = empty_tensor_list(Ints({-1, 3}), constant(-1), kFloat32);
+         return tensor_list_stack(tensor_list_push_back(list, in[0]), Ints({2, 3}), kFloat32);
+       }},
+      {"TensorListPushBack",
+       {kX, constant({7.f, 8.f, 9.f})},
+       [](const std::vector<Tensor>& in) {
+         const Tensor list = tensor_list_from_tensor(in[0], Ints({3}));
+         return tensor_list_stack(tensor_list_push_back(list, in[1]), Ints({3}), kFloat32, 3);
+       }},
+      {"TensorListPopBack",
+       {kX},
+       [](const std::vector<Tensor>& in) {
+         return tensor_list_pop_back(tensor_list_from_tensor(in[0], Ints({3})), Ints({3}), kFloat32)
+             .second;
        }},
       {"TensorListLength",
        {kX},

@@ -503,5 +503,21 @@ TEST_CASE("a traced training step runs a static plan: no allocation per call but
   }
 }
 
+TEST_CASE("indexing traces to StridedSlice: static shapes for integers, tensor indices as inputs") {
+  const Tensor x = from_vector(std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {3, 4});
+  auto rows = duet::function([](const Tensor& t, const Tensor& i) {
+    const Tensor fixed = t.index({Slice(), Slice(1, None, 2)});
+    CHECK(fixed.shape() == Shape({3, 2}));  // known while tracing
+    return std::vector<Tensor>{fixed, t(i), t(Slice(None, i), NewAxis, -1)};
+  });
+  for (int i : {0, 2}) {
+    const std::vector<Tensor> got = rows(x, constant(i));
+    testing::ExpectTensorNear(got[0], x.index({Slice(), Slice(1, None, 2)}), 0);
+    testing::ExpectTensorNear(got[1], x(i), 0);
+    testing::ExpectTensorNear(got[2], x(Slice(None, i), NewAxis, -1), 0);
+  }
+  CHECK(rows.trace_count() == 1);
+}
+
 }  // namespace
 }  // namespace duet

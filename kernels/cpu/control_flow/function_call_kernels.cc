@@ -45,7 +45,17 @@ absl::Status SetOutputs(KernelContext& ctx, const AttrKey<std::vector<Shape>>* o
                                                      results[k].shape().str(),
                                                      " but output_shapes says ", claimed[k].str()));
     }
-    DUET_ASSIGN_OR_RETURN(ctx.output(static_cast<int>(k)), CopiedTo(results[k], ctx.device()));
+    DUET_ASSIGN_OR_RETURN(Tensor out, CopiedTo(results[k], ctx.device()));
+    // A result that is an argument passed through (a loop invariant, a branch returning its
+    // input) becomes a new handle onto the same memory: a tape must tell the output from the
+    // input, or it would count the output's gradient twice.
+    for (const Tensor& in : ctx.call().inputs) {
+      if (out.dtype() != kResource && out.shares_buffer_with(in)) {
+        out = out.ViewAs(out.dtype(), out.shape(), out.device());
+        break;
+      }
+    }
+    ctx.output(static_cast<int>(k)) = std::move(out);
   }
   return absl::OkStatus();
 }

@@ -26,8 +26,11 @@ absl::StatusOr<const TensorListValue*> ListInput(KernelContext& ctx, DType eleme
   return list;
 }
 
-// A copy of `t` with memory of its own (t may be a view into a plan's arena).
+// A copy of `t` with memory of its own (t may be a view into a plan's arena). A kVariant element
+// (a list of lists, as a While gradient accumulates list loop variables) is an immutable value
+// and is shared.
 absl::StatusOr<Tensor> OwnedCopy(const Tensor& t) {
+  if (t.dtype() == kVariant) return t;
   DUET_ASSIGN_OR_RETURN(Tensor copy, Tensor::TryEmpty(t.dtype(), t.shape()));
   if (t.nbytes() > 0) std::memcpy(copy.raw_data(), t.raw_data(), t.nbytes());
   return copy;
@@ -35,6 +38,8 @@ absl::StatusOr<Tensor> OwnedCopy(const Tensor& t) {
 
 // Zeros of `dtype` and `shape` (all-zero bits are zero, or false, in every value dtype).
 absl::StatusOr<Tensor> Zeros(DType dtype, const Shape& shape) {
+  if (dtype == kVariant)
+    return absl::InvalidArgumentError("an unset element of lists has no value");
   if (!shape.is_fully_defined()) {
     return absl::InvalidArgumentError(
         absl::StrCat("an unset element reads as zeros, which needs a fully defined element shape, "
@@ -75,6 +80,64 @@ absl::Status ReserveKernel(KernelContext& ctx) {
   list->element_dtype = ctx.attr(TensorListAttrs::kElementDtype);
   list->element_shape = std::move(element_shape);
   list->elements.resize(n);
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+absl::Status EmptyKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(Shape element_shape, ShapeFromTensor(ctx.input(0)));
+  const int64_t max = IntScalar(ctx.input(1));
+  if (max < -1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_num_elements must be >= 0, or -1 (no bound), not ", max));
+  }
+  auto list = std::make_shared<TensorListValue>();
+  list->element_dtype = ctx.attr(TensorListAttrs::kElementDtype);
+  list->element_shape = std::move(element_shape);
+  list->max_num_elements = max;
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+absl::Status PushBackKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const TensorListValue* in,
+                        ListInput(ctx, ctx.attr(TensorListAttrs::kElementDtype)));
+  const Tensor& item = ctx.input(1);
+  if (!item.shape().IsCompatibleWith(in->element_shape)) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor of shape ", item.shape().str(),
+                                                   " does not fit the list's element shape ",
+                                                   in->element_shape.str()));
+  }
+  const int64_t length = static_cast<int64_t>(in->elements.size());
+  if (in->max_num_elements != -1 && length >= in->max_num_elements) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the list already has max_num_elements = ", in->max_num_elements, " elements"));
+  }
+  auto list = std::make_shared<TensorListValue>(*in);
+  DUET_ASSIGN_OR_RETURN(Tensor copy, OwnedCopy(item));
+  list->elements.push_back(std::move(copy));
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+absl::Status PopBackKernel(KernelContext& ctx) {
+  DUET_ASSIGN_OR_RETURN(const TensorListValue* in,
+                        ListInput(ctx, ctx.attr(TensorListAttrs::kElementDtype)));
+  if (in->elements.empty()) return absl::InvalidArgumentError("cannot pop from an empty list");
+  DUET_ASSIGN_OR_RETURN(const Shape given, ShapeFromTensor(ctx.input(1)));
+  DUET_ASSIGN_OR_RETURN(const Shape shape, MergedElementShape(*in, given));
+  const Tensor& last = in->elements.back();
+  if (last.defined()) {
+    if (!last.shape().IsCompatibleWith(given)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the last element has shape ", last.shape().str(), ", not ", given.str()));
+    }
+    ctx.output(1) = last;
+  } else {
+    DUET_ASSIGN_OR_RETURN(ctx.output(1), Zeros(in->element_dtype, shape));
+  }
+  auto list = std::make_shared<TensorListValue>(*in);
+  list->elements.pop_back();
   ctx.output(0) = MakeTensorListTensor(std::move(list));
   return absl::OkStatus();
 }
@@ -223,13 +286,22 @@ constexpr std::initializer_list<DType> kElementTypes = {kFloat32, kFloat64, kFlo
 
 const bool kRegistered = [] {
   for (DType dtype : kElementTypes) {
-    for (auto [op, fn] : {std::pair{"TensorListReserve", &ReserveKernel},
-                          std::pair{"TensorListFromTensor", &FromTensorKernel},
-                          std::pair{"TensorListSetItem", &SetItemKernel},
-                          std::pair{"TensorListGetItem", &GetItemKernel},
-                          std::pair{"TensorListStack", &StackKernel}}) {
+    for (auto [op, fn] :
+         {std::pair{"TensorListReserve", &ReserveKernel},
+          std::pair{"TensorListFromTensor", &FromTensorKernel},
+          std::pair{"TensorListSetItem", &SetItemKernel},
+          std::pair{"TensorListGetItem", &GetItemKernel},
+          std::pair{"TensorListStack", &StackKernel}, std::pair{"EmptyTensorList", &EmptyKernel},
+          std::pair{"TensorListPushBack", &PushBackKernel},
+          std::pair{"TensorListPopBack", &PopBackKernel}}) {
       RegisterKernel(op, DeviceType::kCpu, {dtype}, {fn, /*allocates_outputs=*/true});
     }
+  }
+  // Lists of lists: a While gradient accumulates a list loop variable (Note [While gradients]).
+  for (auto [op, fn] : {std::pair{"EmptyTensorList", &EmptyKernel},
+                        std::pair{"TensorListPushBack", &PushBackKernel},
+                        std::pair{"TensorListPopBack", &PopBackKernel}}) {
+    RegisterKernel(op, DeviceType::kCpu, {kVariant}, {fn, /*allocates_outputs=*/true});
   }
   RegisterKernel("TensorListLength", DeviceType::kCpu, {kFloat32},
                  {LengthKernel, /*allocates_outputs=*/true});

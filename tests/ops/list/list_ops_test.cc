@@ -1,5 +1,6 @@
-// TensorListReserve, TensorListFromTensor, TensorListSetItem, TensorListGetItem, TensorListStack,
-// TensorListLength, TensorListElementShape, eagerly: values for every element dtype, lists as
+// TensorListReserve, EmptyTensorList, TensorListFromTensor, TensorListSetItem, TensorListGetItem,
+// TensorListPushBack, TensorListPopBack, TensorListStack, TensorListLength,
+// TensorListElementShape, eagerly: values for every element dtype, lists as
 // values (SetItem leaves its input alone), unset elements, partial shapes, errors.
 #include "ops/list/list_ops.h"
 
@@ -103,6 +104,38 @@ TEST_CASE("ElementShape gives the list's partial shape") {
   ExpectTensor(tensor_list_element_shape(any), kInt32, {}, {-1});
 }
 
+TEMPLATE_TEST_CASE("PushBack and PopBack use a list as a stack of every element dtype", "",
+                   DUET_ALL_TYPES) {
+  const DType dtype = DTypeOf<TestType>();
+  const Tensor x = SequenceTensor<TestType>({3, 2});
+  Tensor list = empty_tensor_list(Ints({2}), constant(-1), dtype);
+  CHECK(tensor_list_length(list).item<int32_t>() == 0);
+  const Tensor rows = tensor_list_from_tensor(x, Ints({2}));
+  for (int i = 0; i < 3; ++i) {
+    list = tensor_list_push_back(list, tensor_list_get_item(rows, constant(i), Ints({2}), dtype));
+  }
+  CHECK(tensor_list_length(list).item<int32_t>() == 3);
+  ExpectTensor(tensor_list_stack(list, Ints({2}), dtype), dtype, {3, 2},
+               SequenceExpected<TestType>({0, 1, 2, 3, 4, 5}));
+  auto [rest, last] = tensor_list_pop_back(list, Ints({2}), dtype);
+  ExpectTensor(last, dtype, {2}, SequenceExpected<TestType>({4, 5}));
+  CHECK(tensor_list_length(rest).item<int32_t>() == 2);
+  CHECK(tensor_list_length(list).item<int32_t>() == 3);  // lists are values
+}
+
+TEST_CASE("PopBack of an unset element reads zeros; lists of lists share their elements") {
+  const Tensor reserved = tensor_list_reserve(Ints({2}), constant(1), kFloat64);
+  auto [empty, zero] = tensor_list_pop_back(reserved, Ints({2}), kFloat64);
+  ExpectTensor(zero, kFloat64, {2}, {0.0, 0.0});
+  CHECK(tensor_list_length(empty).item<int32_t>() == 0);
+
+  const Tensor inner = tensor_list_from_tensor(constant({1.f, 2.f}), kAnyShape);
+  const Tensor outer =
+      tensor_list_push_back(empty_tensor_list(Ints({}), constant(-1), kVariant), inner);
+  auto [none, popped] = tensor_list_pop_back(outer, Ints({}), kVariant);
+  CHECK(TensorListOf(popped) == TensorListOf(inner));
+}
+
 TEST_CASE("empty elements and zero-length lists") {
   const Tensor list = tensor_list_from_tensor(zeros({4, 0}), Ints({0}));
   CHECK(tensor_list_length(list).item<int32_t>() == 4);
@@ -152,6 +185,22 @@ TEST_CASE("list ops report mistakes") {
       },
       {"TensorListReserve", "element_shape must be a scalar or a vector"});
   ExpectError([&] { tensor_list_length(constant(1.f)); }, {"TensorListLength", "variant"});
+  const Tensor bounded = empty_tensor_list(Ints({2}), constant(1), kFloat32);
+  const Tensor full = tensor_list_push_back(bounded, constant({1.f, 2.f}));
+  ExpectError(
+      [&] {
+        tensor_list_push_back(full, constant({1.f, 2.f}));
+      },
+      {"TensorListPushBack", "already has max_num_elements = 1 elements"});
+  ExpectError(
+      [&] {
+        tensor_list_push_back(bounded, constant({1.f, 2.f, 3.f}));
+      },
+      {"TensorListPushBack", "tensor of shape (3,) does not fit"});
+  ExpectError([&] { tensor_list_pop_back(bounded, Ints({2}), kFloat32); },
+              {"TensorListPopBack", "cannot pop from an empty list"});
+  ExpectError([&] { empty_tensor_list(Ints({2}), constant(-2), kFloat32); },
+              {"EmptyTensorList", "max_num_elements must be >= 0, or -1"});
 }
 
 }  // namespace
