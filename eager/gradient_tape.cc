@@ -9,6 +9,7 @@
 #include "core/resource.h"
 #include "ops/array/array_ops.h"
 #include "ops/execution_context.h"
+#include "ops/math/add_gradients.h"
 #include "ops/math/math_ops.h"
 
 namespace duet {
@@ -33,9 +34,10 @@ thread_local std::vector<TapeState*> thread_tapes;
 
 std::atomic<uint64_t> next_tape_id{1};
 
-// Only floating-point tensors carry gradients; a kResource handle carries its variable's.
+// Only floating-point tensors carry gradients; a kResource handle carries its variable's, a
+// TensorList (kVariant) its elements' (Note [TensorList gradients] in ops/list/list_grads.cc).
 bool CarriesGradient(const Tensor& t) {
-  return t.defined() && (IsFloating(t.dtype()) || t.dtype() == kResource);
+  return t.defined() && (IsFloating(t.dtype()) || t.dtype() == kResource || t.dtype() == kVariant);
 }
 
 // Ids come from the global counter in blocks, so that recording does not touch a shared cache
@@ -225,7 +227,7 @@ class PauseTape {
 // grads[id] += g.
 void Accumulate(absl::flat_hash_map<uint64_t, Tensor>& grads, uint64_t id, const Tensor& g) {
   auto [it, inserted] = grads.try_emplace(id, g);
-  if (!inserted) it->second = add(it->second, g);
+  if (!inserted) it->second = add_gradients(it->second, g);
 }
 
 }  // namespace

@@ -14,10 +14,12 @@
 #include "graph/function.h"
 #include "graph/gradients.h"
 #include "graph/graph_ops.h"
+#include "graph/passes/loop_twins.h"
 #include "ops/array/array_ops.h"
 #include "ops/control_flow/control_flow_attrs.h"
 #include "ops/gradient.h"
 #include "ops/list/list_ops.h"
+#include "ops/math/add_gradients.h"
 #include "ops/math/operators.h"
 #include "ops/op_registry.h"
 #include "ops/state/variable_ops.h"
@@ -206,10 +208,13 @@ TensorList IfGrad(const GradientContext& ctx) {
 // more in the backward (the forward loop twice in all, since the twin repeats it). Nested loops
 // and conds in a body need nothing more: the repeated body holds them as nodes, differentiated by
 // their own gradients. Like If, the body must be repeatable (no random numbers, no variable both
-// updated and read: InlineFunction says which node is not); a changing TensorList loop variable
-// is accumulated (lists of lists share their elements) but gets no gradient, since TensorList ops
-// have none yet; for the same reason the gradient of a backward loop (a second-order gradient)
-// is refused rather than computed without the path through its accumulators.
+// updated and read: InlineFunction says which node is not). A TensorList loop variable (a
+// Keras-style RNN's outputs, written with SetItem) is accumulated like any other (lists of lists
+// share their elements) and carries a gradient list (Note [TensorList gradients]); an invariant
+// list (the inputs read with GetItem) sums one-element gradient lists, so a loop over a sequence
+// differentiates in linear time and memory. The gradient of a backward loop (a second-order
+// gradient) is refused: its accumulators hold the forward's values, whose own gradients would
+// need the forward loop differentiated through them.
 
 // A named scalar shape: a temporary Shape() in an ArgSpec trips a false -Wmaybe-uninitialized.
 const Shape kScalarShape;
@@ -243,9 +248,10 @@ std::vector<ArgSpec> LoopVarSpecs(const Function& body) {
 // Runs the forward loop again from `inputs`, pushing the loop variables `accumulated` names at the
 // start of each iteration (step 1 of Note [While gradients]). Returns the trip count and one
 // list per accumulated variable.
-std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(const Function& cond, const Function& body,
-                                                        const std::vector<Tensor>& inputs,
-                                                        const std::vector<size_t>& accumulated) {
+std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(
+    const Function& cond, const Function& body,
+    const std::shared_ptr<const FunctionBody>& forward_body, const std::vector<Tensor>& inputs,
+    const std::vector<size_t>& accumulated) {
   const size_t n = inputs.size();
   std::vector<ArgSpec> specs = LoopVarSpecs(body);
   std::vector<Tensor> vars = inputs;
@@ -272,12 +278,17 @@ std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(const Function& cond, co
   const std::vector<Tensor> out =
       graph_internal::CallWhile(std::move(cond_trace), std::move(body_trace), vars,
                                 OpSite("While_accumulate"), "while_accumulate");
+  // In a graph the forward loop and this twin merge into one (Note [Merging loop twins]).
+  if (const NodeOutput* twin = SymbolicOutput(out[0])) {
+    const Node& node = *twin->node;
+    RecordLoopTwin(GetAttr(node.op(), node.attrs(), WhileAttrs::kBody).body, forward_body);
+  }
   return {out[n], std::vector<Tensor>(out.begin() + n + 1, out.end())};
 }
 
 // What the backward loop's state holds, by position.
 struct BackwardLoop {
-  std::vector<size_t> changing;     // changing floating-point loop variables (an upstream each)
+  std::vector<size_t> changing;     // changing float or list loop variables (an upstream each)
   std::vector<size_t> accumulated;  // changing loop variables (an accumulator each)
   std::vector<size_t> invariant;    // loop invariants (passed on unchanged)
   std::vector<size_t> summed;       // invariants whose gradients are summed
@@ -329,7 +340,7 @@ std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
     if (found != nullptr) {
       if (g.defined()) (*found)[loop.summed[s]] = {true, g.dtype()};
     } else {
-      results.push_back(g.defined() ? sums[s] + g : sums[s]);
+      results.push_back(g.defined() ? add_gradients(sums[s], g) : sums[s]);
     }
   }
   for (size_t k : loop.invariant) results.push_back(xs[k]);
@@ -340,33 +351,35 @@ TensorList WhileGrad(const GradientContext& ctx) {
   const Function& cond = GraphFunction(ctx, WhileAttrs::kCond);
   const Function& body = GraphFunction(ctx, WhileAttrs::kBody);
   if (absl::StartsWith(body.name(), kBackwardLoopName)) {
-    throw Error(absl::UnimplementedError(absl::StrCat(
-        ctx.op().name,
-        ": second-order gradients of while loops are not supported yet (the "
-        "backward loop reads the forward's values from TensorLists, which have no gradients)")));
+    throw Error(absl::UnimplementedError(
+        absl::StrCat(ctx.op().name,
+                     ": second-order gradients of while loops are not supported yet (the "
+                     "backward loop reads the forward's values from accumulators)")));
   }
   const size_t n = body.arg_dtypes().size();
   BackwardLoop loop;
   bool any_wanted = false;
   for (size_t k = 0; k < n; ++k) {
     const DType dtype = body.arg_dtypes()[k];
+    const bool differentiable = IsFloating(dtype) || dtype == kVariant;
     const bool wanted =
-        ctx.needs_grad(static_cast<int>(k)) && (IsFloating(dtype) || dtype == kResource);
+        ctx.needs_grad(static_cast<int>(k)) && (differentiable || dtype == kResource);
     if (LoopInvariant(body, k)) {
       loop.invariant.push_back(k);
       if (wanted) loop.summed.push_back(k);
       any_wanted = any_wanted || wanted;
     } else {
       loop.accumulated.push_back(k);
-      if (IsFloating(dtype)) loop.changing.push_back(k);
-      any_wanted = any_wanted || (wanted && IsFloating(dtype));
+      if (differentiable) loop.changing.push_back(k);
+      any_wanted = any_wanted || (wanted && differentiable);
     }
   }
   if (!any_wanted) return TensorList(ctx.num_inputs());
   CheckNoLaterUpdates(ctx, /*first_resource_input=*/0, "loop");
   std::vector<Tensor> inputs;
   for (size_t k = 0; k < n; ++k) inputs.push_back(ctx.input(static_cast<int>(k)));
-  auto [trip_count, accumulators] = AccumulatingLoop(cond, body, inputs, loop.accumulated);
+  auto [trip_count, accumulators] =
+      AccumulatingLoop(cond, body, ctx.attr(WhileAttrs::kBody).body, inputs, loop.accumulated);
 
   // The backward loop's state (BackwardBody says the order).
   std::vector<ArgSpec> specs = {{kInt32, kScalarShape, Device::cpu()}};
@@ -427,7 +440,7 @@ TensorList WhileGrad(const GradientContext& ctx) {
     const int k = static_cast<int>(loop.summed[s]);
     Tensor g = out[sums_out + s];
     // An invariant output is its input: its upstream gradient adds to the input's.
-    if (ctx.input_dtype(k) != kResource && ctx.grad(k).defined()) g = g + ctx.grad(k);
+    if (ctx.input_dtype(k) != kResource && ctx.grad(k).defined()) g = add_gradients(g, ctx.grad(k));
     result[k] = g.to(ctx.input(k).device());
   }
   return result;

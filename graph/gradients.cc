@@ -6,6 +6,7 @@
 #include "graph/graph_ops.h"
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
+#include "ops/math/add_gradients.h"
 #include "ops/math/math_ops.h"
 
 namespace duet {
@@ -16,7 +17,11 @@ struct OutputHash {
 };
 using GradientMap = absl::flat_hash_map<NodeOutput, Tensor, OutputHash>;
 
-bool CarriesGradient(DType dtype) { return IsFloating(dtype) || dtype == kResource; }
+// Floating-point tensors, variables (their values') and TensorLists (their elements', Note
+// [TensorList gradients] in ops/list/list_grads.cc).
+bool CarriesGradient(DType dtype) {
+  return IsFloating(dtype) || dtype == kResource || dtype == kVariant;
+}
 
 [[noreturn]] void Fail(absl::string_view message) {
   throw Error(absl::InvalidArgumentError(absl::StrCat("gradients: ", message)));
@@ -59,7 +64,7 @@ class Reach {
 
 void Accumulate(GradientMap& grads, const NodeOutput& at, const Tensor& g) {
   auto [it, inserted] = grads.try_emplace(at, g);
-  if (!inserted) it->second = add(it->second, g);
+  if (!inserted) it->second = add_gradients(it->second, g);
 }
 
 // Input i of a node as its gradient function sees it: a Const's own value (so functions that

@@ -1,9 +1,14 @@
 #include "nn/initializers.h"
 
+#include <Eigen/Dense>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "core/constant.h"
+#include "core/error.h"
 #include "ops/math/math_ops.h"
 #include "ops/math/operators.h"
 #include "ops/random/random_ops.h"
@@ -86,6 +91,39 @@ Initializer glorot_uniform(std::optional<int64_t> seed) {
     const Fans fans = ComputeFans(shape);
     const double limit = std::sqrt(6.0 / (fans.in + fans.out));
     return duet::random_uniform(shape, s, dtype, -limit, limit);
+  };
+}
+
+// Note [Orthogonal initializer]: the QR decomposition runs once per variable, on the host, with
+// Eigen's Householder QR (duet has no Qr op; an initializer runs eagerly anyway).
+Initializer orthogonal(double gain, std::optional<int64_t> seed) {
+  const int64_t s = SeedOrNext(seed);
+  return [=](const Shape& shape, DType dtype) {
+    if (shape.rank() < 2) {
+      throw Error(absl::InvalidArgumentError(
+          "the orthogonal initializer needs a shape of rank >= 2, not " + shape.str()));
+    }
+    const int64_t cols = shape.dim(shape.rank() - 1);
+    const int64_t rows = shape.num_elements() / std::max<int64_t>(cols, 1);
+    const int64_t m = std::max(rows, cols), n = std::min(rows, cols);
+    const Tensor normal = duet::random_normal(Shape{m, n}, s, kFloat64);
+    Eigen::MatrixXd a(m, n);
+    const double* v = normal.data<double>();
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) a(i, j) = v[i * n + j];
+    }
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(a);
+    Eigen::MatrixXd q = qr.householderQ() * Eigen::MatrixXd::Identity(m, n);
+    const Eigen::MatrixXd r = qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
+    for (int64_t j = 0; j < n; ++j) {
+      if (r(j, j) < 0) q.col(j) *= -1;
+    }
+    if (rows < cols) q.transposeInPlace();  // (rows, cols)
+    std::vector<double> values(static_cast<size_t>(rows * cols));
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = 0; j < cols; ++j) values[i * cols + j] = gain * q(i, j);
+    }
+    return cast(from_vector(values, shape), dtype);
   };
 }
 

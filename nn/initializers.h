@@ -37,6 +37,12 @@ Initializer he_normal(std::optional<int64_t> seed = {});
 // U(-limit, limit), limit = sqrt(6 / fan_in).
 Initializer he_uniform(std::optional<int64_t> seed = {});
 
+// A random orthogonal matrix (Keras' Orthogonal, the recurrent kernels' default): the Q of the
+// QR decomposition of a standard normal (rows, cols) matrix, rows the product of all dims but the
+// last, with Q's columns signed so that R's diagonal is positive; times `gain`. With more columns
+// than rows, the transpose of the (cols, rows) case.
+Initializer orthogonal(double gain = 1.0, std::optional<int64_t> seed = {});
+
 // Keras' fans of a kernel shape: [in, out] for 2-D; for convolutions (HWIO) the receptive
 // field size times the input and output channels.
 struct Fans {

@@ -42,6 +42,12 @@ void Layer::CheckInput(const Shape& shape, const OpSite& site) const {
 }
 
 Tensor Layer::operator()(const Tensor& x, bool training, OpSite site) {
+  CheckAndBuild(x, site);
+  NameScope scope(name().empty() ? "layer" : name());
+  return call(x, training, site);
+}
+
+void Layer::CheckAndBuild(const Tensor& x, const OpSite& site) {
   if (!x.defined()) Fail("was called with an undefined tensor", site);
   CheckInput(x.shape(), site);
   if (!built_input_) {
@@ -54,8 +60,6 @@ Tensor Layer::operator()(const Tensor& x, bool training, OpSite site) {
     build(Shape(dims));
     built_input_ = Shape(dims);
   }
-  NameScope scope(name().empty() ? "layer" : name());
-  return call(x, training, site);
 }
 
 }  // namespace duet::nn

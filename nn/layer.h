@@ -44,6 +44,11 @@ class Layer : public Module {
   virtual void build(const Shape& input_shape) {}
   virtual Tensor call(const Tensor& x, bool training, OpSite site) = 0;
 
+  // What operator() does before call(): checks x against input_spec() and the built shape, and
+  // builds the layer on its first input. For layers with further entry points (nn::LSTM's
+  // call_with_state), which then open their NameScope and compute.
+  void CheckAndBuild(const Tensor& x, const OpSite& site);
+
   // An InvalidArgument Error about this layer: "layer 'model/conv2' <what> (at file.cc:12)".
   [[noreturn]] void Fail(const std::string& what, const OpSite& site) const;
 

@@ -11,5 +11,6 @@
 #include "nn/module.h"
 #include "nn/normalization.h"
 #include "nn/pooling.h"
+#include "nn/recurrent.h"
 #include "nn/reshaping.h"
 #include "nn/sequential.h"

@@ -24,6 +24,7 @@ struct Pass {
 // The order of a round: pruning first, so that later passes do not work on dead nodes.
 constexpr Pass kPipeline[] = {
     {"inline_functions", InlineFunctions},  // first: the other passes then see across calls
+    {"merge_loop_twins", MergeLoopTwins},
     {"prune", Prune},
     {"constant_folding", FoldConstants},
     {"simplify", Simplify},

@@ -10,6 +10,9 @@ namespace duet {
 
 // "inline_functions": replaces calls of graph functions (nested duet::functions) by their nodes.
 absl::StatusOr<bool> InlineFunctions(Graph& graph, PassContext& context);
+// "merge_loop_twins": a forward While and the accumulating twin its gradient runs -> the twin
+// alone (Note [Merging loop twins]).
+absl::StatusOr<bool> MergeLoopTwins(Graph& graph, PassContext& context);
 // "prune": removes nodes that no kept node needs (data or control), except stateful ones.
 absl::StatusOr<bool> Prune(Graph& graph, PassContext& context);
 // "constant_folding": evaluates nodes whose inputs are constants (or, for Shape, Size, Rank,

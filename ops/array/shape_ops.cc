@@ -74,10 +74,15 @@ const OpDef* const kRank = OpDefBuilder("Rank")
                                .SetShapeFn(ScalarShape)
                                .Register();
 
+// Every value dtype and kVariant: zeros of a TensorList are a list of unset elements (Note
+// [TensorList gradients] in ops/list/list_grads.cc).
+const std::vector<DType> kZerosLikeTypes = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32,
+                                            kInt64,   kBool,    kUInt8,   kVariant};
+
 const OpDef* const kZerosLike = OpDefBuilder("ZerosLike")
                                     .Input("x", "T")
                                     .Output("y", "T")
-                                    .TypeAttr("T", kAllDTypes)
+                                    .TypeAttr("T", kZerosLikeTypes)
                                     .ReadsOnlyInputShapes()
                                     .Doc("Zeros with the input's dtype and shape.")
                                     .SetShapeFn(UnchangedShape)

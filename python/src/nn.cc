@@ -125,10 +125,12 @@ nn::Initializer NamedInitializer(std::string name) {
   if (name == "truncated_normal" || name == "truncatednormal") {
     return initializers::truncated_normal();
   }
+  if (name == "orthogonal") return initializers::orthogonal();
   throw InvalidArgument(absl::StrCat(
       "unknown initializer '", name,
       "': one of zeros, ones, glorot_uniform, glorot_normal, he_normal, he_uniform, "
-      "random_normal, random_uniform, truncated_normal, a duet.nn.initializers object or a "
+      "random_normal, random_uniform, truncated_normal, orthogonal, a duet.nn.initializers "
+      "object or a "
       "callable (shape, dtype) -> tensor"));
 }
 
@@ -274,6 +276,60 @@ void DefPool(nb::module_& m, const char* cls, const char* doc, const char* defau
           nb::arg("name").none() = nb::none());
 }
 
+// SimpleRNN, LSTM and GRU: Keras' constructor arguments (those duet has).
+template <typename Cell>
+void DefRecurrent(nb::module_& m, const char* cls, const char* default_name, const char* doc) {
+  nb::class_<Cell, nn::RNN>(m, cls, doc)
+      .def(
+          "__init__",
+          [default_name](Cell* self, int64_t units, const std::optional<std::string>& activation,
+                         const std::optional<std::string>& recurrent_activation, bool use_bias,
+                         nb::handle kernel_initializer, nb::handle recurrent_initializer,
+                         nb::handle bias_initializer, bool unit_forget_bias, bool return_sequences,
+                         bool go_backwards, bool reset_after,
+                         const std::optional<std::string>& name) {
+            Construct(self, name, default_name, units,
+                      nn::RNNOptions{.return_sequences = return_sequences,
+                                     .go_backwards = go_backwards,
+                                     .use_bias = use_bias,
+                                     .activation = ActivationArg(activation),
+                                     .recurrent_activation = ActivationArg(recurrent_activation),
+                                     .kernel_initializer = InitializerArg(kernel_initializer),
+                                     .recurrent_initializer = InitializerArg(recurrent_initializer),
+                                     .bias_initializer = InitializerArg(bias_initializer),
+                                     .unit_forget_bias = unit_forget_bias,
+                                     .reset_after = reset_after});
+          },
+          nb::arg("units"), nb::arg("activation").none() = "tanh",
+          nb::arg("recurrent_activation").none() = "sigmoid", nb::arg("use_bias") = true,
+          nb::arg("kernel_initializer").none() = nb::none(),
+          nb::arg("recurrent_initializer").none() = nb::none(),
+          nb::arg("bias_initializer").none() = nb::none(), nb::arg("unit_forget_bias") = true,
+          nb::arg("return_sequences") = false, nb::arg("go_backwards") = false,
+          nb::arg("reset_after") = true, nb::arg("name").none() = nb::none());
+}
+
+// A recurrent layer's call_with_state: (output, [final states]) from tensor-likes.
+template <typename Recurrent>
+std::pair<Tensor, std::vector<Tensor>> CallWithState(Recurrent& layer, nb::handle inputs,
+                                                     const nb::list& initial_state,
+                                                     std::optional<bool> training) {
+  std::vector<Tensor> states;
+  for (nb::handle state : initial_state) states.push_back(ToTensor(state, "initial_state"));
+  nn::RNNOutput out = layer.call_with_state(ToTensor(inputs, "inputs"), states,
+                                            training.value_or(false), OpSite{UserFrame()});
+  return {std::move(out.output), std::move(out.states)};
+}
+
+nn::MergeMode MergeModeArg(const std::string& mode) {
+  if (mode == "concat") return nn::MergeMode::kConcat;
+  if (mode == "sum") return nn::MergeMode::kSum;
+  if (mode == "mul") return nn::MergeMode::kMul;
+  if (mode == "ave") return nn::MergeMode::kAve;
+  throw InvalidArgument(
+      absl::StrCat("Bidirectional: merge_mode '", mode, "' is not one of concat, sum, mul, ave"));
+}
+
 }  // namespace
 
 void init_nn(nb::module_& m) {
@@ -299,6 +355,8 @@ void init_nn(nb::module_& m) {
   m.def("_initializer_glorot_normal", &initializers::glorot_normal, nb::arg("seed").none());
   m.def("_initializer_he_normal", &initializers::he_normal, nb::arg("seed").none());
   m.def("_initializer_he_uniform", &initializers::he_uniform, nb::arg("seed").none());
+  m.def("_initializer_orthogonal", &initializers::orthogonal, nb::arg("gain"),
+        nb::arg("seed").none());
   m.def(
       "set_random_seed",
       [](int64_t seed) {
@@ -518,6 +576,39 @@ void init_nn(nb::module_& m) {
           nb::arg("embeddings_initializer").none() = nb::none(),
           nb::arg("name").none() = nb::none())
       .def_prop_ro("embeddings", &nn::Embedding::embeddings);
+  // Recurrent layers: Keras' arguments; return_state is the Python class's (duet/nn/layers.py),
+  // which calls _call_with_state.
+  nb::class_<nn::RNN, nn::Layer>(m, "_RNN")
+      .def("_call_with_state", &CallWithState<nn::RNN>, nb::arg("inputs"), nb::arg("initial_state"),
+           nb::arg("training").none() = nb::none())
+      .def_prop_ro("units", &nn::RNN::units)
+      .def_prop_ro("return_sequences",
+                   [](const nn::RNN& l) { return l.options().return_sequences; })
+      .def_prop_ro("go_backwards", [](const nn::RNN& l) { return l.options().go_backwards; })
+      .def_prop_ro("kernel", &nn::RNN::kernel)
+      .def_prop_ro("recurrent_kernel", &nn::RNN::recurrent_kernel)
+      .def_prop_ro("bias", &nn::RNN::bias);
+  DefRecurrent<nn::SimpleRNN>(m, "SimpleRNN", "simple_rnn",
+                              "Keras' SimpleRNN: h = activation(x @ kernel + h @ recurrent_kernel "
+                              "+ bias); traced as one While.");
+  DefRecurrent<nn::LSTM>(m, "LSTM", "lstm", "Keras' LSTM (gates i, f, c, o); traced as one While.");
+  DefRecurrent<nn::GRU>(m, "GRU", "gru",
+                        "Keras' GRU (gates z, r, h; reset_after as Keras 2's default); traced as "
+                        "one While.");
+  nb::class_<nn::Bidirectional, nn::Layer>(
+      m, "Bidirectional",
+      "Keras' Bidirectional: the layer and a copy reading backwards, merged by merge_mode.")
+      .def(
+          "__init__",
+          [](nn::Bidirectional* self, std::shared_ptr<nn::RNN> layer, const std::string& merge_mode,
+             const std::optional<std::string>& name) {
+            Construct(self, name, "bidirectional", std::move(layer), MergeModeArg(merge_mode));
+          },
+          nb::arg("layer"), nb::arg("merge_mode") = "concat", nb::arg("name").none() = nb::none())
+      .def("_call_with_state", &CallWithState<nn::Bidirectional>, nb::arg("inputs"),
+           nb::arg("initial_state"), nb::arg("training").none() = nb::none())
+      .def_prop_ro("forward_layer", &nn::Bidirectional::forward_layer, nb::rv_policy::reference)
+      .def_prop_ro("backward_layer", &nn::Bidirectional::backward_layer, nb::rv_policy::reference);
   nb::class_<nn::Flatten, nn::Layer>(m, "Flatten", "Keras' Flatten: [batch, everything else].")
       .def(
           "__init__",

@@ -172,6 +172,12 @@ KERAS_LAYERS = {
     "embedding": ("keras.layers.Embedding(10, 3)", (4, 2)),
     "flatten": ("keras.layers.Flatten()", (2, 3, 4)),
     "reshape": ("keras.layers.Reshape((4, 3))", (2, 12)),
+    "simple_rnn": ("keras.layers.SimpleRNN(3, return_sequences=True)", (2, 4, 5)),
+    "lstm": ("keras.layers.LSTM(4)", (2, 6, 3)),
+    "gru": ("keras.layers.GRU(3, go_backwards=True, return_sequences=True)", (2, 5, 2)),
+    "gru_v1": ("keras.layers.GRU(2, reset_after=False)", (3, 4, 2)),
+    "bidirectional": ("keras.layers.Bidirectional(keras.layers.LSTM(2, return_sequences=True), "
+                      "merge_mode='ave')", (2, 3, 4)),
 }
 
 DUET_LAYERS = {
@@ -187,6 +193,12 @@ DUET_LAYERS = {
     "embedding": lambda: duet.nn.Embedding(10, 3),
     "flatten": lambda: duet.nn.Flatten(),
     "reshape": lambda: duet.nn.Reshape((4, 3)),
+    "simple_rnn": lambda: duet.nn.SimpleRNN(3, return_sequences=True),
+    "lstm": lambda: duet.nn.LSTM(4),
+    "gru": lambda: duet.nn.GRU(3, go_backwards=True, return_sequences=True),
+    "gru_v1": lambda: duet.nn.GRU(2, reset_after=False),
+    "bidirectional": lambda: duet.nn.Bidirectional(duet.nn.LSTM(2, return_sequences=True),
+                                                   merge_mode="ave"),
 }
 
 
@@ -230,6 +242,63 @@ def test_the_cxx_layers_give_kerass_values(tmp_path):
                                        rtol=1e-4, atol=1e-5)
             for got, want in zip(layer.get_weights(), entry["after"]):
                 np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def _numpy_lstm(x, kernel, recurrent, bias, h, c):
+    """Keras' LSTM in NumPy: gates i, f, c, o."""
+    sigmoid = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    outputs = []
+    for t in range(x.shape[1]):
+        i, f, g, o = np.split(x[:, t] @ kernel + h @ recurrent + bias, 4, axis=1)
+        c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+        h = sigmoid(o) * np.tanh(c)
+        outputs.append(h)
+    return np.stack(outputs, 1), h, c
+
+
+def test_recurrent_layers_return_state_initial_state_eager_traced_and_gradients():
+    x = RNG.standard_normal((3, 6, 4)).astype(np.float32)
+    h0 = RNG.standard_normal((3, 5)).astype(np.float32)
+    c0 = RNG.standard_normal((3, 5)).astype(np.float32)
+    lstm = duet.nn.LSTM(5, return_sequences=True, return_state=True)
+    out, h, c = lstm(x, initial_state=[h0, c0])
+    kernel, recurrent, bias = lstm.get_weights()
+    assert [v.name for v in lstm.variables] == ["lstm/cell/kernel", "lstm/cell/recurrent_kernel",
+                                               "lstm/cell/bias"]
+    np.testing.assert_allclose(bias[5:10], 1)  # unit_forget_bias
+    # The recurrent kernel (5, 20) starts with orthonormal rows (Keras' orthogonal default).
+    np.testing.assert_allclose(recurrent @ recurrent.T, np.eye(5), atol=1e-5)
+    want = _numpy_lstm(x, kernel, recurrent, bias, h0, c0)
+    for got, expected in zip((out, h, c), want):
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+    @duet.function
+    def traced(x, h0, c0):
+        return lstm(x, initial_state=[h0, c0])
+
+    for got, expected in zip(traced(x, h0, c0), want):
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+    # Gradients of a loss through the loop: eager tape == tape over the traced function.
+    gru = duet.nn.Bidirectional(duet.nn.GRU(3, return_sequences=True))
+
+    def loss(x):
+        return duet.reduce_sum(duet.square(gru(x)))
+
+    with duet.GradientTape() as tape:
+        eager = tape.gradient(loss(x), gru.trainable_variables)
+
+    @duet.function
+    def grads(x):
+        with duet.GradientTape() as tape:
+            value = loss(x)
+        return tape.gradient(value, gru.trainable_variables)
+
+    assert len(eager) == 6
+    for got, expected in zip(grads(x), eager):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-4, atol=1e-5)
+    with pytest.raises(duet.errors.InvalidArgumentError, match="takes 2 initial state"):
+        lstm(x, initial_state=[h0])
 
 
 def test_a_python_models_checkpoint_is_tensorflows(tmp_path):

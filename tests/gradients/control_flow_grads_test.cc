@@ -163,8 +163,31 @@ DUET_GRADIENT_TEST("While", "of a body that reads a variable") {
                  {RandomInput({3}, 13)});
 }
 
-// The backward loop reads the forward's values from TensorLists, which have no gradients yet: a
-// second-order gradient is refused rather than computed without that path.
+// A Keras RNN's loop: h_t = tanh(x_t * w + h_{t-1}), x_t read from a list of the input's rows
+// (an invariant), h_t written to a list (a changing loop variable) stacked after the loop.
+std::vector<Tensor> ListLoop(const std::vector<Tensor>& in) {
+  const Tensor rows = constant(std::vector<int32_t>{3}, Shape({1}));
+  const Tensor inputs = tensor_list_from_tensor(in[0], rows);
+  const Tensor steps = constant(static_cast<int32_t>(in[0].shape().dim(0)));
+  const std::vector<Tensor> out = RunWhile(
+      [&](const std::vector<Tensor>& v) { return v[0] < v[4]; },
+      [&](const std::vector<Tensor>& v) {
+        const Tensor x = tensor_list_get_item(v[3], v[0], rows, kFloat64);
+        const Tensor h = duet::tanh(x * v[5] + v[1]);
+        return std::vector<Tensor>{v[0] + 1, h,    tensor_list_set_item(v[2], v[0], h),
+                                   v[3],     v[4], v[5]};
+      },
+      {constant(0), in[2], tensor_list_reserve(rows, steps, kFloat64), inputs, steps, in[1]});
+  return {tensor_list_stack(out[2], rows, kFloat64) * 0.5, out[1] * 2.0};
+}
+
+DUET_GRADIENT_TEST("StatelessWhile", "of a loop reading and writing TensorLists") {
+  CheckGradients("StatelessWhile", ListLoop,
+                 {RandomInput({5, 3}, 14), RandomInput({3}, 15), RandomInput({3}, 16)});
+}
+
+// The backward loop reads the forward's values from its accumulators: a second-order gradient is
+// refused rather than computed without the path through them.
 TEST_CASE("Second-order gradients of While are refused with a clear error") {
   const Tensor x = constant({1.0, 2.0});
   GradientTape outer;

@@ -42,6 +42,9 @@ const Gap kGaps[] = {
     // uint8 (images) has no arithmetic kernels (AddV2, Sub), which the updates run.
     {"AssignAddVariableOp", DeviceType::kCpu, kUInt8, "uint8 has no AddV2 kernel"},
     {"AssignSubVariableOp", DeviceType::kCpu, kUInt8, "uint8 has no Sub kernel"},
+    // TensorLists live on the host (ops/list/list_ops.h): their zeros and sums are CPU kernels.
+    {"ZerosLike", DeviceType::kCuda, kVariant, "TensorLists live on the host"},
+    {"AddN", DeviceType::kCuda, kVariant, "TensorLists live on the host"},
 };
 
 bool Listed(const OpDef& op, DeviceType device, DType dtype) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "duet.h"
+#include "tests/nn/keras_formulas.h"
 #include "tests/nn/three_modes.h"
 #include "tests/test_util.h"
 
@@ -15,26 +16,10 @@ using testing::ExpectError;
 using testing::ExpectTensor;
 using testing::ExpectTensorNear;
 
-// The generator's formulas: X(i) = ((i * 7) % 11 - 5) * 0.25, W(i) = ((i * 5 + k) % 13 - 6) * 0.1.
-Tensor X(const Shape& shape) {
-  std::vector<float> v(shape.num_elements());
-  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(((i * 7) % 11 - 5.0) * 0.25);
-  return from_vector(v, shape);
-}
-
-Tensor W(const Shape& shape, int k) {
-  std::vector<float> v(shape.num_elements());
-  for (size_t i = 0; i < v.size(); ++i) {
-    v[i] = static_cast<float>((static_cast<double>((i * 5 + k) % 13) - 6) * 0.1);
-  }
-  return from_vector(v, shape);
-}
-
-// Keras' set_weights([W(shape, k) for k, w in enumerate(weights)]).
-void SetWeights(const nn::Module& m) {
-  const std::vector<Variable> vars = m.variables();
-  for (size_t k = 0; k < vars.size(); ++k) vars[k].assign(W(vars[k].shape(), static_cast<int>(k)));
-}
+// The generator's formulas (tests/nn/keras_formulas.h).
+Tensor X(const Shape& shape) { return testing::KerasX(shape); }
+Tensor W(const Shape& shape, int k) { return testing::KerasW(shape, k); }
+void SetWeights(const nn::Module& m) { testing::SetKerasWeights(m); }
 
 // dense_relu: shape [2, 3]
 const std::vector<double> kDenseRelu = {0.150000036, 0.649999976, 0.175000012, 0, 0.200000018, 0};

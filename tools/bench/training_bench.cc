@@ -5,6 +5,9 @@
 //     traced: ratio.layers_to_raw says what the abstractions cost.
 //   - cnn_bn_adam_b64: conv(32)-bn-relu, conv(64)-bn-relu, maxpool, dense(10) on 28x28x1, batch
 //     64, training mode (batch-norm updates), Adam; eagerly and traced.
+//   - lstm128_t50_b32_adam: LSTM(128) over 50 steps of 32 features, batch 32, then dense(10) on
+//     the last output, sparse cross-entropy, Adam; eagerly (a C++ loop) and traced (one While and
+//     its gradient loop, Note [Recurrent layers]).
 // Prints `name<TAB>value<TAB>unit` (us per step). tools/bench/training_bench.py runs this binary
 // beside PyTorch (eager, torch.compile) and TensorFlow (tf.function) and prints the ratios.
 #include <cstdio>
@@ -111,11 +114,10 @@ struct Cnn : nn::Module {
   }
 };
 
-void CnnCase() {
-  const int batch = 64;
-  const Tensor x = random_normal({batch, 28, 28, 1}, 5);
-  const Tensor y = cast(floor(random_uniform({batch}, 6, kFloat32, 0, 10)), kInt64);
-  Cnn eager_model, traced_model;
+// Times a training step of a fresh `Model` eagerly and traced on (x, y).
+template <typename Model>
+void EagerAndTraced(const std::string& name, const Tensor& x, const Tensor& y) {
+  Model eager_model, traced_model;
   optimizers::Adam eager_opt(1e-3), traced_opt(1e-3);
   auto eager = LayerStep(eager_model, eager_opt);
   auto traced = duet::function(LayerStep(traced_model, traced_opt));
@@ -123,8 +125,28 @@ void CnnCase() {
       [&] { DoNotOptimize(eager(x, y)); },
       [&] { DoNotOptimize(traced(x, y)); },
   });
-  Print("duet_eager.cnn_bn_adam_b64", s[0] * kUs, "us");
-  Print("duet_traced.cnn_bn_adam_b64", s[1] * kUs, "us");
+  Print("duet_eager." + name, s[0] * kUs, "us");
+  Print("duet_traced." + name, s[1] * kUs, "us");
+}
+
+void CnnCase() {
+  const int batch = 64;
+  const Tensor x = random_normal({batch, 28, 28, 1}, 5);
+  const Tensor y = cast(floor(random_uniform({batch}, 6, kFloat32, 0, 10)), kInt64);
+  EagerAndTraced<Cnn>("cnn_bn_adam_b64", x, y);
+}
+
+struct Rnn : nn::Module {
+  nn::LSTM lstm{this, "lstm", 128};
+  nn::Dense head{this, "head", 10};
+  Tensor operator()(const Tensor& x, bool) { return head(lstm(x)); }
+};
+
+void LstmCase() {
+  const int batch = 32;
+  const Tensor x = random_normal({batch, 50, 32}, 7);
+  const Tensor y = cast(floor(random_uniform({batch}, 8, kFloat32, 0, 10)), kInt64);
+  EagerAndTraced<Rnn>("lstm128_t50_b32_adam", x, y);
 }
 
 }  // namespace
@@ -133,5 +155,6 @@ void CnnCase() {
 int main() {
   duet::MlpCase();
   duet::CnnCase();
+  duet::LstmCase();
   return 0;
 }

@@ -10,6 +10,8 @@ Cases (training_bench.cc):
   mlp_adam_b64     784-256-10 relu MLP, batch 64, sparse cross-entropy from logits, Adam(1e-3)
   cnn_bn_adam_b64  conv(32,3,same)-bn-relu, conv(64,3,same)-bn-relu, maxpool 2, dense(10) on
                    28x28x1, batch 64, training mode (batch-norm statistics updated), Adam(1e-3)
+  lstm128_t50_b32_adam  LSTM(128) over 50 steps of 32 features, dense(10) on the last output,
+                   batch 32, Adam(1e-3) (PyTorch's nn.LSTM, Keras' LSTM)
 Each round runs the duet binary once, then each peer (peer_timing.py's medians) in a process of
 its own (PyTorch and TensorFlow abort when both load LLVM into one process); the output is
 every round's lines, then per case the median over rounds and the ratios peer / duet traced
@@ -28,15 +30,14 @@ import numpy as np  # noqa: E402
 
 from peer_timing import emit, median_seconds_per_call  # noqa: E402
 
-CASES = ["mlp_adam_b64", "cnn_bn_adam_b64"]
+CASES = ["mlp_adam_b64", "cnn_bn_adam_b64", "lstm128_t50_b32_adam"]
 
-BATCH = 64
 rng = np.random.default_rng(0)
 
 
-def data(shape):
-    x = rng.standard_normal((BATCH,) + shape).astype(np.float32)
-    y = rng.integers(0, 10, BATCH).astype(np.int64)
+def data(shape, batch):
+    x = rng.standard_normal((batch,) + shape).astype(np.float32)
+    y = rng.integers(0, 10, batch).astype(np.int64)
     return x, y
 
 
@@ -49,6 +50,26 @@ def torch_cnn():
     return n.Sequential(n.Conv2d(1, 32, 3, padding=1), n.BatchNorm2d(32), n.ReLU(),
                         n.Conv2d(32, 64, 3, padding=1), n.BatchNorm2d(64), n.ReLU(),
                         n.MaxPool2d(2), n.Flatten(), n.Linear(64 * 14 * 14, 10))
+
+
+def torch_rnn():
+    """nn.LSTM(32, 128, batch_first) and a Linear(128, 10) on the last step's output."""
+
+    class Rnn(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = torch.nn.LSTM(32, 128, batch_first=True)
+            self.head = torch.nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.head(self.lstm(x)[0][:, -1])
+
+    return Rnn()
+
+
+def keras_rnn():
+    L = keras.layers
+    return keras.Sequential([keras.Input((50, 32)), L.LSTM(128), L.Dense(10)])
 
 
 def keras_mlp():
@@ -107,17 +128,19 @@ def time_peer(framework, compile_ok):
     else:
         import tensorflow as tf
         import keras
-    shapes = {"mlp_adam_b64": (784,), "cnn_bn_adam_b64": (28, 28, 1)}
+    shapes = {"mlp_adam_b64": ((784,), 64), "cnn_bn_adam_b64": ((28, 28, 1), 64),
+              "lstm128_t50_b32_adam": ((50, 32), 32)}
+    models = {"mlp_adam_b64": (torch_mlp, keras_mlp), "cnn_bn_adam_b64": (torch_cnn, keras_cnn),
+              "lstm128_t50_b32_adam": (torch_rnn, keras_rnn)}
     for case in CASES:
-        x, y = data(shapes[case])
+        x, y = data(*shapes[case])
         if framework == "pytorch":
-            make = torch_mlp if case.startswith("mlp") else torch_cnn
+            make = models[case][0]
             steps = {"pytorch_eager": torch_steps(make, x, y, False)}
             if compile_ok:
                 steps["pytorch_compile"] = torch_steps(make, x, y, True)
         else:
-            make = keras_mlp if case.startswith("mlp") else keras_cnn
-            steps = {"tensorflow_function": tf_step(make, x, y)}
+            steps = {"tensorflow_function": tf_step(models[case][1], x, y)}
         for peer, step in steps.items():
             emit(f"{peer}.{case}", median_seconds_per_call(step) * 1e6, "us")
 

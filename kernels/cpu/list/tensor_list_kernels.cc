@@ -279,6 +279,87 @@ absl::Status ElementShapeKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
+// ZerosLike of a list: a list of as many unset elements, which read as zeros (the zero gradient
+// of a list, Note [TensorList gradients] in ops/list/list_grads.cc).
+absl::Status ZerosLikeListKernel(KernelContext& ctx) {
+  const TensorListValue* in = TensorListOf(ctx.input(0));
+  if (in == nullptr) return absl::InvalidArgumentError("x does not hold a TensorList");
+  auto list = std::make_shared<TensorListValue>();
+  list->element_dtype = in->element_dtype;
+  list->element_shape = in->element_shape;
+  list->max_num_elements = in->max_num_elements;
+  list->elements.resize(in->elements.size());
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
+template <typename T>
+void AddElements(const Tensor& a, const Tensor& b, Tensor& sum) {
+  const T* x = a.data<T>();
+  const T* y = b.data<T>();
+  T* z = sum.mutable_data<T>();
+  for (int64_t i = 0, n = a.shape().num_elements(); i < n; ++i) z[i] = x[i] + y[i];
+}
+
+// a + b for two set elements of one shape.
+absl::StatusOr<Tensor> AddElement(const Tensor& a, const Tensor& b) {
+  if (a.shape() != b.shape()) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot add list elements of shapes ",
+                                                   a.shape().str(), " and ", b.shape().str()));
+  }
+  DUET_ASSIGN_OR_RETURN(Tensor sum, Tensor::TryEmpty(a.dtype(), a.shape()));
+  switch (a.dtype()) {
+    case kFloat32:
+      AddElements<float>(a, b, sum);
+      break;
+    case kFloat64:
+      AddElements<double>(a, b, sum);
+      break;
+    case kInt32:
+      AddElements<int32_t>(a, b, sum);
+      break;
+    case kInt64:
+      AddElements<int64_t>(a, b, sum);
+      break;
+    default:
+      return absl::UnimplementedError(
+          absl::StrCat("lists of ", DTypeName(a.dtype()), " elements cannot be added"));
+  }
+  return sum;
+}
+
+// AddN of lists: elementwise, as TensorFlow adds gradient lists; an unset element adds nothing,
+// so a set element is shared when the other inputs leave it unset.
+absl::Status AddNListKernel(KernelContext& ctx) {
+  const TensorListValue* first = TensorListOf(ctx.input(0));
+  if (first == nullptr) return absl::InvalidArgumentError("inputs[0] does not hold a TensorList");
+  auto list = std::make_shared<TensorListValue>(*first);
+  for (int k = 1; k < ctx.num_inputs(); ++k) {
+    const TensorListValue* in = TensorListOf(ctx.input(k));
+    if (in == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("inputs[", k, "] does not hold a TensorList"));
+    }
+    if (in->element_dtype != list->element_dtype || in->elements.size() != list->elements.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot add a list of ", in->elements.size(), " ", DTypeName(in->element_dtype),
+          " elements to one of ", list->elements.size(), " ", DTypeName(list->element_dtype)));
+    }
+    DUET_ASSIGN_OR_RETURN(list->element_shape, MergedElementShape(*list, in->element_shape));
+    for (size_t i = 0; i < in->elements.size(); ++i) {
+      Tensor& sum = list->elements[i];
+      const Tensor& term = in->elements[i];
+      if (!term.defined()) continue;
+      if (!sum.defined()) {
+        sum = term;
+      } else {
+        DUET_ASSIGN_OR_RETURN(sum, AddElement(sum, term));
+      }
+    }
+  }
+  ctx.output(0) = MakeTensorListTensor(std::move(list));
+  return absl::OkStatus();
+}
+
 // The numeric dtypes: the kernels move elements with memcpy (TensorList element_dtype attrs take
 // no strings).
 constexpr std::initializer_list<DType> kElementTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
@@ -303,6 +384,10 @@ const bool kRegistered = [] {
                         std::pair{"TensorListPopBack", &PopBackKernel}}) {
     RegisterKernel(op, DeviceType::kCpu, {kVariant}, {fn, /*allocates_outputs=*/true});
   }
+  RegisterKernel("ZerosLike", DeviceType::kCpu, {kVariant},
+                 {ZerosLikeListKernel, /*allocates_outputs=*/true});
+  RegisterKernel("AddN", DeviceType::kCpu, {kVariant},
+                 {AddNListKernel, /*allocates_outputs=*/true});
   RegisterKernel("TensorListLength", DeviceType::kCpu, {kFloat32},
                  {LengthKernel, /*allocates_outputs=*/true});
   RegisterKernel("TensorListElementShape", DeviceType::kCpu, {kInt32},

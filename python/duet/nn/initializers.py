@@ -48,6 +48,10 @@ def HeUniform(seed=None):  # noqa: N802
     return _core._initializer_he_uniform(seed)
 
 
+def Orthogonal(gain=1.0, seed=None):  # noqa: N802
+    return _core._initializer_orthogonal(gain, seed)
+
+
 def get(identifier):
     """An Initializer from a name, or `identifier` itself when it is one or a callable."""
     if isinstance(identifier, str):
@@ -59,5 +63,6 @@ def get(identifier):
 
 zeros, ones, constant = Zeros, Ones, Constant
 random_normal, truncated_normal, random_uniform = RandomNormal, TruncatedNormal, RandomUniform
+orthogonal = Orthogonal
 glorot_uniform, glorot_normal, he_normal, he_uniform = (GlorotUniform, GlorotNormal, HeNormal,
                                                         HeUniform)

@@ -54,6 +54,44 @@ class Conv2DTranspose(_ActivationMixin, _core.Conv2DTranspose):
         super().__init__(filters, kernel_size, *args, activation=activation, **kwargs)
 
 
+class _Recurrent:
+    """Keras' call of a recurrent layer: initial_state= and, with return_state=True, the list
+    [output, *final states]."""
+
+    def __init__(self, *args, return_state=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._return_state = return_state
+
+    @property
+    def return_state(self):
+        return self.__dict__.get("_return_state", False)
+
+    def __call__(self, inputs, initial_state=None, training=None):
+        if initial_state is None and not self.return_state:
+            return super().__call__(inputs, training=training)
+        output, states = self._call_with_state(inputs, list(initial_state or []), training)
+        return [output, *states] if self.return_state else output
+
+
+class SimpleRNN(_Recurrent, _core.SimpleRNN):
+    __doc__ = _core.SimpleRNN.__doc__
+
+
+class LSTM(_Recurrent, _core.LSTM):
+    __doc__ = _core.LSTM.__doc__
+
+
+class GRU(_Recurrent, _core.GRU):
+    __doc__ = _core.GRU.__doc__
+
+
+class Bidirectional(_Recurrent, _core.Bidirectional):
+    __doc__ = _core.Bidirectional.__doc__
+
+    def __init__(self, layer, merge_mode="concat", **kwargs):
+        super().__init__(layer, merge_mode, return_state=layer.return_state, **kwargs)
+
+
 MaxPool2D = MaxPooling2D = _core.MaxPool2D
 AvgPool2D = AveragePooling2D = _core.AvgPool2D
 GlobalAveragePooling2D = GlobalAvgPool2D = _core.GlobalAveragePooling2D

@@ -717,9 +717,11 @@ TEST_CASE("random graphs compute the same values optimized, and every pass fires
   std::cout << stats.str();
   if (from_seed) return;
   // Passes whose patterns pure random graphs cannot have: calls of functions (nested
-  // duet::functions; inline_functions_test covers them) and variable updates (stateful;
-  // fuse_gradient_update_test covers ResourceApplyGradientDescent of a MatMul).
-  const std::set<std::string> needs_more = {"inline_functions", "fuse_gradient_update"};
+  // duet::functions; inline_functions_test covers them), variable updates (stateful;
+  // fuse_gradient_update_test covers ResourceApplyGradientDescent of a MatMul) and loops with
+  // their gradients (merge_loop_twins_test).
+  const std::set<std::string> needs_more = {"inline_functions", "fuse_gradient_update",
+                                            "merge_loop_twins"};
   for (const std::string& pass : PassNames()) {
     if (needs_more.count(pass)) continue;
     INFO(stats.str());
