@@ -8,6 +8,11 @@
 // the forward node (TensorFlow instead adds the intermediates the gradient needs as outputs).
 // The gradient If returns one tensor per input that either branch differentiates; a branch that
 // does not reach such an input returns zeros for it.
+#include <algorithm>
+#include <optional>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "graph/control_flow.h"
@@ -245,33 +250,51 @@ std::vector<ArgSpec> LoopVarSpecs(const Function& body) {
   return specs;
 }
 
-// Runs the forward loop again from `inputs`, pushing the loop variables `accumulated` names at the
-// start of each iteration (step 1 of Note [While gradients]). Returns the trip count and one
-// list per accumulated variable.
+// What the backward loop's state holds, by position.
+struct BackwardLoop {
+  std::vector<size_t> changing;     // changing float or list loop variables (an upstream each)
+  std::vector<size_t> accumulated;  // changing loop variables (an accumulator each)
+  std::vector<NodeOutput> saved;    // body values the gradient reads (an accumulator each)
+  std::vector<size_t> invariant;    // loop invariants (passed on unchanged)
+  std::vector<size_t> summed;       // invariants whose gradients are summed
+};
+
+// Runs the forward loop again from `inputs`, pushing the loop variables `loop.accumulated` names
+// at the start of each iteration and the body values `loop.saved` names at its end (steps 1 and
+// 3 of Note [While gradients]). Returns the trip count and one list per accumulated variable,
+// then one per saved value.
 std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(
     const Function& cond, const Function& body,
     const std::shared_ptr<const FunctionBody>& forward_body, const std::vector<Tensor>& inputs,
-    const std::vector<size_t>& accumulated) {
+    const BackwardLoop& loop) {
   const size_t n = inputs.size();
   std::vector<ArgSpec> specs = LoopVarSpecs(body);
   std::vector<Tensor> vars = inputs;
   specs.emplace_back(kInt32, kScalarShape, Device::cpu());
   vars.push_back(constant(0));
-  for (size_t k : accumulated) {
+  for (size_t k : loop.accumulated) {
     specs.emplace_back(kVariant, kScalarShape, Device::cpu());
     vars.push_back(empty_tensor_list(ElementShapeOperand(body.arg_shapes()[k]), constant(-1),
                                      body.arg_dtypes()[k]));
+  }
+  for (const NodeOutput& v : loop.saved) {
+    specs.emplace_back(kVariant, kScalarShape, Device::cpu());
+    vars.push_back(empty_tensor_list(ElementShapeOperand(v.node->output_shape(v.index)),
+                                     constant(-1), v.node->output_dtype(v.index)));
   }
   GraphContext* outer = GraphContext::Current();
   FunctionTrace cond_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
     return InlineFunction(cond, std::vector<Tensor>(args.begin(), args.begin() + n));
   });
   FunctionTrace body_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
+    std::vector<OutputList> values;
     std::vector<Tensor> results =
-        InlineFunction(body, std::vector<Tensor>(args.begin(), args.begin() + n));
+        InlineFunction(body, std::vector<Tensor>(args.begin(), args.begin() + n), &values);
     results.push_back(args[n] + 1);
-    for (size_t j = 0; j < accumulated.size(); ++j) {
-      results.push_back(tensor_list_push_back(args[n + 1 + j], args[accumulated[j]]));
+    auto list = args.begin() + n + 1;
+    for (size_t k : loop.accumulated) results.push_back(tensor_list_push_back(*list++, args[k]));
+    for (const NodeOutput& v : loop.saved) {
+      results.push_back(tensor_list_push_back(*list++, values[v.node->id()][v.index]));
     }
     return results;
   });
@@ -286,32 +309,85 @@ std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(
   return {out[n], std::vector<Tensor>(out.begin() + n + 1, out.end())};
 }
 
-// What the backward loop's state holds, by position.
-struct BackwardLoop {
-  std::vector<size_t> changing;     // changing float or list loop variables (an upstream each)
-  std::vector<size_t> accumulated;  // changing loop variables (an accumulator each)
-  std::vector<size_t> invariant;    // loop invariants (passed on unchanged)
-  std::vector<size_t> summed;       // invariants whose gradients are summed
-};
+// Step 3 of Note [While gradients]: the nodes gradients() added after the repeated body (ids from
+// `end` on) read some of the repeated body's values (ids in [start, end), inlined from the nodes
+// of `body` as `values` says). With `needed` (pass 1) records those body values; otherwise makes
+// the readers read `saved_values` (popped from the accumulators) for the body values in `saved`,
+// which leaves the repeated body dead (pruned when the function compiles). A result that is such
+// a value itself is replaced too.
+void ReadSavedValues(const Function& body, Graph& graph, int start, int end,
+                     const std::vector<OutputList>& values, const std::vector<NodeOutput>& saved,
+                     const std::vector<Tensor>& saved_values, std::vector<Tensor>& results,
+                     std::vector<NodeOutput>* needed) {
+  struct Hash {
+    size_t operator()(const NodeOutput& o) const { return absl::HashOf(o.node, o.index); }
+  };
+  absl::flat_hash_map<NodeOutput, NodeOutput, Hash> body_value;  // inlined copy -> body value
+  for (size_t id = 0; id < values.size(); ++id) {
+    for (size_t i = 0; i < values[id].size(); ++i) {
+      const NodeOutput* copy = SymbolicOutput(values[id][i]);
+      if (copy == nullptr || copy->node->id() < start || copy->node->id() >= end ||
+          copy->node->output_dtype(copy->index) == kResource) {
+        continue;  // an argument, a constant, or a variable handle: nothing to save
+      }
+      body_value.emplace(*copy,
+                         NodeOutput{body.body().node(static_cast<int>(id)), static_cast<int>(i)});
+    }
+  }
+  // The saved value standing for an inlined copy, recording it as needed in pass 1.
+  auto replacement = [&](const NodeOutput& in) -> std::optional<NodeOutput> {
+    auto it = body_value.find(in);
+    if (it == body_value.end()) return std::nullopt;
+    if (needed != nullptr) {
+      if (std::find(needed->begin(), needed->end(), it->second) == needed->end()) {
+        needed->push_back(it->second);
+      }
+      return std::nullopt;
+    }
+    auto at = std::find(saved.begin(), saved.end(), it->second);
+    if (at == saved.end()) return std::nullopt;  // not saved: the repeat computes it
+    return *SymbolicOutput(saved_values[at - saved.begin()]);
+  };
+  for (int id = end; id < graph.num_nodes(); ++id) {
+    const Node* node = graph.node(id);
+    for (size_t j = 0; j < node->inputs().size(); ++j) {
+      if (auto to = replacement(node->inputs()[j])) {
+        graph.SetInput(node, static_cast<int>(j), *to);
+      }
+    }
+  }
+  for (Tensor& result : results) {
+    const NodeOutput* out = SymbolicOutput(result);
+    if (out == nullptr) continue;
+    if (auto to = replacement(*out)) result = to->node->output(to->index);
+  }
+}
 
-// The body of the backward loop (step 2 of Note [While gradients]): arguments and results are
-// the counter, the upstreams of `changing`, the accumulators, the sums of `summed`, then the
-// invariants. With `found` (pass 1) there are no sums: it records which of `summed` get a
-// gradient, and of which dtype.
+// The body of the backward loop (steps 2 and 3 of Note [While gradients]): arguments and results
+// are the counter, the upstreams of `changing`, the accumulators of `accumulated` and `saved`, the
+// sums of `summed`, then the invariants. With `found` and `needed` (pass 1: no sums, no saved
+// values) it records which of `summed` get a gradient, of which dtype, and which body values the
+// gradient reads.
 std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
-                                 const std::vector<Tensor>& args,
-                                 std::vector<InputGradient>* found) {
+                                 const std::vector<Tensor>& args, std::vector<InputGradient>* found,
+                                 std::vector<NodeOutput>* needed) {
   const size_t n = body.arg_dtypes().size();
   auto next = args.begin();
   const Tensor counter = *next++;
   const std::vector<Tensor> upstream(next, next + loop.changing.size());
   next += loop.changing.size();
-  std::vector<Tensor> xs(n), lists;
+  std::vector<Tensor> xs(n), lists, saved_values;
   for (size_t k : loop.accumulated) {
     auto [rest, x] = tensor_list_pop_back(*next++, ElementShapeOperand(body.arg_shapes()[k]),
                                           body.arg_dtypes()[k]);
     lists.push_back(rest);
     xs[k] = x;
+  }
+  for (const NodeOutput& v : loop.saved) {
+    auto [rest, value] = tensor_list_pop_back(
+        *next++, ElementShapeOperand(v.node->output_shape(v.index)), v.node->output_dtype(v.index));
+    lists.push_back(rest);
+    saved_values.push_back(value);
   }
   std::vector<Tensor> sums;
   if (found == nullptr) {
@@ -320,7 +396,11 @@ std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
   }
   for (size_t k : loop.invariant) xs[k] = *next++;
 
-  const std::vector<Tensor> ys_all = InlineFunction(body, xs);
+  Graph& graph = GraphContext::Current()->graph();
+  const int start = graph.num_nodes();
+  std::vector<OutputList> values;
+  const std::vector<Tensor> ys_all = InlineFunction(body, xs, &values);
+  const int end = graph.num_nodes();
   std::vector<Tensor> ys;
   std::vector<GradientSource> sources;
   for (size_t k : loop.changing) {
@@ -328,7 +408,8 @@ std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
     sources.emplace_back(xs[k]);
   }
   for (size_t k : loop.summed) sources.emplace_back(xs[k]);
-  const std::vector<Tensor> grads = gradients(ys, sources, upstream);
+  std::vector<Tensor> grads = gradients(ys, sources, upstream);
+  ReadSavedValues(body, graph, start, end, values, loop.saved, saved_values, grads, needed);
 
   std::vector<Tensor> results = {counter - 1};
   for (size_t c = 0; c < loop.changing.size(); ++c) {
@@ -378,13 +459,29 @@ TensorList WhileGrad(const GradientContext& ctx) {
   CheckNoLaterUpdates(ctx, /*first_resource_input=*/0, "loop");
   std::vector<Tensor> inputs;
   for (size_t k = 0; k < n; ++k) inputs.push_back(ctx.input(static_cast<int>(k)));
+  const std::vector<ArgSpec> var_specs = LoopVarSpecs(body);
+  const ArgSpec list_spec(kVariant, kScalarShape, Device::cpu());
+
+  // Pass 1 finds which invariants get a gradient (and, for variables, of which dtype) and which
+  // body values the gradient reads (step 3 of Note [While gradients]).
+  std::vector<InputGradient> found(n);
+  std::vector<NodeOutput> needed;
+  {
+    std::vector<ArgSpec> probe = {{kInt32, kScalarShape, Device::cpu()}};
+    for (size_t k : loop.changing) probe.push_back(var_specs[k]);
+    for (size_t i = 0; i < loop.accumulated.size(); ++i) probe.push_back(list_spec);
+    for (size_t k : loop.invariant) probe.push_back(var_specs[k]);
+    TraceFunction(GraphContext::Current(), probe, [&](const std::vector<Tensor>& args) {
+      return BackwardBody(body, loop, args, &found, &needed);
+    });
+  }
+  loop.saved = std::move(needed);
   auto [trip_count, accumulators] =
-      AccumulatingLoop(cond, body, ctx.attr(WhileAttrs::kBody).body, inputs, loop.accumulated);
+      AccumulatingLoop(cond, body, ctx.attr(WhileAttrs::kBody).body, inputs, loop);
 
   // The backward loop's state (BackwardBody says the order).
   std::vector<ArgSpec> specs = {{kInt32, kScalarShape, Device::cpu()}};
   std::vector<Tensor> vars = {trip_count};
-  const std::vector<ArgSpec> var_specs = LoopVarSpecs(body);
   for (size_t k : loop.changing) {
     specs.push_back(var_specs[k]);
     vars.push_back(ctx.grad(static_cast<int>(k)).defined()
@@ -392,17 +489,8 @@ TensorList WhileGrad(const GradientContext& ctx) {
                        : zeros_like(ctx.output(static_cast<int>(k))));
   }
   for (const Tensor& list : accumulators) {
-    specs.emplace_back(kVariant, kScalarShape, Device::cpu());
+    specs.push_back(list_spec);
     vars.push_back(list);
-  }
-  // Pass 1 finds which invariants get a gradient (and, for variables, of which dtype).
-  std::vector<InputGradient> found(n);
-  {
-    std::vector<ArgSpec> probe = specs;
-    for (size_t k : loop.invariant) probe.push_back(var_specs[k]);
-    TraceFunction(GraphContext::Current(), probe, [&](const std::vector<Tensor>& args) {
-      return BackwardBody(body, loop, args, &found);
-    });
   }
   std::vector<size_t> summed;
   for (size_t k : loop.summed) {
@@ -424,7 +512,7 @@ TensorList WhileGrad(const GradientContext& ctx) {
     return std::vector<Tensor>{args[0] > 0};
   });
   FunctionTrace body_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
-    return BackwardBody(body, loop, args, nullptr);
+    return BackwardBody(body, loop, args, nullptr, nullptr);
   });
   const std::vector<Tensor> out = graph_internal::CallWhile(
       std::move(cond_trace), std::move(body_trace), vars, OpSite("While_grad"), kBackwardLoopName);
@@ -435,7 +523,7 @@ TensorList WhileGrad(const GradientContext& ctx) {
     const int k = static_cast<int>(loop.changing[c]);
     if (ctx.needs_grad(k)) result[k] = out[1 + c].to(ctx.input(k).device());
   }
-  const size_t sums_out = 1 + loop.changing.size() + loop.accumulated.size();
+  const size_t sums_out = 1 + loop.changing.size() + accumulators.size();
   for (size_t s = 0; s < loop.summed.size(); ++s) {
     const int k = static_cast<int>(loop.summed[s]);
     Tensor g = out[sums_out + s];

@@ -280,6 +280,12 @@ std::vector<char> NeededNodes(const Function& function) {
 }  // namespace
 
 std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args) {
+  std::vector<OutputList> values;
+  return InlineFunction(function, args, &values);
+}
+
+std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args,
+                                   std::vector<OutputList>* values_out) {
   if (const Node* arg = VariableUpdatedAndRead(function)) {
     NotRepeatable(function, *arg,
                   "is a variable the function both updates and reads; read it outside the cond "
@@ -315,6 +321,7 @@ std::vector<Tensor> InlineFunction(const Function& function, const std::vector<T
   }
   std::vector<Tensor> results;
   for (const NodeOutput& r : function.results()) results.push_back(values[r.node->id()][r.index]);
+  *values_out = std::move(values);
   return results;
 }
 

@@ -141,5 +141,9 @@ bool Repeatable(const Node& node);
 // depends on another stateful node (random numbers, a host function), or a function that both
 // updates and reads a variable (a repeated read would see the update), throws Unimplemented.
 std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args);
+// The same, also giving each body node's outputs in the caller (by body node id; empty for nodes
+// the results do not need), so a caller can find the inlined copy of any body value.
+std::vector<Tensor> InlineFunction(const Function& function, const std::vector<Tensor>& args,
+                                   std::vector<OutputList>* values);
 
 }  // namespace duet
