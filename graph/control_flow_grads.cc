@@ -197,26 +197,32 @@ TensorList IfGrad(const GradientContext& ctx) {
   return result;
 }
 
-// Note [While gradients]: the gradient of While(xs) follows TensorFlow's design, with the
-// recomputation Note [If gradients] and Note [Call gradients] already accept:
+// Note [While gradients]: the gradient of While(xs) follows TensorFlow's design:
 //  1. An accumulating twin of the forward loop runs from the same inputs: its body is the forward
-//     body plus a trip counter and one TensorListPushBack per loop variable that changes, pushing
-//     the value each iteration starts from onto an accumulator (EmptyTensorList). Loop
-//     invariants (what the body passes on unchanged: captures, variables) are not pushed.
-//  2. A backward While runs the trip count down. Each iteration pops the loop variables of its
-//     forward iteration (TensorListPopBack), repeats that iteration's body on them, op by op
-//     (InlineFunction), and differentiates it with gradients(): the upstream gradients of the
-//     changing floating-point variables become those of the iteration's inputs, and the
-//     gradients of loop invariants are summed over iterations.
-// So the accumulators hold one copy of the loop variables per iteration (linear in the trip
-// count, freed as the backward pops them) and no intermediates: each iteration's body runs once
-// more in the backward (the forward loop twice in all, since the twin repeats it). Nested loops
-// and conds in a body need nothing more: the repeated body holds them as nodes, differentiated by
-// their own gradients. Like If, the body must be repeatable (no random numbers, no variable both
-// updated and read: InlineFunction says which node is not). A TensorList loop variable (a
-// Keras-style RNN's outputs, written with SetItem) is accumulated like any other (lists of lists
-// share their elements) and carries a gradient list (Note [TensorList gradients]); an invariant
-// list (the inputs read with GetItem) sums one-element gradient lists, so a loop over a sequence
+//     body plus a trip counter and TensorListPushBacks onto accumulators (EmptyTensorList): each
+//     loop variable that changes, as the iteration starts, and each body value of step 3, as it
+//     ends. Loop invariants (what the body passes on unchanged: captures, variables) are not
+//     pushed. In a graph the forward While itself then goes: its twin computes the same loop
+//     variables (Note [Merging loop twins] in graph/passes/merge_loop_twins.cc).
+//  2. A backward While runs the trip count down. Each iteration pops its forward iteration's loop
+//     variables (TensorListPopBack), repeats the body on them, op by op (InlineFunction), and
+//     differentiates that with gradients(): the upstream gradients of the changing float and list
+//     variables become those of the iteration's inputs, and the gradients of loop invariants are
+//     summed over iterations.
+//  3. The gradient nodes read some values of the repeated body (a sigmoid's output, a matmul's
+//     operands). A probe trace of the backward body finds which; the twin pushes them (step 1),
+//     and the backward body's gradient nodes read them popped instead, so the repeat is dead and
+//     pruned: no forward work is done twice (TensorFlow's accumulated intermediates). A value
+//     the probe did not see is recomputed, which is correct, only slower.
+// Memory is the accumulators: per iteration, the changing loop variables and the values the
+// gradient reads, linear in the trip count and freed as the backward pops them. Nested loops and
+// conds in a body need nothing more: the repeated body holds them as nodes, differentiated by
+// their own gradients (whose captures of forward values step 3 saves like any other). Like If,
+// the body must be repeatable (no random numbers, no variable both updated and read:
+// InlineFunction says which node is not). A TensorList loop variable (a Keras-style RNN's
+// outputs, written with SetItem) is accumulated like any other (lists of lists share their
+// elements) and carries a gradient list (Note [TensorList gradients]); an invariant list (the
+// inputs read with GetItem) sums one-element gradient lists, so a loop over a sequence
 // differentiates in linear time and memory. The gradient of a backward loop (a second-order
 // gradient) is refused: its accumulators hold the forward's values, whose own gradients would
 // need the forward loop differentiated through them.
