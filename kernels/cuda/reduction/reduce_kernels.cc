@@ -1,9 +1,9 @@
-// Sum, Mean, Max, Min, Prod, All, Any, ArgMax and ArgMin on CUDA (All and Any are Min and Max
-// of bytes). The axes are a host input; the CPU's
-// planner (reduce_plan.h) turns them into (outer, reduce, inner) passes, each one or two kernel
-// launches (reduce_kernels.h). Results accumulate in the element type: float sums differ from the
-// CPU's in rounding only (another summation order); the CPU accumulates float32 Prod in float64
-// and int32 Mean in int64 (docs/cuda.md, "Kernels": a wrapping int32 sum differs there).
+// Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin, Cumsum and Cumprod on CUDA (All and Any are
+// Min and Max of bytes). The axes are a host input; the CPU's planner (reduce_plan.h) turns them
+// into (outer, reduce, inner) passes, each one or two kernel launches (reduce_kernels.h). Results
+// accumulate in the element type: float sums differ from the CPU's in rounding only (another
+// summation order); the CPU accumulates float32 Prod in float64 and int32 Mean in int64
+// (docs/cuda.md, "Kernels": a wrapping int32 sum differs there).
 #include "kernels/cuda/reduction/reduce_kernels.h"
 
 #include <vector>
@@ -13,6 +13,7 @@
 #include "kernels/common/reduce_plan.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/kernel_registry.h"
+#include "ops/reduction/reduction_attrs.h"
 
 namespace duet {
 namespace {
@@ -99,6 +100,20 @@ absl::Status ArgReduceKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
+// Cumsum and Cumprod: the axis is a host input; the launcher walks each column in order.
+template <bool kProd>
+absl::Status ScanKernel(KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  Tensor& out = ctx.output(0);
+  if (x.num_elements() == 0) return absl::OkStatus();
+  DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * context, cuda::CurrentContext(ctx.device()));
+  const AxisView v = ViewAroundAxis(x.shape(), WrapAxis(IntScalar(ctx.input(1)), x.rank()));
+  DUET_CUDA_RETURN_IF_ERROR(cuda::LaunchScan(
+      kProd, ReduceTypeOf(x.dtype()), x.raw_data(), out.raw_data(), v.outer, v.n, v.inner,
+      ctx.attr(ScanAttrs::kExclusive), ctx.attr(ScanAttrs::kReverse), context->stream()));
+  return absl::OkStatus();
+}
+
 constexpr std::initializer_list<DType> kTypes = {kFloat32, kFloat64, kInt32, kInt64};
 
 const KernelRegistrar kSum("Sum", DeviceType::kCuda, kTypes, {ReduceKernel<cuda::ReduceOp::kSum>});
@@ -115,6 +130,8 @@ const KernelRegistrar kAny("Any", DeviceType::kCuda, {kInt32, kInt64},
                            {ReduceKernel<cuda::ReduceOp::kMax>});
 const KernelRegistrar kArgMax("ArgMax", DeviceType::kCuda, kTypes, {ArgReduceKernel<true>});
 const KernelRegistrar kArgMin("ArgMin", DeviceType::kCuda, kTypes, {ArgReduceKernel<false>});
+const KernelRegistrar kCumsum("Cumsum", DeviceType::kCuda, kTypes, {ScanKernel<false>});
+const KernelRegistrar kCumprod("Cumprod", DeviceType::kCuda, kTypes, {ScanKernel<true>});
 
 }  // namespace
 }  // namespace duet

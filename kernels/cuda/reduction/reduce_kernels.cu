@@ -309,6 +309,48 @@ void Arg(const void* src, void* out, int64_t outer, int64_t n, int64_t inner, cu
   }
 }
 
+// One thread per column (o, j) of the (outer, n, inner) view: the running combination down its
+// n rows in the CPU's order (LaunchScan in reduce_kernels.h), so the results agree exactly.
+template <typename R, typename T>
+__global__ void ScanKernel(const T* __restrict__ src, T* __restrict__ dst, int64_t outer, int64_t n,
+                           int64_t inner, bool exclusive, bool reverse) {
+  const int64_t columns = outer * inner;
+  for (int64_t c = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; c < columns;
+       c += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t o = c / inner, j = c % inner;
+    const T* in = src + o * n * inner + j;
+    T* out = dst + o * n * inner + j;
+    T acc = R::Identity();
+    for (int64_t step = 0; step < n; ++step) {
+      const int64_t k = (reverse ? n - 1 - step : step) * inner;
+      if (exclusive) {
+        out[k] = acc;
+        acc = R::Combine(acc, in[k]);
+      } else {
+        acc = R::Combine(acc, in[k]);
+        out[k] = acc;
+      }
+    }
+  }
+}
+
+template <typename T>
+void ScanTyped(bool prod, const void* src, void* dst, int64_t outer, int64_t n, int64_t inner,
+               bool exclusive, bool reverse, cudaStream_t stream) {
+  const int64_t columns = outer * inner;
+  const int blocks =
+      static_cast<int>(std::min<int64_t>((columns + kThreads - 1) / kThreads, kMaxBlocks));
+  const T* in = static_cast<const T*>(src);
+  T* out = static_cast<T*>(dst);
+  if (prod) {
+    ScanKernel<ProdR<T>, T>
+        <<<blocks, kThreads, 0, stream>>>(in, out, outer, n, inner, exclusive, reverse);
+  } else {
+    ScanKernel<SumR<T>, T>
+        <<<blocks, kThreads, 0, stream>>>(in, out, outer, n, inner, exclusive, reverse);
+  }
+}
+
 template <typename T>
 void ArgTyped(bool is_max, const void* src, void* out, bool out64, int64_t outer, int64_t n,
               int64_t inner, cudaStream_t stream) {
@@ -375,6 +417,29 @@ cudaError_t LaunchArgReduce(bool is_max, ReduceType type, const void* src, void*
       break;
     case ReduceType::kBool:
       return cudaErrorInvalidValue;  // ArgMax and ArgMin take no bools
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t LaunchScan(bool prod, ReduceType type, const void* src, void* dst, int64_t outer,
+                       int64_t n, int64_t inner, bool exclusive, bool reverse,
+                       cudaStream_t stream) {
+  if (outer * n * inner <= 0) return cudaSuccess;
+  switch (type) {
+    case ReduceType::kFloat32:
+      ScanTyped<float>(prod, src, dst, outer, n, inner, exclusive, reverse, stream);
+      break;
+    case ReduceType::kFloat64:
+      ScanTyped<double>(prod, src, dst, outer, n, inner, exclusive, reverse, stream);
+      break;
+    case ReduceType::kInt32:
+      ScanTyped<int32_t>(prod, src, dst, outer, n, inner, exclusive, reverse, stream);
+      break;
+    case ReduceType::kInt64:
+      ScanTyped<int64_t>(prod, src, dst, outer, n, inner, exclusive, reverse, stream);
+      break;
+    case ReduceType::kBool:
+      return cudaErrorInvalidValue;  // Cumsum and Cumprod take no bools
   }
   return cudaGetLastError();
 }

@@ -36,4 +36,12 @@ cudaError_t LaunchArgReduce(bool is_max, ReduceType type, const void* src, void*
                             bool out_is_int64, int64_t outer, int64_t n, int64_t inner,
                             cudaStream_t stream);
 
+// Cumsum (prod false) or Cumprod over x viewed as (outer, n, inner): dst row k is the running
+// sum or product of src rows up to k (exclusive: before k; reverse: from the end), accumulated
+// in order as on the CPU, so results match it exactly. One thread per (outer, inner) column,
+// walking the n rows: coalesced when inner > 1; a scan of the last axis (inner == 1) gets one
+// thread per row. Integer sums and products wrap. kBool is refused.
+cudaError_t LaunchScan(bool prod, ReduceType type, const void* src, void* dst, int64_t outer,
+                       int64_t n, int64_t inner, bool exclusive, bool reverse, cudaStream_t stream);
+
 }  // namespace duet::cuda

@@ -1,5 +1,6 @@
-// CUDA Sum, Mean, Max, Min, Prod, All, Any, ArgMax and ArgMin against the CPU, over many axes sets,
-// with and without keep_dims, on empty, odd and large (> 1M elements) shapes.
+// CUDA Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin, Cumsum and Cumprod against the CPU,
+// over many axes sets, with and without keep_dims, on empty, odd and large (> 1M elements) shapes.
+// Scans accumulate in the CPU's order, so they must match exactly.
 //
 // Tolerances: integer inputs (and float inputs that are small integers, whose sums stay below
 // 2^24 so every order is exact) must match exactly, as must Max, Min and the Arg ops. Float sums
@@ -153,6 +154,34 @@ TEST_CASE("CUDA ArgMax and ArgMin match the CPU (first of ties)") {
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{argmax(in[0], 0), argmin(in[0], 0), argmax(in[0], 1),
                                        argmin(in[0], 1)};
+          },
+          {Pattern(dtype, shape)}, 0);
+    }
+  }
+}
+
+TEST_CASE("CUDA Cumsum and Cumprod match the CPU exactly, every axis, exclusive and reverse") {
+  if (SkipWithoutGpu()) return;
+  for (DType dtype : kTypes) {
+    INFO("dtype " << DTypeName(dtype));
+    for (int64_t axis : {0, 1, 2, -1}) {
+      for (bool exclusive : {false, true}) {
+        for (bool reverse : {false, true}) {
+          INFO("axis " << axis << " exclusive " << exclusive << " reverse " << reverse);
+          ExpectGpuMatchesCpu(
+              [=](const std::vector<Tensor>& in) {
+                return std::vector<Tensor>{cumsum(in[0], axis, exclusive, reverse),
+                                           cumprod(in[0], axis, exclusive, reverse)};
+              },
+              {Pattern(dtype, {7, 9, 11})}, 0);
+        }
+      }
+    }
+    for (const Shape& shape : {Shape({0, 4}), Shape({3, 300007}), Shape({300007, 3})}) {
+      INFO("shape " << shape.str());
+      ExpectGpuMatchesCpu(
+          [](const std::vector<Tensor>& in) {
+            return std::vector<Tensor>{cumsum(in[0], 0), cumsum(in[0], 1, true, true)};
           },
           {Pattern(dtype, shape)}, 0);
     }
