@@ -1,6 +1,8 @@
 // TensorFlow -> duet: checkpoints tf.train.Checkpoint wrote for Keras 2 (tf_keras) MLPs and their
 // Adam optimizers restore into the equivalent duet models by object path, and training resumes
-// exactly where Keras left off (testdata/keras_checkpoints, made by make_keras_checkpoints.py).
+// exactly where Keras left off; a Keras LSTM and Bidirectional GRU restore into nn::LSTM and
+// nn::Bidirectional and give Keras' output (testdata/keras_checkpoints, made by
+// make_keras_checkpoints.py).
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -99,6 +101,29 @@ TEST_CASE("a legacy Keras Adam's slots, listed against their variables, restore"
                                                            "optimizer/decay",
                                                            "optimizer/learning_rate"});
   status.expect_partial();
+}
+
+struct Recurrent : nn::Module {
+  nn::LSTM lstm{this, "lstm", 3, {.return_sequences = true}};
+  nn::Bidirectional bi{this, "bi", std::make_shared<nn::GRU>(2), nn::MergeMode::kSum};
+  Tensor operator()(const Tensor& x) { return bi(lstm(x)); }
+};
+
+TEST_CASE("Keras' LSTM and Bidirectional(GRU) restore into nn::LSTM and nn::Bidirectional") {
+  const std::string dir = testing::Testdata("interop", "keras_checkpoints/recurrent");
+  const std::string outputs = dir + "/output.txt";
+  const std::vector<double> input = FixtureValues(outputs, "input");
+  const Tensor x = from_vector(std::vector<float>(input.begin(), input.end()), {2, 4, 5});
+  Recurrent model;
+  Checkpoint ckpt({{"model", &model}});
+  auto status = ckpt.restore(latest_checkpoint(dir));
+  const Tensor y = model(x);  // builds the layers: their values arrive as they are made
+  CheckAgainst(dir + "/values.txt", {{"model", &model}}, 0);
+  status.assert_consumed();
+  const std::vector<double> expected = FixtureValues(outputs, "output");
+  const std::vector<double> got = ToDoubles(y);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(expected[i]).margin(1e-6));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 """Writes the Keras checkpoints duet restores (tests/interop/keras_checkpoint_test.cc).
 
-tf.train.Checkpoint(model=..., optimizer=...) of two tf_keras (Keras 2) MLPs after two Adam steps:
+tf.train.Checkpoint(model=..., optimizer=...) of two tf_keras (Keras 2) MLPs after two Adam steps
+(and, in recurrent/, of an LSTM -> Bidirectional(GRU) model with its output for a fixed input):
 a Sequential and a subclassed model with layers d1, d2, and the Sequential with the legacy Adam
 (keras.optimizers.legacy), whose checkpoints list slots against their variables. Beside each checkpoint, values.txt holds
 every variable's values ("key : v1 v2 ...", the fixture format of tests/test_util.h) as Keras has
@@ -72,8 +73,40 @@ def dump(prefix, path):
             f.write(key + " : " + " ".join(repr(float(v)) for v in values) + "\n")
 
 
+class Recurrent(keras.Model):
+    """LSTM -> Bidirectional(GRU): the recurrent layers' variables as Keras lays them out."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = keras.layers.LSTM(3, return_sequences=True)
+        self.bi = keras.layers.Bidirectional(keras.layers.GRU(2), merge_mode="sum")
+
+    def call(self, x):
+        return self.bi(self.lstm(x))
+
+
+def write_recurrent(out):
+    """A checkpoint of Recurrent's random initial weights, its values, and its output for a
+    fixed input (output.txt: "input : ..." and "output : ..."), so duet checks both where each
+    value went and that its layers compute Keras' result from them."""
+    tf.keras.utils.set_random_seed(11)
+    model = Recurrent()
+    x = np.random.default_rng(3).normal(size=(2, 4, 5)).astype(np.float32)
+    y = model(x).numpy()
+    folder = os.path.join(out, "recurrent")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    prefix = tf.train.Checkpoint(model=model).save(os.path.join(folder, "ckpt"))
+    dump(prefix, os.path.join(folder, "values.txt"))
+    with open(os.path.join(folder, "output.txt"), "w") as f:
+        for key, values in [("input", x), ("output", y)]:
+            f.write(key + " : " + " ".join(repr(float(v)) for v in values.reshape(-1)) + "\n")
+    print("wrote", prefix)
+
+
 def main():
     out = sys.argv[1]
+    write_recurrent(out)
     write(out, "sequential", sequential())
     write(out, "subclassed", MLP())
     # The optimizers before Keras 2.11 list each slot against its variable (slot_variables).
