@@ -47,8 +47,9 @@ class CheckpointLoadStatus {
 // all, and the directory's "checkpoint" file names a new checkpoint only once it is complete.
 class Checkpoint {
  public:
-  // `objects` name the roots: {{"model", &model}, {"optimizer", &opt}, {"step", &step}}. They
-  // must outlive the Checkpoint. The Checkpoint adds its own "save_counter" (int64).
+  // `objects` name the roots: {{"model", &model}, {"optimizer", &opt}, {"step", &step}}. Modules
+  // and optimizers must outlive the Checkpoint and the statuses of its restores; variables are
+  // held by handle. The Checkpoint adds its own "save_counter" (int64).
   explicit Checkpoint(std::vector<std::pair<std::string, Trackable>> objects);
   // Restores hold on to the Checkpoint's counter: it stays where it was made.
   Checkpoint(const Checkpoint&) = delete;

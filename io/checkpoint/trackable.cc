@@ -31,7 +31,7 @@ ObjectRef ObjectRef::Of(const Trackable& trackable) {
     ref.optimizer = *optimizer;
   } else {
     ref.kind = kVariable;
-    ref.variable = *std::get<Variable*>(trackable.object());
+    ref.variable = std::get<Variable>(trackable.object());
   }
   return ref;
 }

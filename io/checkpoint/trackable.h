@@ -19,9 +19,11 @@ class Trackable {
  public:
   Trackable(nn::Module* module) : object_(module) {}                   // NOLINT: {"model", &model}
   Trackable(optimizers::Optimizer* optimizer) : object_(optimizer) {}  // NOLINT
-  Trackable(Variable* variable) : object_(variable) {}                 // NOLINT
+  // A variable is held by handle (the same variable; the C++ object may go), so a Checkpoint
+  // and its load statuses never point into an object that may be gone (its own save_counter).
+  Trackable(Variable* variable) : object_(*variable) {}  // NOLINT
 
-  using Object = std::variant<nn::Module*, optimizers::Optimizer*, Variable*>;
+  using Object = std::variant<nn::Module*, optimizers::Optimizer*, Variable>;
   const Object& object() const { return object_; }
 
  private:

@@ -236,6 +236,17 @@ TEST_CASE("restore reports what did not match, by path") {
   status.expect_partial();
 }
 
+TEST_CASE("a restore's status works after its Checkpoint is gone") {
+  MLP model;
+  model(kX);
+  const std::string path = Checkpoint({{"model", &model}}).write(TempDir("status") + "/ckpt");
+  MLP other;
+  other(kX);
+  auto status = Checkpoint({{"model", &other}}).restore(path);  // the Checkpoint is destroyed
+  status.assert_consumed();  // reads the roots, the save_counter included
+  CheckSameValues(other.variables(), model.variables());
+}
+
 TEST_CASE("restore errors name the checkpoint, the path and both shapes") {
   MLP model;
   model(kX);
