@@ -246,10 +246,6 @@ Shape GRU::bias_shape() const {
   return options().reset_after ? Shape{2, 3 * units()} : Shape{3 * units()};
 }
 
-Tensor GRU::initial_bias(const Shape& shape, DType dtype) const {
-  return options().bias_initializer(shape, dtype);
-}
-
 Tensor GRU::input_bias(const Tensor& bias, OpSite site) const {
   if (!options().reset_after) return bias;
   return reshape(slice(bias, {0, 0}, {1, -1}, site), Shape{3 * units()}, site);

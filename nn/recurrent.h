@@ -145,7 +145,6 @@ class GRU : public RNN {
 
  protected:
   Shape bias_shape() const override;
-  Tensor initial_bias(const Shape& shape, DType dtype) const override;
   Tensor input_bias(const Tensor& bias, OpSite site) const override;
   std::vector<Tensor> prepare_recurrent(OpSite site) const override;
   std::vector<Tensor> step(const Tensor& zx, const std::vector<Tensor>& states,
