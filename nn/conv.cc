@@ -19,9 +19,9 @@ std::string Padding(const std::string& padding) {
   return upper;
 }
 
-std::vector<int64_t> Strides(const ConvOptions& o) { return {1, o.strides.h, o.strides.w, 1}; }
+std::vector<int64_t> Strides(const ConvOptions& o) { return {o.strides.h, o.strides.w}; }
 std::vector<int64_t> Dilations(const ConvOptions& o) {
-  return {1, o.dilation_rate.h, o.dilation_rate.w, 1};
+  return {o.dilation_rate.h, o.dilation_rate.w};
 }
 
 }  // namespace
@@ -42,7 +42,7 @@ void ConvLayer::MakeVariables(int64_t in, int64_t out, int64_t bias_size) {
 }
 
 Tensor ConvLayer::Finish(const Tensor& y, const OpSite& site) const {
-  const Tensor biased = options_.use_bias ? bias_add(y, bias_, site) : y;
+  const Tensor biased = options_.use_bias ? bias_add(y, bias_, options_.data_format, site) : y;
   return activate(options_.activation, biased, site);
 }
 
@@ -59,7 +59,7 @@ Conv2D::Conv2D(int64_t filters, Size2 kernel_size, ConvOptions options)
     : Conv2D(nullptr, "conv2d", filters, kernel_size, std::move(options)) {}
 
 void Conv2D::build(const Shape& input_shape) {
-  const int64_t in = input_shape.dim(3);
+  const int64_t in = input_shape.dim(channel_axis());
   if (in % options_.groups != 0) {
     Fail(absl::StrCat("has groups = ", options_.groups, ", which does not divide the input's ", in,
                       " channels (input shape ", input_shape.str(), ")"),
@@ -69,25 +69,27 @@ void Conv2D::build(const Shape& input_shape) {
 }
 
 Tensor Conv2D::call(const Tensor& x, bool, OpSite site) {
-  const int64_t in = x.shape().dim(3), groups = options_.groups;
+  const int64_t in = x.shape().dim(channel_axis()), groups = options_.groups;
+  const DataFormat format = options_.data_format;
   Tensor y;
   if (groups == 1) {
-    y = conv2d(x, kernel_, Strides(options_), options_.padding, Dilations(options_), site);
+    y = conv2d(x, kernel_, Strides(options_), options_.padding, format, Dilations(options_), site);
   } else if (groups == in) {
     // One group per channel is a depthwise convolution; Keras' grouped kernel
     // [kh, kw, 1, filters] is the depthwise filter [kh, kw, in, filters / in] in memory.
     const Tensor filter = reshape(kernel_.value(site),
                                   Shape{kernel_size_.h, kernel_size_.w, in, filters_ / in}, site);
-    y = depthwise_conv2d(x, filter, Strides(options_), options_.padding, Dilations(options_), site);
+    y = depthwise_conv2d(x, filter, Strides(options_), options_.padding, format,
+                         Dilations(options_), site);
   } else {
-    const std::vector<Tensor> xs = split(x, groups, 3, site);
+    const std::vector<Tensor> xs = split(x, groups, channel_axis(), site);
     const std::vector<Tensor> ks = split(kernel_.value(site), groups, 3, site);
     std::vector<Tensor> ys;
     for (int64_t g = 0; g < groups; ++g) {
-      ys.push_back(
-          conv2d(xs[g], ks[g], Strides(options_), options_.padding, Dilations(options_), site));
+      ys.push_back(conv2d(xs[g], ks[g], Strides(options_), options_.padding, format,
+                          Dilations(options_), site));
     }
-    y = concat(ys, 3, site);
+    y = concat(ys, channel_axis(), site);
   }
   return Finish(y, site);
 }
@@ -102,13 +104,13 @@ DepthwiseConv2D::DepthwiseConv2D(Size2 kernel_size, int64_t depth_multiplier, Co
                       std::move(options)) {}
 
 void DepthwiseConv2D::build(const Shape& input_shape) {
-  const int64_t in = input_shape.dim(3);
+  const int64_t in = input_shape.dim(channel_axis());
   MakeVariables(in, depth_multiplier_, in * depth_multiplier_);
 }
 
 Tensor DepthwiseConv2D::call(const Tensor& x, bool, OpSite site) {
-  const Tensor y =
-      depthwise_conv2d(x, kernel_, Strides(options_), options_.padding, Dilations(options_), site);
+  const Tensor y = depthwise_conv2d(x, kernel_, Strides(options_), options_.padding,
+                                    options_.data_format, Dilations(options_), site);
   return Finish(y, site);
 }
 
@@ -117,6 +119,11 @@ Conv2DTranspose::Conv2DTranspose(Module* parent, std::string name, int64_t filte
     : ConvLayer(parent, std::move(name), kernel_size, std::move(options)), filters_(filters) {
   if (options_.groups != 1) {
     throw Error(absl::InvalidArgumentError("Conv2DTranspose: groups must be 1"));
+  }
+  if (channels_first()) {
+    throw Error(absl::UnimplementedError(
+        "Conv2DTranspose: data_format channels-first is not supported; transpose the input to "
+        "channels-last"));
   }
 }
 

@@ -1,5 +1,6 @@
-// Convolution layers over NHWC images: Conv2D (strides, SAME/VALID, dilation, groups),
-// DepthwiseConv2D and Conv2DTranspose, with Keras' kernel layouts and defaults.
+// Convolution layers over NHWC (or NCHW: ConvOptions::data_format) images: Conv2D (strides,
+// SAME/VALID, dilation, groups), DepthwiseConv2D and Conv2DTranspose, with Keras' kernel layouts
+// and defaults.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "nn/activation.h"
 #include "nn/initializers.h"
 #include "nn/layer.h"
+#include "ops/nn/nn_ops.h"
 
 namespace duet::nn {
 
@@ -27,6 +29,9 @@ struct ConvOptions {
   bool use_bias = true;
   Initializer kernel_initializer;  // empty: glorot_uniform
   Initializer bias_initializer;    // empty: zeros
+  // kChannelsFirst: images (N, C, H, W), the ops' channels-first form (Conv2D and
+  // DepthwiseConv2D; Conv2DTranspose is channels-last only).
+  DataFormat data_format = DataFormat::kChannelsLast;
 };
 
 // What the three convolution layers share: NHWC input of a fixed channel count, a kernel and an
@@ -38,7 +43,10 @@ class ConvLayer : public Layer {
 
  protected:
   ConvLayer(Module* parent, std::string name, Size2 kernel_size, ConvOptions options);
-  InputSpec input_spec() const override { return {.rank = 4, .fixed_last_dim = true}; }
+  InputSpec input_spec() const override { return {.rank = 4, .fixed_last_dim = !channels_first()}; }
+  bool channels_first() const { return options_.data_format == DataFormat::kChannelsFirst; }
+  // The channel dim of an input: 1 channels-first, else 3.
+  int channel_axis() const { return channels_first() ? 1 : 3; }
   // Makes kernel [kh, kw, in, out] and, with use_bias, bias [bias_size].
   void MakeVariables(int64_t in, int64_t out, int64_t bias_size);
   // bias_add (with use_bias), then the activation.

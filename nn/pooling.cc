@@ -7,7 +7,7 @@
 namespace duet::nn {
 namespace {
 
-std::vector<int64_t> Window(Size2 size) { return {1, size.h, size.w, 1}; }
+std::vector<int64_t> Window(Size2 size) { return {size.h, size.w}; }
 
 }  // namespace
 
@@ -18,7 +18,7 @@ Pool2D::Pool2D(Module* parent, std::string name, PoolOp op, Size2 pool_size, Poo
 
 Tensor Pool2D::call(const Tensor& x, bool, OpSite site) {
   return op_(x, Window(pool_size_), Window(options_.strides.value_or(pool_size_)), options_.padding,
-             site);
+             options_.data_format, site);
 }
 
 MaxPool2D::MaxPool2D(Module* parent, std::string name, Size2 pool_size, PoolOptions options)

@@ -12,15 +12,16 @@
 namespace duet::nn {
 
 struct PoolOptions {
-  std::optional<Size2> strides;   // empty: the pool size
-  std::string padding = "valid";  // "valid" or "same"
+  std::optional<Size2> strides;                        // empty: the pool size
+  std::string padding = "valid";                       // "valid" or "same"
+  DataFormat data_format = DataFormat::kChannelsLast;  // kChannelsFirst: (N, C, H, W) input
 };
 
 // MaxPool2D and AvgPool2D: a window op over NHWC input.
 class Pool2D : public Layer {
  protected:
   using PoolOp = Tensor (*)(const Tensor&, std::vector<int64_t>, std::vector<int64_t>, std::string,
-                            OpSite);
+                            DataFormat, OpSite);
   Pool2D(Module* parent, std::string name, PoolOp op, Size2 pool_size, PoolOptions options);
   InputSpec input_spec() const override { return {.rank = 4}; }
   Tensor call(const Tensor& x, bool training, OpSite site) override;

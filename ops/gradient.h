@@ -46,6 +46,11 @@ class GradientContext {
     return GetAttr(op_, attrs_, key);
   }
 
+  const AttrList& attrs() const { return attrs_; }
+  // The inputs/outputs as recorded: undefined where the GradientDef does not keep them.
+  absl::Span<const Tensor> kept_inputs() const { return inputs_; }
+  absl::Span<const Tensor> kept_outputs() const { return outputs_; }
+
   // Input/output i; only those the GradientDef keeps are defined (throws Error otherwise, which
   // means the registration forgot to keep it).
   const Tensor& input(int i) const;
@@ -55,6 +60,7 @@ class GradientContext {
   Device input_device(int i) const { return input_meta_[i].device; }
   DType output_dtype(int i) const { return output_meta_[i].dtype; }
   const Shape& output_shape(int i) const { return output_meta_[i].shape; }
+  Device output_device(int i) const { return output_meta_[i].device; }
 
   // The upstream gradient of output i. Undefined when nothing downstream depends on that output
   // (possible only for ops with several outputs); grad_or_zeros then gives zeros of its shape.

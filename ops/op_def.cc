@@ -261,6 +261,35 @@ OpDefBuilder& OpDefBuilder::HostInputs(std::initializer_list<absl::string_view> 
   }
   return *this;
 }
+namespace {
+// The mask of the single-tensor arguments of `args` named `names`.
+uint64_t ArgMask(const OpDef& op, const std::vector<ArgDef>& args,
+                 std::initializer_list<absl::string_view> names) {
+  uint64_t mask = 0;
+  for (absl::string_view name : names) {
+    auto it =
+        std::find_if(args.begin(), args.end(), [&](const ArgDef& arg) { return arg.name == name; });
+    if (it == args.end() || !it->number_attr.empty() || !it->type_list_attr.empty()) {
+      DieBadDeclaration(op, absl::StrCat("channels-first arg ", name,
+                                         " is not a declared single-tensor argument"));
+    }
+    mask |= uint64_t{1} << (it - args.begin());
+  }
+  return mask;
+}
+}  // namespace
+
+OpDefBuilder& OpDefBuilder::ChannelsFirst(std::initializer_list<absl::string_view> images,
+                                          std::initializer_list<absl::string_view> image_shapes,
+                                          std::initializer_list<absl::string_view> image_outputs) {
+  ChannelsFirstArgs& args = def_->channels_first;
+  args.image_inputs = ArgMask(*def_, def_->inputs, images);
+  args.image_shape_inputs = ArgMask(*def_, def_->inputs, image_shapes);
+  args.image_outputs = ArgMask(*def_, def_->outputs, image_outputs);
+  channels_first_ = true;
+  return *this;
+}
+
 OpDefBuilder& OpDefBuilder::RunsOnHost() {
   def_->runs_on_host = true;
   return *this;
@@ -349,6 +378,26 @@ const OpDef* OpDefBuilder::Register() {
       DieBadDeclaration(op, absl::StrCat("placement attr ", placement_attr_name_,
                                          " is not a declared string attr"));
     }
+  }
+  // A channels-first data_format is only ever served through ChannelsFirstArgs (Note
+  // [Channels-first] in ops/channels_first.cc): kernels would read it as channels-last.
+  if (const int i = op.attr_index("data_format"); i >= 0 && !channels_first_) {
+    for (const std::string& value : op.attrs[i].allowed_values) {
+      if (value.size() >= 3 && value[1] == 'C') {
+        DieBadDeclaration(op, "allows data_format " + value + " without declaring ChannelsFirst");
+      }
+    }
+  }
+  if (channels_first_) {
+    ChannelsFirstArgs& args = op.channels_first;
+    args.format_attr = op.attr_index("data_format");
+    if (args.format_attr < 0 || op.attrs[args.format_attr].type != AttrType::kString) {
+      DieBadDeclaration(op, "channels-first without a string attr data_format");
+    }
+    for (const char* name : {"ksize", "strides", "dilations"}) {
+      if (const int i = op.attr_index(name); i >= 0) args.dim_attrs.push_back(i);
+    }
+    args.explicit_paddings_attr = op.attr_index("explicit_paddings");
   }
   auto registered = OpRegistry::Global().Add(std::move(def_));
   if (!registered.ok()) {

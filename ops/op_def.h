@@ -2,6 +2,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +47,18 @@ struct ArgDef {
 int64_t ArgLength(const ArgDef& arg, const AttrList& attrs);
 // The dtype of tensor k of `arg` (k < ArgLength) under these attrs, which must be set.
 DType ArgDType(const ArgDef& arg, const AttrList& attrs, int64_t k);
+
+// The arguments of an op whose kernels are channels-last (NHWC, NDHWC) and which also takes
+// TensorFlow's channels-first data_format (NCHW, NCDHW): Note [Channels-first] in
+// ops/channels_first.cc. Bit i of a mask stands for argument i, a single tensor.
+struct ChannelsFirstArgs {
+  int format_attr = -1;             // the "data_format" attr; -1: the op has one layout
+  uint64_t image_inputs = 0;        // images: channels at dim 1 when channels-first
+  uint64_t image_shape_inputs = 0;  // 1-D int vectors holding an image's shape (input_sizes)
+  uint64_t image_outputs = 0;
+  std::vector<int> dim_attrs;       // int lists with an entry per image dim (strides, ksize)
+  int explicit_paddings_attr = -1;  // the int list with a (before, after) pair per image dim
+};
 
 // One attr: name, kind, optional default, and for type attrs the allowed dtypes.
 struct AttrDef {
@@ -92,6 +106,8 @@ struct OpDef {
   // kernels/cpu/state/variable_kernels.cc): a plan may keep those inputs in its arena like any
   // intermediate. AssignVariableOp keeps its value, so it is not one of them.
   bool keeps_no_inputs = false;
+  // Set for ops that take channels-first images (ChannelsFirstArgs).
+  ChannelsFirstArgs channels_first;
   // True when some input is a list (`N * T` or a list(type)); derived at registration.
   bool has_list_input = false;
   // True when some input is a host input (ArgDef::host_memory).
@@ -182,6 +198,12 @@ class OpDefBuilder {
   OpDefBuilder& ReadsOnlyInputShapes();
   OpDefBuilder& MultiDevice();
   OpDefBuilder& KeepsNoInputs();
+  // The op takes channels-first images through its "data_format" attr, as its channels-last twin
+  // run between transposes (ChannelsFirstArgs): `images`, `image_shapes` and `image_outputs` name
+  // its arguments; its strides/ksize/dilations and explicit_paddings attrs are permuted too.
+  OpDefBuilder& ChannelsFirst(std::initializer_list<absl::string_view> images,
+                              std::initializer_list<absl::string_view> image_shapes,
+                              std::initializer_list<absl::string_view> image_outputs);
   OpDefBuilder& Stateful();
   OpDefBuilder& Commutative();
   OpDefBuilder& Doc(std::string doc);
@@ -200,6 +222,7 @@ class OpDefBuilder {
   OpDefBuilder& FromKey(const AttrKey<T>& key);
   std::unique_ptr<OpDef> def_;
   std::string placement_attr_name_;
+  bool channels_first_ = false;
 };
 
 // Throws Error (Internal) for an attr key used on an op it does not belong to (Note [Attribute

@@ -1,9 +1,10 @@
 #include "ops/shape_context.h"
 
 #include "absl/strings/str_cat.h"
+#include "ops/channels_first.h"
 
 namespace duet {
-ShapeContext::ShapeContext(const OpCall& call) : call_(call) {
+ShapeContext::ShapeContext(const OpCall& call, const InputView* view) : call_(call), view_(view) {
   // Default output dtypes from the signature (BindAttrs has set every attr); shape functions
   // override as needed.
   for (const ArgDef& arg : call.op->outputs) {
@@ -20,6 +21,7 @@ const Tensor* ShapeContext::input_value(int i) const {
 }
 
 std::optional<std::vector<int64_t>> ShapeContext::input_ints(int i) const {
+  if (view_ != nullptr && view_->ints[i].has_value()) return view_->ints[i];
   const Tensor* t = input_value(i);
   if (t == nullptr || !t->device().is_host()) return std::nullopt;
   if (t->dtype() == kInt32) {
@@ -30,6 +32,11 @@ std::optional<std::vector<int64_t>> ShapeContext::input_ints(int i) const {
   return std::nullopt;
 }
 
-absl::Status InferShapes(ShapeContext& ctx) { return ctx.op().shape_fn(ctx); }
+absl::Status InferShapes(ShapeContext& ctx) {
+  if (ctx.op().channels_first.format_attr >= 0 && IsChannelsFirst(ctx.call())) {
+    return InferChannelsFirstShapes(ctx);
+  }
+  return ctx.op().shape_fn(ctx);
+}
 
 }  // namespace duet

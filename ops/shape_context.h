@@ -2,6 +2,8 @@
 // in (output dtypes and shapes).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -17,14 +19,24 @@ class ShapeContext {
     Shape shape;
   };
 
+  // What a channels-first call's shape function sees instead of its inputs (Note
+  // [Channels-first] in ops/channels_first.cc): every input's shape, and the values of the
+  // image-shape inputs (nullopt: the input's own).
+  struct InputView {
+    std::vector<Shape> shapes;
+    std::vector<std::optional<std::vector<int64_t>>> ints;
+  };
+
   // Outputs are sized from the op's signature (list outputs by their number attr).
-  explicit ShapeContext(const OpCall& call);
+  explicit ShapeContext(const OpCall& call, const InputView* view = nullptr);
 
   const OpDef& op() const { return *call_.op; }
   const OpCall& call() const { return call_; }
   int num_inputs() const { return static_cast<int>(call_.inputs.size()); }
   DType input_dtype(int i) const { return call_.inputs[i].dtype(); }
-  const Shape& input_shape(int i) const { return call_.inputs[i].shape(); }
+  const Shape& input_shape(int i) const {
+    return view_ == nullptr ? call_.inputs[i].shape() : view_->shapes[i];
+  }
   // The value of input i when it is known before running: always in eager mode, for constants in
   // graphs. nullptr when unknown.
   const Tensor* input_value(int i) const;
@@ -46,6 +58,7 @@ class ShapeContext {
 
  private:
   const OpCall& call_;
+  const InputView* view_;
   absl::InlinedVector<Output, 2> outputs_;
 };
 

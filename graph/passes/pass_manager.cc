@@ -27,6 +27,7 @@ constexpr Pass kPipeline[] = {
     {"merge_loop_twins", MergeLoopTwins},
     {"prune", Prune},
     {"constant_folding", FoldConstants},
+    {"convert_layout", ConvertLayout},  // before simplify, which cancels its Transposes
     {"simplify", Simplify},
     {"cse", EliminateCommonSubexpressions},
     {"fold_batch_norm", FoldBatchNorm},  // before fuse_bias_activation: it makes a Conv2D + bias

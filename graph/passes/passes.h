@@ -18,6 +18,9 @@ absl::StatusOr<bool> Prune(Graph& graph, PassContext& context);
 // "constant_folding": evaluates nodes whose inputs are constants (or, for Shape, Size, Rank,
 // ZerosLike and OnesLike, whose input shapes are static) with the CPU kernels.
 absl::StatusOr<bool> FoldConstants(Graph& graph, PassContext& context);
+// "convert_layout": channels-first image ops -> their channels-last twins between Transposes,
+// Transposes sunk below elementwise ops (Note [Channels-first] in ops/channels_first.cc).
+absl::StatusOr<bool> ConvertLayout(Graph& graph, PassContext& context);
 // "simplify": algebraic identities (x*1, x+0, --x, reshape of reshape, ...); docs/passes.md.
 absl::StatusOr<bool> Simplify(Graph& graph, PassContext& context);
 // "cse": merges nodes computing the same op on the same inputs with the same attrs.

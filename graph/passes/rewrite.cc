@@ -43,7 +43,12 @@ absl::Span<const Node* const> UseIndex::control_dependents(const Node* node) con
 
 absl::StatusOr<NodeSpec> SpecFor(const OpRef& op_ref, std::vector<NodeOutput> inputs,
                                  const Node& site, AttrSetter set_attrs) {
-  const OpDef* op = &op_ref.def();
+  return SpecFor(op_ref.def(), std::move(inputs), site, set_attrs);
+}
+
+absl::StatusOr<NodeSpec> SpecFor(const OpDef& op_def, std::vector<NodeOutput> inputs,
+                                 const Node& site, AttrSetter set_attrs) {
+  const OpDef* op = &op_def;
   TensorList symbolic;
   for (const NodeOutput& in : inputs) symbolic.push_back(in.node->output(in.index));
   OpCall call(op, std::move(symbolic), OpSite(site.name(), site.location()));

@@ -45,6 +45,10 @@ using AttrSetter = absl::FunctionRef<void(OpCall&)>;
 absl::StatusOr<NodeSpec> SpecFor(
     const OpRef& op, std::vector<NodeOutput> inputs, const Node& site,
     AttrSetter set_attrs = [](OpCall&) {});
+// The same for an op at hand (a node's own).
+absl::StatusOr<NodeSpec> SpecFor(
+    const OpDef& op, std::vector<NodeOutput> inputs, const Node& site,
+    AttrSetter set_attrs = [](OpCall&) {});
 // Infers every node's output shapes again from its inputs', in topological order, after some
 // Placeholders got more specific shapes (a session specializing a graph to the shapes it is fed).
 // A node keeps what it knew where inference fails or knows less; nothing else changes.

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
+#include "ops/nn/window_shape.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
@@ -85,7 +86,8 @@ const OpDef* const kFusedBatchNormV3 =
         .TypeAttr(FusedBatchNormAttrs::kU, {kFloat32, kFloat64})
         .FloatAttr(FusedBatchNormAttrs::kEpsilon, 0.0001f)
         .FloatAttr(FusedBatchNormAttrs::kExponentialAvgFactor, 1.0f)
-        .StringAttr(FusedBatchNormAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .StringAttr(FusedBatchNormAttrs::kDataFormat, "NHWC", {"NHWC", "NCHW"})
+        .ChannelsFirst({"x"}, {}, {"y"})
         .BoolAttr(FusedBatchNormAttrs::kIsTraining, true)
         .Doc("Batch normalization of NHWC x per channel, with given or batch statistics.")
         .SetShapeFn(FusedBatchNormShape)
@@ -99,6 +101,17 @@ FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, cons
   OpCall call(kFusedBatchNormV3, {x, scale, offset, mean, variance}, site);
   call.set(FusedBatchNormAttrs::kEpsilon, epsilon);
   call.set(FusedBatchNormAttrs::kIsTraining, is_training);
+  OutputList out = RunOp(call);
+  return {out[0], out[1], out[2], out[3], out[4], out[5]};
+}
+
+FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, const Tensor& offset,
+                                      const Tensor& mean, const Tensor& variance, float epsilon,
+                                      bool is_training, DataFormat format, OpSite site) {
+  OpCall call(kFusedBatchNormV3, {x, scale, offset, mean, variance}, site);
+  call.set(FusedBatchNormAttrs::kEpsilon, epsilon);
+  call.set(FusedBatchNormAttrs::kIsTraining, is_training);
+  UseDataFormat(call, format);
   OutputList out = RunOp(call);
   return {out[0], out[1], out[2], out[3], out[4], out[5]};
 }

@@ -2,6 +2,7 @@
 #include "absl/strings/str_cat.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
+#include "ops/nn/window_shape.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
@@ -35,7 +36,8 @@ const OpDef* const kBiasAdd = OpDefBuilder("BiasAdd")
                                   .Input("bias", "T")
                                   .Output("output", "T")
                                   .TypeAttr(BiasAddAttrs::kT, kRealNumberTypes)
-                                  .StringAttr(BiasAddAttrs::kDataFormat, "NHWC", {"NHWC"})
+                                  .StringAttr(BiasAddAttrs::kDataFormat, "NHWC", {"NHWC", "NCHW"})
+                                  .ChannelsFirst({"value"}, {}, {"output"})
                                   .Doc("value + bias, bias 1-D along the last (channel) dim.")
                                   .SetShapeFn(BiasAddShape)
                                   .Register();
@@ -44,6 +46,12 @@ const OpDef* const kBiasAdd = OpDefBuilder("BiasAdd")
 
 Tensor bias_add(const Tensor& value, const Tensor& bias, OpSite site) {
   OpCall call(kBiasAdd, {value, bias}, site);
+  return RunSingleOutputOp(call);
+}
+
+Tensor bias_add(const Tensor& value, const Tensor& bias, DataFormat format, OpSite site) {
+  OpCall call(kBiasAdd, {value, bias}, site);
+  UseDataFormat(call, format);
   return RunSingleOutputOp(call);
 }
 

@@ -18,6 +18,7 @@ const OpDef* const kConv2DBackpropInput =
                          .Input("filter", "T")
                          .Input("out_backprop", "T")
                          .Output("output", "T"))
+        .ChannelsFirst({"out_backprop"}, {"input_sizes"}, {"output"})
         .Doc(
             "The gradient of Conv2D's NHWC input (of shape input_sizes) from its filter and the "
             "gradient of its output.")
@@ -31,6 +32,7 @@ const OpDef* const kConv2DBackpropFilter =
                          .HostInputs({"filter_sizes"})
                          .Input("out_backprop", "T")
                          .Output("output", "T"))
+        .ChannelsFirst({"input", "out_backprop"}, {}, {})
         .Doc(
             "The gradient of Conv2D's HWIO filter (of shape filter_sizes) from its input and the "
             "gradient of its output.")

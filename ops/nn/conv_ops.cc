@@ -13,7 +13,8 @@ namespace {
 const OpDef* const kConv2D =
     DeclareConvAttrs(
         OpDefBuilder("Conv2D").Input("input", "T").Input("filter", "T").Output("output", "T"))
-        .Doc("2-D convolution: NHWC input, HWIO filter, TensorFlow's SAME/VALID padding.")
+        .ChannelsFirst({"input"}, {}, {"output"})
+        .Doc("2-D convolution: NHWC (or NCHW) input, HWIO filter, TensorFlow's SAME/VALID padding.")
         .SetShapeFn(ConvShapeFn<ConvKind::kConv2D>)
         .Register();
 
@@ -37,6 +38,15 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, OpSite site) {
   return conv2d(input, filter, std::move(strides), std::move(padding), {1, 1, 1, 1}, site);
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+              std::string padding, DataFormat format, std::vector<int64_t> dilations, OpSite site) {
+  OpCall call(kConv2D, {input, filter}, site);
+  SetConvWindowAttrs(call, ConvKind::kConv2D, ChannelsLastWindow(std::move(strides), format),
+                     std::move(padding), ChannelsLastWindow(std::move(dilations), format));
+  UseDataFormat(call, format);
+  return RunSingleOutputOp(call);
 }
 
 Tensor conv3d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,

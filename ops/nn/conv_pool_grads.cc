@@ -19,6 +19,7 @@
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
+#include "ops/nn/channels_first_grads.h"
 #include "ops/nn/conv_shape.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_backprop_ops.h"
@@ -220,18 +221,21 @@ TensorList AvgPoolGradGrad(const GradientContext& ctx) {
                              ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
-const GradientRegistrar kConv2DGrad("Conv2D", ConvGrad<ConvKind::kConv2D>, {0, 1});
-const GradientRegistrar kConv2DBackpropInputGrad("Conv2DBackpropInput",
-                                                 ConvBackpropInputGrad<ConvKind::kConv2D>, {1, 2});
-const GradientRegistrar kConv2DBackpropFilterGrad("Conv2DBackpropFilter",
-                                                  ConvBackpropFilterGrad<ConvKind::kConv2D>,
-                                                  {0, 2});
-const GradientRegistrar kDepthwiseConv2dNativeGrad("DepthwiseConv2dNative",
-                                                   ConvGrad<ConvKind::kDepthwise>, {0, 1});
+const GradientRegistrar kConv2DGrad("Conv2D", ChannelsLastGradient<ConvGrad<ConvKind::kConv2D>>,
+                                    {0, 1});
+const GradientRegistrar kConv2DBackpropInputGrad(
+    "Conv2DBackpropInput", ChannelsLastGradient<ConvBackpropInputGrad<ConvKind::kConv2D>>, {1, 2});
+const GradientRegistrar kConv2DBackpropFilterGrad(
+    "Conv2DBackpropFilter", ChannelsLastGradient<ConvBackpropFilterGrad<ConvKind::kConv2D>>,
+    {0, 2});
+const GradientRegistrar kDepthwiseConv2dNativeGrad(
+    "DepthwiseConv2dNative", ChannelsLastGradient<ConvGrad<ConvKind::kDepthwise>>, {0, 1});
 const GradientRegistrar kDepthwiseConv2dNativeBackpropInputGrad(
-    "DepthwiseConv2dNativeBackpropInput", ConvBackpropInputGrad<ConvKind::kDepthwise>, {1, 2});
+    "DepthwiseConv2dNativeBackpropInput",
+    ChannelsLastGradient<ConvBackpropInputGrad<ConvKind::kDepthwise>>, {1, 2});
 const GradientRegistrar kDepthwiseConv2dNativeBackpropFilterGrad(
-    "DepthwiseConv2dNativeBackpropFilter", ConvBackpropFilterGrad<ConvKind::kDepthwise>, {0, 2});
+    "DepthwiseConv2dNativeBackpropFilter",
+    ChannelsLastGradient<ConvBackpropFilterGrad<ConvKind::kDepthwise>>, {0, 2});
 const GradientRegistrar kConv3DGrad("Conv3D", ConvGrad<ConvKind::kConv3D>, {0, 1});
 const GradientRegistrar kConv3DBackpropInputV2Grad("Conv3DBackpropInputV2",
                                                    ConvBackpropInputGrad<ConvKind::kConv3D>,
@@ -239,9 +243,11 @@ const GradientRegistrar kConv3DBackpropInputV2Grad("Conv3DBackpropInputV2",
 const GradientRegistrar kConv3DBackpropFilterV2Grad("Conv3DBackpropFilterV2",
                                                     ConvBackpropFilterGrad<ConvKind::kConv3D>,
                                                     {0, 2});
-const GradientRegistrar kMaxPoolGrad("MaxPool", MaxPoolGrad, {0}, {0});
-const GradientRegistrar kMaxPoolGradGrad("MaxPoolGrad", MaxPoolGradGrad, {0, 1});
-const GradientRegistrar kMaxPoolGradGradGrad("MaxPoolGradGrad", MaxPoolGradGradGrad, {0, 1});
+const GradientRegistrar kMaxPoolGrad("MaxPool", ChannelsLastGradient<MaxPoolGrad>, {0}, {0});
+const GradientRegistrar kMaxPoolGradGrad("MaxPoolGrad", ChannelsLastGradient<MaxPoolGradGrad>,
+                                         {0, 1});
+const GradientRegistrar kMaxPoolGradGradGrad("MaxPoolGradGrad",
+                                             ChannelsLastGradient<MaxPoolGradGradGrad>, {0, 1});
 // AvgPool3D(input).
 TensorList AvgPool3DGrad(const GradientContext& ctx) {
   if (!ctx.input_shape(0).is_fully_defined()) {
@@ -257,8 +263,8 @@ TensorList AvgPool3DGradGrad(const GradientContext& ctx) {
                                ctx.attr(PoolAttrs::kStrides), ctx.attr(PoolAttrs::kPadding))};
 }
 
-const GradientRegistrar kAvgPoolGrad("AvgPool", AvgPoolGrad);
-const GradientRegistrar kAvgPoolGradGrad("AvgPoolGrad", AvgPoolGradGrad);
+const GradientRegistrar kAvgPoolGrad("AvgPool", ChannelsLastGradient<AvgPoolGrad>);
+const GradientRegistrar kAvgPoolGradGrad("AvgPoolGrad", ChannelsLastGradient<AvgPoolGradGrad>);
 const GradientRegistrar kMaxPool3DGrad("MaxPool3D", MaxPool3DGrad, {0}, {0});
 const GradientRegistrar kMaxPool3DGradGrad("MaxPool3DGrad", MaxPool3DGradGrad, {0, 1});
 const GradientRegistrar kMaxPool3DGradGradGrad("MaxPool3DGradGrad", MaxPool3DGradGradGrad, {0, 1});

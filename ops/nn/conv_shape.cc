@@ -183,13 +183,13 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, ConvKind kind, const Shape
 
 }  // namespace
 
-OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder) {
+OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder, std::vector<std::string> formats) {
   return builder.TypeAttr(ConvAttrs::kT, {kFloat32, kFloat64, kBFloat16})
       .IntListAttr(ConvAttrs::kStrides)
       .BoolAttr(ConvAttrs::kUseCudnnOnGpu, true)
       .StringAttr(ConvAttrs::kPadding, {}, {"SAME", "VALID", "EXPLICIT"})
       .IntListAttr(ConvAttrs::kExplicitPaddings, std::vector<int64_t>{})
-      .StringAttr(ConvAttrs::kDataFormat, "NHWC", {"NHWC"})
+      .StringAttr(ConvAttrs::kDataFormat, "NHWC", std::move(formats))
       .IntListAttr(ConvAttrs::kDilations, std::vector<int64_t>{1, 1, 1, 1});
 }
 
@@ -206,7 +206,7 @@ OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder) {
       .IntListAttr(DepthwiseConvAttrs::kStrides)
       .StringAttr(DepthwiseConvAttrs::kPadding, {}, {"SAME", "VALID", "EXPLICIT"})
       .IntListAttr(DepthwiseConvAttrs::kExplicitPaddings, std::vector<int64_t>{})
-      .StringAttr(DepthwiseConvAttrs::kDataFormat, "NHWC", {"NHWC"})
+      .StringAttr(DepthwiseConvAttrs::kDataFormat, "NHWC", {"NHWC", "NCHW"})
       .IntListAttr(DepthwiseConvAttrs::kDilations, std::vector<int64_t>{1, 1, 1, 1});
 }
 

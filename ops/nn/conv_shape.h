@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -18,8 +19,10 @@
 
 namespace duet {
 
-// Declares ConvAttrs at their positions, with TensorFlow's defaults.
-OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder);
+// Declares ConvAttrs at their positions, with TensorFlow's defaults; data_format one of
+// `formats` (an op allowing "NCHW" declares ChannelsFirst).
+OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder,
+                               std::vector<std::string> formats = {"NHWC", "NCHW"});
 // Declares Conv3DAttrs at their positions, with TensorFlow's defaults (NDHWC only).
 OpDefBuilder& DeclareConv3DAttrs(OpDefBuilder& builder);
 // Declares DepthwiseConvAttrs at their positions, with TensorFlow's defaults.

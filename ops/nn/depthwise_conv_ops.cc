@@ -18,6 +18,7 @@ const OpDef* const kDepthwiseConv2dNative =
                                   .Input("input", "T")
                                   .Input("filter", "T")
                                   .Output("output", "T"))
+        .ChannelsFirst({"input"}, {}, {"output"})
         .Doc(
             "Depthwise 2-D convolution: NHWC input, filter [h, w, in_channels, multiplier]; output "
             "channel c * multiplier + m is input channel c convolved with filter[:, :, c, m].")
@@ -31,6 +32,7 @@ const OpDef* const kDepthwiseConv2dNativeBackpropInput =
                                   .Input("filter", "T")
                                   .Input("out_backprop", "T")
                                   .Output("output", "T"))
+        .ChannelsFirst({"out_backprop"}, {"input_sizes"}, {"output"})
         .Doc(
             "The gradient of DepthwiseConv2dNative's NHWC input (of shape input_sizes) from its "
             "filter and the gradient of its output.")
@@ -44,6 +46,7 @@ const OpDef* const kDepthwiseConv2dNativeBackpropFilter =
                                   .HostInputs({"filter_sizes"})
                                   .Input("out_backprop", "T")
                                   .Output("output", "T"))
+        .ChannelsFirst({"input", "out_backprop"}, {}, {})
         .Doc(
             "The gradient of DepthwiseConv2dNative's filter (of shape filter_sizes) from its input "
             "and the gradient of its output.")
@@ -64,6 +67,16 @@ Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<i
                         std::string padding, OpSite site) {
   return depthwise_conv2d(input, filter, std::move(strides), std::move(padding), {1, 1, 1, 1},
                           site);
+}
+
+Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+                        std::string padding, DataFormat format, std::vector<int64_t> dilations,
+                        OpSite site) {
+  OpCall call(kDepthwiseConv2dNative, {input, filter}, site);
+  SetConvWindowAttrs(call, ConvKind::kDepthwise, ChannelsLastWindow(std::move(strides), format),
+                     std::move(padding), ChannelsLastWindow(std::move(dilations), format), {});
+  UseDataFormat(call, format);
+  return RunSingleOutputOp(call);
 }
 
 Tensor depthwise_conv2d_explicit_padding(const Tensor& input, const Tensor& filter,

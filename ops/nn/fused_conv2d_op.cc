@@ -26,7 +26,8 @@ const OpDef* const kFusedConv2D =
                          .Input("input", "T")
                          .Input("filter", "T")
                          .InputList("args", "T", "num_args")
-                         .Output("output", "T"))
+                         .Output("output", "T"),
+                     {"NHWC"})  // the layout pass runs before fusion
         .IntAttr(FusedConv2DAttrs::kNumArgs, {}, 0)
         .StringListAttr(FusedConv2DAttrs::kFusedOps, std::vector<std::string>{})
         // TensorFlow's, for FusedBatchNorm fusions; unused.

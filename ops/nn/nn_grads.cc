@@ -11,6 +11,7 @@
 #include "ops/gradient.h"
 #include "ops/math/math_ops.h"
 #include "ops/math/operators.h"
+#include "ops/nn/channels_first_grads.h"
 #include "ops/nn/nn_attrs.h"
 #include "ops/nn/nn_ops.h"
 #include "ops/reduction/reduction_grads.h"
@@ -244,7 +245,7 @@ TensorList TopKV2Grad(const GradientContext& ctx) {
 const GradientRegistrar kMatMulGrad("MatMul", MatMulGrad, /*keep_inputs=*/{0, 1});
 const GradientRegistrar kBatchMatMulV2Grad("BatchMatMulV2", BatchMatMulV2Grad,
                                            /*keep_inputs=*/{0, 1});
-const GradientRegistrar kBiasAddGrad("BiasAdd", BiasAddGrad);
+const GradientRegistrar kBiasAddGrad("BiasAdd", ChannelsLastGradient<BiasAddGrad>);
 const GradientRegistrar kTopKV2Grad("TopKV2", TopKV2Grad, /*keep_inputs=*/{}, /*keep_outputs=*/{1});
 const GradientRegistrar kSoftmaxGrad("Softmax", SoftmaxGrad, /*keep_inputs=*/{},
                                      /*keep_outputs=*/{0});
@@ -257,7 +258,8 @@ const GradientRegistrar kSparseSoftmaxCrossEntropyWithLogitsGrad(
     "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad,
     /*keep_inputs=*/{0}, /*keep_outputs=*/{1});
 // reserve_space_1 and 2 (the mean and variance y used); see FusedBatchNormV3Grad.
-const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3", FusedBatchNormV3Grad,
+const GradientRegistrar kFusedBatchNormV3Grad("FusedBatchNormV3",
+                                              ChannelsLastGradient<FusedBatchNormV3Grad>,
                                               /*keep_inputs=*/{0, 1}, /*keep_outputs=*/{3, 4});
 // The fusion pass makes these for graphs that only run forward (gradients are built from the
 // unfused ops first), as TensorFlow's grappler does.

@@ -35,8 +35,16 @@ Tensor matmul(const Tensor& x, const Tensor& y, bool transpose_a = false, bool t
 // or trace: Unimplemented).
 Tensor einsum(const std::string& equation, const std::vector<Tensor>& inputs, OpSite site = {});
 
+// The layout of images: channels last (N, H, W, C; TensorFlow's default, what the kernels run) or
+// channels first (N, C, H, W; PyTorch's, and TensorFlow's on GPUs). kChannelsLast/kChannelsFirst
+// are Keras' names. A channels-first op is its channels-last twin between transposes, which the
+// graph optimizer cancels between consecutive ops (Note [Channels-first] in ops/channels_first.cc).
+enum class DataFormat { kNHWC, kNCHW, kChannelsLast = kNHWC, kChannelsFirst = kNCHW };
+
 // value + bias, with 1-D `bias` added along the last dim of `value` (rank >= 2; op BiasAdd, NHWC).
 Tensor bias_add(const Tensor& value, const Tensor& bias, OpSite site = {});
+// Same, along dim 1 (the channels) for kNCHW.
+Tensor bias_add(const Tensor& value, const Tensor& bias, DataFormat format, OpSite site = {});
 
 // 2-D convolution (op Conv2D): input NHWC, filter HWIO (height, width, in_channels,
 // out_channels). `strides`/`dilations` have 4 entries [1, h, w, 1], or 2 entries [h, w] or one
@@ -49,6 +57,11 @@ Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> st
 // Same, naming the node: conv2d(x, f, {1, 1}, "SAME", "conv1").
 Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
               std::string padding, OpSite site);
+// Same with images in `format`: conv2d(x_nchw, f, {1, 1}, "SAME", DataFormat::kNCHW); 4-entry
+// strides/dilations are in the format's order ([1, 1, h, w] for NCHW).
+Tensor conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+              std::string padding, DataFormat format, std::vector<int64_t> dilations = {1},
+              OpSite site = {});
 
 // 3-D convolution (op Conv3D): input NDHWC [batch, depth, height, width, in_channels], filter
 // DHWIO [depth, height, width, in_channels, out_channels]. `strides`/`dilations` have 5 entries
@@ -69,6 +82,10 @@ Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<i
 // Same, naming the node.
 Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
                         std::string padding, OpSite site);
+// Same with images in `format`, as conv2d's.
+Tensor depthwise_conv2d(const Tensor& input, const Tensor& filter, std::vector<int64_t> strides,
+                        std::string padding, DataFormat format,
+                        std::vector<int64_t> dilations = {1}, OpSite site = {});
 
 // Max over windows of NHWC `x` (op MaxPool). `ksize`/`strides` as conv2d's strides (4, 2 or 1
 // entries); padding "SAME" or "VALID" (padded cells never win). float32, float64, bfloat16.
@@ -78,6 +95,11 @@ Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t
 // the average, as in TensorFlow. float32, float64, bfloat16.
 Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
                 std::string padding, OpSite site = {});
+// max_pool and avg_pool of images in `format` (4-entry ksize/strides in the format's order).
+Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                std::string padding, DataFormat format, OpSite site = {});
+Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                std::string padding, DataFormat format, OpSite site = {});
 // Max over windows of NDHWC `x` [batch, depth, height, width, channels] (op MaxPool3D).
 // `ksize`/`strides` have 5 entries [1, d, h, w, 1], or 3 entries [d, h, w] or one for all three;
 // padding "SAME" or "VALID". float32, bfloat16 (TensorFlow's MaxPool3D has no float64).
@@ -127,6 +149,10 @@ FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, cons
                                       const Tensor& mean, const Tensor& variance,
                                       float epsilon = 1e-3f, bool is_training = false,
                                       OpSite site = {});
+// Same for x in `format` (channels at dim 1 for kNCHW).
+FusedBatchNormResult fused_batch_norm(const Tensor& x, const Tensor& scale, const Tensor& offset,
+                                      const Tensor& mean, const Tensor& variance, float epsilon,
+                                      bool is_training, DataFormat format, OpSite site = {});
 
 // Per-example loss -sum(labels * log_softmax(logits)) over the last axis of 2-D [batch, classes]
 // tensors (op SoftmaxCrossEntropyWithLogits, first output); labels and logits broadcast against

@@ -131,8 +131,9 @@ const OpDef* const kMaxPoolGrad =
         .IntListAttr(PoolAttrs::kStrides)
         .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID", "EXPLICIT"})
         .IntListAttr(MaxPoolAttrs::kExplicitPaddings, std::vector<int64_t>{})
-        .StringAttr(MaxPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .StringAttr(MaxPoolAttrs::kDataFormat, "NHWC", {"NHWC", "NCHW"})
         .TypeAttr(MaxPoolAttrs::kT, kPoolTypes, kFloat32)
+        .ChannelsFirst({"orig_input", "orig_output", "grad"}, {}, {"output"})
         .Doc(
             "The gradient of MaxPool's NHWC input: each window's grad goes to the window's first "
             "maximum (row-major) in orig_input.")
@@ -146,6 +147,7 @@ const OpDef* const kAvgPoolGrad =
                                  .Input("grad", "T")
                                  .Output("output", "T"),
                              2, kPoolTypes)
+        .ChannelsFirst({"grad"}, {"orig_input_shape"}, {"output"})
         .Doc(
             "The gradient of AvgPool's NHWC input (of shape orig_input_shape): each window's grad "
             "is spread evenly over the window's input cells (padding left out).")
@@ -159,6 +161,7 @@ const OpDef* const kMaxPoolGradGrad =
                                  .Input("grad", "T")
                                  .Output("output", "T"),
                              2, kPoolTypes)
+        .ChannelsFirst({"orig_input", "orig_output", "grad"}, {}, {"output"})
         .Doc(
             "The gradient of MaxPoolGrad's grad input: for each window, grad (orig_input's shape) "
             "at the window's first maximum (row-major) in orig_input.")

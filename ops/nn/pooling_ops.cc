@@ -49,8 +49,9 @@ const OpDef* const kMaxPool =
         .IntListAttr(PoolAttrs::kStrides)
         .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID", "EXPLICIT"})
         .IntListAttr(MaxPoolAttrs::kExplicitPaddings, std::vector<int64_t>{})
-        .StringAttr(MaxPoolAttrs::kDataFormat, "NHWC", {"NHWC"})
+        .StringAttr(MaxPoolAttrs::kDataFormat, "NHWC", {"NHWC", "NCHW"})
         .TypeAttr(MaxPoolAttrs::kT, kPoolTypes, kFloat32)
+        .ChannelsFirst({"input"}, {}, {"output"})
         .Doc("Max over NHWC windows; padded cells never win.")
         .SetShapeFn(MaxPoolShape)
         .Register();
@@ -58,6 +59,7 @@ const OpDef* const kMaxPool =
 const OpDef* const kAvgPool =
     DeclareUnpaddedPoolAttrs(OpDefBuilder("AvgPool").Input("value", "T").Output("output", "T"), 2,
                              kPoolTypes)
+        .ChannelsFirst({"value"}, {}, {"output"})
         .Doc("Mean over NHWC windows; padded cells are left out of the average.")
         .SetShapeFn(UnpaddedPoolShape<2>)
         .Register();
@@ -88,6 +90,31 @@ Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t
                 std::string padding, OpSite site) {
   return RunPoolOp(kAvgPool, {x}, std::move(ksize), std::move(strides), std::move(padding), 2,
                    site);
+}
+
+namespace {
+
+Tensor Pool2D(const OpDef* op, const Tensor& x, std::vector<int64_t> ksize,
+              std::vector<int64_t> strides, std::string padding, DataFormat format, OpSite site) {
+  OpCall call(op, {x}, site);
+  SetPoolWindowAttrs(call, ChannelsLastWindow(std::move(ksize), format),
+                     ChannelsLastWindow(std::move(strides), format), std::move(padding));
+  UseDataFormat(call, format);
+  return RunSingleOutputOp(call);
+}
+
+}  // namespace
+
+Tensor max_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                std::string padding, DataFormat format, OpSite site) {
+  return Pool2D(kMaxPool, x, std::move(ksize), std::move(strides), std::move(padding), format,
+                site);
+}
+
+Tensor avg_pool(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                std::string padding, DataFormat format, OpSite site) {
+  return Pool2D(kAvgPool, x, std::move(ksize), std::move(strides), std::move(padding), format,
+                site);
 }
 
 Tensor max_pool3d(const Tensor& x, std::vector<int64_t> ksize, std::vector<int64_t> strides,

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ops/attr_value.h"
+#include "ops/channels_first.h"
 #include "ops/nn/nn_attrs.h"
 
 namespace duet {
@@ -117,13 +118,24 @@ Tensor RunPoolOp(const OpDef* op, TensorList inputs, std::vector<int64_t> ksize,
   return RunSingleOutputOp(call);
 }
 
+std::vector<int64_t> ChannelsLastWindow(std::vector<int64_t> values, DataFormat format) {
+  if (format == DataFormat::kNCHW && values.size() >= 3) return ChannelsLastDims(values);
+  return values;
+}
+
+void UseDataFormat(OpCall& call, DataFormat format) {
+  if (format == DataFormat::kNCHW) call.attrs = ChannelsFirstAttrs(*call.op, call.attrs);
+}
+
 OpDefBuilder& DeclareUnpaddedPoolAttrs(OpDefBuilder& builder, int rank, std::vector<DType> types,
                                        std::optional<DType> default_type) {
   const std::string format = rank == 2 ? "NHWC" : "NDHWC";
+  std::vector<std::string> formats = {format};
+  if (rank == 2) formats.push_back("NCHW");  // the ops declare ChannelsFirst
   return builder.IntListAttr(PoolAttrs::kKsize)
       .IntListAttr(PoolAttrs::kStrides)
       .StringAttr(PoolAttrs::kPadding, {}, {"SAME", "VALID"})
-      .StringAttr(UnpaddedPoolAttrs::kDataFormat, format, {format})
+      .StringAttr(UnpaddedPoolAttrs::kDataFormat, format, std::move(formats))
       .TypeAttr(UnpaddedPoolAttrs::kT, std::move(types), default_type);
 }
 

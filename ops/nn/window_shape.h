@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/shape.h"
+#include "ops/nn/nn_ops.h"
 #include "ops/op_call.h"
 #include "ops/shape_context.h"
 
@@ -49,6 +50,12 @@ absl::Status SetExplicitPaddings(const std::vector<int64_t>& explicit_paddings, 
 // spec's window, stride and padding from them; EXPLICIT paddings (already in `spec`) must be
 // smaller than the window.
 absl::Status SetPoolWindow(const ShapeContext& ctx, WindowSpec& spec);
+
+// A window attr (strides, ksize, dilations) given in `format`'s order, in channels-last order.
+std::vector<int64_t> ChannelsLastWindow(std::vector<int64_t> values, DataFormat format);
+// Makes a call built channels-last take images in `format` (Note [Channels-first] in
+// ops/channels_first.cc): data_format and the per-dim attrs, permuted.
+void UseDataFormat(OpCall& call, DataFormat format);
 
 // Sets the PoolAttrs of a pooling op's call, expanding ksize and strides as ExpandNhwcAttr does.
 void SetPoolWindowAttrs(OpCall& call, std::vector<int64_t> ksize, std::vector<int64_t> strides,

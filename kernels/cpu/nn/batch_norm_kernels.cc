@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/kernel_registry.h"
@@ -171,7 +172,8 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
 }
 
 const KernelRegistrar kFusedBatchNorm("FusedBatchNormV3", DeviceType::kCpu,
-                                      {kFloat32, kFloat64, kBFloat16}, {FusedBatchNormKernel});
+                                      {kFloat32, kFloat64, kBFloat16},
+                                      {ChannelsLast<FusedBatchNormKernel>});
 
 }  // namespace
 }  // namespace duet

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/kernel_registry.h"
 
 namespace duet {
@@ -37,12 +38,18 @@ absl::Status BiasAddKernel(KernelContext& ctx) {
   return absl::OkStatus();
 }
 
-const KernelRegistrar kF32("BiasAdd", DeviceType::kCpu, {kFloat32}, {BiasAddKernel<float>});
-const KernelRegistrar kF64("BiasAdd", DeviceType::kCpu, {kFloat64}, {BiasAddKernel<double>});
-const KernelRegistrar kF16("BiasAdd", DeviceType::kCpu, {kFloat16}, {BiasAddKernel<float16>});
-const KernelRegistrar kBF16("BiasAdd", DeviceType::kCpu, {kBFloat16}, {BiasAddKernel<bfloat16>});
-const KernelRegistrar kI32("BiasAdd", DeviceType::kCpu, {kInt32}, {BiasAddKernel<int32_t>});
-const KernelRegistrar kI64("BiasAdd", DeviceType::kCpu, {kInt64}, {BiasAddKernel<int64_t>});
+const KernelRegistrar kF32("BiasAdd", DeviceType::kCpu, {kFloat32},
+                           {ChannelsLast<BiasAddKernel<float>>});
+const KernelRegistrar kF64("BiasAdd", DeviceType::kCpu, {kFloat64},
+                           {ChannelsLast<BiasAddKernel<double>>});
+const KernelRegistrar kF16("BiasAdd", DeviceType::kCpu, {kFloat16},
+                           {ChannelsLast<BiasAddKernel<float16>>});
+const KernelRegistrar kBF16("BiasAdd", DeviceType::kCpu, {kBFloat16},
+                            {ChannelsLast<BiasAddKernel<bfloat16>>});
+const KernelRegistrar kI32("BiasAdd", DeviceType::kCpu, {kInt32},
+                           {ChannelsLast<BiasAddKernel<int32_t>>});
+const KernelRegistrar kI64("BiasAdd", DeviceType::kCpu, {kInt64},
+                           {ChannelsLast<BiasAddKernel<int64_t>>});
 
 }  // namespace
 }  // namespace duet

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/conv_dnnl.h"
@@ -177,18 +178,17 @@ absl::Status DepthwiseBackpropFilterKernel(KernelContext& ctx) {
 }
 
 const KernelRegistrar kConv2DBackpropInput("Conv2DBackpropInput", DeviceType::kCpu,
-                                           {kFloat32, kFloat64, kBFloat16}, {BackpropInputKernel});
+                                           {kFloat32, kFloat64, kBFloat16},
+                                           {ChannelsLast<BackpropInputKernel>});
 const KernelRegistrar kConv2DBackpropFilter("Conv2DBackpropFilter", DeviceType::kCpu,
                                             {kFloat32, kFloat64, kBFloat16},
-                                            {BackpropFilterKernel});
-const KernelRegistrar kDepthwiseConv2dNativeBackpropInput("DepthwiseConv2dNativeBackpropInput",
-                                                          DeviceType::kCpu,
-                                                          {kFloat32, kFloat64, kBFloat16},
-                                                          {DepthwiseBackpropInputKernel});
-const KernelRegistrar kDepthwiseConv2dNativeBackpropFilter("DepthwiseConv2dNativeBackpropFilter",
-                                                           DeviceType::kCpu,
-                                                           {kFloat32, kFloat64, kBFloat16},
-                                                           {DepthwiseBackpropFilterKernel});
+                                            {ChannelsLast<BackpropFilterKernel>});
+const KernelRegistrar kDepthwiseConv2dNativeBackpropInput(
+    "DepthwiseConv2dNativeBackpropInput", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
+    {ChannelsLast<DepthwiseBackpropInputKernel>});
+const KernelRegistrar kDepthwiseConv2dNativeBackpropFilter(
+    "DepthwiseConv2dNativeBackpropFilter", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
+    {ChannelsLast<DepthwiseBackpropFilterKernel>});
 
 const KernelRegistrar kConv3DBackpropInputV2("Conv3DBackpropInputV2", DeviceType::kCpu,
                                              {kFloat32, kFloat64, kBFloat16},

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/common/pool_geometry.h"
 #include "kernels/cpu/common/dnnl_engine.h"
 #include "kernels/cpu/common/dnnl_plan.h"
@@ -180,9 +181,9 @@ absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
 }
 
 const KernelRegistrar kMaxPoolGrad("MaxPoolGrad", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
-                                   {MaxPoolGradKernel});
+                                   {ChannelsLast<MaxPoolGradKernel>});
 const KernelRegistrar kAvgPoolGrad("AvgPoolGrad", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
-                                   {AvgPoolGradKernel});
+                                   {ChannelsLast<AvgPoolGradKernel>});
 const KernelRegistrar kMaxPool3DGrad("MaxPool3DGrad", DeviceType::kCpu, {kFloat32, kBFloat16},
                                      {MaxPoolGradKernel});
 const KernelRegistrar kAvgPool3DGrad("AvgPool3DGrad", DeviceType::kCpu,
@@ -190,9 +191,12 @@ const KernelRegistrar kAvgPool3DGrad("AvgPool3DGrad", DeviceType::kCpu,
 
 const bool kMaxPoolGradGradRegistered = [] {
   for (const char* op : {"MaxPoolGradGrad", "MaxPool3DGradGrad"}) {
-    RegisterKernel(op, DeviceType::kCpu, {kFloat32}, KernelDef{&MaxPoolGradGradKernel<float>});
-    RegisterKernel(op, DeviceType::kCpu, {kFloat64}, KernelDef{&MaxPoolGradGradKernel<double>});
-    RegisterKernel(op, DeviceType::kCpu, {kBFloat16}, KernelDef{&MaxPoolGradGradKernel<bfloat16>});
+    RegisterKernel(op, DeviceType::kCpu, {kFloat32},
+                   KernelDef{&ChannelsLast<MaxPoolGradGradKernel<float>>});
+    RegisterKernel(op, DeviceType::kCpu, {kFloat64},
+                   KernelDef{&ChannelsLast<MaxPoolGradGradKernel<double>>});
+    RegisterKernel(op, DeviceType::kCpu, {kBFloat16},
+                   KernelDef{&ChannelsLast<MaxPoolGradGradKernel<bfloat16>>});
   }
   return true;
 }();

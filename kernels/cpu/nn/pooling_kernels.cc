@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/common/pool_geometry.h"
 #include "kernels/cpu/common/dnnl_plan.h"
 #include "kernels/cpu/nn/pool_dnnl.h"
@@ -83,9 +84,9 @@ absl::Status AvgPoolKernel(KernelContext& ctx) {
 }
 
 const KernelRegistrar kMaxPool("MaxPool", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
-                               {MaxPoolKernel});
+                               {ChannelsLast<MaxPoolKernel>});
 const KernelRegistrar kAvgPool("AvgPool", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},
-                               {AvgPoolKernel});
+                               {ChannelsLast<AvgPoolKernel>});
 const KernelRegistrar kMaxPool3D("MaxPool3D", DeviceType::kCpu, {kFloat32, kBFloat16},
                                  {MaxPoolKernel});
 const KernelRegistrar kAvgPool3D("AvgPool3D", DeviceType::kCpu, {kFloat32, kFloat64, kBFloat16},

@@ -6,6 +6,7 @@
 // descriptor round trip costs more than these memory-bound passes; one launcher serves all dtypes.
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/activation_launchers.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
@@ -69,7 +70,7 @@ const bool kRegistered = [] {
     RegisterKernel("Relu", DeviceType::kCuda, {t}, KernelDef{&ActivationKernel<A::kRelu>});
     RegisterKernel("Relu6", DeviceType::kCuda, {t}, KernelDef{&ActivationKernel<A::kRelu6>});
     RegisterKernel("ReluGrad", DeviceType::kCuda, {t}, KernelDef{&ReluGradKernel});
-    RegisterKernel("BiasAdd", DeviceType::kCuda, {t}, KernelDef{&BiasAddKernel});
+    RegisterKernel("BiasAdd", DeviceType::kCuda, {t}, KernelDef{&ChannelsLast<BiasAddKernel>});
   }
   for (DType t : floats) {
     RegisterKernel("Elu", DeviceType::kCuda, {t}, KernelDef{&ActivationKernel<A::kElu>});

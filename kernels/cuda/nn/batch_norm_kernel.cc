@@ -7,6 +7,7 @@
 // call keeps a running variance it updates itself and returns the inverse std instead of the
 // variance in its saved outputs, which is a different contract from the CPU's reserve spaces.
 #include "core/error.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/batch_norm_launchers.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
@@ -72,7 +73,8 @@ absl::Status FusedBatchNormKernel(KernelContext& ctx) {
 }
 
 const KernelRegistrar kFusedBatchNorm("FusedBatchNormV3", DeviceType::kCuda,
-                                      {kFloat32, kFloat64, kBFloat16}, {&FusedBatchNormKernel});
+                                      {kFloat32, kFloat64, kBFloat16},
+                                      {&ChannelsLast<FusedBatchNormKernel>});
 
 }  // namespace
 }  // namespace duet

@@ -25,6 +25,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/common/conv_geometry.h"
 #include "kernels/common/fused_epilogue.h"
 #include "kernels/cuda/array/array_kernels.h"
@@ -339,20 +340,20 @@ const bool kRegistered = [] {
   // float64: cuDNN's double convolutions, else direct ones (Note [float64 convolutions without
   // cuDNN]); bfloat16: tensor cores, float32 accumulation.
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
-    RegisterKernel("Conv2D", DeviceType::kCuda, {dtype}, KernelDef{&Conv2DKernel});
+    RegisterKernel("Conv2D", DeviceType::kCuda, {dtype}, KernelDef{&ChannelsLast<Conv2DKernel>});
     RegisterKernel("_FusedConv2D", DeviceType::kCuda, {dtype}, KernelDef{&FusedConv2DKernel});
     RegisterKernel("Conv2DBackpropInput", DeviceType::kCuda, {dtype},
-                   KernelDef{&BackpropInputKernel});
+                   KernelDef{&ChannelsLast<BackpropInputKernel>});
     RegisterKernel("Conv2DBackpropFilter", DeviceType::kCuda, {dtype},
-                   KernelDef{&BackpropFilterKernel});
+                   KernelDef{&ChannelsLast<BackpropFilterKernel>});
     RegisterKernel("DepthwiseConv2dNative", DeviceType::kCuda, {dtype},
-                   KernelDef{&DepthwiseConv2dNativeKernel});
+                   KernelDef{&ChannelsLast<DepthwiseConv2dNativeKernel>});
     RegisterKernel("_FusedDepthwiseConv2dNative", DeviceType::kCuda, {dtype},
                    KernelDef{&FusedDepthwiseConv2dNativeKernel});
     RegisterKernel("DepthwiseConv2dNativeBackpropInput", DeviceType::kCuda, {dtype},
-                   KernelDef{&DepthwiseBackpropInputKernel});
+                   KernelDef{&ChannelsLast<DepthwiseBackpropInputKernel>});
     RegisterKernel("DepthwiseConv2dNativeBackpropFilter", DeviceType::kCuda, {dtype},
-                   KernelDef{&DepthwiseBackpropFilterKernel});
+                   KernelDef{&ChannelsLast<DepthwiseBackpropFilterKernel>});
     RegisterKernel("Conv3D", DeviceType::kCuda, {dtype}, KernelDef{&Conv3DKernel});
     RegisterKernel("Conv3DBackpropInputV2", DeviceType::kCuda, {dtype},
                    KernelDef{&Conv3DBackpropInputKernel});

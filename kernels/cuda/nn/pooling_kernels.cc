@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "kernels/common/channels_last_kernel.h"
 #include "kernels/common/pool_geometry.h"
 #include "kernels/cuda/cuda_context.h"
 #include "kernels/cuda/nn/nn_kernel_util.h"
@@ -116,11 +117,14 @@ absl::Status MaxPoolGradGradKernel(KernelContext& ctx) {
 
 const bool kRegistered = [] {
   for (DType t : {kFloat32, kFloat64, kBFloat16}) {
-    RegisterKernel("MaxPool", DeviceType::kCuda, {t}, KernelDef{&MaxPoolKernel});
-    RegisterKernel("AvgPool", DeviceType::kCuda, {t}, KernelDef{&AvgPoolKernel});
-    RegisterKernel("MaxPoolGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradKernel});
-    RegisterKernel("AvgPoolGrad", DeviceType::kCuda, {t}, KernelDef{&AvgPoolGradKernel});
-    RegisterKernel("MaxPoolGradGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradGradKernel});
+    RegisterKernel("MaxPool", DeviceType::kCuda, {t}, KernelDef{&ChannelsLast<MaxPoolKernel>});
+    RegisterKernel("AvgPool", DeviceType::kCuda, {t}, KernelDef{&ChannelsLast<AvgPoolKernel>});
+    RegisterKernel("MaxPoolGrad", DeviceType::kCuda, {t},
+                   KernelDef{&ChannelsLast<MaxPoolGradKernel>});
+    RegisterKernel("AvgPoolGrad", DeviceType::kCuda, {t},
+                   KernelDef{&ChannelsLast<AvgPoolGradKernel>});
+    RegisterKernel("MaxPoolGradGrad", DeviceType::kCuda, {t},
+                   KernelDef{&ChannelsLast<MaxPoolGradGradKernel>});
     RegisterKernel("AvgPool3D", DeviceType::kCuda, {t}, KernelDef{&AvgPoolKernel});
     RegisterKernel("AvgPool3DGrad", DeviceType::kCuda, {t}, KernelDef{&AvgPoolGradKernel});
     RegisterKernel("MaxPool3DGradGrad", DeviceType::kCuda, {t}, KernelDef{&MaxPoolGradGradKernel});
