@@ -1,6 +1,8 @@
 #include "nn/normalization.h"
 
+#include "absl/strings/str_cat.h"
 #include "core/constant.h"
+#include "core/error.h"
 #include "graph/graph_context.h"
 #include "nn/initializers.h"
 #include "ops/array/array_ops.h"
@@ -31,7 +33,11 @@ Tensor ReshapeLike(const Tensor& y, const Tensor& x, const OpSite& site) {
 }  // namespace
 
 LayerNorm::LayerNorm(Module* parent, std::string name, NormOptions options)
-    : Layer(parent, std::move(name)), options_(options) {}
+    : Layer(parent, std::move(name)), options_(options) {
+  if (options_.axis != -1) {
+    throw Error(absl::InvalidArgumentError("LayerNorm: axis must be -1 (the last)"));
+  }
+}
 LayerNorm::LayerNorm(NormOptions options) : LayerNorm(nullptr, "layer_normalization", options) {}
 
 void LayerNorm::build(const Shape& input_shape) {
@@ -52,12 +58,17 @@ Tensor LayerNorm::call(const Tensor& x, bool, OpSite site) {
 }
 
 BatchNorm::BatchNorm(Module* parent, std::string name, double momentum, NormOptions options)
-    : Layer(parent, std::move(name)), momentum_(momentum), options_(options) {}
+    : Layer(parent, std::move(name)), momentum_(momentum), options_(options) {
+  if (options_.axis != -1 && options_.axis != 1) {
+    throw Error(absl::InvalidArgumentError(
+        absl::StrCat("BatchNorm: axis must be -1 or 1, got ", options_.axis)));
+  }
+}
 BatchNorm::BatchNorm(double momentum, NormOptions options)
     : BatchNorm(nullptr, "batch_normalization", momentum, options) {}
 
 void BatchNorm::build(const Shape& input_shape) {
-  const Shape channels{input_shape.dim(input_shape.rank() - 1)};
+  const Shape channels{input_shape.dim(channel_axis(input_shape))};
   if (options_.scale) gamma_ = add_variable("gamma", channels, dtype(), initializers::ones());
   if (options_.center) beta_ = add_variable("beta", channels, dtype(), initializers::zeros());
   moving_mean_ = add_variable("moving_mean", channels, dtype(), initializers::zeros(), false);
@@ -66,15 +77,20 @@ void BatchNorm::build(const Shape& input_shape) {
 }
 
 Tensor BatchNorm::call(const Tensor& x, bool training, OpSite site) {
-  const int64_t channels = x.shape().dim(x.rank() - 1);
-  // FusedBatchNormV3 takes NHWC; other ranks are normalized as [everything else, 1, 1, C].
-  const Tensor x4 = x.rank() == 4 ? x : reshape(x, Shape{-1, 1, 1, channels}, site);
+  const int64_t channels = x.shape().dim(channel_axis(x.shape()));
+  // FusedBatchNormV3 takes NHWC or NCHW; other ranks are normalized as [everything else, 1, 1, C]
+  // or, channels-first, [N, C, everything else, 1].
+  const bool first = options_.axis == 1 && x.rank() > 2;
+  const Tensor x4 = x.rank() == 4 ? x
+                    : first       ? reshape(x, Shape{x.shape().dim(0), channels, -1, 1}, site)
+                                  : reshape(x, Shape{-1, 1, 1, channels}, site);
   const DType dtype = moving_mean_.dtype();
   const Tensor gamma = ScaleOrConstant(gamma_, channels, 1, dtype, site);
   const Tensor beta = ScaleOrConstant(beta_, channels, 0, dtype, site);
   const FusedBatchNormResult r =
       fused_batch_norm(x4, gamma, beta, moving_mean_.value(site), moving_variance_.value(site),
-                       static_cast<float>(options_.epsilon), training, site);
+                       static_cast<float>(options_.epsilon), training,
+                       first ? DataFormat::kNCHW : DataFormat::kNHWC, site);
   Tensor y = x.rank() == 4 ? r.y : ReshapeLike(r.y, x, site);
   if (!training) return y;
   // Note [BatchNorm updates].

@@ -12,6 +12,9 @@ struct NormOptions {
   double epsilon = 1e-3;
   bool center = true;  // learn beta
   bool scale = true;   // learn gamma
+  // BatchNorm: the channel axis, -1 (the last) or 1 (channels-first images, Keras' axis=1; run as
+  // FusedBatchNormV3 with data_format NCHW). LayerNorm normalizes over the last axis only.
+  int axis = -1;
 };
 
 // (x - mean) / sqrt(variance + epsilon) * gamma + beta, the moments over the last axis of each
@@ -55,11 +58,17 @@ class BatchNorm : public Layer {
   const Variable& moving_variance() const { return moving_variance_; }
 
  protected:
-  InputSpec input_spec() const override { return {.min_rank = 2, .fixed_last_dim = true}; }
+  InputSpec input_spec() const override {
+    return {.min_rank = 2, .fixed_last_dim = options_.axis == -1};
+  }
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& x, bool training, OpSite site) override;
 
  private:
+  int64_t channel_axis(const Shape& shape) const {
+    return options_.axis == -1 ? shape.rank() - 1 : options_.axis;
+  }
+
   double momentum_;
   NormOptions options_;
   Variable gamma_, beta_, moving_mean_, moving_variance_;

@@ -31,13 +31,15 @@ AvgPool2D::AvgPool2D(Module* parent, std::string name, Size2 pool_size, PoolOpti
 AvgPool2D::AvgPool2D(Size2 pool_size, PoolOptions options)
     : AvgPool2D(nullptr, "average_pooling2d", pool_size, std::move(options)) {}
 
-GlobalAveragePooling2D::GlobalAveragePooling2D(Module* parent, std::string name, bool keep_dims)
-    : Layer(parent, std::move(name)), keep_dims_(keep_dims) {}
+GlobalAveragePooling2D::GlobalAveragePooling2D(Module* parent, std::string name, bool keep_dims,
+                                               DataFormat data_format)
+    : Layer(parent, std::move(name)), keep_dims_(keep_dims), data_format_(data_format) {}
 
-GlobalAveragePooling2D::GlobalAveragePooling2D(bool keep_dims)
-    : GlobalAveragePooling2D(nullptr, "global_average_pooling2d", keep_dims) {}
+GlobalAveragePooling2D::GlobalAveragePooling2D(bool keep_dims, DataFormat data_format)
+    : GlobalAveragePooling2D(nullptr, "global_average_pooling2d", keep_dims, data_format) {}
 
 Tensor GlobalAveragePooling2D::call(const Tensor& x, bool, OpSite site) {
+  if (data_format_ == DataFormat::kChannelsFirst) return reduce_mean(x, {2, 3}, keep_dims_, site);
   return reduce_mean(x, {1, 2}, keep_dims_, site);
 }
 

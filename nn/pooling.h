@@ -46,8 +46,11 @@ class AvgPool2D : public Pool2D {
 
 class GlobalAveragePooling2D : public Layer {
  public:
-  GlobalAveragePooling2D(Module* parent, std::string name, bool keep_dims = false);
-  explicit GlobalAveragePooling2D(bool keep_dims = false);
+  // kChannelsFirst: the mean over dims 2 and 3 of (N, C, H, W) input.
+  GlobalAveragePooling2D(Module* parent, std::string name, bool keep_dims = false,
+                         DataFormat data_format = DataFormat::kChannelsLast);
+  explicit GlobalAveragePooling2D(bool keep_dims = false,
+                                  DataFormat data_format = DataFormat::kChannelsLast);
 
  protected:
   InputSpec input_spec() const override { return {.rank = 4}; }
@@ -55,6 +58,7 @@ class GlobalAveragePooling2D : public Layer {
 
  private:
   bool keep_dims_;
+  DataFormat data_format_ = DataFormat::kChannelsLast;
 };
 
 }  // namespace duet::nn

@@ -290,10 +290,15 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002 (tf.ones_like)
 
 
 # tf.nn's names for the nn ops (also at duet.nn).
-def _nhwc(v):
-    """A 2-D window, stride or dilation as NHWC's four: n, [n], [h, w] or the four themselves."""
+def _nhwc(v, data_format="NHWC"):
+    """A 2-D window, stride or dilation as the format's four: n, [n], [h, w] or the four themselves
+    ([1, h, w, 1] for NHWC, [1, 1, h, w] for NCHW, as tf.nn expands them)."""
     v = [v, v] if isinstance(v, int) else list(v)
-    return [1, v[0], v[0], 1] if len(v) == 1 else [1] + v + [1] if len(v) == 2 else v
+    if len(v) == 1:
+        v = v * 2
+    if len(v) == 2:
+        return [1, 1] + v if data_format == "NCHW" else [1] + v + [1]
+    return v
 
 
 def softmax(logits, axis=-1, name=None):
@@ -310,12 +315,13 @@ def log_softmax(logits, axis=-1, name=None):
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
            name=None):  # noqa: A002 (tf.nn.conv2d)
-    return _raw.Conv2D(input, filters, strides=_nhwc(strides), padding=padding,
-                       data_format=data_format, dilations=_nhwc(dilations or 1), name=name)
+    return _raw.Conv2D(input, filters, strides=_nhwc(strides, data_format), padding=padding,
+                       data_format=data_format, dilations=_nhwc(dilations or 1, data_format),
+                       name=name)
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    return _raw.BiasAdd(value, bias, name=name)
+    return _raw.BiasAdd(value, bias, data_format=data_format or "NHWC", name=name)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, name=None):
@@ -327,20 +333,23 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return _raw.MaxPool(input, ksize=_nhwc(ksize), strides=_nhwc(strides),
+    return _raw.MaxPool(input, ksize=_nhwc(ksize, data_format),
+                        strides=_nhwc(strides, data_format),
                         padding=padding, data_format=data_format, name=name)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    return _raw.AvgPool(input, ksize=_nhwc(ksize), strides=_nhwc(strides),
+    return _raw.AvgPool(input, ksize=_nhwc(ksize, data_format),
+                        strides=_nhwc(strides, data_format),
                         padding=padding, data_format=data_format, name=name)
 
 
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
                      name=None):  # noqa: A002 (tf.nn.depthwise_conv2d)
-    return _raw.DepthwiseConv2dNative(input, filter, strides=_nhwc(strides),
-                                      padding=padding, data_format=data_format or "NHWC",
-                                      dilations=_nhwc(dilations or 1), name=name)
+    data_format = data_format or "NHWC"
+    return _raw.DepthwiseConv2dNative(input, filter, strides=_nhwc(strides, data_format),
+                                      padding=padding, data_format=data_format,
+                                      dilations=_nhwc(dilations or 1, data_format), name=name)
 
 
 def embedding_lookup(params, ids, name=None):

@@ -185,17 +185,18 @@ nn::Size2 Size2Arg(nb::handle value, const char* what) {
   return nn::Size2(v[0], v[1]);
 }
 
-void ChannelsLast(const std::string& data_format) {
-  if (data_format != "channels_last") {
-    throw InvalidArgument(absl::StrCat("data_format '", data_format,
-                                       "': duet's layers take channels_last (NHWC) inputs"));
-  }
+// Keras' data_format argument.
+DataFormat DataFormatArg(const std::string& data_format) {
+  if (data_format == "channels_last") return DataFormat::kChannelsLast;
+  if (data_format == "channels_first") return DataFormat::kChannelsFirst;
+  throw InvalidArgument(absl::StrCat("data_format '", data_format,
+                                     "': 'channels_last' (NHWC) or 'channels_first' (NCHW)"));
 }
 
 nn::ConvOptions ConvArgs(nb::handle strides, const std::string& padding, nb::handle dilation_rate,
                          int64_t groups, const std::optional<std::string>& activation,
-                         bool use_bias, nb::handle kernel_initializer,
-                         nb::handle bias_initializer) {
+                         bool use_bias, nb::handle kernel_initializer, nb::handle bias_initializer,
+                         const std::string& data_format) {
   return {.strides = Size2Arg(strides, "strides"),
           .padding = padding,
           .dilation_rate = Size2Arg(dilation_rate, "dilation_rate"),
@@ -203,7 +204,8 @@ nn::ConvOptions ConvArgs(nb::handle strides, const std::string& padding, nb::han
           .activation = ActivationArg(activation),
           .use_bias = use_bias,
           .kernel_initializer = InitializerArg(kernel_initializer),
-          .bias_initializer = InitializerArg(bias_initializer)};
+          .bias_initializer = InitializerArg(bias_initializer),
+          .data_format = DataFormatArg(data_format)};
 }
 
 // The arguments every conv layer ends with, in Keras' names.
@@ -266,8 +268,7 @@ void DefPool(nb::module_& m, const char* cls, const char* doc, const char* defau
           [default_name](Pool* self, nb::handle pool_size, nb::handle strides,
                          const std::string& padding, const std::string& data_format,
                          const std::optional<std::string>& name) {
-            ChannelsLast(data_format);
-            nn::PoolOptions options{.padding = padding};
+            nn::PoolOptions options{.padding = padding, .data_format = DataFormatArg(data_format)};
             if (!strides.is_none()) options.strides = Size2Arg(strides, "strides");
             Construct(self, name, default_name, Size2Arg(pool_size, "pool_size"), options);
           },
@@ -445,7 +446,7 @@ void init_nn(nb::module_& m) {
   nb::class_<nn::ConvLayer, nn::Layer>(m, "_ConvLayer")
       .def_prop_ro("kernel", &nn::ConvLayer::kernel)
       .def_prop_ro("bias", &nn::ConvLayer::bias);
-  nb::class_<nn::Conv2D, nn::ConvLayer>(m, "Conv2D", "Keras' Conv2D (NHWC).")
+  nb::class_<nn::Conv2D, nn::ConvLayer>(m, "Conv2D", "Keras' Conv2D (NHWC, or NCHW with data_format='channels_first').")
       .def(
           "__init__",
           [](nn::Conv2D* self, int64_t filters, nb::handle kernel_size, nb::handle strides,
@@ -453,16 +454,15 @@ void init_nn(nb::module_& m) {
              const std::optional<std::string>& activation, bool use_bias,
              nb::handle kernel_initializer, nb::handle bias_initializer,
              const std::string& data_format, const std::optional<std::string>& name) {
-            ChannelsLast(data_format);
             Construct(self, name, "conv2d", filters, Size2Arg(kernel_size, "kernel_size"),
                       ConvArgs(strides, padding, dilation_rate, groups, activation, use_bias,
-                               kernel_initializer, bias_initializer));
+                               kernel_initializer, bias_initializer, data_format));
           },
           nb::arg("filters"), nb::arg("kernel_size"), nb::arg("strides") = 1,
           nb::arg("padding") = "valid", nb::arg("dilation_rate") = 1, nb::arg("groups") = 1,
           DUET_CONV_TAIL_ARGS);
   nb::class_<nn::DepthwiseConv2D, nn::ConvLayer>(m, "DepthwiseConv2D",
-                                                 "Keras' DepthwiseConv2D (NHWC).")
+                                                 "Keras' DepthwiseConv2D (NHWC or NCHW).")
       .def(
           "__init__",
           [](nn::DepthwiseConv2D* self, nb::handle kernel_size, nb::handle strides,
@@ -470,11 +470,10 @@ void init_nn(nb::module_& m) {
              const std::optional<std::string>& activation, bool use_bias,
              nb::handle depthwise_initializer, nb::handle bias_initializer,
              const std::string& data_format, const std::optional<std::string>& name) {
-            ChannelsLast(data_format);
             Construct(self, name, "depthwise_conv2d", Size2Arg(kernel_size, "kernel_size"),
                       depth_multiplier,
                       ConvArgs(strides, padding, dilation_rate, 1, activation, use_bias,
-                               depthwise_initializer, bias_initializer));
+                               depthwise_initializer, bias_initializer, data_format));
           },
           nb::arg("kernel_size"), nb::arg("strides") = 1, nb::arg("padding") = "valid",
           nb::arg("depth_multiplier") = 1, nb::arg("dilation_rate") = 1,
@@ -491,42 +490,42 @@ void init_nn(nb::module_& m) {
              const std::optional<std::string>& activation, bool use_bias,
              nb::handle kernel_initializer, nb::handle bias_initializer,
              const std::string& data_format, const std::optional<std::string>& name) {
-            ChannelsLast(data_format);
             Construct(self, name, "conv2d_transpose", filters, Size2Arg(kernel_size, "kernel_size"),
                       ConvArgs(strides, padding, dilation_rate, 1, activation, use_bias,
-                               kernel_initializer, bias_initializer));
+                               kernel_initializer, bias_initializer, data_format));
           },
           nb::arg("filters"), nb::arg("kernel_size"), nb::arg("strides") = 1,
           nb::arg("padding") = "valid", nb::arg("dilation_rate") = 1, DUET_CONV_TAIL_ARGS);
 
-  DefPool<nn::MaxPool2D>(m, "MaxPool2D", "Keras' MaxPooling2D (NHWC).", "max_pooling2d");
-  DefPool<nn::AvgPool2D>(m, "AvgPool2D", "Keras' AveragePooling2D (NHWC).", "average_pooling2d");
+  DefPool<nn::MaxPool2D>(m, "MaxPool2D", "Keras' MaxPooling2D (NHWC or NCHW).", "max_pooling2d");
+  DefPool<nn::AvgPool2D>(m, "AvgPool2D", "Keras' AveragePooling2D (NHWC or NCHW).", "average_pooling2d");
   nb::class_<nn::GlobalAveragePooling2D, nn::Layer>(m, "GlobalAveragePooling2D",
-                                                    "Keras' GlobalAveragePooling2D (NHWC).")
+                                                    "Keras' GlobalAveragePooling2D (NHWC or NCHW).")
       .def(
           "__init__",
           [](nn::GlobalAveragePooling2D* self, bool keepdims, const std::string& data_format,
              const std::optional<std::string>& name) {
-            ChannelsLast(data_format);
-            Construct(self, name, "global_average_pooling2d", keepdims);
+            Construct(self, name, "global_average_pooling2d", keepdims, DataFormatArg(data_format));
           },
           nb::arg("keepdims") = false, nb::arg("data_format") = "channels_last",
           nb::arg("name").none() = nb::none());
 
   nb::class_<nn::BatchNorm, nn::Layer>(
       m, "BatchNormalization",
-      "Keras' BatchNormalization over the last axis; training=True normalizes by the batch and "
+      "Keras' BatchNormalization over the last axis (or axis=1); training=True normalizes by the batch and "
       "updates the moving statistics (eagerly, traced and in graphs).")
       .def(
           "__init__",
           [](nn::BatchNorm* self, int axis, double momentum, double epsilon, bool center,
              bool scale, const std::optional<std::string>& name) {
-            if (axis != -1) {
+            if (axis != -1 && axis != 1) {
               throw InvalidArgument(absl::StrCat("BatchNormalization: axis ", axis,
-                                                 ": duet normalizes the last axis (axis=-1)"));
+                                                 ": duet normalizes axis -1 (the last) or 1 "
+                                                 "(channels-first)"));
             }
-            Construct(self, name, "batch_normalization", momentum,
-                      nn::NormOptions{.epsilon = epsilon, .center = center, .scale = scale});
+            Construct(
+                self, name, "batch_normalization", momentum,
+                nn::NormOptions{.epsilon = epsilon, .center = center, .scale = scale, .axis = axis});
           },
           nb::arg("axis") = -1, nb::arg("momentum") = 0.99, nb::arg("epsilon") = 1e-3,
           nb::arg("center") = true, nb::arg("scale") = true, nb::arg("name").none() = nb::none())

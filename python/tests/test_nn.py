@@ -382,8 +382,8 @@ def test_misuse_is_a_clear_error():
         duet.nn.Dense(2, activation="relu7")
     with pytest.raises(duet.errors.InvalidArgumentError, match="unknown initializer"):
         duet.nn.Dense(2, kernel_initializer="glorot")
-    with pytest.raises(duet.errors.InvalidArgumentError, match="channels_last"):
-        duet.nn.Conv2D(2, 3, data_format="channels_first")
+    with pytest.raises(duet.errors.InvalidArgumentError, match="'channels_first'"):
+        duet.nn.Conv2D(2, 3, data_format="channels_middle")
     with pytest.raises(duet.errors.InvalidArgumentError, match=r"has 2 variables, got 1"):
         layer.set_weights([np.ones((4, 3))])
 
@@ -400,3 +400,52 @@ def test_misuse_is_a_clear_error():
             self.b = layer
     with pytest.raises(duet.errors.InvalidArgumentError, match="already belongs to"):
         Twice()
+
+
+CHANNELS_FIRST_VS_TORCH = """
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    import duet
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 7, 6)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)  # HWIO, duet's and Keras' layout
+    b = rng.standard_normal(4).astype(np.float32)
+    xt, wt, bt = torch.from_numpy(x), torch.from_numpy(w).permute(3, 2, 0, 1), torch.from_numpy(b)
+
+    def close(mine, theirs, tol=2e-5):
+        mine, theirs = np.asarray(mine), theirs.detach().numpy()
+        assert mine.shape == theirs.shape, (mine.shape, theirs.shape)
+        assert np.allclose(mine, theirs, atol=tol), np.abs(mine - theirs).max()
+
+    # The ops, with NCHW-ordered windows and strides (PyTorch is channels-first natively).
+    close(duet.nn.conv2d(x, w, [2, 1], "VALID", data_format="NCHW", dilations=[1, 2]),
+          F.conv2d(xt, wt, stride=(2, 1), dilation=(1, 2)))
+    close(duet.nn.max_pool2d(x, 2, 2, "VALID", data_format="NCHW"), F.max_pool2d(xt, 2, 2))
+    close(duet.nn.avg_pool2d(x, [3, 2], [1, 2], "VALID", data_format="NCHW"),
+          F.avg_pool2d(xt, (3, 2), (1, 2)))
+    close(duet.nn.bias_add(x, b[:3], data_format="NCHW"), xt + bt[:3, None, None])
+
+    # Keras' channels-first layers, eagerly and traced, training (batch statistics).
+    conv = duet.nn.Conv2D(4, 3, data_format="channels_first")
+    bn = duet.nn.BatchNormalization(axis=1)
+    pool = duet.nn.MaxPool2D(2, data_format="channels_first")
+    gap = duet.nn.GlobalAveragePooling2D(data_format="channels_first")
+    conv(x)
+    conv.set_weights([w, b])
+    net = lambda t: gap(pool(duet.nn.relu(bn(conv(t), training=True))))
+    y = F.conv2d(xt, wt, bt)
+    y = F.batch_norm(y, None, None, training=True, eps=1e-3)
+    want = F.max_pool2d(F.relu(y), 2).mean(dim=(2, 3))
+    close(net(x), want, 1e-4)
+    close(duet.function(net)(x), want, 1e-4)
+    # Two training calls (eager, traced), momentum 0.99: 0.99 * 0.01 m + 0.01 m.
+    close(bn.moving_mean.numpy(), 0.0199 * F.conv2d(xt, wt, bt).mean(dim=(0, 2, 3)), 1e-5)
+    print("ok")
+"""
+
+
+def test_channels_first_ops_and_layers_match_pytorch():
+    require("torch")
+    assert run_python(CHANNELS_FIRST_VS_TORCH).strip().endswith("ok")

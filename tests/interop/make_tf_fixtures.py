@@ -115,6 +115,27 @@ def main():
         save(name, tf.function(lambda x, model=model: model(x)),
              rng.normal(size=(2, 5, 2)).astype(np.float32), lower_control_flow=False)
 
+    # A channels-first network, as TensorFlow's GPU graphs are written: Conv2D (NCHW-ordered
+    # strides), BiasAdd, an inference FusedBatchNormV3, MaxPool and AvgPool, all data_format NCHW.
+    kc = tf.Variable(rng.normal(0, 0.3, (3, 3, 2, 4)).astype(np.float32))
+    bc = tf.Variable(rng.normal(0, 0.1, (4,)).astype(np.float32))
+    stats = [tf.constant(v.astype(np.float32)) for v in (
+        rng.uniform(0.5, 1.5, 4), rng.normal(0, 0.1, 4), rng.normal(0, 0.1, 4),
+        rng.uniform(0.5, 1.5, 4))]
+
+    @tf.function
+    def nchw_net(x):
+        y = tf.nn.conv2d(x, kc, strides=[1, 1, 1, 2], padding="SAME", data_format="NCHW")
+        y = tf.nn.bias_add(y, bc, data_format="NCHW")
+        y, _, _ = tf.compat.v1.nn.fused_batch_norm(y, *stats, epsilon=1e-3, data_format="NCHW",
+                                                   is_training=False)
+        y = tf.nn.max_pool2d(tf.nn.relu(y), ksize=2, strides=2, padding="VALID",
+                             data_format="NCHW")
+        return tf.nn.avg_pool2d(y, ksize=[1, 1, 2, 2], strides=1, padding="SAME",
+                                data_format="NCHW")
+
+    save("tf_nchw", nchw_net, rng.normal(size=(2, 2, 8, 12)).astype(np.float32))
+
 
 if __name__ == "__main__":
     main()

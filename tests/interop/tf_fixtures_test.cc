@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "duet.h"
+#include "ops/channels_first.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -38,6 +39,25 @@ TEST_CASE("TensorFlow's frozen graphs run in duet and match TensorFlow's outputs
     REQUIRE(got.shape() == expected.shape());
     testing::ExpectTensorNear(got, expected, 1e-5);
   }
+}
+
+TEST_CASE("TensorFlow's channels-first graph runs optimized and as imported") {
+  const auto [input, output] = Names("tf_nchw");
+  Graph graph = read_graph(kDir + "tf_nchw.pb");
+  int channels_first = 0;
+  for (const Node* node : graph.nodes()) {
+    channels_first += IsChannelsFirst(node->op(), node->attrs()) ? 1 : 0;
+  }
+  CHECK(channels_first == 5);  // Conv2D, BiasAdd, FusedBatchNormV3, MaxPool, AvgPool
+  const Tensor x = Npy(kDir + "tf_nchw_input.npy");
+  const Tensor expected = Npy(kDir + "tf_nchw_expected.npy");
+  for (const bool optimize : {true, false}) {
+    INFO("optimize " << optimize);
+    Session session(graph, SessionOptions{.optimize = optimize});
+    testing::ExpectTensorNear(session.run({{input, x}}, {output})[0], expected, 1e-5);
+  }
+  // Written back as TensorFlow wrote it: data_format NCHW.
+  CHECK(graph.to_graph_def().DebugString().find("\"NCHW\"") != std::string::npos);
 }
 
 }  // namespace
