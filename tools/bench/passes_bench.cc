@@ -27,6 +27,9 @@
 //     (constant statistics) + Relu on a [64, 28, 28, 1] batch, 2x2 max pool, dense to 10 classes
 //     and Softmax. fold_batch_norm folds each batch norm into its filter and a bias;
 //     fuse_bias_activation makes each block one _FusedConv2D with Relu.
+//   - cnn_inference_nchw_b64_f32: the same CNN channels-first (NCHW ops), as built (each op its
+//     NHWC kernel between transposes) and optimized (convert_layout), and fused_nhwc.* the NHWC
+//     graph optimized: ratio.nchw_over_nhwc is what channels-first costs after the layout pass.
 //   - mlp_train_step_b64_f32: one SGD step (rate 0.01) of a 784-256-10 relu MLP with sparse
 //     softmax cross-entropy: gradients() and ResourceApplyGradientDescent, each session on its
 //     own variables.
@@ -332,10 +335,11 @@ ConvBnParams MakeConvBnParams(int64_t in, int64_t out, int seed) {
 }
 
 // 3x3 SAME convolution, inference batch norm with constant statistics, relu.
-Tensor ConvBnRelu(const Tensor& x, const ConvBnParams& p) {
-  const Tensor conv = conv2d(x, p.filter, {1, 1}, "SAME");
-  const FusedBatchNormResult bn = fused_batch_norm(conv, p.scale, p.offset, p.mean, p.variance,
-                                                   /*epsilon=*/1e-3f, /*is_training=*/false);
+Tensor ConvBnRelu(const Tensor& x, const ConvBnParams& p, DataFormat format) {
+  const Tensor conv = conv2d(x, p.filter, {1, 1}, "SAME", format);
+  const FusedBatchNormResult bn =
+      fused_batch_norm(conv, p.scale, p.offset, p.mean, p.variance,
+                       /*epsilon=*/1e-3f, /*is_training=*/false, format);
   return relu(bn.y);
 }
 
@@ -344,8 +348,9 @@ struct CnnGraph {
   Tensor x, logits, probabilities;
 };
 
-// conv-bn-relu x3 (1 -> 16 -> 32 -> 32 channels), 2x2 max pool, dense to 10 classes, softmax.
-CnnGraph BuildCnn() {
+// conv-bn-relu x3 (1 -> 16 -> 32 -> 32 channels), 2x2 max pool, dense to 10 classes, softmax;
+// images in `format` (channels-first flattens C, H, W: other logits, the same work).
+CnnGraph BuildCnn(DataFormat format = DataFormat::kNHWC) {
   const ConvBnParams blocks[] = {MakeConvBnParams(1, 16, 10), MakeConvBnParams(16, 32, 20),
                                  MakeConvBnParams(32, 32, 30)};
   constexpr int64_t kFlat = 14 * 14 * 32;
@@ -353,10 +358,11 @@ CnnGraph BuildCnn() {
   const Tensor b = UniformVector(10, 41, -0.1, 0.1);
   CnnGraph c;
   GraphScope scope(c.graph);
-  c.x = placeholder(kFloat32, {64, 28, 28, 1}, "x");
+  const bool first = format == DataFormat::kNCHW;
+  c.x = placeholder(kFloat32, first ? Shape{64, 1, 28, 28} : Shape{64, 28, 28, 1}, "x");
   Tensor h = c.x;
-  for (const ConvBnParams& block : blocks) h = ConvBnRelu(h, block);
-  h = reshape(max_pool(h, {2, 2}, {2, 2}, "VALID"), {64, kFlat});
+  for (const ConvBnParams& block : blocks) h = ConvBnRelu(h, block, format);
+  h = reshape(max_pool(h, {2, 2}, {2, 2}, "VALID", format), {64, kFlat});
   c.logits = bias_add(matmul(h, w), b);
   c.probabilities = softmax(c.logits);
   return c;
@@ -394,6 +400,46 @@ void CnnInferenceCase() {
   };
   TimePair(
       name, [&] { run(unoptimized); }, [&] { run(optimized); });
+}
+
+// The same CNN channels-first: as built (every NCHW op runs its NHWC kernel between transposes) and
+// optimized (convert_layout: a transpose at the input and one after the pool), against the NHWC
+// graph optimized.
+void CnnInferenceNchwCase() {
+  const std::string name = "cnn_inference_nchw_b64_f32";
+  const CnnGraph nchw = BuildCnn(DataFormat::kNCHW);
+  const CnnGraph nhwc = BuildCnn();
+  Session unoptimized(nchw.graph, SessionOptions{.optimize = false});
+  Session optimized(nchw.graph);
+  Session channels_last(nhwc.graph);
+  const Tensor x = random_normal({64, 28, 28, 1}, 1);
+  const FeedList feeds = {{nchw.x, transpose(x, {0, 3, 1, 2})}};
+  const FeedList nhwc_feeds = {{nhwc.x, x}};
+  const double error = RelativeDifference(optimized.run(feeds, {nchw.logits})[0],
+                                          unoptimized.run(feeds, {nchw.logits})[0]);
+  std::fprintf(stderr, "# %s: optimized logits differ by %.3g (relative)\n", name.c_str(), error);
+  if (error > 1e-4) Fail(name + ": optimized values differ");
+  PrintPassStats(name, unoptimized.plan_info({nchw.x}, {nchw.probabilities}),
+                 optimized.plan_info({nchw.x}, {nchw.probabilities}));
+  const std::vector<double> seconds = Time({
+      [&] {
+        std::vector<Tensor> y = unoptimized.run(feeds, {nchw.probabilities});
+        DoNotOptimize(y);
+      },
+      [&] {
+        std::vector<Tensor> y = optimized.run(feeds, {nchw.probabilities});
+        DoNotOptimize(y);
+      },
+      [&] {
+        std::vector<Tensor> y = channels_last.run(nhwc_feeds, {nhwc.probabilities});
+        DoNotOptimize(y);
+      },
+  });
+  Print("unfused." + name, seconds[0] * kUsPerSecond, "us");
+  Print("fused." + name, seconds[1] * kUsPerSecond, "us");
+  Print("fused_nhwc." + name, seconds[2] * kUsPerSecond, "us");
+  Print("ratio.unoptimized_over_optimized." + name, seconds[0] / seconds[1], "x");
+  Print("ratio.nchw_over_nhwc." + name, seconds[1] / seconds[2], "x");
 }
 
 struct TrainGraph {
@@ -473,6 +519,7 @@ int main(int argc, char** argv) {
                                                 /*kernel_lines=*/false);
   duet::TinyChainCase();
   duet::CnnInferenceCase();
+  duet::CnnInferenceNchwCase();
   duet::MlpTrainStepCase();
   return 0;
 }

@@ -152,9 +152,14 @@ void LstmCase() {
 }  // namespace
 }  // namespace duet
 
-int main() {
-  duet::MlpCase();
-  duet::CnnCase();
-  duet::LstmCase();
+// `training_bench [substring]`: only the cases whose names contain it (all without one).
+int main(int argc, char** argv) {
+  const std::string only = argc > 1 ? argv[1] : "";
+  const auto wanted = [&](const char* name) {
+    return std::string(name).find(only) != std::string::npos;
+  };
+  if (wanted("mlp_adam_b64")) duet::MlpCase();
+  if (wanted("cnn_bn_adam_b64")) duet::CnnCase();
+  if (wanted("lstm128_t50_b32_adam")) duet::LstmCase();
   return 0;
 }
