@@ -128,10 +128,10 @@ absl::Status InferChannelsFirstShapes(ShapeContext& ctx) {
   twin.attrs = ChannelsLastAttrs(*call.op, call.attrs);
   ShapeContext::InputView view;
   for (int i = 0; i < ctx.num_inputs(); ++i) {
-    const bool image = i < 64 && (args.image_inputs >> i & 1) != 0;
+    const bool image = ArgIn(args.image_inputs, i);
     view.shapes.push_back(image ? ChannelsLastShape(ctx.input_shape(i)) : ctx.input_shape(i));
     std::optional<std::vector<int64_t>> ints;
-    if (i < 64 && (args.image_shape_inputs >> i & 1) != 0) {
+    if (ArgIn(args.image_shape_inputs, i)) {
       ints = ctx.input_ints(i);
       if (ints.has_value()) ints = ChannelsLastDims(*ints);
     }
@@ -147,7 +147,7 @@ absl::Status InferChannelsFirstShapes(ShapeContext& ctx) {
   }
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     const ShapeContext::Output& out = twin_shapes.output(i);
-    const bool image = i < 64 && (args.image_outputs >> i & 1) != 0;
+    const bool image = ArgIn(args.image_outputs, i);
     ctx.set_output(i, out.dtype, image ? ChannelsFirstShape(out.shape) : out.shape);
   }
   return absl::OkStatus();

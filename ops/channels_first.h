@@ -17,6 +17,9 @@ namespace duet {
 
 class ShapeContext;
 
+// Whether argument i is in one of ChannelsFirstArgs' masks.
+inline bool ArgIn(uint64_t mask, int i) { return i < 64 && (mask >> i & 1) != 0; }
+
 // Whether this call of `op` (attrs bound) takes channels-first images: the op declares
 // ChannelsFirstArgs and its data_format has the channels second ("NCHW", "NCDHW").
 bool IsChannelsFirst(const OpDef& op, const AttrList& attrs);

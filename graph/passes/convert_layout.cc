@@ -32,8 +32,6 @@ const OpRef kTransposeOp("Transpose");
 
 constexpr absl::string_view kConversion = "layout.channels_last";
 
-bool Has(uint64_t mask, int i) { return i < 64 && (mask >> i & 1) != 0; }
-
 // A Transpose of `x` by `perm`, placed like `site`.
 absl::StatusOr<NodeOutput> AddTranspose(Graph& graph, NodeOutput x, std::vector<int64_t> perm,
                                         const Node& site, absl::string_view name) {
@@ -50,17 +48,18 @@ int RankOf(NodeOutput out) {
 }
 
 // Why `node` cannot be converted (empty when it can).
-std::string Obstacle(const Node& node, const PassContext& context) {
+std::string Obstacle(const Node& node, const PassContext& context, const UseIndex& uses) {
   const ChannelsFirstArgs& args = node.op().channels_first;
   if (!node.control_inputs().empty()) return "it has control inputs";
+  if (!uses.control_dependents(&node).empty()) return "nodes depend on it through control edges";
   if (context.Keeps(&node) && node.num_outputs() != 1) {
     return "it is kept and has several outputs";
   }
   for (int i = 0; i < static_cast<int>(node.inputs().size()); ++i) {
-    if (Has(args.image_inputs, i) && RankOf(node.inputs()[i]) < 0) {
+    if (ArgIn(args.image_inputs, i) && RankOf(node.inputs()[i]) < 0) {
       return absl::StrCat("input ", i, " has unknown rank");
     }
-    if (Has(args.image_shape_inputs, i) && ConstValue(node.inputs()[i]) == nullptr) {
+    if (ArgIn(args.image_shape_inputs, i) && ConstValue(node.inputs()[i]) == nullptr) {
       return absl::StrCat("input ", i, " (an image shape) is not a constant");
     }
   }
@@ -74,10 +73,10 @@ absl::StatusOr<bool> Convert(Graph& graph, PassContext& context, const Node& nod
   std::vector<NodeOutput> inputs;
   for (int i = 0; i < static_cast<int>(node.inputs().size()); ++i) {
     NodeOutput in = node.inputs()[i];
-    if (Has(args.image_inputs, i) && RankOf(in) >= 3) {
+    if (ArgIn(args.image_inputs, i) && RankOf(in) >= 3) {
       DUET_ASSIGN_OR_RETURN(in, AddTranspose(graph, in, ChannelsLastPerm(RankOf(in)), node,
                                              absl::StrCat(base, "/to_channels_last_", i)));
-    } else if (Has(args.image_shape_inputs, i)) {
+    } else if (ArgIn(args.image_shape_inputs, i)) {
       const Tensor& sizes = *ConstValue(in);
       std::vector<int64_t> values = ChannelsLastDims(IntValues(sizes));
       const Tensor permuted = sizes.dtype() == kInt64
@@ -98,7 +97,7 @@ absl::StatusOr<bool> Convert(Graph& graph, PassContext& context, const Node& nod
   for (int j = 0; j < node.num_outputs(); ++j) {
     NodeOutput out{twin, j};
     const Shape& shape = node.output_shape(j);
-    if (Has(args.image_outputs, j) && !shape.unknown_rank() && shape.rank() >= 3) {
+    if (ArgIn(args.image_outputs, j) && !shape.unknown_rank() && shape.rank() >= 3) {
       DUET_ASSIGN_OR_RETURN(out, AddTranspose(graph, out, ChannelsFirstPerm(shape.rank()), node,
                                               absl::StrCat(base, "/to_channels_first_", j)));
     }
@@ -178,9 +177,10 @@ absl::StatusOr<bool> ConvertLayout(Graph& graph, PassContext& context) {
   bool changed = false;
   std::vector<const Node*> replaced;
   const std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+  const UseIndex before(graph);  // conversions add no control edges
   for (const Node* node : nodes) {
     if (!IsChannelsFirst(node->op(), node->attrs())) continue;
-    if (std::string why = Obstacle(*node, context); !why.empty()) {
+    if (std::string why = Obstacle(*node, context, before); !why.empty()) {
       context.Missed(kConversion, *node, std::move(why));
       continue;
     }

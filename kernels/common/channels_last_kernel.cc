@@ -12,8 +12,6 @@ namespace {
 
 const OpRef kTransposeOp("Transpose");
 
-bool Has(uint64_t mask, int i) { return i < 64 && (mask >> i & 1) != 0; }
-
 // x transposed by `perm` into `out` (allocated here when undefined), by the Transpose kernel.
 absl::StatusOr<Tensor> Transposed(const Tensor& x, const std::vector<int64_t>& perm, Tensor out,
                                   Device device) {
@@ -50,10 +48,10 @@ absl::Status RunChannelsLastKernel(KernelContext& ctx, KernelFn kernel) {
   twin.attrs = ChannelsLastAttrs(*call.op, call.attrs);
   for (int i = 0; i < ctx.num_inputs(); ++i) {
     const Tensor& input = call.inputs[i];
-    if (Has(args.image_inputs, i) && input.rank() >= 3) {
+    if (ArgIn(args.image_inputs, i) && input.rank() >= 3) {
       DUET_ASSIGN_OR_RETURN(twin.inputs[i],
                             Transposed(input, ChannelsLastPerm(input.rank()), Tensor(), device));
-    } else if (Has(args.image_shape_inputs, i)) {
+    } else if (ArgIn(args.image_shape_inputs, i)) {
       twin.inputs[i] = PermutedSizes(input);
     }
   }
@@ -61,7 +59,7 @@ absl::Status RunChannelsLastKernel(KernelContext& ctx, KernelFn kernel) {
   OutputList outputs(ctx.num_outputs());
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     const Tensor& out = ctx.output(i);
-    if (Has(args.image_outputs, i) && out.rank() >= 3) {
+    if (ArgIn(args.image_outputs, i) && out.rank() >= 3) {
       DUET_ASSIGN_OR_RETURN(outputs[i],
                             Tensor::TryEmpty(out.dtype(), ChannelsLastShape(out.shape()), device));
     } else {

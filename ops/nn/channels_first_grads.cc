@@ -9,8 +9,6 @@
 namespace duet {
 namespace {
 
-bool Has(uint64_t mask, int i) { return i < 64 && (mask >> i & 1) != 0; }
-
 Tensor ToChannelsLast(const Tensor& t) {
   return t.defined() && t.rank() >= 3 ? transpose(t, ChannelsLastPerm(t.rank())) : t;
 }
@@ -32,10 +30,10 @@ TensorList ChannelsLastGradientOf(const GradientContext& ctx, GradientFn twin_gr
   for (int i = 0; i < ctx.num_inputs(); ++i) {
     TensorMeta meta{ctx.input_dtype(i), ctx.input_shape(i), ctx.input_device(i)};
     Tensor input = ctx.kept_inputs()[i];
-    if (Has(args.image_inputs, i)) {
+    if (ArgIn(args.image_inputs, i)) {
       meta = ChannelsLastMeta(meta);
       input = ToChannelsLast(input);
-    } else if (Has(args.image_shape_inputs, i) && input.defined()) {
+    } else if (ArgIn(args.image_shape_inputs, i) && input.defined()) {
       const int rank = static_cast<int>(input.num_elements());
       input = gather(input, from_vector(ChannelsLastPerm(rank)));
     }
@@ -45,7 +43,7 @@ TensorList ChannelsLastGradientOf(const GradientContext& ctx, GradientFn twin_gr
   }
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     TensorMeta meta{ctx.output_dtype(i), ctx.output_shape(i), ctx.output_device(i)};
-    const bool image = Has(args.image_outputs, i);
+    const bool image = ArgIn(args.image_outputs, i);
     outputs.push_back(image ? ToChannelsLast(ctx.kept_outputs()[i]) : ctx.kept_outputs()[i]);
     output_meta.push_back(image ? ChannelsLastMeta(meta) : meta);
     grads.push_back(image ? ToChannelsLast(ctx.grad(i)) : ctx.grad(i));
@@ -54,7 +52,7 @@ TensorList ChannelsLastGradientOf(const GradientContext& ctx, GradientFn twin_gr
                              needs_grad);
   TensorList result = twin_gradient(twin);
   for (int i = 0; i < static_cast<int>(result.size()); ++i) {
-    if (Has(args.image_inputs, i) && result[i].defined() && result[i].rank() >= 3) {
+    if (ArgIn(args.image_inputs, i) && result[i].defined() && result[i].rank() >= 3) {
       result[i] = transpose(result[i], ChannelsFirstPerm(result[i].rank()));
     }
   }

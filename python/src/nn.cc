@@ -446,7 +446,8 @@ void init_nn(nb::module_& m) {
   nb::class_<nn::ConvLayer, nn::Layer>(m, "_ConvLayer")
       .def_prop_ro("kernel", &nn::ConvLayer::kernel)
       .def_prop_ro("bias", &nn::ConvLayer::bias);
-  nb::class_<nn::Conv2D, nn::ConvLayer>(m, "Conv2D", "Keras' Conv2D (NHWC, or NCHW with data_format='channels_first').")
+  nb::class_<nn::Conv2D, nn::ConvLayer>(
+      m, "Conv2D", "Keras' Conv2D (NHWC, or NCHW with data_format='channels_first').")
       .def(
           "__init__",
           [](nn::Conv2D* self, int64_t filters, nb::handle kernel_size, nb::handle strides,
@@ -498,7 +499,8 @@ void init_nn(nb::module_& m) {
           nb::arg("padding") = "valid", nb::arg("dilation_rate") = 1, DUET_CONV_TAIL_ARGS);
 
   DefPool<nn::MaxPool2D>(m, "MaxPool2D", "Keras' MaxPooling2D (NHWC or NCHW).", "max_pooling2d");
-  DefPool<nn::AvgPool2D>(m, "AvgPool2D", "Keras' AveragePooling2D (NHWC or NCHW).", "average_pooling2d");
+  DefPool<nn::AvgPool2D>(m, "AvgPool2D", "Keras' AveragePooling2D (NHWC or NCHW).",
+                         "average_pooling2d");
   nb::class_<nn::GlobalAveragePooling2D, nn::Layer>(m, "GlobalAveragePooling2D",
                                                     "Keras' GlobalAveragePooling2D (NHWC or NCHW).")
       .def(
@@ -512,7 +514,8 @@ void init_nn(nb::module_& m) {
 
   nb::class_<nn::BatchNorm, nn::Layer>(
       m, "BatchNormalization",
-      "Keras' BatchNormalization over the last axis (or axis=1); training=True normalizes by the batch and "
+      "Keras' BatchNormalization over the last axis (or axis=1); training=True normalizes by the "
+      "batch and "
       "updates the moving statistics (eagerly, traced and in graphs).")
       .def(
           "__init__",
@@ -523,9 +526,9 @@ void init_nn(nb::module_& m) {
                                                  ": duet normalizes axis -1 (the last) or 1 "
                                                  "(channels-first)"));
             }
-            Construct(
-                self, name, "batch_normalization", momentum,
-                nn::NormOptions{.epsilon = epsilon, .center = center, .scale = scale, .axis = axis});
+            Construct(self, name, "batch_normalization", momentum,
+                      nn::NormOptions{
+                          .epsilon = epsilon, .center = center, .scale = scale, .axis = axis});
           },
           nb::arg("axis") = -1, nb::arg("momentum") = 0.99, nb::arg("epsilon") = 1e-3,
           nb::arg("center") = true, nb::arg("scale") = true, nb::arg("name").none() = nb::none())

@@ -98,5 +98,21 @@ TEST_CASE("a channels-first node with an unknown-rank input stays, and the repor
   CHECK(found);
 }
 
+TEST_CASE("a channels-first node that others wait for through control edges stays") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    const Tensor x = placeholder(kFloat32, {1, 2, 4, 4}, "x");
+    const Tensor pooled = max_pool(x, {2}, {2}, "VALID", kNCHW);
+    identity(pooled, OpSite("pooled"));
+    ControlDependencies after({pooled});
+    identity(x, OpSite("out"));
+  }
+  const FeedList feeds = {{"x", random_normal({1, 2, 4, 4}, 11)}};
+  testing::Optimized opt = OptimizeAndCompare(g, PassOptions{}, feeds, {"pooled", "out"});
+  CHECK(ChannelsFirstNodes(opt.graph) == 1);
+  CHECK(opt.report.counter("layout.converted") == 0);
+}
+
 }  // namespace
 }  // namespace duet
