@@ -1,5 +1,7 @@
 #include "graph/function.h"
 
+#include <cstdlib>
+
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "eager/device_scope.h"
@@ -88,7 +90,14 @@ absl::StatusOr<std::unique_ptr<Function::Compiled>> Function::Compile() const {
     compiled->results.push_back({copy_of[result.node->id()], result.index});
     keep.insert(compiled->results.back().node);
   }
-  DUET_ASSIGN_OR_RETURN(compiled->passes, OptimizeKeeping(compiled->graph, {}, std::move(keep)));
+  PassOptions options;
+  // Note [Dumping function graphs]: DUET_DUMP_FUNCTIONS=dir dumps every function's passes (a traced
+  // step, a loop's body, a gradient's loop) into dir/<function name>/, as PassOptions::dump_dir.
+  if (const char* dir = std::getenv("DUET_DUMP_FUNCTIONS"); dir != nullptr && *dir != '\0') {
+    options.dump_dir = absl::StrCat(dir, "/", name_);
+  }
+  DUET_ASSIGN_OR_RETURN(compiled->passes,
+                        OptimizeKeeping(compiled->graph, options, std::move(keep)));
   DUET_RETURN_IF_ERROR(InsertDeviceCopies(compiled->graph).status());  // as a session does
   std::vector<NodeOutput> feeds;
   for (const Node* arg : compiled->args) feeds.push_back({arg, 0});

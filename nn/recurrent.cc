@@ -41,6 +41,21 @@ Tensor ZeroState(const Tensor& x, int64_t units, DType dtype, OpSite site) {
   return fill(dims, zeros(Shape(), dtype), site);
 }
 
+// The shape (time, batch, width) for time-major inputs (time, batch, features): static when the
+// trace knows time and batch, else read at run time.
+Tensor StepsShape(const Tensor& time_major, int64_t width, OpSite site) {
+  const Shape& shape = time_major.shape();
+  const auto w = static_cast<int32_t>(width);
+  if (shape.dim(0) >= 0 && shape.dim(1) >= 0) {
+    return constant(std::vector<int32_t>{static_cast<int32_t>(shape.dim(0)),
+                                         static_cast<int32_t>(shape.dim(1)), w},
+                    Shape({3}));
+  }
+  return concat({slice(shape_of(time_major, kInt32, site), {0}, {2}, site),
+                 constant(std::vector<int32_t>{w}, Shape({1}))},
+                0, site);
+}
+
 // A copy of `layer`'s kind and options reading the sequence the other way.
 template <typename Kind>
 std::shared_ptr<RNN> Reversed(const RNN& layer, std::string name) {
@@ -125,9 +140,15 @@ RNNOutput RNN::Run(const Tensor& x, std::vector<Tensor> states, OpSite site) {
   if (x.shape().dim(1) == 0)
     Fail("needs at least one time step, got shape " + x.shape().str(), site);
   const Tensor sequence = options_.go_backwards ? reverse(x, {1}, site) : x;
-  // Note [Recurrent layers]: every step's input projection at once, time-major.
-  Tensor projected = einsum("btf,fg->tbg", {sequence, kernel_.value(site)}, site);
-  if (options_.use_bias) projected = projected + input_bias(bias_.value(site), site);
+  // Note [Recurrent layers]: every step's input projection at once, time-major: the (small)
+  // inputs are transposed, and the projection is one matmul over the (time * batch) rows, bias
+  // added, so the gradients are matmuls and a bias gradient with no transposes of the (large)
+  // projected values.
+  const Tensor time_major = transpose(sequence, {1, 0, 2}, site);
+  Tensor projected = matmul(reshape(time_major, Shape{-1, x.shape().dim(2)}, site),
+                            kernel_.value(site), false, false, site);
+  if (options_.use_bias) projected = bias_add(projected, input_bias(bias_.value(site), site), site);
+  projected = reshape(projected, StepsShape(time_major, gates_ * units_, site), site);
   return executing_eagerly() ? RunEagerly(projected, std::move(states), site)
                              : RunAsWhile(projected, std::move(states), site);
 }

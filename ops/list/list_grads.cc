@@ -7,6 +7,10 @@
 // loop that reads an input sequence with GetItem and writes its outputs with SetItem, as Keras
 // RNNs do, differentiates in linear time and memory: each iteration's gradient sets one element.
 // Reserve, EmptyTensorList, Length and ElementShape take only shapes and sizes: no gradient.
+#include <algorithm>
+#include <vector>
+
+#include "core/constant.h"
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/list/list_attrs.h"
@@ -15,8 +19,20 @@
 namespace duet {
 namespace {
 
-// x's shape without its first dim, an int32 vector (the element shape of x's slices).
-Tensor ElementShapeOf(const Tensor& x) { return slice(shape_of(x), {1}, {-1}); }
+// x's shape without its first dim, an int32 vector (the element shape of x's slices): a constant
+// when the trace knows it, so that what the gradient stacks has a static shape (and a graph's
+// later gradient ops, such as a bias's sum, are planned statically).
+Tensor ElementShapeOf(const Tensor& x) {
+  const Shape& shape = x.shape();
+  if (!shape.unknown_rank() && shape.rank() >= 1) {
+    std::vector<int32_t> dims(shape.dims().begin() + 1, shape.dims().end());
+    if (std::all_of(dims.begin(), dims.end(), [](int32_t d) { return d >= 0; })) {
+      const auto n = static_cast<int64_t>(dims.size());
+      return constant(dims, Shape({n}));
+    }
+  }
+  return slice(shape_of(x), {1}, {-1});
+}
 
 // TensorListFromTensor(tensor) -> list: the tensor's gradient is the gradient list stacked.
 TensorList FromTensorGrad(const GradientContext& ctx) {

@@ -80,5 +80,19 @@ DUET_GRADIENT_TEST("TensorListPopBack", "of the popped element only") {
                  {RandomInput({2, 3}, 9)});
 }
 
+// In a graph, the gradient of TensorListFromTensor stacks with the tensor's static shape, so what
+// reads it (a broadcast operand's sum, a matmul) is planned with static shapes.
+TEST_CASE("A graph's TensorListFromTensor gradient keeps the tensor's static shape") {
+  Graph g;
+  GraphScope scope(g);
+  const Tensor x = placeholder(kFloat32, Shape({4, 3}));
+  const Tensor bias = placeholder(kFloat32, Shape({3}));
+  const Tensor list = tensor_list_from_tensor(x + bias, Rows3());
+  const Tensor item = tensor_list_get_item(list, constant(1), Rows3(), kFloat32);
+  const std::vector<Tensor> grads = gradients({reduce_sum(item * item)}, {x, bias});
+  CHECK(grads[0].shape() == Shape({4, 3}));
+  CHECK(grads[1].shape() == Shape({3}));
+}
+
 }  // namespace
 }  // namespace duet::testing

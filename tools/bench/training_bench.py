@@ -4,7 +4,7 @@
 
     bazel build //tools/bench:training_bench
     ~/.venvs/duet/bin/python tools/bench/training_bench.py bazel-bin/tools/bench/training_bench \
-        [--rounds 3] [--no-compile]
+        [--rounds 3] [--no-compile] [--cases lstm]
 
 Cases (training_bench.cc):
   mlp_adam_b64     784-256-10 relu MLP, batch 64, sparse cross-entropy from logits, Adam(1e-3)
@@ -120,7 +120,7 @@ def tf_step(make, x, y):
     return step
 
 
-def time_peer(framework, compile_ok):
+def time_peer(framework, compile_ok, cases):
     """Times every case in one framework and prints its lines (run in a process of its own)."""
     global torch, tf, keras
     if framework == "pytorch":
@@ -132,7 +132,7 @@ def time_peer(framework, compile_ok):
               "lstm128_t50_b32_adam": ((50, 32), 32)}
     models = {"mlp_adam_b64": (torch_mlp, keras_mlp), "cnn_bn_adam_b64": (torch_cnn, keras_cnn),
               "lstm128_t50_b32_adam": (torch_rnn, keras_rnn)}
-    for case in CASES:
+    for case in cases:
         x, y = data(*shapes[case])
         if framework == "pytorch":
             make = models[case][0]
@@ -161,24 +161,27 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-compile", action="store_true")
+    parser.add_argument("--cases", default="", help="only the cases whose names contain this")
     parser.add_argument("--peer", choices=["pytorch", "tensorflow"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    cases = [case for case in CASES if args.cases in case]
     if args.peer:
-        time_peer(args.peer, not args.no_compile)
+        time_peer(args.peer, not args.no_compile, cases)
         return
     results = {}
-    me = [sys.executable, os.path.abspath(__file__), args.binary]
+    me = [sys.executable, os.path.abspath(__file__), args.binary, "--cases", args.cases]
     if args.no_compile:
         me.append("--no-compile")
     for _ in range(args.rounds):
-        for command in ([args.binary], me + ["--peer", "pytorch"], me + ["--peer", "tensorflow"]):
+        for command in ([args.binary, args.cases], me + ["--peer", "pytorch"],
+                        me + ["--peer", "tensorflow"]):
             for name, value in run(command).items():
                 results.setdefault(name, []).append(value)
     print("# medians over rounds")
     medians = {name: statistics.median(v) for name, v in results.items()}
     for name, value in sorted(medians.items()):
         emit("median." + name, value, "us" if not name.startswith("ratio") else "x")
-    for case in CASES:
+    for case in cases:
         traced = medians[f"duet_traced.{case}"]
         for name, value in sorted(medians.items()):
             if name.endswith("." + case) and not name.startswith(("duet", "ratio")):

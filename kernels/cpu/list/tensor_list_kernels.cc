@@ -1,6 +1,7 @@
 // CPU kernels of the TensorList ops. They only move whole elements (memcpy), so one kernel serves
 // every element dtype. Lists are immutable values (Note [TensorLists are values] in
 // core/tensor_list.cc): SetItem copies the list's element handles and stores a copy of the item.
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -26,11 +27,16 @@ absl::StatusOr<const TensorListValue*> ListInput(KernelContext& ctx, DType eleme
   return list;
 }
 
-// A copy of `t` with memory of its own (t may be a view into a plan's arena). A kVariant element
-// (a list of lists, as a While gradient accumulates list loop variables) is an immutable value
-// and is shared.
+// `t` as a list element: `t` itself when it owns its memory, else a copy with memory of its own.
+// Note [List elements are shared]: tensors are immutable values once made, except the memory of a
+// plan's arena, which the next step or run overwrites: arena values are views of the arena
+// (TensorImpl::allocator unset), as are other views, and those are copied. A tensor that owns its
+// memory is written again only by a variable update holding it alone (Note [Variables copy on
+// write]), which a list holding it too prevents; so pushing a loop's values costs no copy. A
+// kVariant element (a list of lists, as a While gradient accumulates list loop variables) is an
+// immutable value and is shared.
 absl::StatusOr<Tensor> OwnedCopy(const Tensor& t) {
-  if (t.dtype() == kVariant) return t;
+  if (t.dtype() == kVariant || t.impl()->allocator != nullptr) return t;
   DUET_ASSIGN_OR_RETURN(Tensor copy, Tensor::TryEmpty(t.dtype(), t.shape()));
   if (t.nbytes() > 0) std::memcpy(copy.raw_data(), t.raw_data(), t.nbytes());
   return copy;
@@ -158,6 +164,14 @@ absl::Status FromTensorKernel(KernelContext& ctx) {
   const size_t bytes = static_cast<size_t>(element.num_elements()) * DTypeSize(tensor.dtype());
   list->elements.reserve(n);
   for (int64_t i = 0; i < n; ++i) {
+    // Note [List elements are shared]: the tensor is immutable and not an arena value (a kernel
+    // that allocates its outputs keeps its inputs out of the arena), so its slices are views.
+    if (!IsObjectDType(tensor.dtype())) {
+      Tensor item = tensor.ViewAs(tensor.dtype(), element, tensor.device());
+      item.impl()->data = static_cast<char*>(tensor.impl()->data) + i * bytes;
+      list->elements.push_back(std::move(item));
+      continue;
+    }
     DUET_ASSIGN_OR_RETURN(Tensor item, Tensor::TryEmpty(tensor.dtype(), element));
     if (bytes > 0) {
       std::memcpy(item.raw_data(), static_cast<const char*>(tensor.raw_data()) + i * bytes, bytes);
@@ -239,14 +253,21 @@ absl::Status StackKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(Tensor result, Tensor::TryEmpty(dtype, out));
   const size_t bytes = static_cast<size_t>(shape.num_elements()) * DTypeSize(dtype);
   char* dst = static_cast<char*>(result.raw_data());
-  for (int64_t i = 0; i < n; ++i) {
-    const Tensor& element = list->elements[i];
-    if (bytes == 0) continue;
-    if (element.defined()) {
-      std::memcpy(dst + i * bytes, element.raw_data(), bytes);
-    } else {
-      std::memset(dst + i * bytes, 0, bytes);
-    }
+  if (bytes > 0) {
+    // A recurrent layer's gradient stacks megabytes: copies of 256 KiB or more split across the
+    // pool.
+    const int64_t min_chunk =
+        std::max<int64_t>(1, (int64_t{256} << 10) / static_cast<int64_t>(bytes));
+    ctx.pool().ParallelFor(n, min_chunk, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const Tensor& element = list->elements[i];
+        if (element.defined()) {
+          std::memcpy(dst + i * bytes, element.raw_data(), bytes);
+        } else {
+          std::memset(dst + i * bytes, 0, bytes);
+        }
+      }
+    });
   }
   ctx.output(0) = std::move(result);
   return absl::OkStatus();

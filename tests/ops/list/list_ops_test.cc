@@ -53,13 +53,22 @@ TEMPLATE_TEST_CASE("Reserve and SetItem build a list; unset elements read as zer
   CHECK(!TensorListOf(empty)->elements[2].defined());
 }
 
-TEST_CASE("SetItem copies the item and leaves its input list alone") {
-  const Tensor a = tensor_list_from_tensor(constant({{1.f, 2.f}, {3.f, 4.f}}), Ints({2}));
+TEST_CASE("SetItem and PushBack share items that own their memory, copy views, leave lists alone") {
+  const Tensor source = constant({{1.f, 2.f}, {3.f, 4.f}});
+  const Tensor a = tensor_list_from_tensor(source, Ints({2}));
+  // Note [List elements are shared]: FromTensor's elements view the (immutable) tensor.
+  CHECK(TensorListOf(a)->elements[1].shares_buffer_with(source));
   const Tensor item = constant({9.f, 8.f});
   const Tensor b = tensor_list_set_item(a, constant(0), item);
   ExpectTensor(tensor_list_stack(a, Ints({2}), kFloat32), kFloat32, {2, 2}, {1, 2, 3, 4});
   ExpectTensor(tensor_list_stack(b, Ints({2}), kFloat32), kFloat32, {2, 2}, {9, 8, 3, 4});
-  CHECK(!TensorListOf(b)->elements[0].shares_buffer_with(item));
+  CHECK(TensorListOf(b)->elements[0].shares_buffer_with(item));
+  // A view (here of a tensor the list would keep whole) is copied into memory of its own.
+  const Tensor view = constant({{5.f, 6.f}}).reshaped(Shape({2}));
+  const Tensor c = tensor_list_push_back(b, view);
+  CHECK(!TensorListOf(c)->elements[2].shares_buffer_with(view));
+  ExpectTensor(tensor_list_stack(c, Ints({2}), kFloat32), kFloat32, {3, 2}, {9, 8, 3, 4, 5, 6});
+  CHECK(TensorListOf(b)->elements.size() == 2);
 }
 
 TEST_CASE("SetItem grows the list when resize_if_index_out_of_bounds is set") {
