@@ -26,6 +26,9 @@
 #include "ops/list/list_ops.h"
 #include "ops/math/add_gradients.h"
 #include "ops/math/operators.h"
+#include "ops/nn/nn_attrs.h"
+#include "ops/nn/nn_ops.h"
+#include "ops/op_ref.h"
 #include "ops/op_registry.h"
 #include "ops/state/variable_ops.h"
 
@@ -208,7 +211,8 @@ TensorList IfGrad(const GradientContext& ctx) {
 //     variables (TensorListPopBack), repeats the body on them, op by op (InlineFunction), and
 //     differentiates that with gradients(): the upstream gradients of the changing float and list
 //     variables become those of the iteration's inputs, and the gradients of loop invariants are
-//     summed over iterations.
+//     summed over iterations (or stacked and multiplied once after the loop, Note [Loop-invariant
+//     matmul gradients]).
 //  3. The gradient nodes read some values of the repeated body (a sigmoid's output, a matmul's
 //     operands). A probe trace of the backward body finds which; the twin pushes them (step 1),
 //     and the backward body's gradient nodes read them popped instead, so the repeat is dead and
@@ -256,6 +260,19 @@ std::vector<ArgSpec> LoopVarSpecs(const Function& body) {
   return specs;
 }
 
+// Note [Loop-invariant matmul gradients]: an invariant that the body multiplies by a per-iteration
+// value (a recurrent layer's kernel U in h U) gets, in each backward iteration, the gradient
+// a^T b (h^T dz): summed, one small matmul and one add of U's size per iteration. When U's size
+// exceeds a's and b's together, the backward loop instead pushes a and b onto two lists (no copy:
+// Note [List elements are shared]) and the sum is one matmul after the loop, stack(a)^T stack(b)
+// with the iterations stacked along the contracted dim: the same sum, reassociated, as one large
+// matmul, for the memory of a and b until then.
+struct ProductGradient {
+  size_t k;  // the invariant
+  DType dtype;
+  Shape a, b;  // the operands' (static, rank-2) shapes
+};
+
 // What the backward loop's state holds, by position.
 struct BackwardLoop {
   std::vector<size_t> changing;     // changing float or list loop variables (an upstream each)
@@ -263,7 +280,36 @@ struct BackwardLoop {
   std::vector<NodeOutput> saved;    // body values the gradient reads (an accumulator each)
   std::vector<size_t> invariant;    // loop invariants (passed on unchanged)
   std::vector<size_t> summed;       // invariants whose gradients are summed
+  std::vector<ProductGradient> products;  // invariants whose gradients are stacked products
 };
+
+// What pass 1 (the probe) of the backward body learns.
+struct Probe {
+  std::vector<InputGradient> found;       // which invariants get a gradient, of which dtype
+  std::vector<NodeOutput> needed;         // the body values the gradient reads
+  std::vector<ProductGradient> products;  // Note [Loop-invariant matmul gradients]
+};
+
+const OpRef kMatMulOp("MatMul");
+
+// The MatMul computing `grad` as a^T b with static rank-2 operands whose sizes together are below
+// the product's (Note [Loop-invariant matmul gradients]), or nullptr.
+const Node* StackableProduct(const Tensor& grad) {
+  const NodeOutput* out = grad.defined() ? SymbolicOutput(grad) : nullptr;
+  if (out == nullptr || !kMatMulOp.is(out->node->op())) return nullptr;
+  const Node& node = *out->node;
+  if (!GetAttr(node.op(), node.attrs(), MatMulAttrs::kTransposeA) ||
+      GetAttr(node.op(), node.attrs(), MatMulAttrs::kTransposeB)) {
+    return nullptr;
+  }
+  int64_t operands = 0;
+  for (const NodeOutput& in : node.inputs()) {
+    const Shape& shape = in.node->output_shape(in.index);
+    if (!shape.is_fully_defined() || shape.rank() != 2 || shape.num_elements() == 0) return nullptr;
+    operands += shape.num_elements();
+  }
+  return node.output_shape(0).num_elements() > operands ? &node : nullptr;
+}
 
 // Runs the forward loop again from `inputs`, pushing the loop variables `loop.accumulated` names
 // at the start of each iteration and the body values `loop.saved` names at its end (steps 1 and
@@ -371,12 +417,11 @@ void ReadSavedValues(const Function& body, Graph& graph, int start, int end,
 
 // The body of the backward loop (steps 2 and 3 of Note [While gradients]): arguments and results
 // are the counter, the upstreams of `changing`, the accumulators of `accumulated` and `saved`, the
-// sums of `summed`, then the invariants. With `found` and `needed` (pass 1: no sums, no saved
-// values) it records which of `summed` get a gradient, of which dtype, and which body values the
-// gradient reads.
+// sums of `summed`, two lists per entry of `products`, then the invariants. With `probe` (pass 1:
+// no sums, products or saved values) it records which of `summed` get a gradient, of which dtype,
+// which of those gradients are stackable products, and which body values the gradient reads.
 std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
-                                 const std::vector<Tensor>& args, std::vector<InputGradient>* found,
-                                 std::vector<NodeOutput>* needed) {
+                                 const std::vector<Tensor>& args, Probe* probe) {
   const size_t n = body.arg_dtypes().size();
   auto next = args.begin();
   const Tensor counter = *next++;
@@ -395,10 +440,12 @@ std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
     lists.push_back(rest);
     saved_values.push_back(value);
   }
-  std::vector<Tensor> sums;
-  if (found == nullptr) {
+  std::vector<Tensor> sums, product_lists;
+  if (probe == nullptr) {
     sums.assign(next, next + loop.summed.size());
     next += loop.summed.size();
+    product_lists.assign(next, next + 2 * loop.products.size());
+    next += 2 * loop.products.size();
   }
   for (size_t k : loop.invariant) xs[k] = *next++;
 
@@ -414,20 +461,42 @@ std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
     sources.emplace_back(xs[k]);
   }
   for (size_t k : loop.summed) sources.emplace_back(xs[k]);
+  for (const ProductGradient& p : loop.products) sources.emplace_back(xs[p.k]);
   std::vector<Tensor> grads = gradients(ys, sources, upstream);
-  ReadSavedValues(body, graph, start, end, values, loop.saved, saved_values, grads, needed);
+  ReadSavedValues(body, graph, start, end, values, loop.saved, saved_values, grads,
+                  probe != nullptr ? &probe->needed : nullptr);
 
   std::vector<Tensor> results = {counter - 1};
   for (size_t c = 0; c < loop.changing.size(); ++c) {
     results.push_back(grads[c].defined() ? grads[c] : zeros_like(xs[loop.changing[c]]));
   }
   results.insert(results.end(), lists.begin(), lists.end());
+  const size_t first_summed = loop.changing.size();
   for (size_t s = 0; s < loop.summed.size(); ++s) {
-    const Tensor& g = grads[loop.changing.size() + s];
-    if (found != nullptr) {
-      if (g.defined()) (*found)[loop.summed[s]] = {true, g.dtype()};
-    } else {
+    const Tensor& g = grads[first_summed + s];
+    if (probe == nullptr) {
       results.push_back(g.defined() ? add_gradients(sums[s], g) : sums[s]);
+      continue;
+    }
+    if (!g.defined()) continue;
+    probe->found[loop.summed[s]] = {true, g.dtype()};
+    if (const Node* product = StackableProduct(g)) {
+      const NodeOutput& a = product->inputs()[0];
+      const NodeOutput& b = product->inputs()[1];
+      probe->products.push_back({loop.summed[s], g.dtype(), a.node->output_shape(a.index),
+                                 b.node->output_shape(b.index)});
+    }
+  }
+  // Each product's operands, pushed (read after ReadSavedValues: saved values where saved).
+  for (size_t p = 0; p < loop.products.size(); ++p) {
+    const Node* product = StackableProduct(grads[first_summed + loop.summed.size() + p]);
+    if (product == nullptr) {
+      throw Error(absl::InternalError("While_grad: the probe's stackable product is not one"));
+    }
+    for (int i = 0; i < 2; ++i) {
+      const NodeOutput& operand = product->inputs()[i];
+      results.push_back(
+          tensor_list_push_back(product_lists[2 * p + i], operand.node->output(operand.index)));
     }
   }
   for (size_t k : loop.invariant) results.push_back(xs[k]);
@@ -468,20 +537,22 @@ TensorList WhileGrad(const GradientContext& ctx) {
   const std::vector<ArgSpec> var_specs = LoopVarSpecs(body);
   const ArgSpec list_spec(kVariant, kScalarShape, Device::cpu());
 
-  // Pass 1 finds which invariants get a gradient (and, for variables, of which dtype) and which
-  // body values the gradient reads (step 3 of Note [While gradients]).
-  std::vector<InputGradient> found(n);
-  std::vector<NodeOutput> needed;
+  // Pass 1 finds which invariants get a gradient (and, for variables, of which dtype), which of
+  // those are stackable products, and which body values the gradient reads (step 3 of
+  // Note [While gradients]).
+  Probe probe;
+  probe.found.resize(n);
   {
-    std::vector<ArgSpec> probe = {{kInt32, kScalarShape, Device::cpu()}};
-    for (size_t k : loop.changing) probe.push_back(var_specs[k]);
-    for (size_t i = 0; i < loop.accumulated.size(); ++i) probe.push_back(list_spec);
-    for (size_t k : loop.invariant) probe.push_back(var_specs[k]);
-    TraceFunction(GraphContext::Current(), probe, [&](const std::vector<Tensor>& args) {
-      return BackwardBody(body, loop, args, &found, &needed);
+    std::vector<ArgSpec> specs = {{kInt32, kScalarShape, Device::cpu()}};
+    for (size_t k : loop.changing) specs.push_back(var_specs[k]);
+    for (size_t i = 0; i < loop.accumulated.size(); ++i) specs.push_back(list_spec);
+    for (size_t k : loop.invariant) specs.push_back(var_specs[k]);
+    TraceFunction(GraphContext::Current(), specs, [&](const std::vector<Tensor>& args) {
+      return BackwardBody(body, loop, args, &probe);
     });
   }
-  loop.saved = std::move(needed);
+  loop.saved = std::move(probe.needed);
+  loop.products = std::move(probe.products);
   auto [trip_count, accumulators] =
       AccumulatingLoop(cond, body, ctx.attr(WhileAttrs::kBody).body, inputs, loop);
 
@@ -498,17 +569,28 @@ TensorList WhileGrad(const GradientContext& ctx) {
     specs.push_back(list_spec);
     vars.push_back(list);
   }
+  const auto is_product = [&](size_t k) {
+    return std::any_of(loop.products.begin(), loop.products.end(),
+                       [k](const ProductGradient& p) { return p.k == k; });
+  };
   std::vector<size_t> summed;
   for (size_t k : loop.summed) {
-    if (!found[k].defined) continue;
+    if (!probe.found[k].defined || is_product(k)) continue;
     summed.push_back(k);
     const Tensor& x = ctx.input(static_cast<int>(k));
-    const Tensor zeros =
-        x.dtype() == kResource ? zeros_like(read_variable_op(x, found[k].dtype)) : zeros_like(x);
+    const Tensor zeros = x.dtype() == kResource
+                             ? zeros_like(read_variable_op(x, probe.found[k].dtype))
+                             : zeros_like(x);
     specs.emplace_back(zeros.dtype(), zeros.shape(), var_specs[k].device);
     vars.push_back(zeros);
   }
   loop.summed = summed;
+  for (const ProductGradient& p : loop.products) {
+    for (const Shape* shape : {&p.a, &p.b}) {
+      specs.push_back(list_spec);
+      vars.push_back(empty_tensor_list(ElementShapeOperand(*shape), constant(-1), p.dtype));
+    }
+  }
   for (size_t k : loop.invariant) {
     specs.push_back(var_specs[k]);
     vars.push_back(inputs[k]);
@@ -518,7 +600,7 @@ TensorList WhileGrad(const GradientContext& ctx) {
     return std::vector<Tensor>{args[0] > 0};
   });
   FunctionTrace body_trace = TraceFunction(outer, specs, [&](const std::vector<Tensor>& args) {
-    return BackwardBody(body, loop, args, nullptr, nullptr);
+    return BackwardBody(body, loop, args, nullptr);
   });
   const std::vector<Tensor> out = graph_internal::CallWhile(
       std::move(cond_trace), std::move(body_trace), vars, OpSite("While_grad"), kBackwardLoopName);
@@ -529,13 +611,27 @@ TensorList WhileGrad(const GradientContext& ctx) {
     const int k = static_cast<int>(loop.changing[c]);
     if (ctx.needs_grad(k)) result[k] = out[1 + c].to(ctx.input(k).device());
   }
-  const size_t sums_out = 1 + loop.changing.size() + accumulators.size();
-  for (size_t s = 0; s < loop.summed.size(); ++s) {
-    const int k = static_cast<int>(loop.summed[s]);
-    Tensor g = out[sums_out + s];
-    // An invariant output is its input: its upstream gradient adds to the input's.
+  // An invariant output is its input: its upstream gradient adds to the input's.
+  const auto set_invariant_grad = [&](size_t index, Tensor g) {
+    const int k = static_cast<int>(index);
     if (ctx.input_dtype(k) != kResource && ctx.grad(k).defined()) g = add_gradients(g, ctx.grad(k));
     result[k] = g.to(ctx.input(k).device());
+  };
+  const size_t sums_out = 1 + loop.changing.size() + accumulators.size();
+  for (size_t s = 0; s < loop.summed.size(); ++s)
+    set_invariant_grad(loop.summed[s], out[sums_out + s]);
+  // Note [Loop-invariant matmul gradients]: the iterations' a^T b as one matmul.
+  const size_t products_out = sums_out + loop.summed.size();
+  for (size_t p = 0; p < loop.products.size(); ++p) {
+    const ProductGradient& product = loop.products[p];
+    std::vector<Tensor> operands;
+    for (size_t i = 0; i < 2; ++i) {
+      const Shape& shape = i == 0 ? product.a : product.b;
+      const Tensor stacked = tensor_list_stack(out[products_out + 2 * p + i],
+                                               ElementShapeOperand(shape), product.dtype, -1);
+      operands.push_back(reshape(stacked, {-1, shape.dim(1)}));
+    }
+    set_invariant_grad(product.k, matmul(operands[0], operands[1], true, false));
   }
   return result;
 }

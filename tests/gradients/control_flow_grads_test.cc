@@ -186,6 +186,40 @@ DUET_GRADIENT_TEST("StatelessWhile", "of a loop reading and writing TensorLists"
                  {RandomInput({5, 3}, 14), RandomInput({3}, 15), RandomInput({3}, 16)});
 }
 
+// A recurrent loop h -> tanh(h w + h) for `trips` iterations, w (5, 5) an invariant: with a batch
+// of 2, w's size (25) exceeds h's and the upstream's together (20), so the backward loop stacks
+// them and w's gradient is one matmul after it (Note [Loop-invariant matmul gradients]).
+std::vector<Tensor> MatMulLoop(const std::vector<Tensor>& in, int trips) {
+  const std::vector<Tensor> out =
+      RunWhile([trips](const std::vector<Tensor>& v) { return v[0] < trips; },
+               [](const std::vector<Tensor>& v) {
+                 return std::vector<Tensor>{v[0] + 1, duet::tanh(matmul(v[1], v[2])) + v[1], v[2]};
+               },
+               {constant(0), in[0], in[1]});
+  return {out[1]};
+}
+
+DUET_GRADIENT_TEST("StatelessWhile",
+                   "an invariant matrix's gradient as one matmul after the loop") {
+  const std::vector<Tensor> in = {RandomInput({2, 5}, 17, -0.5, 0.5), RandomInput({5, 5}, 18)};
+  for (int trips : {0, 1, 4}) {
+    INFO("trips " << trips);
+    CheckGradients(
+        "StatelessWhile", [trips](const std::vector<Tensor>& x) { return MatMulLoop(x, trips); },
+        in);
+  }
+  // In a graph: w's gradient is a MatMul of the stacked lists outside the loops.
+  Graph g;
+  GraphScope scope(g);
+  const Tensor h = placeholder(kFloat64, Shape({2, 5}));
+  const Tensor w = placeholder(kFloat64, Shape({5, 5}));
+  const Tensor dw = gradients({reduce_sum(MatMulLoop({h, w}, 3)[0])}, {w})[0];
+  CHECK(dw.shape() == Shape({5, 5}));
+  const Node* node = SymbolicOutput(dw)->node;
+  CHECK(node->op().name == "MatMul");
+  CHECK(node->inputs()[0].node->op().name == "Reshape");
+}
+
 // The backward loop reads the forward's values from its accumulators: a second-order gradient is
 // refused rather than computed without the path through them.
 TEST_CASE("Second-order gradients of While are refused with a clear error") {
