@@ -11,9 +11,10 @@ namespace duet {
 // duet's lists are immutable: a kVariant tensor owns a shared_ptr<const TensorListValue>, and
 // SetItem copies the vector of element handles (not the elements' memory) into a new list. A
 // loop of n SetItems copies O(n^2) handles, which is cheap for the sequence lengths RNNs use;
-// TensorFlow instead reuses the list in place when its refcount is one. Elements are stored with
-// memory of their own (SetItem and FromTensor copy): an item may be a view into a plan's arena,
-// which is reused once the step that read it is done.
+// TensorFlow instead reuses the list in place when its refcount is one. Elements are immutable
+// tensors shared, not copied, except views, which may be of a plan's arena (reused once the step
+// that read it is done) and are copied (Note [List elements are shared] in
+// kernels/cpu/list/tensor_list_kernels.cc).
 
 Tensor MakeTensorListTensor(std::shared_ptr<const TensorListValue> list) {
   auto impl = std::make_shared<TensorImpl>();

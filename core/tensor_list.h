@@ -17,7 +17,7 @@ namespace duet {
 struct TensorListValue {
   DType element_dtype = kFloat32;
   Shape element_shape = Shape::UnknownRank();
-  std::vector<Tensor> elements;   // CPU tensors with their own memory, or undefined
+  std::vector<Tensor> elements;   // CPU tensors (immutable, shared), or undefined
   int64_t max_num_elements = -1;  // EmptyTensorList's bound on TensorListPushBack, or -1
 };
 

@@ -8,6 +8,7 @@
 // RNNs do, differentiates in linear time and memory: each iteration's gradient sets one element.
 // Reserve, EmptyTensorList, Length and ElementShape take only shapes and sizes: no gradient.
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "core/constant.h"
@@ -25,10 +26,11 @@ namespace {
 Tensor ElementShapeOf(const Tensor& x) {
   const Shape& shape = x.shape();
   if (!shape.unknown_rank() && shape.rank() >= 1) {
-    std::vector<int32_t> dims(shape.dims().begin() + 1, shape.dims().end());
-    if (std::all_of(dims.begin(), dims.end(), [](int32_t d) { return d >= 0; })) {
-      const auto n = static_cast<int64_t>(dims.size());
-      return constant(dims, Shape({n}));
+    const auto dims = shape.dims().subspan(1);
+    if (std::all_of(dims.begin(), dims.end(),
+                    [](int64_t d) { return d >= 0 && d <= std::numeric_limits<int32_t>::max(); })) {
+      return constant(std::vector<int32_t>(dims.begin(), dims.end()),
+                      Shape({static_cast<int64_t>(dims.size())}));
     }
   }
   return slice(shape_of(x), {1}, {-1});
