@@ -1,6 +1,7 @@
 // CPU kernels of the TensorList ops. They only move whole elements (memcpy), so one kernel serves
 // every element dtype. Lists are immutable values (Note [TensorLists are values] in
-// core/tensor_list.cc): SetItem copies the list's element handles and stores a copy of the item.
+// core/tensor_list.cc): SetItem copies the list's element handles and stores the item itself
+// (Note [List elements are shared]).
 #include <algorithm>
 #include <cstring>
 
