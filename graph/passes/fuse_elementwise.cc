@@ -5,11 +5,19 @@
 // A region is a connected set of nodes of the ops a program may hold (elementwise_program.h), of
 // float32 or float64, with one result: its root, whose shape is static. Every value entering the
 // region is a single element (a scalar that broadcasts) or of the root's shape, and every node but
-// the root is read only inside the region, is not kept, and has no control dependents. Regions
-// are grown from roots in reverse topological order, absorbing producers greedily; the root is
-// rewritten in place (a fetched result keeps its name), the rest go. Trees and shared
-// subexpressions inside a region are fine: the program computes each node once.
+// the root is not kept and has no control dependents. Regions are grown from roots in reverse
+// topological order, absorbing producers greedily; the root is rewritten in place (a fetched
+// result keeps its name), the rest go. Trees and shared subexpressions inside a region are fine:
+// the program computes each node once.
+//
+// Note [Exported values]: a node read outside its region too (a loop body's sigmoid that the
+// While gradient saves) joins it as an extra output of the fused node (Note [Extra outputs] in
+// ops/math/elementwise_program.h) when it has the root's shape, runs on a CPU (the CUDA kernel
+// writes output 0 only), and none of its outside readers leads back into the region (which would
+// make the fused node depend on itself). Its readers then read that output. An LSTM cell's
+// forward step thus runs as two kernels instead of seven.
 #include <queue>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -65,15 +73,21 @@ std::string BroadcastObstacle(const Node& node, const Shape& region) {
 
 struct Region {
   const Node* root;
-  std::vector<const Node*> nodes;  // root included, in topological order
+  std::vector<const Node*> nodes;     // root included, in topological order
+  std::vector<const Node*> exported;  // read outside too: extra outputs (Note [Exported values])
 };
 
 class RegionFinder {
  public:
-  RegionFinder(const Graph& graph, PassContext& context)
-      : graph_(graph), context_(context), uses_(graph), taken_(graph.num_nodes(), false) {}
+  RegionFinder(const Graph& graph, PassContext& context, absl::flat_hash_set<const Node*>& reported)
+      : graph_(graph),
+        context_(context),
+        uses_(graph),
+        taken_(graph.num_nodes(), false),
+        reported_(reported) {}
 
-  // Disjoint regions of at least two ops.
+  // Disjoint regions of at least two ops, up to and including the first with exported values
+  // (Note [Exported values]: the caller fuses them and looks again).
   std::vector<Region> Find() {
     std::vector<Region> regions;
     for (int id = graph_.num_nodes() - 1; id >= 0; --id) {
@@ -95,6 +109,7 @@ class RegionFinder {
       if (region.nodes.size() < 2) continue;
       Take(region);
       regions.push_back(std::move(region));
+      if (!regions.back().exported.empty()) break;
     }
     return regions;
   }
@@ -105,6 +120,7 @@ class RegionFinder {
   // ignores shapes, to find the extent of a region that cannot be fused.
   Region Grow(const Node& root, bool relaxed) {
     absl::flat_hash_set<const Node*> members = {&root};
+    absl::flat_hash_set<const Node*> exported;
     std::priority_queue<int> candidates;
     auto push_producers = [&](const Node& node) {
       for (const NodeOutput& in : node.inputs()) candidates.push(in.node->id());
@@ -117,33 +133,68 @@ class RegionFinder {
       if (id == last) continue;
       last = id;
       const Node& node = *graph_.node(id);
-      if (Absorbable(node, root, members, relaxed)) {
+      bool read_outside = false;
+      if (Absorbable(node, root, members, relaxed, read_outside)) {
         members.insert(&node);
+        if (read_outside) exported.insert(&node);
         push_producers(node);
       }
     }
-    Region region{&root, std::vector<const Node*>(members.begin(), members.end())};
-    std::sort(region.nodes.begin(), region.nodes.end(),
-              [](const Node* a, const Node* b) { return a->id() < b->id(); });
+    auto by_id = [](const Node* a, const Node* b) { return a->id() < b->id(); };
+    Region region{&root, std::vector<const Node*>(members.begin(), members.end()),
+                  std::vector<const Node*>(exported.begin(), exported.end())};
+    std::sort(region.nodes.begin(), region.nodes.end(), by_id);
+    std::sort(region.exported.begin(), region.exported.end(), by_id);
     return region;
   }
 
+  // Whether `node` may join the region; `read_outside` says it does as an exported value.
   bool Absorbable(const Node& node, const Node& root,
-                  const absl::flat_hash_set<const Node*>& members, bool relaxed) {
+                  const absl::flat_hash_set<const Node*>& members, bool relaxed,
+                  bool& read_outside) {
     if (taken_[node.id()] || !IsElementwise(node) || context_.Keeps(&node) ||
         node.output_dtype(0) != root.output_dtype(0) || node.device() != root.device() ||
         !uses_.control_dependents(&node).empty()) {
       return false;
     }
+    std::vector<const Node*> outside;
     for (const UseIndex::Use& use : uses_.uses({&node, 0})) {
-      if (!members.contains(use.node)) return false;
+      if (!members.contains(use.node)) outside.push_back(use.node);
     }
+    if (!outside.empty() && (relaxed || !Exportable(node, root, members, outside))) return false;
+    read_outside = !outside.empty();
     if (relaxed) return true;
     const Shape& region = root.output_shape(0);
     if (!FitsRegion(node.output_shape(0), region)) return false;
     if (std::string why = BroadcastObstacle(node, region); !why.empty()) {
       Report(node, std::move(why));
       return false;
+    }
+    return true;
+  }
+
+  // Note [Exported values]: whether `node`, read by `outside` nodes, may be an extra output.
+  bool Exportable(const Node& node, const Node& root,
+                  const absl::flat_hash_set<const Node*>& members,
+                  const std::vector<const Node*>& outside) const {
+    if (node.output_shape(0) != root.output_shape(0) ||
+        node.placement().type() != DeviceType::kCpu) {
+      return false;
+    }
+    // Members have ids up to the root's; what leads back into the region passes only there.
+    std::vector<const Node*> stack = outside;
+    absl::flat_hash_set<const Node*> seen(outside.begin(), outside.end());
+    while (!stack.empty()) {
+      const Node* at = stack.back();
+      stack.pop_back();
+      if (members.contains(at)) return false;
+      auto visit = [&](const Node* next) {
+        if (next->id() <= root.id() && seen.insert(next).second) stack.push_back(next);
+      };
+      for (int k = 0; k < at->num_outputs(); ++k) {
+        for (const UseIndex::Use& use : uses_.uses({at, k})) visit(use.node);
+      }
+      for (const Node* dependent : uses_.control_dependents(at)) visit(dependent);
     }
     return true;
   }
@@ -174,7 +225,7 @@ class RegionFinder {
   PassContext& context_;
   const UseIndex uses_;
   std::vector<bool> taken_;
-  absl::flat_hash_set<const Node*> reported_;
+  absl::flat_hash_set<const Node*>& reported_;  // shared by the finders of one pass run
 };
 
 // The program of `region` (Note [Elementwise programs]) and the inputs it reads.
@@ -182,6 +233,7 @@ struct Encoded {
   std::vector<NodeOutput> inputs;
   std::vector<std::string> ops;
   std::vector<int64_t> operands;
+  std::vector<int64_t> results;  // the exported nodes' instructions
 };
 
 Encoded Encode(const Region& region) {
@@ -206,6 +258,7 @@ Encoded Encode(const Region& region) {
                                                       : input_index.at({in.node, in.index}));
     }
   }
+  for (const Node* node : region.exported) encoded.results.push_back(position.at(node));
   return encoded;
 }
 
@@ -216,6 +269,8 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
       SpecFor(kFusedElementwiseOp, encoded.inputs, root, [&](OpCall& call) {
         call.set(FusedElementwiseAttrs::kOps, std::move(encoded.ops));
         call.set(FusedElementwiseAttrs::kOperands, std::move(encoded.operands));
+        call.set(FusedElementwiseAttrs::kM, static_cast<int64_t>(encoded.results.size()));
+        call.set(FusedElementwiseAttrs::kResults, std::move(encoded.results));
       });
   if (!made.ok()) {  // the op's own checks: report, and leave the graph as it is
     context.Missed(kFusion, root, std::string(made.status().message()));
@@ -230,7 +285,22 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
       if (controls.insert(control).second) spec.control_inputs.push_back(control);
     }
   }
+  // The exported nodes' outside readers read the extra outputs (Note [Exported values]).
+  const absl::flat_hash_set<const Node*> members(region.nodes.begin(), region.nodes.end());
+  std::vector<std::tuple<const Node*, int, int>> rewired;  // reader, input, extra output
+  if (!region.exported.empty()) {
+    const UseIndex uses(graph);
+    for (size_t j = 0; j < region.exported.size(); ++j) {
+      for (const UseIndex::Use& use : uses.uses({region.exported[j], 0})) {
+        if (!members.contains(use.node)) {
+          rewired.emplace_back(use.node, use.input, static_cast<int>(j) + 1);
+        }
+      }
+    }
+  }
   DUET_RETURN_IF_ERROR(graph.Rewrite(&root, std::move(spec)));
+  for (const auto& [reader, input, output] : rewired)
+    graph.SetInput(reader, input, {&root, output});
   std::vector<const Node*> interior(region.nodes.begin(), region.nodes.end() - 1);
   DUET_RETURN_IF_ERROR(graph.RemoveNodes(interior));
   context.Fused(root, std::move(replaced));
@@ -241,14 +311,23 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
 
 }  // namespace
 
+// Note [Exported values]: a region with exported values is the last one a finder returns, so its
+// cycle check saw the graph as it is (the single-output regions found before it add no paths: all
+// their nodes already led to their root). Once it is fused, the graph is sorted again and a new
+// finder looks at the result.
 absl::StatusOr<bool> FuseElementwise(Graph& graph, PassContext& context) {
-  const std::vector<Region> regions = RegionFinder(graph, context).Find();
+  absl::flat_hash_set<const Node*> reported;
   bool changed = false;
-  for (const Region& region : regions) {
-    DUET_ASSIGN_OR_RETURN(const bool fused, FuseRegion(graph, context, region));
-    changed |= fused;
+  for (;;) {
+    const std::vector<Region> regions = RegionFinder(graph, context, reported).Find();
+    bool fused = false;
+    for (const Region& region : regions) {
+      DUET_ASSIGN_OR_RETURN(fused, FuseRegion(graph, context, region));
+      changed |= fused;
+    }
+    if (regions.empty() || regions.back().exported.empty() || !fused) return changed;
+    DUET_RETURN_IF_ERROR(graph.SortTopologically());
   }
-  return changed;
 }
 
 }  // namespace duet

@@ -92,7 +92,8 @@ int ElementwiseArity(ElementwiseOpcode op) { return kOps[static_cast<int>(op)].a
 
 absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
                                                             absl::Span<const int64_t> operands,
-                                                            int num_inputs) {
+                                                            int num_inputs,
+                                                            absl::Span<const int64_t> results) {
   if (ops.empty()) return absl::InvalidArgumentError("the program (attr ops) is empty");
   ElementwiseProgram program;
   program.num_inputs = num_inputs;
@@ -122,6 +123,18 @@ absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std
     return absl::InvalidArgumentError(absl::StrCat("operands has ", operands.size(),
                                                    " entries, but the ", ops.size(),
                                                    " instructions take ", next));
+  }
+  for (const int64_t r : results) {
+    const auto before_last = static_cast<int64_t>(ops.size()) - 1;
+    if (r < 0 || r >= before_last) {
+      return absl::InvalidArgumentError(absl::StrCat("results names instruction ", r,
+                                                     ", not one of the ", before_last,
+                                                     " before the last (whose value is output 0)"));
+    }
+    if (std::find(program.results.begin(), program.results.end(), r) != program.results.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("results names instruction ", r, " twice"));
+    }
+    program.results.push_back(static_cast<int>(r));
   }
   return program;
 }

@@ -9,7 +9,10 @@
 //             op takes (1 or 2): value index i < N is input x_i, N + k is the result of
 //             instruction k, which must come before the instruction reading it.
 //
-// The result of the last instruction is the output. tanh(x * y + 1) with inputs [x, y, 1] is
+// The result of the last instruction is the output. Note [Extra outputs]: `results` (list(int),
+// optional) names instructions whose values are outputs too, output 1 + j for results[j], each of
+// the output's shape: the values of a fused region that nodes outside it read (a loop body's
+// intermediates that its gradient saves). tanh(x * y + 1) with inputs [x, y, 1] is
 // ops ["Mul", "AddV2", "Tanh"], operands [0, 1, 3, 2, 4]. Every input is either a single element
 // (a scalar that broadcasts) or of the output's full shape; nothing else broadcasts. Each
 // instruction computes exactly what its op computes as a node of its own (the same math, the same
@@ -80,15 +83,19 @@ struct ElementwiseInstruction {
 struct ElementwiseProgram {
   int num_inputs = 0;
   std::vector<ElementwiseInstruction> instructions;
+  std::vector<int>
+      results;  // instructions whose values are outputs 1, 2, ... (Note [Extra outputs])
 
   int num_values() const { return num_inputs + static_cast<int>(instructions.size()); }
 };
 
 // Decodes and checks the attrs of a node with `num_inputs` inputs. InvalidArgument, naming the
 // instruction and the attr, for an empty program, an op programs cannot hold, a wrong number of
-// operands or an operand index that is not an input or an earlier instruction.
+// operands, an operand index that is not an input or an earlier instruction, or a result that is
+// not an instruction before the last (or is named twice).
 absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
                                                             absl::Span<const int64_t> operands,
-                                                            int num_inputs);
+                                                            int num_inputs,
+                                                            absl::Span<const int64_t> results = {});
 
 }  // namespace duet

@@ -36,12 +36,18 @@ absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx) {
 }
 
 absl::Status FusedElementwiseShape(ShapeContext& ctx) {
+  const std::vector<int64_t>& results = ctx.attr(FusedElementwiseAttrs::kResults);
   DUET_RETURN_IF_ERROR(DecodeElementwiseProgram(ctx.attr(FusedElementwiseAttrs::kOps),
                                                 ctx.attr(FusedElementwiseAttrs::kOperands),
-                                                ctx.num_inputs())
+                                                ctx.num_inputs(), results)
                            .status());
+  if (static_cast<int64_t>(results.size()) != ctx.attr(FusedElementwiseAttrs::kM)) {
+    return absl::InvalidArgumentError(absl::StrCat("results names ", results.size(),
+                                                   " instructions, but M (the extra outputs) is ",
+                                                   ctx.attr(FusedElementwiseAttrs::kM)));
+  }
   DUET_ASSIGN_OR_RETURN(Shape out, OutputShape(ctx));
-  ctx.set_output(0, ctx.output(0).dtype, std::move(out));
+  for (int k = 0; k < ctx.num_outputs(); ++k) ctx.set_output(k, ctx.output(k).dtype, out);
   return absl::OkStatus();
 }
 
@@ -49,15 +55,19 @@ const OpDef* const kFusedElementwise =
     OpDefBuilder("_FusedElementwise")
         .InputList("inputs", "T", "N")
         .Output("output", "T")
+        .OutputList("extra", "T", "M")
         .TypeAttr(FusedElementwiseAttrs::kT, {kFloat32, kFloat64})
         .IntAttr(FusedElementwiseAttrs::kN, {}, 1)
         .StringListAttr(FusedElementwiseAttrs::kOps)
         .IntListAttr(FusedElementwiseAttrs::kOperands)
+        .IntAttr(FusedElementwiseAttrs::kM, 0, 0)
+        .IntListAttr(FusedElementwiseAttrs::kResults, std::vector<int64_t>{})
         .Doc(
             "Made by the fuse_elementwise pass from a region of elementwise ops: evaluates the "
             "program ops/operands (instruction k applies ops[k] to the next 1 or 2 operands, value "
             "indices: inputs first, then earlier results; the last result is the output) in one "
-            "pass; each input is a single element or of the output's shape.")
+            "pass; each input is a single element or of the output's shape. The M extra outputs "
+            "are the values of instructions `results`, of the output's shape.")
         .SetShapeFn(FusedElementwiseShape)
         .Register();
 
@@ -69,6 +79,18 @@ Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::strin
   call.set(FusedElementwiseAttrs::kOps, std::move(ops));
   call.set(FusedElementwiseAttrs::kOperands, std::move(operands));
   return RunSingleOutputOp(call);
+}
+
+std::vector<Tensor> fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
+                                      std::vector<int64_t> operands, std::vector<int64_t> results,
+                                      OpSite site) {
+  OpCall call(kFusedElementwise, TensorList(inputs.begin(), inputs.end()), site);
+  call.set(FusedElementwiseAttrs::kOps, std::move(ops));
+  call.set(FusedElementwiseAttrs::kOperands, std::move(operands));
+  call.set(FusedElementwiseAttrs::kM, static_cast<int64_t>(results.size()));
+  call.set(FusedElementwiseAttrs::kResults, std::move(results));
+  const OutputList outputs = RunOp(call);
+  return std::vector<Tensor>(outputs.begin(), outputs.end());
 }
 
 }  // namespace duet

@@ -20,5 +20,10 @@ namespace duet {
 // the shapes, for a malformed program or inputs that broadcast otherwise.
 Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                          std::vector<int64_t> operands, OpSite site = {});
+// The same with extra outputs (Note [Extra outputs]): the program's output, then the values of
+// instructions `results`.
+std::vector<Tensor> fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
+                                      std::vector<int64_t> operands, std::vector<int64_t> results,
+                                      OpSite site = {});
 
 }  // namespace duet

@@ -53,6 +53,8 @@ struct FusedElementwiseAttrs {
   static constexpr AttrKey<int64_t> kN{1, "N"};
   static constexpr AttrKey<std::vector<std::string>> kOps{2, "ops"};
   static constexpr AttrKey<std::vector<int64_t>> kOperands{3, "operands"};
+  static constexpr AttrKey<int64_t> kM{4, "M"};
+  static constexpr AttrKey<std::vector<int64_t>> kResults{5, "results"};
 };
 
 }  // namespace duet

@@ -289,6 +289,11 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
       where[i] = {Operand::kInput, i};
     }
   }
+  absl::InlinedVector<int32_t, 8> extra_of(num_instructions, -1);  // Note [Extra outputs]
+  for (size_t j = 0; j < program.results.size(); ++j) {
+    extra_of[program.results[j]] = static_cast<int32_t>(j);
+  }
+  extra_slots_.assign(program.results.size(), -1);
   steps_.reserve(num_instructions);
   absl::InlinedVector<int32_t, 8> free_scratch;
   for (int k = 0; k < num_instructions; ++k) {
@@ -302,12 +307,16 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
     if (a_scalar && b_scalar) {  // once per call, by Bind
       where[value] = {Operand::kScalar, num_scalars_++};
       scalar_steps_.push_back({info.fn, a.index, b.index, where[value].index});
+      if (extra_of[k] >= 0) extra_slots_[extra_of[k]] = where[value].index;
       continue;
     }
     cost_ += info.cost;
     int32_t scratch = -1;                  // the last instruction writes the output
     where[value] = {Operand::kInput, -1};  // (read by no instruction)
-    if (k + 1 < num_instructions) {
+    if (extra_of[k] >= 0) {  // written straight to its extra output, and read back from there
+      scratch = -2 - extra_of[k];
+      where[value] = {Operand::kExtra, extra_of[k]};
+    } else if (k + 1 < num_instructions) {
       if (free_scratch.empty()) free_scratch.push_back(num_scratch_++);
       scratch = free_scratch.back();
       free_scratch.pop_back();
@@ -349,7 +358,8 @@ typename ElementwiseProgramRunner<T>::Binding ElementwiseProgramRunner<T>::Bind(
 
 template <typename T>
 const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, const Binding& binding,
-                                              int64_t begin, T* scratch) const {
+                                              absl::Span<T* const> extras, int64_t begin,
+                                              T* scratch) const {
   switch (operand.kind) {
     case Operand::kInput:
       return binding.inputs[operand.index] + begin;
@@ -357,13 +367,20 @@ const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, const Bind
       return scratch + operand.index * tile_;
     case Operand::kScalar:
       return &binding.scalars[operand.index];
+    case Operand::kExtra:
+      return extras[operand.index] + begin;
   }
   return nullptr;
 }
 
 template <typename T>
-void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, int64_t begin,
-                                      int64_t end) const {
+void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, absl::Span<T* const> extras,
+                                      int64_t begin, int64_t end) const {
+  for (size_t j = 0; j < extra_slots_.size(); ++j) {  // extra outputs of scalars only
+    if (extra_slots_[j] >= 0) {
+      std::fill(extras[j] + begin, extras[j] + end, binding.scalars[extra_slots_[j]]);
+    }
+  }
   if (result_slot_ >= 0) {
     std::fill(out + begin, out + end, binding.scalars[result_slot_]);
     return;
@@ -372,9 +389,11 @@ void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, int64_t be
   for (int64_t start = begin; start < end; start += tile_) {
     const int64_t n = std::min(tile_, end - start);
     for (const Step& step : steps_) {
-      T* z = step.scratch < 0 ? out + start : scratch + step.scratch * tile_;
-      step.fn(Resolve(step.a, binding, start, scratch), Resolve(step.b, binding, start, scratch), z,
-              n);
+      T* z = step.scratch == -1  ? out + start
+             : step.scratch < -1 ? extras[-2 - step.scratch] + start
+                                 : scratch + step.scratch * tile_;
+      step.fn(Resolve(step.a, binding, extras, start, scratch),
+              Resolve(step.b, binding, extras, start, scratch), z, n);
     }
   }
 }

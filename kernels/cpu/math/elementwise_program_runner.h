@@ -48,8 +48,13 @@ class ElementwiseProgramRunner {
 
   // The cost of one element in simple arithmetic ops (elementwise.h's kCost), for threading.
   int cost() const { return cost_; }
-  // Writes the program's values at elements [begin, end) to out[begin, end). Thread-safe.
-  void Run(const Binding& binding, T* out, int64_t begin, int64_t end) const;
+  // Writes the program's values at elements [begin, end) to out[begin, end), and those of its
+  // extra outputs (Note [Extra outputs]) to extras[j][begin, end). Thread-safe.
+  void Run(const Binding& binding, T* out, int64_t begin, int64_t end) const {
+    Run(binding, out, {}, begin, end);
+  }
+  void Run(const Binding& binding, T* out, absl::Span<T* const> extras, int64_t begin,
+           int64_t end) const;
 
   // One instruction over n elements: z = op(a, b) (b unused for unary ops). A scalar operand
   // points at its single value.
@@ -58,14 +63,15 @@ class ElementwiseProgramRunner {
  private:
   // How an instruction gets an operand: from an input tensor, a scratch tile or a scalar slot.
   struct Operand {
-    enum Kind : uint8_t { kInput, kScratch, kScalar };
+    enum Kind : uint8_t { kInput, kScratch, kScalar, kExtra };  // kExtra: an extra output
     Kind kind = kScalar;
     int32_t index = 0;
   };
   struct Step {
     StepFn fn;
     Operand a, b;
-    int32_t scratch;  // where the result goes: a scratch tile, or -1 for the output
+    int32_t
+        scratch;  // where the result goes: a scratch tile, -1 for the output, -2 - j for extra j
   };
   // An instruction of scalars: slot z = fn(slot a, slot b), evaluated by Bind.
   struct ScalarStep {
@@ -73,13 +79,15 @@ class ElementwiseProgramRunner {
     int32_t a, b, z;
   };
 
-  const T* Resolve(const Operand& operand, const Binding& binding, int64_t begin, T* scratch) const;
+  const T* Resolve(const Operand& operand, const Binding& binding, absl::Span<T* const> extras,
+                   int64_t begin, T* scratch) const;
 
   std::vector<int32_t> scalar_inputs_;  // input of each scalar slot filled from an input
   std::vector<ScalarStep> scalar_steps_;
   int num_scalars_ = 0;
-  std::vector<Step> steps_;   // empty when the result is a scalar
-  int32_t result_slot_ = -1;  // the result's scalar slot then
+  std::vector<Step> steps_;           // empty when the result is a scalar
+  int32_t result_slot_ = -1;          // the result's scalar slot then
+  std::vector<int32_t> extra_slots_;  // per extra output, its scalar slot, or -1 (tile steps)
   int num_scratch_ = 0;
   int64_t tile_;
   int cost_ = 1;

@@ -43,19 +43,23 @@ class RunnerCache {
  public:
   absl::StatusOr<const ElementwiseProgramRunner<T>*> Get(const std::vector<std::string>& ops,
                                                          const std::vector<int64_t>& operands,
+                                                         const std::vector<int64_t>& results,
                                                          absl::Span<const bool> single) {
     for (const Entry& entry : entries_) {
       if (entry.runner != nullptr && entry.operands == operands &&
-          absl::MakeConstSpan(entry.single) == single && entry.ops == ops) {
+          absl::MakeConstSpan(entry.single) == single && entry.results == results &&
+          entry.ops == ops) {
         return entry.runner.get();
       }
     }
-    DUET_ASSIGN_OR_RETURN(const ElementwiseProgram program,
-                          DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size())));
+    DUET_ASSIGN_OR_RETURN(
+        const ElementwiseProgram program,
+        DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size()), results));
     Entry& entry = entries_[next_];
     next_ = (next_ + 1) % kEntries;
     entry.ops = ops;
     entry.operands = operands;
+    entry.results = results;
     entry.single.assign(single.begin(), single.end());
     entry.runner = std::make_unique<ElementwiseProgramRunner<T>>(program, single);
     return entry.runner.get();
@@ -72,6 +76,7 @@ class RunnerCache {
   struct Entry {
     std::vector<std::string> ops;
     std::vector<int64_t> operands;
+    std::vector<int64_t> results;
     absl::InlinedVector<bool, 8> single;
     std::unique_ptr<ElementwiseProgramRunner<T>> runner;
   };
@@ -92,11 +97,15 @@ absl::Status FusedElementwiseKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(
       const ElementwiseProgramRunner<T>* runner,
       RunnerCache<T>::ForThread().Get(ctx.attr(FusedElementwiseAttrs::kOps),
-                                      ctx.attr(FusedElementwiseAttrs::kOperands), single));
+                                      ctx.attr(FusedElementwiseAttrs::kOperands),
+                                      ctx.attr(FusedElementwiseAttrs::kResults), single));
   const typename ElementwiseProgramRunner<T>::Binding binding = runner->Bind(inputs);
   T* z = out.mutable_data<T>();
-  ParallelElements(ctx, ElementCount(out.shape()), runner->cost(),
-                   [&](int64_t begin, int64_t end) { runner->Run(binding, z, begin, end); });
+  absl::InlinedVector<T*, 8> extras;  // Note [Extra outputs]
+  for (int j = 1; j < ctx.num_outputs(); ++j) extras.push_back(ctx.output(j).mutable_data<T>());
+  ParallelElements(ctx, ElementCount(out.shape()), runner->cost(), [&](int64_t begin, int64_t end) {
+    runner->Run(binding, z, extras, begin, end);
+  });
   return absl::OkStatus();
 }
 

@@ -75,7 +75,8 @@ TEST_CASE("trees, shared values and scalar placeholders fuse into one node") {
   CHECK(fused->inputs().size() == 4);  // x, s, y and the Const 1
 }
 
-TEST_CASE("a value read outside the region stays, and ends a region of its own") {
+// Note [Exported values]
+TEST_CASE("a value read outside the region too is an extra output of the fused node") {
   Graph g;
   {
     GraphScope scope(g);
@@ -86,9 +87,64 @@ TEST_CASE("a value read outside the region stays, and ends a region of its own")
   }
   auto result =
       testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(kFloat32, {8}, 3)}}, {"out1", "out2"});
+  CHECK(result.report.counter("fusion.elementwise") == 1);
+  CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 1);
+  CHECK(result.graph.FindNode("a") == nullptr);
+  const Node* sum = nullptr;
+  for (const Node* node : result.graph.nodes()) {
+    if (node->op().name == "Sum") sum = node;
+  }
+  REQUIRE(sum != nullptr);
+  CHECK(sum->inputs()[0].node->op().name == "_FusedElementwise");
+  CHECK(sum->inputs()[0].index == 1);  // exp(x * 2), the fused node's extra output
+}
+
+TEST_CASE("a value whose outside reader leads back into the region is not exported") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {8}, "x");
+    Tensor a = exp(x * 2.f, OpSite("a"));
+    // The sum of a broadcasts back into the tanh's region: exporting a would make the fused node
+    // read itself, so a ends a region of its own.
+    identity(tanh(a) * reduce_sum(a), OpSite("out"));
+  }
+  auto result =
+      testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(kFloat32, {8}, 3)}}, {"out"});
   CHECK(result.report.counter("fusion.elementwise") == 2);
   CHECK(result.graph.FindNode("a")->op().name == "_FusedElementwise");  // exp(x * 2)
+  CHECK(result.graph.FindNode("a")->num_outputs() == 1);
+}
+
+// An LSTM cell's forward step as a While body computes it, with the values the While gradient
+// saves read outside (by Identity here, TensorListPushBack there): the cell and its saved values
+// are two fused nodes (c, kept, ends one region), not seven.
+TEST_CASE("an LSTM cell with its saved values fuses into two nodes with extra outputs") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor z = placeholder(kFloat32, {4, 12}, "z");
+    Tensor c_prev = placeholder(kFloat32, {4, 3}, "c_prev");
+    const std::vector<Tensor> gates = split(z, 4, 1);
+    Tensor i = sigmoid(gates[0]), f = sigmoid(gates[1]), cand = tanh(gates[2]);
+    Tensor o = sigmoid(gates[3]);
+    Tensor c = identity(f * c_prev + i * cand, OpSite("c"));
+    Tensor tanh_c = tanh(c);
+    identity(o * tanh_c, OpSite("h"));
+    for (const Tensor& saved : {i, f, cand, o, tanh_c}) identity(saved);
+  }
+  std::vector<std::string> fetches = {"h", "c"};
+  for (const Node* node : g.nodes()) {
+    if (node->op().name == "Identity" && node->name().rfind("Identity", 0) == 0) {
+      fetches.push_back(node->name());
+    }
+  }
+  REQUIRE(fetches.size() == 7);
+  auto result = testing::OptimizeAndCompare(
+      g, kFuseOnly, {{"z", Input(kFloat32, {4, 12}, 5)}, {"c_prev", Input(kFloat32, {4, 3}, 6)}},
+      fetches);
   CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 2);
+  CHECK(testing::OpCounts(result.graph).count("Sigmoid") == 0);
   CHECK(testing::OpCounts(result.graph).count("Tanh") == 0);
 }
 

@@ -3,6 +3,7 @@
 #include "ops/math/fused_elementwise_op.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "ops/math/math_ops.h"
 #include "tests/test_util.h"
@@ -68,6 +69,43 @@ TEST_CASE("malformed programs are errors naming the op and the instruction") {
   testing::ExpectError([&] { fused_elementwise({x}, {"Exp"}, {0, 0}); }, {"take 1"});
   testing::ExpectError([&] { fused_elementwise({x}, {}, {}); }, {"empty"});
   testing::ExpectError([&] { fused_elementwise({x}, {"Abs"}, {-3}); }, {"reads value -3"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg", "Exp"}, {0, 1}, std::vector<int64_t>{1});
+      },
+      {"results names instruction 1", "before the last"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg", "Abs", "Exp"}, {0, 1, 2}, std::vector<int64_t>{0, 0});
+      },
+      {"instruction 0 twice"});
+}
+
+// Note [Extra outputs]: y = exp(-x) * 2 with -x and exp(-x) as outputs 1 and 2; a tensor large
+// enough for the threaded path and several tiles; a program of scalars only.
+TEST_CASE("extra outputs hold the named instructions' values") {
+  const std::vector<double> values = {-1.5, 0.0, 0.25, 3.0, 7.5, -0.125};
+  for (const Shape& shape : {Shape({2, 3}), Shape({6})}) {
+    const Tensor x = testing::MakeTensor(kFloat64, shape, values);
+    const std::vector<Tensor> out = fused_elementwise({x, constant(2.0)}, {"Neg", "Exp", "Mul"},
+                                                      {0, 2, 3, 1}, std::vector<int64_t>{0, 1});
+    REQUIRE(out.size() == 3);
+    testing::ExpectTensorNear(out[1], negative(x), 0);
+    testing::ExpectTensorNear(out[2], exp(negative(x)), 0);
+    testing::ExpectTensorNear(out[0], exp(negative(x)) * 2.0, 0);
+  }
+  std::vector<double> many(300 * 257);
+  for (size_t i = 0; i < many.size(); ++i) many[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
+  const Tensor big = testing::MakeTensor(kFloat32, {300, 257}, many);  // threaded, several tiles
+  const std::vector<Tensor> out = fused_elementwise({big}, {"Tanh", "Square", "Sigmoid"}, {0, 1, 2},
+                                                    std::vector<int64_t>{0, 1});
+  testing::ExpectTensorNear(out[1], tanh(big), 0);
+  testing::ExpectTensorNear(out[2], square(tanh(big)), 0);
+  testing::ExpectTensorNear(out[0], sigmoid(square(tanh(big))), 0);
+  const std::vector<Tensor> scalars = fused_elementwise(
+      {constant(0.5), constant(4.0)}, {"Mul", "Exp"}, {0, 1, 2}, std::vector<int64_t>{0});
+  testing::ExpectTensorNear(scalars[1], constant(2.0), 0);
+  testing::ExpectTensorNear(scalars[0], constant(std::exp(2.0)), 1e-14);
 }
 
 }  // namespace
