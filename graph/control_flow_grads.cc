@@ -237,14 +237,6 @@ const Shape kScalarShape;
 // The name of the backward loops' functions, by which a gradient of one is recognized.
 const std::string kBackwardLoopName = "while_grad";
 
-// TensorFlow's element_shape operand for `shape`: -1 for an unknown rank, else the dims with -1
-// for unknown ones.
-Tensor ElementShapeOperand(const Shape& shape) {
-  if (shape.unknown_rank()) return constant(-1);
-  std::vector<int32_t> dims(shape.dims().begin(), shape.dims().end());
-  return constant(dims, Shape({static_cast<int64_t>(dims.size())}));
-}
-
 // Whether the body passes loop variable k on unchanged (directly or through an Identity).
 bool LoopInvariant(const Function& body, size_t k) {
   NodeOutput result = body.results()[k];
@@ -326,12 +318,12 @@ std::pair<Tensor, std::vector<Tensor>> AccumulatingLoop(
   vars.push_back(constant(0));
   for (size_t k : loop.accumulated) {
     specs.emplace_back(kVariant, kScalarShape, Device::cpu());
-    vars.push_back(empty_tensor_list(ElementShapeOperand(body.arg_shapes()[k]), constant(-1),
+    vars.push_back(empty_tensor_list(element_shape_operand(body.arg_shapes()[k]), constant(-1),
                                      body.arg_dtypes()[k]));
   }
   for (const NodeOutput& v : loop.saved) {
     specs.emplace_back(kVariant, kScalarShape, Device::cpu());
-    vars.push_back(empty_tensor_list(ElementShapeOperand(v.node->output_shape(v.index)),
+    vars.push_back(empty_tensor_list(element_shape_operand(v.node->output_shape(v.index)),
                                      constant(-1), v.node->output_dtype(v.index)));
   }
   GraphContext* outer = GraphContext::Current();
@@ -429,14 +421,15 @@ std::vector<Tensor> BackwardBody(const Function& body, const BackwardLoop& loop,
   next += loop.changing.size();
   std::vector<Tensor> xs(n), lists, saved_values;
   for (size_t k : loop.accumulated) {
-    auto [rest, x] = tensor_list_pop_back(*next++, ElementShapeOperand(body.arg_shapes()[k]),
+    auto [rest, x] = tensor_list_pop_back(*next++, element_shape_operand(body.arg_shapes()[k]),
                                           body.arg_dtypes()[k]);
     lists.push_back(rest);
     xs[k] = x;
   }
   for (const NodeOutput& v : loop.saved) {
-    auto [rest, value] = tensor_list_pop_back(
-        *next++, ElementShapeOperand(v.node->output_shape(v.index)), v.node->output_dtype(v.index));
+    auto [rest, value] =
+        tensor_list_pop_back(*next++, element_shape_operand(v.node->output_shape(v.index)),
+                             v.node->output_dtype(v.index));
     lists.push_back(rest);
     saved_values.push_back(value);
   }
@@ -588,7 +581,7 @@ TensorList WhileGrad(const GradientContext& ctx) {
   for (const ProductGradient& p : loop.products) {
     for (const Shape* shape : {&p.a, &p.b}) {
       specs.push_back(list_spec);
-      vars.push_back(empty_tensor_list(ElementShapeOperand(*shape), constant(-1), p.dtype));
+      vars.push_back(empty_tensor_list(element_shape_operand(*shape), constant(-1), p.dtype));
     }
   }
   for (size_t k : loop.invariant) {
@@ -628,7 +621,7 @@ TensorList WhileGrad(const GradientContext& ctx) {
     for (size_t i = 0; i < 2; ++i) {
       const Shape& shape = i == 0 ? product.a : product.b;
       const Tensor stacked = tensor_list_stack(out[products_out + 2 * p + i],
-                                               ElementShapeOperand(shape), product.dtype, -1);
+                                               element_shape_operand(shape), product.dtype, -1);
       operands.push_back(reshape(stacked, {-1, shape.dim(1)}));
     }
     set_invariant_grad(product.k, matmul(operands[0], operands[1], true, false));

@@ -23,12 +23,6 @@ class RecurrentCell : public Module {
   using Module::Module;
 };
 
-// TensorFlow's element_shape operand for (dim0, dim1): -1 for an unknown dim.
-Tensor ElementShape(int64_t dim0, int64_t dim1) {
-  return constant(std::vector<int32_t>{static_cast<int32_t>(dim0), static_cast<int32_t>(dim1)},
-                  Shape({2}));
-}
-
 // Zeros (batch, units) for inputs x (batch, time, features), the batch dim read at run time
 // when the trace does not know it.
 Tensor ZeroState(const Tensor& x, int64_t units, DType dtype, OpSite site) {
@@ -171,9 +165,9 @@ RNNOutput RNN::RunAsWhile(const Tensor& projected, std::vector<Tensor> states, O
   const Tensor num_steps =
       steps >= 0 ? constant(static_cast<int32_t>(steps))
                  : reshape(slice(shape_of(projected, kInt32, site), {0}, {1}, site), Shape(), site);
-  const Tensor inputs =
-      tensor_list_from_tensor(projected, ElementShape(batch, gates_ * units_), site);
-  const Tensor output_shape = ElementShape(batch, units_);
+  const Tensor inputs = tensor_list_from_tensor(
+      projected, element_shape_operand(Shape{batch, gates_ * units_}), site);
+  const Tensor output_shape = element_shape_operand(Shape{batch, units_});
   const DType dtype = projected.dtype();
   // Loop variables: the step, the states, then the outputs' list.
   std::vector<Tensor> vars = {constant(0)};
@@ -185,8 +179,8 @@ RNNOutput RNN::RunAsWhile(const Tensor& projected, std::vector<Tensor> states, O
   const std::vector<Tensor> out = while_loop(
       [&](const std::vector<Tensor>& v) { return v[0] < num_steps; },
       [&](const std::vector<Tensor>& v) {
-        const Tensor zx =
-            tensor_list_get_item(inputs, v[0], ElementShape(batch, gates_ * units_), dtype, site);
+        const Tensor zx = tensor_list_get_item(
+            inputs, v[0], element_shape_operand(Shape{batch, gates_ * units_}), dtype, site);
         const std::vector<Tensor> next =
             step(zx, std::vector<Tensor>(v.begin() + 1, v.begin() + 1 + n), recurrent, site);
         std::vector<Tensor> results = {v[0] + 1};

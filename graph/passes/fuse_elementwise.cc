@@ -311,7 +311,7 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
 
 }  // namespace
 
-// Note [Exported values]: a region with exported values is the last one a finder returns, so its
+// A region with exported values (Note [Exported values]) is the last one a finder returns, so its
 // cycle check saw the graph as it is (the single-output regions found before it add no paths: all
 // their nodes already led to their root). Once it is fused, the graph is sorted again and a new
 // finder looks at the result.

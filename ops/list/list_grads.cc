@@ -7,11 +7,6 @@
 // loop that reads an input sequence with GetItem and writes its outputs with SetItem, as Keras
 // RNNs do, differentiates in linear time and memory: each iteration's gradient sets one element.
 // Reserve, EmptyTensorList, Length and ElementShape take only shapes and sizes: no gradient.
-#include <algorithm>
-#include <limits>
-#include <vector>
-
-#include "core/constant.h"
 #include "ops/array/array_ops.h"
 #include "ops/gradient.h"
 #include "ops/list/list_attrs.h"
@@ -26,12 +21,8 @@ namespace {
 Tensor ElementShapeOf(const Tensor& x) {
   const Shape& shape = x.shape();
   if (!shape.unknown_rank() && shape.rank() >= 1) {
-    const auto dims = shape.dims().subspan(1);
-    if (std::all_of(dims.begin(), dims.end(),
-                    [](int64_t d) { return d >= 0 && d <= std::numeric_limits<int32_t>::max(); })) {
-      return constant(std::vector<int32_t>(dims.begin(), dims.end()),
-                      Shape({static_cast<int64_t>(dims.size())}));
-    }
+    const Shape element(shape.dims().subspan(1));
+    if (element.is_fully_defined()) return element_shape_operand(element);
   }
   return slice(shape_of(x), {1}, {-1});
 }

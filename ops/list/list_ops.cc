@@ -4,7 +4,10 @@
 // (the kernels dispatch on it).
 #include "ops/list/list_ops.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "core/constant.h"
 #include "core/tensor_list.h"
 #include "ops/list/list_attrs.h"
 #include "ops/op_call.h"
@@ -280,6 +283,12 @@ Tensor tensor_list_stack(const Tensor& list, const Tensor& element_shape, DType 
   call.set(TensorListAttrs::kElementDtype, element_dtype);
   call.set(TensorListAttrs::kNumElements, num_elements);
   return RunSingleOutputOp(call);
+}
+
+Tensor element_shape_operand(const Shape& shape) {
+  if (shape.unknown_rank()) return constant(-1);
+  std::vector<int32_t> dims(shape.dims().begin(), shape.dims().end());
+  return constant(dims, Shape({static_cast<int64_t>(dims.size())}));
 }
 
 Tensor tensor_list_length(const Tensor& list, OpSite site) {

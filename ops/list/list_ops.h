@@ -18,6 +18,10 @@
 
 namespace duet {
 
+// `shape` as an int32 `element_shape` operand (a constant): a scalar -1 for an unknown rank, else
+// the dims with -1 for unknown ones.
+Tensor element_shape_operand(const Shape& shape);
+
 // A list of `num_elements` (int32 scalar) unset elements of `element_dtype` and `element_shape`
 // (TensorListReserve).
 Tensor tensor_list_reserve(const Tensor& element_shape, const Tensor& num_elements,

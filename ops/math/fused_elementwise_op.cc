@@ -75,10 +75,8 @@ const OpDef* const kFusedElementwise =
 
 Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                          std::vector<int64_t> operands, OpSite site) {
-  OpCall call(kFusedElementwise, TensorList(inputs.begin(), inputs.end()), site);
-  call.set(FusedElementwiseAttrs::kOps, std::move(ops));
-  call.set(FusedElementwiseAttrs::kOperands, std::move(operands));
-  return RunSingleOutputOp(call);
+  return fused_elementwise(inputs, std::move(ops), std::move(operands), std::vector<int64_t>{},
+                           site)[0];
 }
 
 std::vector<Tensor> fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
