@@ -16,6 +16,17 @@
 // writes output 0 only), and none of its outside readers leads back into the region (which would
 // make the fused node depend on itself). Its readers then read that output. An LSTM cell's
 // forward step thus runs as two kernels instead of seven.
+//
+// Note [Joined regions]: a ConcatV2 along the last axis of values that elementwise nodes make, all
+// of one static shape, on a CPU, is the root of one region grown from all of them at once: the
+// concat is rewritten into a _FusedElementwise whose output 0 joins those values (Note
+// [Concatenated output] in ops/math/elementwise_program.h), so siblings that share inputs are one
+// kernel and the joined tensor is written once. An LSTM cell's gradient (its four gates'
+// gradients, joined for the recurrent matmul) is one kernel instead of four and a concat. When a
+// value is not an elementwise node of the region (or cannot join it), the concat stays and its
+// inputs fuse as they would without it.
+#include <algorithm>
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -32,6 +43,7 @@ namespace duet {
 namespace {
 
 const OpRef kFusedElementwiseOp("_FusedElementwise");
+const OpRef kConcatV2Op("ConcatV2");
 
 constexpr absl::string_view kFusion = "fusion.elementwise";
 
@@ -75,7 +87,33 @@ struct Region {
   const Node* root;
   std::vector<const Node*> nodes;     // root included, in topological order
   std::vector<const Node*> exported;  // read outside too: extra outputs (Note [Exported values])
+  bool joins = false;                 // root is a ConcatV2 of members (Note [Joined regions])
 };
+
+// The shape of the values `node` joins when it is a ConcatV2 that a region may have as its root
+// (Note [Joined regions]), else nullopt: along the last axis (a Const), of values of one static
+// shape, float32 or float64, on a CPU.
+std::optional<Shape> JoinedShape(const Node& node) {
+  if (!kConcatV2Op.is(node.op()) || node.placement().type() != DeviceType::kCpu)
+    return std::nullopt;
+  const int n = static_cast<int>(node.inputs().size()) - 1;  // the last input is the axis
+  if (n < 2) return std::nullopt;
+  const NodeOutput& first = node.inputs()[0];
+  const Shape& shape = first.node->output_shape(first.index);
+  const DType dtype = node.output_dtype(0);
+  if (!shape.is_fully_defined() || shape.rank() == 0 || (dtype != kFloat32 && dtype != kFloat64)) {
+    return std::nullopt;
+  }
+  for (int i = 1; i < n; ++i) {
+    const NodeOutput& in = node.inputs()[i];
+    if (in.node->output_shape(in.index) != shape) return std::nullopt;
+  }
+  const Tensor* axis = ConstValue(node.inputs()[n]);
+  if (axis == nullptr || axis->shape().rank() != 0) return std::nullopt;
+  const int64_t a = axis->dtype() == kInt64 ? axis->data<int64_t>()[0] : axis->data<int32_t>()[0];
+  if (a != shape.rank() - 1 && a != -1) return std::nullopt;
+  return shape;
+}
 
 class RegionFinder {
  public:
@@ -92,10 +130,20 @@ class RegionFinder {
     std::vector<Region> regions;
     for (int id = graph_.num_nodes() - 1; id >= 0; --id) {
       const Node* node = graph_.node(id);
-      if (taken_[id] || !IsElementwise(*node)) continue;
+      if (taken_[id]) continue;
+      if (std::optional<Shape> joined = JoinedShape(*node)) {
+        Region region = Grow(*node, *joined, /*relaxed=*/false);
+        if (JoinsAll(region)) {
+          Take(region);
+          regions.push_back(std::move(region));
+          if (!regions.back().exported.empty()) break;
+        }
+        continue;
+      }
+      if (!IsElementwise(*node)) continue;
       if (std::string why = TypeOrShapeObstacle(*node); !why.empty()) {
         // One report for the region that would have been, not one per node of it.
-        const Region missed = Grow(*node, /*relaxed=*/true);
+        const Region missed = Grow(*node, node->output_shape(0), /*relaxed=*/true);
         if (missed.nodes.size() < 2) continue;
         Take(missed);
         Report(*node, absl::StrCat(why, " (", missed.nodes.size(), " elementwise ops stay apart)"));
@@ -105,7 +153,7 @@ class RegionFinder {
         if (HasElementwiseNeighbour(*node)) Report(*node, std::move(why));
         continue;
       }
-      Region region = Grow(*node, /*relaxed=*/false);
+      Region region = Grow(*node, node->output_shape(0), /*relaxed=*/false);
       if (region.nodes.size() < 2) continue;
       Take(region);
       regions.push_back(std::move(region));
@@ -116,9 +164,10 @@ class RegionFinder {
 
  private:
   // Absorbs producers from `root` down, highest id first: a node's readers all have higher ids,
-  // so when it is considered, every reader that will ever join the region has joined. `relaxed`
-  // ignores shapes, to find the extent of a region that cannot be fused.
-  Region Grow(const Node& root, bool relaxed) {
+  // so when it is considered, every reader that will ever join the region has joined. `shape` is
+  // the region's (the root's, or the values a joining root joins); `relaxed` ignores shapes, to
+  // find the extent of a region that cannot be fused.
+  Region Grow(const Node& root, const Shape& shape, bool relaxed) {
     absl::flat_hash_set<const Node*> members = {&root};
     absl::flat_hash_set<const Node*> exported;
     std::priority_queue<int> candidates;
@@ -134,7 +183,7 @@ class RegionFinder {
       last = id;
       const Node& node = *graph_.node(id);
       bool read_outside = false;
-      if (Absorbable(node, root, members, relaxed, read_outside)) {
+      if (Absorbable(node, root, shape, members, relaxed, read_outside)) {
         members.insert(&node);
         if (read_outside) exported.insert(&node);
         push_producers(node);
@@ -142,14 +191,24 @@ class RegionFinder {
     }
     auto by_id = [](const Node* a, const Node* b) { return a->id() < b->id(); };
     Region region{&root, std::vector<const Node*>(members.begin(), members.end()),
-                  std::vector<const Node*>(exported.begin(), exported.end())};
+                  std::vector<const Node*>(exported.begin(), exported.end()),
+                  /*joins=*/!IsElementwise(root)};
     std::sort(region.nodes.begin(), region.nodes.end(), by_id);
     std::sort(region.exported.begin(), region.exported.end(), by_id);
     return region;
   }
 
-  // Whether `node` may join the region; `read_outside` says it does as an exported value.
-  bool Absorbable(const Node& node, const Node& root,
+  // Whether every value a joining root joins is a member (Note [Joined regions]).
+  static bool JoinsAll(const Region& region) {
+    const absl::Span<const NodeOutput> inputs = region.root->inputs();
+    return std::all_of(inputs.begin(), inputs.end() - 1, [&](const NodeOutput& in) {
+      return std::find(region.nodes.begin(), region.nodes.end(), in.node) != region.nodes.end();
+    });
+  }
+
+  // Whether `node` may join the region of `shape`; `read_outside` says it does as an exported
+  // value.
+  bool Absorbable(const Node& node, const Node& root, const Shape& shape,
                   const absl::flat_hash_set<const Node*>& members, bool relaxed,
                   bool& read_outside) {
     if (taken_[node.id()] || !IsElementwise(node) || context_.Keeps(&node) ||
@@ -161,12 +220,13 @@ class RegionFinder {
     for (const UseIndex::Use& use : uses_.uses({&node, 0})) {
       if (!members.contains(use.node)) outside.push_back(use.node);
     }
-    if (!outside.empty() && (relaxed || !Exportable(node, root, members, outside))) return false;
+    if (!outside.empty() && (relaxed || !Exportable(node, root, shape, members, outside))) {
+      return false;
+    }
     read_outside = !outside.empty();
     if (relaxed) return true;
-    const Shape& region = root.output_shape(0);
-    if (!FitsRegion(node.output_shape(0), region)) return false;
-    if (std::string why = BroadcastObstacle(node, region); !why.empty()) {
+    if (!FitsRegion(node.output_shape(0), shape)) return false;
+    if (std::string why = BroadcastObstacle(node, shape); !why.empty()) {
       Report(node, std::move(why));
       return false;
     }
@@ -174,11 +234,10 @@ class RegionFinder {
   }
 
   // Note [Exported values]: whether `node`, read by `outside` nodes, may be an extra output.
-  bool Exportable(const Node& node, const Node& root,
+  bool Exportable(const Node& node, const Node& root, const Shape& shape,
                   const absl::flat_hash_set<const Node*>& members,
                   const std::vector<const Node*>& outside) const {
-    if (node.output_shape(0) != root.output_shape(0) ||
-        node.placement().type() != DeviceType::kCpu) {
+    if (node.output_shape(0) != shape || node.placement().type() != DeviceType::kCpu) {
       return false;
     }
     // Members have ids up to the root's; what leads back into the region passes only there.
@@ -234,14 +293,18 @@ struct Encoded {
   std::vector<std::string> ops;
   std::vector<int64_t> operands;
   std::vector<int64_t> results;  // the exported nodes' instructions
+  std::vector<int64_t> concat;   // the joined values' instructions (Note [Joined regions])
 };
 
 Encoded Encode(const Region& region) {
+  // A joining root is no instruction: its inputs are the joined values (and the axis).
+  const std::vector<const Node*> instructions(region.nodes.begin(),
+                                              region.nodes.end() - (region.joins ? 1 : 0));
   absl::flat_hash_map<const Node*, int> position;
-  for (int k = 0; k < static_cast<int>(region.nodes.size()); ++k) position[region.nodes[k]] = k;
+  for (int k = 0; k < static_cast<int>(instructions.size()); ++k) position[instructions[k]] = k;
   Encoded encoded;
   absl::flat_hash_map<std::pair<const Node*, int>, int> input_index;
-  for (const Node* node : region.nodes) {
+  for (const Node* node : instructions) {
     for (const NodeOutput& in : node->inputs()) {
       if (position.contains(in.node)) continue;
       if (input_index.try_emplace({in.node, in.index}, encoded.inputs.size()).second) {
@@ -250,7 +313,7 @@ Encoded Encode(const Region& region) {
     }
   }
   const int num_inputs = static_cast<int>(encoded.inputs.size());
-  for (const Node* node : region.nodes) {
+  for (const Node* node : instructions) {
     encoded.ops.push_back(node->op().name);
     for (const NodeOutput& in : node->inputs()) {
       auto it = position.find(in.node);
@@ -259,6 +322,12 @@ Encoded Encode(const Region& region) {
     }
   }
   for (const Node* node : region.exported) encoded.results.push_back(position.at(node));
+  if (region.joins) {
+    const absl::Span<const NodeOutput> joined = region.root->inputs();
+    for (auto in = joined.begin(); in != joined.end() - 1; ++in) {
+      encoded.concat.push_back(position.at(in->node));
+    }
+  }
   return encoded;
 }
 
@@ -271,6 +340,7 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
         call.set(FusedElementwiseAttrs::kOperands, std::move(encoded.operands));
         call.set(FusedElementwiseAttrs::kM, static_cast<int64_t>(encoded.results.size()));
         call.set(FusedElementwiseAttrs::kResults, std::move(encoded.results));
+        call.set(FusedElementwiseAttrs::kConcat, std::move(encoded.concat));
       });
   if (!made.ok()) {  // the op's own checks: report, and leave the graph as it is
     context.Missed(kFusion, root, std::string(made.status().message()));
@@ -306,6 +376,7 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
   context.Fused(root, std::move(replaced));
   context.Count(kFusion);
   context.Count("fusion.elementwise_ops", static_cast<int64_t>(region.nodes.size()));
+  if (region.joins) context.Count("fusion.elementwise_concat");
   return true;
 }
 

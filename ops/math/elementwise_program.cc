@@ -93,7 +93,8 @@ int ElementwiseArity(ElementwiseOpcode op) { return kOps[static_cast<int>(op)].a
 absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
                                                             absl::Span<const int64_t> operands,
                                                             int num_inputs,
-                                                            absl::Span<const int64_t> results) {
+                                                            absl::Span<const int64_t> results,
+                                                            absl::Span<const int64_t> concat) {
   if (ops.empty()) return absl::InvalidArgumentError("the program (attr ops) is empty");
   ElementwiseProgram program;
   program.num_inputs = num_inputs;
@@ -124,12 +125,23 @@ absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std
                                                    " entries, but the ", ops.size(),
                                                    " instructions take ", next));
   }
+  const auto num_instructions = static_cast<int64_t>(ops.size());
+  for (const int64_t c : concat) {
+    if (c < 0 || c >= num_instructions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "concat names instruction ", c, ", not one of ", "the program's ", num_instructions));
+    }
+    program.concat.push_back(static_cast<int>(c));
+  }
   for (const int64_t r : results) {
-    const auto before_last = static_cast<int64_t>(ops.size()) - 1;
-    if (r < 0 || r >= before_last) {
-      return absl::InvalidArgumentError(absl::StrCat("results names instruction ", r,
-                                                     ", not one of the ", before_last,
-                                                     " before the last (whose value is output 0)"));
+    // Without concat, the last instruction's value is output 0 already.
+    const int64_t allowed = concat.empty() ? num_instructions - 1 : num_instructions;
+    if (r < 0 || r >= allowed) {
+      return absl::InvalidArgumentError(
+          concat.empty() ? absl::StrCat("results names instruction ", r, ", not one of the ",
+                                        allowed, " before the last (whose value is output 0)")
+                         : absl::StrCat("results names instruction ", r, ", not one of the ",
+                                        "program's ", allowed));
     }
     if (std::find(program.results.begin(), program.results.end(), r) != program.results.end()) {
       return absl::InvalidArgumentError(absl::StrCat("results names instruction ", r, " twice"));

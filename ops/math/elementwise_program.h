@@ -12,7 +12,12 @@
 // The result of the last instruction is the output. Note [Extra outputs]: `results` (list(int),
 // optional) names instructions whose values are outputs too, output 1 + j for results[j], each of
 // the output's shape: the values of a fused region that nodes outside it read (a loop body's
-// intermediates that its gradient saves). tanh(x * y + 1) with inputs [x, y, 1] is
+// intermediates that its gradient saves). Note [Concatenated output]: `concat` (list(int),
+// optional) makes output 0 the values of the instructions it names side by side along the last
+// axis, as ConcatV2 would join them: the program's shape (that of its inputs and extra outputs)
+// is then output 0's with the last dim divided by the list's length, and `results` may name any
+// instruction. An LSTM cell's gradient writes its four gates' gradients into one tensor so.
+// tanh(x * y + 1) with inputs [x, y, 1] is
 // ops ["Mul", "AddV2", "Tanh"], operands [0, 1, 3, 2, 4]. Every input is either a single element
 // (a scalar that broadcasts) or of the output's full shape; nothing else broadcasts. Each
 // instruction computes exactly what its op computes as a node of its own (the same math, the same
@@ -85,17 +90,20 @@ struct ElementwiseProgram {
   std::vector<ElementwiseInstruction> instructions;
   std::vector<int>
       results;  // instructions whose values are outputs 1, 2, ... (Note [Extra outputs])
+  std::vector<int> concat;  // instructions joined into output 0 (Note [Concatenated output])
 
   int num_values() const { return num_inputs + static_cast<int>(instructions.size()); }
 };
 
 // Decodes and checks the attrs of a node with `num_inputs` inputs. InvalidArgument, naming the
 // instruction and the attr, for an empty program, an op programs cannot hold, a wrong number of
-// operands, an operand index that is not an input or an earlier instruction, or a result that is
-// not an instruction before the last (or is named twice).
+// operands, an operand index that is not an input or an earlier instruction, a result that is
+// not an instruction before the last (any instruction with `concat`) or is named twice, or a
+// `concat` entry that is not an instruction.
 absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
                                                             absl::Span<const int64_t> operands,
                                                             int num_inputs,
-                                                            absl::Span<const int64_t> results = {});
+                                                            absl::Span<const int64_t> results = {},
+                                                            absl::Span<const int64_t> concat = {});
 
 }  // namespace duet

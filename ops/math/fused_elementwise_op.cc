@@ -37,17 +37,27 @@ absl::StatusOr<Shape> OutputShape(const ShapeContext& ctx) {
 
 absl::Status FusedElementwiseShape(ShapeContext& ctx) {
   const std::vector<int64_t>& results = ctx.attr(FusedElementwiseAttrs::kResults);
+  const std::vector<int64_t>& concat = ctx.attr(FusedElementwiseAttrs::kConcat);
   DUET_RETURN_IF_ERROR(DecodeElementwiseProgram(ctx.attr(FusedElementwiseAttrs::kOps),
                                                 ctx.attr(FusedElementwiseAttrs::kOperands),
-                                                ctx.num_inputs(), results)
+                                                ctx.num_inputs(), results, concat)
                            .status());
   if (static_cast<int64_t>(results.size()) != ctx.attr(FusedElementwiseAttrs::kM)) {
     return absl::InvalidArgumentError(absl::StrCat("results names ", results.size(),
                                                    " instructions, but M (the extra outputs) is ",
                                                    ctx.attr(FusedElementwiseAttrs::kM)));
   }
-  DUET_ASSIGN_OR_RETURN(Shape out, OutputShape(ctx));
-  for (int k = 0; k < ctx.num_outputs(); ++k) ctx.set_output(k, ctx.output(k).dtype, out);
+  DUET_ASSIGN_OR_RETURN(const Shape program_shape, OutputShape(ctx));
+  for (int k = 0; k < ctx.num_outputs(); ++k) ctx.set_output(k, ctx.output(k).dtype, program_shape);
+  if (concat.empty() || program_shape.unknown_rank()) return absl::OkStatus();
+  // Note [Concatenated output]: output 0 joins len(concat) values along the last axis.
+  if (program_shape.rank() == 0) {
+    return absl::InvalidArgumentError(
+        "concat joins values along their last axis, but the program's values are scalars");
+  }
+  std::vector<int64_t> dims(program_shape.dims().begin(), program_shape.dims().end());
+  if (dims.back() >= 0) dims.back() *= static_cast<int64_t>(concat.size());
+  ctx.set_output(0, ctx.output(0).dtype, Shape(dims));
   return absl::OkStatus();
 }
 
@@ -62,12 +72,16 @@ const OpDef* const kFusedElementwise =
         .IntListAttr(FusedElementwiseAttrs::kOperands)
         .IntAttr(FusedElementwiseAttrs::kM, 0, 0)
         .IntListAttr(FusedElementwiseAttrs::kResults, std::vector<int64_t>{})
+        .IntListAttr(FusedElementwiseAttrs::kConcat, std::vector<int64_t>{})
         .Doc(
             "Made by the fuse_elementwise pass from a region of elementwise ops: evaluates the "
             "program ops/operands (instruction k applies ops[k] to the next 1 or 2 operands, value "
             "indices: inputs first, then earlier results; the last result is the output) in one "
             "pass; each input is a single element or of the output's shape. The M extra outputs "
-            "are the values of instructions `results`, of the output's shape.")
+            "are the values of instructions `results`, of the output's shape. A nonempty `concat` "
+            "makes output 0 the values of the instructions it names side by side along the last "
+            "axis; the inputs and extra outputs then have output 0's shape but for the last dim, "
+            "divided by len(concat).")
         .SetShapeFn(FusedElementwiseShape)
         .Register();
 
@@ -75,18 +89,19 @@ const OpDef* const kFusedElementwise =
 
 Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                          std::vector<int64_t> operands, OpSite site) {
-  return fused_elementwise(inputs, std::move(ops), std::move(operands), std::vector<int64_t>{},
+  return fused_elementwise(inputs, std::move(ops), std::move(operands), std::vector<int64_t>{}, {},
                            site)[0];
 }
 
 std::vector<Tensor> fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                                       std::vector<int64_t> operands, std::vector<int64_t> results,
-                                      OpSite site) {
+                                      std::vector<int64_t> concat, OpSite site) {
   OpCall call(kFusedElementwise, TensorList(inputs.begin(), inputs.end()), site);
   call.set(FusedElementwiseAttrs::kOps, std::move(ops));
   call.set(FusedElementwiseAttrs::kOperands, std::move(operands));
   call.set(FusedElementwiseAttrs::kM, static_cast<int64_t>(results.size()));
   call.set(FusedElementwiseAttrs::kResults, std::move(results));
+  call.set(FusedElementwiseAttrs::kConcat, std::move(concat));
   const OutputList outputs = RunOp(call);
   return std::vector<Tensor>(outputs.begin(), outputs.end());
 }

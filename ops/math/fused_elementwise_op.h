@@ -21,9 +21,10 @@ namespace duet {
 Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                          std::vector<int64_t> operands, OpSite site = {});
 // The same with extra outputs (Note [Extra outputs]): the program's output, then the values of
-// instructions `results`.
+// instructions `results`; with a nonempty `concat`, output 0 joins the values of the instructions
+// it names along the last axis (Note [Concatenated output]).
 std::vector<Tensor> fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                                       std::vector<int64_t> operands, std::vector<int64_t> results,
-                                      OpSite site = {});
+                                      std::vector<int64_t> concat = {}, OpSite site = {});
 
 }  // namespace duet

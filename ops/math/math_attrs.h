@@ -55,6 +55,7 @@ struct FusedElementwiseAttrs {
   static constexpr AttrKey<std::vector<int64_t>> kOperands{3, "operands"};
   static constexpr AttrKey<int64_t> kM{4, "M"};
   static constexpr AttrKey<std::vector<int64_t>> kResults{5, "results"};
+  static constexpr AttrKey<std::vector<int64_t>> kConcat{6, "concat"};
 };
 
 }  // namespace duet

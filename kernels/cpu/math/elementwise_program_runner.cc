@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "absl/container/inlined_vector.h"
@@ -281,6 +282,10 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
     last_read[in.operands[0]] = k;
     if (ElementwiseArity(in.op) == 2) last_read[in.operands[1]] = k;
   }
+  // Note [Concatenated output]: joined values keep their tiles until the tile's end, when they
+  // are copied into output 0; no instruction writes it directly.
+  const bool joins = !program.concat.empty();
+  for (int c : program.concat) last_read[num_inputs + c] = num_instructions;
   for (int i = 0; i < num_inputs; ++i) {
     if (single[i]) {
       where[i] = {Operand::kScalar, num_scalars_++};
@@ -316,7 +321,7 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
     if (extra_of[k] >= 0) {  // written straight to its extra output, and read back from there
       scratch = -2 - extra_of[k];
       where[value] = {Operand::kExtra, extra_of[k]};
-    } else if (k + 1 < num_instructions) {
+    } else if (k + 1 < num_instructions || joins) {
       if (free_scratch.empty()) free_scratch.push_back(num_scratch_++);
       scratch = free_scratch.back();
       free_scratch.pop_back();
@@ -333,8 +338,9 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
     if (!unary && in.operands[1] != in.operands[0]) release(in.operands[1]);
     if (scratch >= 0 && last_read[value] < 0) free_scratch.push_back(scratch);
   }
+  for (int c : program.concat) joined_.push_back(where[num_inputs + c]);
   const Operand& result = where[program.num_values() - 1];
-  if (result.kind == Operand::kScalar) {  // a program of scalars only: no tile steps
+  if (!joins && result.kind == Operand::kScalar) {  // a program of scalars only: no tile steps
     result_slot_ = result.index;
     steps_.clear();
   }
@@ -342,8 +348,9 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
 
 template <typename T>
 typename ElementwiseProgramRunner<T>::Binding ElementwiseProgramRunner<T>::Bind(
-    absl::Span<const T* const> inputs) const {
+    absl::Span<const T* const> inputs, int64_t row) const {
   Binding binding;
+  binding.row = row;
   binding.inputs.assign(inputs.begin(), inputs.end());
   binding.scalars.resize(num_scalars_);
   for (size_t s = 0; s < scalar_inputs_.size(); ++s) {
@@ -374,6 +381,28 @@ const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, const Bind
 }
 
 template <typename T>
+void ElementwiseProgramRunner<T>::Scatter(const Binding& binding, T* out,
+                                          absl::Span<T* const> extras, int64_t start, int64_t n,
+                                          T* scratch) const {
+  const int64_t row = binding.row, parts = static_cast<int64_t>(joined_.size());
+  for (int64_t j = 0; j < parts; ++j) {
+    const bool scalar = joined_[j].kind == Operand::kScalar;
+    const T* from = Resolve(joined_[j], binding, extras, start, scratch);
+    for (int64_t i = start; i < start + n;) {
+      const int64_t column = i % row;
+      const int64_t count = std::min(row - column, start + n - i);
+      T* to = out + ((i / row) * parts + j) * row + column;
+      if (scalar) {
+        std::fill(to, to + count, *from);
+      } else {
+        std::memcpy(to, from + (i - start), static_cast<size_t>(count) * sizeof(T));
+      }
+      i += count;
+    }
+  }
+}
+
+template <typename T>
 void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, absl::Span<T* const> extras,
                                       int64_t begin, int64_t end) const {
   for (size_t j = 0; j < extra_slots_.size(); ++j) {  // extra outputs of scalars only
@@ -395,6 +424,7 @@ void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, absl::Span
       step.fn(Resolve(step.a, binding, extras, start, scratch),
               Resolve(step.b, binding, extras, start, scratch), z, n);
     }
+    if (!joined_.empty()) Scatter(binding, out, extras, start, n, scratch);
   }
 }
 

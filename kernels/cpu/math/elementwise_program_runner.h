@@ -38,18 +38,23 @@ class ElementwiseProgramRunner {
                                     absl::Span<const bool> single, int64_t tile = kDefaultTile);
 
   // What one call reads: the inputs' data and the values of the scalars (inputs and instructions
-  // of scalars only).
+  // of scalars only), and for a program with a concatenated output the last dim of its values.
   struct Binding {
     absl::InlinedVector<const T*, 8> inputs;
     absl::InlinedVector<T, 16> scalars;
+    int64_t row = 0;
   };
   // Binds the inputs (as many as the program has) and evaluates the instructions of scalars.
-  Binding Bind(absl::Span<const T* const> inputs) const;
+  // `row` is the last dim of the program's values when output 0 joins several of them (Note
+  // [Concatenated output] in ops/math/elementwise_program.h); unused otherwise.
+  Binding Bind(absl::Span<const T* const> inputs, int64_t row = 0) const;
 
   // The cost of one element in simple arithmetic ops (elementwise.h's kCost), for threading.
   int cost() const { return cost_; }
   // Writes the program's values at elements [begin, end) to out[begin, end), and those of its
-  // extra outputs (Note [Extra outputs]) to extras[j][begin, end). Thread-safe.
+  // extra outputs (Note [Extra outputs]) to extras[j][begin, end). Thread-safe. With a
+  // concatenated output, element i of the j-th joined value goes to out at row i / row, column
+  // j * row + i % row.
   void Run(const Binding& binding, T* out, int64_t begin, int64_t end) const {
     Run(binding, out, {}, begin, end);
   }
@@ -81,6 +86,9 @@ class ElementwiseProgramRunner {
 
   const T* Resolve(const Operand& operand, const Binding& binding, absl::Span<T* const> extras,
                    int64_t begin, T* scratch) const;
+  // Copies the joined values' elements [start, start + n) into their places in out.
+  void Scatter(const Binding& binding, T* out, absl::Span<T* const> extras, int64_t start,
+               int64_t n, T* scratch) const;
 
   std::vector<int32_t> scalar_inputs_;  // input of each scalar slot filled from an input
   std::vector<ScalarStep> scalar_steps_;
@@ -88,6 +96,7 @@ class ElementwiseProgramRunner {
   std::vector<Step> steps_;           // empty when the result is a scalar
   int32_t result_slot_ = -1;          // the result's scalar slot then
   std::vector<int32_t> extra_slots_;  // per extra output, its scalar slot, or -1 (tile steps)
+  std::vector<Operand> joined_;       // where each value joined into output 0 lives, if any
   int num_scratch_ = 0;
   int64_t tile_;
   int cost_ = 1;

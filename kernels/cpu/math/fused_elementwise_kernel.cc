@@ -44,22 +44,24 @@ class RunnerCache {
   absl::StatusOr<const ElementwiseProgramRunner<T>*> Get(const std::vector<std::string>& ops,
                                                          const std::vector<int64_t>& operands,
                                                          const std::vector<int64_t>& results,
+                                                         const std::vector<int64_t>& concat,
                                                          absl::Span<const bool> single) {
     for (const Entry& entry : entries_) {
       if (entry.runner != nullptr && entry.operands == operands &&
           absl::MakeConstSpan(entry.single) == single && entry.results == results &&
-          entry.ops == ops) {
+          entry.concat == concat && entry.ops == ops) {
         return entry.runner.get();
       }
     }
     DUET_ASSIGN_OR_RETURN(
         const ElementwiseProgram program,
-        DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size()), results));
+        DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size()), results, concat));
     Entry& entry = entries_[next_];
     next_ = (next_ + 1) % kEntries;
     entry.ops = ops;
     entry.operands = operands;
     entry.results = results;
+    entry.concat = concat;
     entry.single.assign(single.begin(), single.end());
     entry.runner = std::make_unique<ElementwiseProgramRunner<T>>(program, single);
     return entry.runner.get();
@@ -77,6 +79,7 @@ class RunnerCache {
     std::vector<std::string> ops;
     std::vector<int64_t> operands;
     std::vector<int64_t> results;
+    std::vector<int64_t> concat;
     absl::InlinedVector<bool, 8> single;
     std::unique_ptr<ElementwiseProgramRunner<T>> runner;
   };
@@ -84,10 +87,21 @@ class RunnerCache {
   int next_ = 0;
 };
 
+// The shape of the program's values: output 0's, but for the last dim when output 0 joins several
+// values (Note [Concatenated output]).
+Shape ProgramShape(const Shape& out, int64_t joined) {
+  if (joined == 0) return out;
+  std::vector<int64_t> dims(out.dims().begin(), out.dims().end());
+  dims.back() /= joined;
+  return Shape(dims);
+}
+
 template <typename T>
 absl::Status FusedElementwiseKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
-  DUET_RETURN_IF_ERROR(CheckInputShapes(ctx, out.shape()));
+  const std::vector<int64_t>& concat = ctx.attr(FusedElementwiseAttrs::kConcat);
+  const Shape shape = ProgramShape(out.shape(), static_cast<int64_t>(concat.size()));
+  DUET_RETURN_IF_ERROR(CheckInputShapes(ctx, shape));
   absl::InlinedVector<const T*, 8> inputs;
   absl::InlinedVector<bool, 8> single;
   for (int i = 0; i < ctx.num_inputs(); ++i) {
@@ -98,12 +112,13 @@ absl::Status FusedElementwiseKernel(KernelContext& ctx) {
       const ElementwiseProgramRunner<T>* runner,
       RunnerCache<T>::ForThread().Get(ctx.attr(FusedElementwiseAttrs::kOps),
                                       ctx.attr(FusedElementwiseAttrs::kOperands),
-                                      ctx.attr(FusedElementwiseAttrs::kResults), single));
-  const typename ElementwiseProgramRunner<T>::Binding binding = runner->Bind(inputs);
+                                      ctx.attr(FusedElementwiseAttrs::kResults), concat, single));
+  const typename ElementwiseProgramRunner<T>::Binding binding =
+      runner->Bind(inputs, shape.rank() > 0 ? shape.dims().back() : 0);
   T* z = out.mutable_data<T>();
   absl::InlinedVector<T*, 8> extras;  // Note [Extra outputs]
   for (int j = 1; j < ctx.num_outputs(); ++j) extras.push_back(ctx.output(j).mutable_data<T>());
-  ParallelElements(ctx, ElementCount(out.shape()), runner->cost(), [&](int64_t begin, int64_t end) {
+  ParallelElements(ctx, ElementCount(shape), runner->cost(), [&](int64_t begin, int64_t end) {
     runner->Run(binding, z, extras, begin, end);
   });
   return absl::OkStatus();

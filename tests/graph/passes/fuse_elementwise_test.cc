@@ -148,6 +148,82 @@ TEST_CASE("an LSTM cell with its saved values fuses into two nodes with extra ou
   CHECK(testing::OpCounts(result.graph).count("Tanh") == 0);
 }
 
+// Note [Joined regions]
+TEST_CASE("a concat of elementwise siblings is one fused node writing the joined tensor") {
+  for (DType dtype : {kFloat32, kFloat64}) {
+    INFO(DTypeName(dtype));
+    Graph g;
+    {
+      GraphScope scope(g);
+      Tensor x = placeholder(dtype, {5, 7}, "x");
+      Tensor y = placeholder(dtype, {5, 7}, "y");
+      Tensor shared = x * y;  // read by two of the joined values
+      Tensor a = tanh(shared) - 1.0;
+      Tensor b = sigmoid(x);
+      concat({a, b, shared + 2.0, a}, 1, OpSite("joined"));
+    }
+    auto result = testing::OptimizeAndCompare(
+        g, kFuseOnly, {{"x", Input(dtype, {5, 7}, 1)}, {"y", Input(dtype, {5, 7}, 2)}}, {"joined"});
+    CHECK(result.report.counter("fusion.elementwise_concat") == 1);
+    CHECK(testing::OpCounts(result.graph).count("ConcatV2") == 0);
+    CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 1);
+    const Node* joined = result.graph.FindNode("joined");  // rewritten in place
+    REQUIRE(joined != nullptr);
+    CHECK(joined->op().name == "_FusedElementwise");
+    CHECK(joined->output_shape(0) == Shape({5, 28}));
+  }
+}
+
+// An LSTM cell's gradient as the While gradient's body computes it: the four gates' gradients
+// joined for the recurrent matmul, and dc, which they share, read outside too (by f * dc).
+TEST_CASE("an LSTM cell's gradient is one fused node with dc as an extra output") {
+  Graph g;
+  const std::vector<std::string> names = {"i",      "f",      "cand", "o",
+                                          "c_prev", "tanh_c", "dh",   "dc_next"};
+  FeedList feeds;
+  for (size_t k = 0; k < names.size(); ++k) {
+    feeds.emplace_back(names[k], Input(kFloat32, {4, 3}, 10 + static_cast<int>(k)));
+  }
+  {
+    GraphScope scope(g);
+    auto input = [&](const std::string& name) { return placeholder(kFloat32, {4, 3}, name); };
+    Tensor i = input("i"), f = input("f"), cand = input("cand"), o = input("o");
+    Tensor c_prev = input("c_prev"), tanh_c = input("tanh_c"), dh = input("dh");
+    Tensor dc_next = input("dc_next");
+    Tensor dc = dc_next + dh * o * (1.f - tanh_c * tanh_c);
+    Tensor di = dc * cand * (i * (1.f - i));
+    Tensor df = dc * c_prev * (f * (1.f - f));
+    Tensor dcand = dc * i * (1.f - cand * cand);
+    Tensor d_o = dh * tanh_c * (o * (1.f - o));
+    identity(dc * f, OpSite("dc_prev"));  // made before the concat, as in the loop's body
+    concat({di, df, dcand, d_o}, 1, OpSite("dz"));
+  }
+  auto result = testing::OptimizeAndCompare(g, kFuseOnly, feeds, {"dz", "dc_prev"});
+  CHECK(result.report.counter("fusion.elementwise_concat") == 1);
+  const auto counts = testing::OpCounts(result.graph);
+  CHECK(counts.count("ConcatV2") == 0);
+  CHECK(counts.at("_FusedElementwise") == 1);
+  CHECK(counts.at("Mul") == 1);  // dc * f, a region of one node
+  const Node* dz = result.graph.FindNode("dz");
+  REQUIRE(dz != nullptr);
+  CHECK(dz->num_outputs() == 2);  // the joined gradients and dc
+}
+
+TEST_CASE("a concat stays when a value is no elementwise node or joins another axis") {
+  Graph g;
+  {
+    GraphScope scope(g);
+    Tensor x = placeholder(kFloat32, {5, 7}, "x");
+    concat({tanh(x) * 2.f, x}, 1, OpSite("with_input"));  // x itself is no instruction
+    concat({tanh(x) * 3.f, sigmoid(x) + 1.f}, 0, OpSite("rows"));
+  }
+  auto result = testing::OptimizeAndCompare(g, kFuseOnly, {{"x", Input(kFloat32, {5, 7}, 3)}},
+                                            {"with_input", "rows"});
+  CHECK(result.report.counter("fusion.elementwise_concat") == 0);
+  CHECK(testing::OpCounts(result.graph).at("ConcatV2") == 2);
+  CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 3);
+}
+
 TEST_CASE("kept nodes end regions; a kept root is rewritten in place under its name") {
   Graph g;
   {

@@ -108,5 +108,70 @@ TEST_CASE("extra outputs hold the named instructions' values") {
   testing::ExpectTensorNear(scalars[0], constant(std::exp(2.0)), 1e-14);
 }
 
+// The float32 `values` (all of one shape) side by side along their last axis, as ConcatV2 joins
+// them (the math tests link no array kernels).
+Tensor JoinLastAxis(const std::vector<Tensor>& values) {
+  const Shape& shape = values[0].shape();
+  const int64_t row = shape.dims().back(), rows = shape.num_elements() / row;
+  std::vector<double> joined;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (const Tensor& value : values) {
+      const float* data = value.data<float>() + r * row;
+      joined.insert(joined.end(), data, data + row);
+    }
+  }
+  std::vector<int64_t> dims(shape.dims().begin(), shape.dims().end());
+  dims.back() *= static_cast<int64_t>(values.size());
+  return testing::MakeTensor(kFloat32, Shape(dims), joined);
+}
+
+// Note [Concatenated output]: output 0 joins the named values along the last axis, as ConcatV2
+// would; rows wider and narrower than a tile, threaded, with a value named twice, a joined value
+// that is an extra output too, and a scalar one.
+TEST_CASE("a concatenated output joins the named values along the last axis") {
+  for (const Shape& shape : {Shape({300, 257}), Shape({5, 3}), Shape({2, 3000}), Shape({7})}) {
+    INFO(shape.str());
+    std::vector<double> xs(shape.num_elements()), ys(shape.num_elements());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      xs[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
+      ys[i] = std::cos(0.11 * static_cast<double>(i));
+    }
+    const Tensor x = testing::MakeTensor(kFloat32, shape, xs);
+    const Tensor y = testing::MakeTensor(kFloat32, shape, ys);
+    // tanh(x), x * y, sigmoid(x * y); output 0 = [sigmoid(x y), tanh(x), sigmoid(x y)], the
+    // product is extra output 1.
+    const std::vector<Tensor> out =
+        fused_elementwise({x, y}, {"Tanh", "Mul", "Sigmoid"}, {0, 0, 1, 3}, std::vector<int64_t>{1},
+                          std::vector<int64_t>{2, 0, 2});
+    REQUIRE(out.size() == 2);
+    const Tensor s = sigmoid(x * y);
+    testing::ExpectTensorNear(out[0], JoinLastAxis({s, tanh(x), s}), 0);
+    testing::ExpectTensorNear(out[1], x * y, 0);
+    // A joined value that is the extra output, and one of scalars only.
+    const std::vector<Tensor> mixed =
+        fused_elementwise({x, y, constant(2.f)}, {"Mul", "Exp", "AddV2"}, {0, 1, 2, 4, 0},
+                          std::vector<int64_t>{0}, std::vector<int64_t>{0, 1, 2});
+    const Tensor e2 = x * 0.f + exp(constant(2.f));  // x is finite
+    testing::ExpectTensorNear(mixed[0], JoinLastAxis({x * y, e2, e2 + x}), 0);
+    testing::ExpectTensorNear(mixed[1], x * y, 0);
+  }
+}
+
+TEST_CASE("a concatenated output's shape, and its errors") {
+  const Tensor x = Full({4, 3});
+  CHECK(fused_elementwise({x}, {"Neg", "Exp"}, {0, 1}, {}, std::vector<int64_t>{0, 1, 1})[0]
+            .shape() == Shape({4, 9}));
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg", "Exp"}, {0, 1}, {}, std::vector<int64_t>{2});
+      },
+      {"_FusedElementwise", "concat names instruction 2"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({Full({})}, {"Neg"}, {0}, {}, std::vector<int64_t>{0, 0});
+      },
+      {"_FusedElementwise", "scalars"});
+}
+
 }  // namespace
 }  // namespace duet
