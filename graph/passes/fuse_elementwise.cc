@@ -25,6 +25,14 @@
 // gradients, joined for the recurrent matmul) is one kernel instead of four and a concat. When a
 // value is not an elementwise node of the region (or cannot join it), the concat stays and its
 // inputs fuse as they would without it.
+//
+// Note [Split inputs]: a region (on a CPU) reading output k of a Split of `v` into n parts along
+// the last axis reads part k of v instead (Note [Input parts] in ops/math/elementwise_program.h),
+// so the Split runs no longer once all its parts are read so. When v is made by an elementwise
+// node that only the Split reads, whose inputs are single elements or of its shape, and every
+// output of the Split is read by elementwise nodes only, the region computes v's part from its
+// inputs' parts instead (v is no member of any region then): an LSTM cell's z = zx + h U is added
+// inside the cell's kernels, part by part, and neither the add nor the Split runs.
 #include <algorithm>
 #include <optional>
 #include <queue>
@@ -44,6 +52,7 @@ namespace {
 
 const OpRef kFusedElementwiseOp("_FusedElementwise");
 const OpRef kConcatV2Op("ConcatV2");
+const OpRef kSplitOp("Split");
 
 constexpr absl::string_view kFusion = "fusion.elementwise";
 
@@ -83,12 +92,38 @@ std::string BroadcastObstacle(const Node& node, const Shape& region) {
   return "";
 }
 
+// What a region reads for an output of a Split (Note [Split inputs]): part `part` of `parts` of
+// the Split's input `value`, or, when `through`, that part of value's elementwise node computed
+// from its inputs' parts.
+struct SplitPart {
+  NodeOutput value;
+  int part = 0;
+  int parts = 1;
+  bool through = false;
+};
+
 struct Region {
   const Node* root;
   std::vector<const Node*> nodes;     // root included, in topological order
   std::vector<const Node*> exported;  // read outside too: extra outputs (Note [Exported values])
   bool joins = false;                 // root is a ConcatV2 of members (Note [Joined regions])
+  // The Split outputs the region reads, by node and output index (Note [Split inputs]).
+  absl::flat_hash_map<std::pair<const Node*, int>, SplitPart> split_parts;
 };
+
+// The scalar value of a Const integer `output`, or nullopt.
+std::optional<int64_t> ConstInt(NodeOutput output) {
+  const Tensor* value = ConstValue(output);
+  if (value == nullptr || value->shape().rank() != 0) return std::nullopt;
+  if (value->dtype() == kInt64) return value->data<int64_t>()[0];
+  if (value->dtype() == kInt32) return value->data<int32_t>()[0];
+  return std::nullopt;
+}
+
+// Whether `axis` names the last of `rank` axes.
+bool IsLastAxis(std::optional<int64_t> axis, int rank) {
+  return axis.has_value() && rank > 0 && (*axis == rank - 1 || *axis == -1);
+}
 
 // The shape of the values `node` joins when it is a ConcatV2 that a region may have as its root
 // (Note [Joined regions]), else nullopt: along the last axis (a Const), of values of one static
@@ -108,10 +143,7 @@ std::optional<Shape> JoinedShape(const Node& node) {
     const NodeOutput& in = node.inputs()[i];
     if (in.node->output_shape(in.index) != shape) return std::nullopt;
   }
-  const Tensor* axis = ConstValue(node.inputs()[n]);
-  if (axis == nullptr || axis->shape().rank() != 0) return std::nullopt;
-  const int64_t a = axis->dtype() == kInt64 ? axis->data<int64_t>()[0] : axis->data<int32_t>()[0];
-  if (a != shape.rank() - 1 && a != -1) return std::nullopt;
+  if (!IsLastAxis(ConstInt(node.inputs()[n]), shape.rank())) return std::nullopt;
   return shape;
 }
 
@@ -134,6 +166,7 @@ class RegionFinder {
       if (std::optional<Shape> joined = JoinedShape(*node)) {
         Region region = Grow(*node, *joined, /*relaxed=*/false);
         if (JoinsAll(region)) {
+          FindSplitParts(region);
           Take(region);
           regions.push_back(std::move(region));
           if (!regions.back().exported.empty()) break;
@@ -155,6 +188,7 @@ class RegionFinder {
       }
       Region region = Grow(*node, node->output_shape(0), /*relaxed=*/false);
       if (region.nodes.size() < 2) continue;
+      FindSplitParts(region);
       Take(region);
       regions.push_back(std::move(region));
       if (!regions.back().exported.empty()) break;
@@ -258,6 +292,53 @@ class RegionFinder {
     return true;
   }
 
+  // Note [Split inputs]: records the Split outputs `region` reads, and takes the elementwise nodes
+  // whose parts it computes (other regions may compute other parts of them, none may hold them).
+  void FindSplitParts(Region& region) {
+    const Node& root = *region.root;
+    if (root.placement().type() != DeviceType::kCpu) return;  // the CUDA kernel reads whole inputs
+    const absl::flat_hash_set<const Node*> members(region.nodes.begin(), region.nodes.end());
+    for (const Node* node : region.nodes) {
+      if (region.joins && node == &root) continue;
+      for (const NodeOutput& in : node->inputs()) {
+        const Node& split = *in.node;
+        if (members.contains(&split) || !kSplitOp.is(split.op()) ||
+            split.device() != root.device()) {
+          continue;
+        }
+        const NodeOutput value = split.inputs()[1];
+        const Shape& shape = value.node->output_shape(value.index);
+        if (!shape.is_fully_defined() || !IsLastAxis(ConstInt(split.inputs()[0]), shape.rank())) {
+          continue;
+        }
+        SplitPart part{value, in.index, split.num_outputs(), ComputedInParts(split, root)};
+        if (part.through) {
+          taken_[value.node->id()] = true;
+          computed_in_parts_.insert(value.node);
+        }
+        region.split_parts[{&split, in.index}] = part;
+      }
+    }
+  }
+
+  // Whether the value `split` splits may be computed part by part (Note [Split inputs]).
+  bool ComputedInParts(const Node& split, const Node& root) const {
+    const Node& node = *split.inputs()[1].node;
+    if (!IsElementwise(node) || (taken_[node.id()] && !computed_in_parts_.contains(&node)) ||
+        context_.Keeps(&node) || !uses_.control_dependents(&node).empty() ||
+        node.device() != root.device() || node.output_dtype(0) != root.output_dtype(0) ||
+        uses_.uses({&node, 0}).size() != 1 ||
+        !BroadcastObstacle(node, node.output_shape(0)).empty()) {
+      return false;
+    }
+    for (int k = 0; k < split.num_outputs(); ++k) {
+      for (const UseIndex::Use& use : uses_.uses({&split, k})) {
+        if (!IsElementwise(*use.node)) return false;
+      }
+    }
+    return true;
+  }
+
   void Take(const Region& region) {
     for (const Node* member : region.nodes) taken_[member->id()] = true;
   }
@@ -284,7 +365,8 @@ class RegionFinder {
   PassContext& context_;
   const UseIndex uses_;
   std::vector<bool> taken_;
-  absl::flat_hash_set<const Node*>& reported_;  // shared by the finders of one pass run
+  absl::flat_hash_set<const Node*> computed_in_parts_;  // Note [Split inputs]
+  absl::flat_hash_set<const Node*>& reported_;          // shared by the finders of one pass run
 };
 
 // The program of `region` (Note [Elementwise programs]) and the inputs it reads.
@@ -292,47 +374,122 @@ struct Encoded {
   std::vector<NodeOutput> inputs;
   std::vector<std::string> ops;
   std::vector<int64_t> operands;
-  std::vector<int64_t> results;  // the exported nodes' instructions
-  std::vector<int64_t> concat;   // the joined values' instructions (Note [Joined regions])
+  std::vector<int64_t> results;      // the exported nodes' instructions
+  std::vector<int64_t> concat;       // the joined values' instructions (Note [Joined regions])
+  std::vector<int64_t> input_parts;  // empty when every input is read whole (Note [Split inputs])
 };
 
-Encoded Encode(const Region& region) {
-  // A joining root is no instruction: its inputs are the joined values (and the axis).
-  const std::vector<const Node*> instructions(region.nodes.begin(),
-                                              region.nodes.end() - (region.joins ? 1 : 0));
-  absl::flat_hash_map<const Node*, int> position;
-  for (int k = 0; k < static_cast<int>(instructions.size()); ++k) position[instructions[k]] = k;
-  Encoded encoded;
-  absl::flat_hash_map<std::pair<const Node*, int>, int> input_index;
-  for (const Node* node : instructions) {
-    for (const NodeOutput& in : node->inputs()) {
-      if (position.contains(in.node)) continue;
-      if (input_index.try_emplace({in.node, in.index}, encoded.inputs.size()).second) {
-        encoded.inputs.push_back(in);
+// Builds a region's program: first the parts of values computed in parts (Note [Split inputs]),
+// then the members.
+class Encoder {
+ public:
+  explicit Encoder(const Region& region) : region_(region) {}
+
+  Encoded Encode() {
+    // A joining root is no instruction: its inputs are the joined values (and the axis).
+    const std::vector<const Node*> members(region_.nodes.begin(),
+                                           region_.nodes.end() - (region_.joins ? 1 : 0));
+    absl::flat_hash_map<const Node*, int> position;
+    for (int k = 0; k < static_cast<int>(members.size()); ++k) position[members[k]] = k;
+    std::vector<std::vector<Ref>> member_operands;
+    for (const Node* node : members) {
+      std::vector<Ref>& refs = member_operands.emplace_back();
+      for (const NodeOutput& in : node->inputs()) {
+        auto it = position.find(in.node);
+        refs.push_back(it != position.end() ? Ref{Ref::kMember, it->second} : Outside(in));
       }
     }
-  }
-  const int num_inputs = static_cast<int>(encoded.inputs.size());
-  for (const Node* node : instructions) {
-    encoded.ops.push_back(node->op().name);
-    for (const NodeOutput& in : node->inputs()) {
-      auto it = position.find(in.node);
-      encoded.operands.push_back(it != position.end() ? num_inputs + it->second
-                                                      : input_index.at({in.node, in.index}));
+    const int num_inputs = static_cast<int>(encoded_.inputs.size());
+    const int first_member = static_cast<int>(computed_.size());
+    auto number = [&](const Ref& ref) -> int64_t {
+      switch (ref.kind) {
+        case Ref::kInput:
+          return ref.index;
+        case Ref::kComputed:
+          return num_inputs + ref.index;
+        case Ref::kMember:
+          return num_inputs + first_member + ref.index;
+      }
+      return -1;
+    };
+    for (const Computed& computed : computed_) {
+      encoded_.ops.push_back(computed.node->op().name);
+      for (const Ref& ref : computed.operands) encoded_.operands.push_back(number(ref));
     }
-  }
-  for (const Node* node : region.exported) encoded.results.push_back(position.at(node));
-  if (region.joins) {
-    const absl::Span<const NodeOutput> joined = region.root->inputs();
-    for (auto in = joined.begin(); in != joined.end() - 1; ++in) {
-      encoded.concat.push_back(position.at(in->node));
+    for (size_t k = 0; k < members.size(); ++k) {
+      encoded_.ops.push_back(members[k]->op().name);
+      for (const Ref& ref : member_operands[k]) encoded_.operands.push_back(number(ref));
     }
+    for (const Node* node : region_.exported) {
+      encoded_.results.push_back(first_member + position.at(node));
+    }
+    if (region_.joins) {
+      const absl::Span<const NodeOutput> joined = region_.root->inputs();
+      for (auto in = joined.begin(); in != joined.end() - 1; ++in) {
+        encoded_.concat.push_back(first_member + position.at(in->node));
+      }
+    }
+    if (!in_parts_) encoded_.input_parts.clear();
+    return std::move(encoded_);
   }
-  return encoded;
-}
+
+ private:
+  // A value before numbering: an input, a value computed in parts, or a member's.
+  struct Ref {
+    enum Kind { kInput, kComputed, kMember } kind;
+    int index;
+  };
+  // A part of a value computed in parts: its node's op applied to its inputs' parts.
+  struct Computed {
+    const Node* node;
+    std::vector<Ref> operands;
+  };
+
+  Ref Input(NodeOutput output, int part, int parts) {
+    const auto [it, added] = input_index_.try_emplace(
+        std::make_tuple(output.node, output.index, part, parts), encoded_.inputs.size());
+    if (added) {
+      encoded_.inputs.push_back(output);
+      encoded_.input_parts.push_back(part);
+      encoded_.input_parts.push_back(parts);
+      in_parts_ |= parts > 1;
+    }
+    return {Ref::kInput, it->second};
+  }
+
+  // The value a member reads from outside the region.
+  Ref Outside(NodeOutput in) {
+    auto found = region_.split_parts.find({in.node, in.index});
+    if (found == region_.split_parts.end()) return Input(in, 0, 1);
+    const SplitPart& part = found->second;
+    if (!part.through) return Input(part.value, part.part, part.parts);
+    const Node* node = part.value.node;
+    const auto key = std::make_pair(node, part.part);
+    if (auto it = computed_index_.find(key); it != computed_index_.end()) {
+      return {Ref::kComputed, it->second};
+    }
+    Computed computed{node, {}};
+    for (const NodeOutput& operand : node->inputs()) {
+      const Shape& shape = operand.node->output_shape(operand.index);
+      const bool single = shape.is_fully_defined() && shape.num_elements() == 1;
+      computed.operands.push_back(single ? Input(operand, 0, 1)
+                                         : Input(operand, part.part, part.parts));
+    }
+    computed_.push_back(std::move(computed));
+    computed_index_[key] = static_cast<int>(computed_.size()) - 1;
+    return {Ref::kComputed, computed_index_[key]};
+  }
+
+  const Region& region_;
+  Encoded encoded_;
+  bool in_parts_ = false;  // some input is read in parts
+  absl::flat_hash_map<std::tuple<const Node*, int, int, int>, int> input_index_;
+  std::vector<Computed> computed_;
+  absl::flat_hash_map<std::pair<const Node*, int>, int> computed_index_;
+};
 
 absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region& region) {
-  Encoded encoded = Encode(region);
+  Encoded encoded = Encoder(region).Encode();
   const Node& root = *region.root;
   absl::StatusOr<NodeSpec> made =
       SpecFor(kFusedElementwiseOp, encoded.inputs, root, [&](OpCall& call) {
@@ -341,6 +498,7 @@ absl::StatusOr<bool> FuseRegion(Graph& graph, PassContext& context, const Region
         call.set(FusedElementwiseAttrs::kM, static_cast<int64_t>(encoded.results.size()));
         call.set(FusedElementwiseAttrs::kResults, std::move(encoded.results));
         call.set(FusedElementwiseAttrs::kConcat, std::move(encoded.concat));
+        call.set(FusedElementwiseAttrs::kInputParts, std::move(encoded.input_parts));
       });
   if (!made.ok()) {  // the op's own checks: report, and leave the graph as it is
     context.Missed(kFusion, root, std::string(made.status().message()));

@@ -94,7 +94,8 @@ absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std
                                                             absl::Span<const int64_t> operands,
                                                             int num_inputs,
                                                             absl::Span<const int64_t> results,
-                                                            absl::Span<const int64_t> concat) {
+                                                            absl::Span<const int64_t> concat,
+                                                            absl::Span<const int64_t> input_parts) {
   if (ops.empty()) return absl::InvalidArgumentError("the program (attr ops) is empty");
   ElementwiseProgram program;
   program.num_inputs = num_inputs;
@@ -148,7 +149,35 @@ absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std
     }
     program.results.push_back(static_cast<int>(r));
   }
+  if (!input_parts.empty()) {  // Note [Input parts]
+    if (input_parts.size() != 2 * static_cast<size_t>(num_inputs)) {
+      return absl::InvalidArgumentError(absl::StrCat("input_parts has ", input_parts.size(),
+                                                     " entries, not two per input (",
+                                                     2 * num_inputs, ")"));
+    }
+    for (int i = 0; i < num_inputs; ++i) {
+      const int64_t index = input_parts[2 * i], count = input_parts[2 * i + 1];
+      if (count < 1 || index < 0 || index >= count) {
+        return absl::InvalidArgumentError(absl::StrCat("input_parts says input ", i, " is part ",
+                                                       index, " of ", count,
+                                                       ", which does not exist"));
+      }
+      program.input_parts.push_back({static_cast<int>(index), static_cast<int>(count)});
+    }
+  }
   return program;
+}
+
+absl::StatusOr<Shape> InputPartShape(const Shape& fed, ElementwiseProgram::Part part, int input) {
+  if (part.count == 1 || fed.unknown_rank()) return fed;
+  if (fed.rank() == 0 || (fed.dims().back() >= 0 && fed.dims().back() % part.count != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("input ", input, " has shape ", fed.str(),
+                                                   ", whose last axis does not split into ",
+                                                   part.count, " equal parts (input_parts)"));
+  }
+  std::vector<int64_t> dims(fed.dims().begin(), fed.dims().end());
+  if (dims.back() >= 0) dims.back() /= part.count;
+  return Shape(dims);
 }
 
 }  // namespace duet

@@ -17,6 +17,10 @@
 // axis, as ConcatV2 would join them: the program's shape (that of its inputs and extra outputs)
 // is then output 0's with the last dim divided by the list's length, and `results` may name any
 // instruction. An LSTM cell's gradient writes its four gates' gradients into one tensor so.
+// Note [Input parts]: `input_parts` (list(int), optional: two per input) says input i is part
+// input_parts[2i] of input_parts[2i + 1] equal parts of the tensor fed, along its last axis, as
+// Split(num_split = input_parts[2i + 1]) would make it, and [0, 1] that it is read whole; shapes
+// above speak of the parts. An LSTM cell reads its four gates from one tensor so, with no Split.
 // tanh(x * y + 1) with inputs [x, y, 1] is
 // ops ["Mul", "AddV2", "Tanh"], operands [0, 1, 3, 2, 4]. Every input is either a single element
 // (a scalar that broadcasts) or of the output's full shape; nothing else broadcasts. Each
@@ -34,6 +38,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/shape.h"
 
 namespace duet {
 
@@ -91,6 +96,13 @@ struct ElementwiseProgram {
   std::vector<int>
       results;  // instructions whose values are outputs 1, 2, ... (Note [Extra outputs])
   std::vector<int> concat;  // instructions joined into output 0 (Note [Concatenated output])
+  // Per input, which of how many parts along the last axis it reads (Note [Input parts]); empty
+  // when every input is read whole.
+  struct Part {
+    int index = 0;
+    int count = 1;
+  };
+  std::vector<Part> input_parts;
 
   int num_values() const { return num_inputs + static_cast<int>(instructions.size()); }
 };
@@ -98,12 +110,17 @@ struct ElementwiseProgram {
 // Decodes and checks the attrs of a node with `num_inputs` inputs. InvalidArgument, naming the
 // instruction and the attr, for an empty program, an op programs cannot hold, a wrong number of
 // operands, an operand index that is not an input or an earlier instruction, a result that is
-// not an instruction before the last (any instruction with `concat`) or is named twice, or a
-// `concat` entry that is not an instruction.
-absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(absl::Span<const std::string> ops,
-                                                            absl::Span<const int64_t> operands,
-                                                            int num_inputs,
-                                                            absl::Span<const int64_t> results = {},
-                                                            absl::Span<const int64_t> concat = {});
+// not an instruction before the last (any instruction with `concat`) or is named twice, a
+// `concat` entry that is not an instruction, or `input_parts` of another length than 0 or two per
+// input, or naming a part that does not exist.
+absl::StatusOr<ElementwiseProgram> DecodeElementwiseProgram(
+    absl::Span<const std::string> ops, absl::Span<const int64_t> operands, int num_inputs,
+    absl::Span<const int64_t> results = {}, absl::Span<const int64_t> concat = {},
+    absl::Span<const int64_t> input_parts = {});
+
+// The shape of the part of a tensor of shape `fed` that input `input` reads (Note [Input parts]):
+// `fed` when read whole, else `fed` with its last dim divided by part.count (unknown dims stay
+// unknown). InvalidArgument, naming the input and its shape, when the parts cannot be equal.
+absl::StatusOr<Shape> InputPartShape(const Shape& fed, ElementwiseProgram::Part part, int input);
 
 }  // namespace duet

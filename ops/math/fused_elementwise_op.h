@@ -22,9 +22,12 @@ Tensor fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::strin
                          std::vector<int64_t> operands, OpSite site = {});
 // The same with extra outputs (Note [Extra outputs]): the program's output, then the values of
 // instructions `results`; with a nonempty `concat`, output 0 joins the values of the instructions
-// it names along the last axis (Note [Concatenated output]).
+// it names along the last axis (Note [Concatenated output]); with a nonempty `input_parts`, input
+// i is read as part input_parts[2i] of input_parts[2i + 1] along its last axis (Note [Input
+// parts]).
 std::vector<Tensor> fused_elementwise(absl::Span<const Tensor> inputs, std::vector<std::string> ops,
                                       std::vector<int64_t> operands, std::vector<int64_t> results,
-                                      std::vector<int64_t> concat = {}, OpSite site = {});
+                                      std::vector<int64_t> concat = {},
+                                      std::vector<int64_t> input_parts = {}, OpSite site = {});
 
 }  // namespace duet

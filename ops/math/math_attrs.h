@@ -56,6 +56,7 @@ struct FusedElementwiseAttrs {
   static constexpr AttrKey<int64_t> kM{4, "M"};
   static constexpr AttrKey<std::vector<int64_t>> kResults{5, "results"};
   static constexpr AttrKey<std::vector<int64_t>> kConcat{6, "concat"};
+  static constexpr AttrKey<std::vector<int64_t>> kInputParts{7, "input_parts"};
 };
 
 }  // namespace duet

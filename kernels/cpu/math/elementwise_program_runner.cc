@@ -287,9 +287,14 @@ ElementwiseProgramRunner<T>::ElementwiseProgramRunner(const ElementwiseProgram& 
   const bool joins = !program.concat.empty();
   for (int c : program.concat) last_read[num_inputs + c] = num_instructions;
   for (int i = 0; i < num_inputs; ++i) {
+    const int parts = program.input_parts.empty() ? 1 : program.input_parts[i].count;
     if (single[i]) {
       where[i] = {Operand::kScalar, num_scalars_++};
       scalar_inputs_.push_back(i);
+    } else if (parts > 1) {  // Note [Input parts]: a tile of its own, never reused
+      where[i] = {Operand::kScratch, num_scratch_};
+      part_inputs_.push_back({i, parts, num_scratch_++});
+      ++cost_;
     } else {
       where[i] = {Operand::kInput, i};
     }
@@ -381,6 +386,23 @@ const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, const Bind
 }
 
 template <typename T>
+void ElementwiseProgramRunner<T>::Gather(const Binding& binding, int64_t start, int64_t n,
+                                         T* scratch) const {
+  const int64_t row = binding.row;
+  for (const PartInput& part : part_inputs_) {
+    const T* from = binding.inputs[part.input];
+    T* to = scratch + part.scratch * tile_;
+    for (int64_t i = start; i < start + n;) {
+      const int64_t column = i % row;
+      const int64_t count = std::min(row - column, start + n - i);
+      std::memcpy(to + (i - start), from + (i / row) * part.count * row + column,
+                  static_cast<size_t>(count) * sizeof(T));
+      i += count;
+    }
+  }
+}
+
+template <typename T>
 void ElementwiseProgramRunner<T>::Scatter(const Binding& binding, T* out,
                                           absl::Span<T* const> extras, int64_t start, int64_t n,
                                           T* scratch) const {
@@ -417,6 +439,7 @@ void ElementwiseProgramRunner<T>::Run(const Binding& binding, T* out, absl::Span
   T* scratch = ThreadScratch<T>(std::max(num_scratch_, 1) * tile_);
   for (int64_t start = begin; start < end; start += tile_) {
     const int64_t n = std::min(tile_, end - start);
+    if (!part_inputs_.empty()) Gather(binding, start, n, scratch);
     for (const Step& step : steps_) {
       T* z = step.scratch == -1  ? out + start
              : step.scratch < -1 ? extras[-2 - step.scratch] + start

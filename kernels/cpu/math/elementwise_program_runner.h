@@ -37,16 +37,18 @@ class ElementwiseProgramRunner {
   explicit ElementwiseProgramRunner(const ElementwiseProgram& program,
                                     absl::Span<const bool> single, int64_t tile = kDefaultTile);
 
-  // What one call reads: the inputs' data and the values of the scalars (inputs and instructions
-  // of scalars only), and for a program with a concatenated output the last dim of its values.
+  // What one call reads: the inputs' data (of an input read in parts, the first element of its
+  // part) and the values of the scalars (inputs and instructions of scalars only), and the last
+  // dim of the program's values when inputs are read in parts or output 0 joins values.
   struct Binding {
     absl::InlinedVector<const T*, 8> inputs;
     absl::InlinedVector<T, 16> scalars;
     int64_t row = 0;
   };
   // Binds the inputs (as many as the program has) and evaluates the instructions of scalars.
-  // `row` is the last dim of the program's values when output 0 joins several of them (Note
-  // [Concatenated output] in ops/math/elementwise_program.h); unused otherwise.
+  // `row` is the last dim of the program's values, used when output 0 joins several of them or
+  // inputs are read in parts (Notes [Concatenated output], [Input parts] in
+  // ops/math/elementwise_program.h).
   Binding Bind(absl::Span<const T* const> inputs, int64_t row = 0) const;
 
   // The cost of one element in simple arithmetic ops (elementwise.h's kCost), for threading.
@@ -86,6 +88,8 @@ class ElementwiseProgramRunner {
 
   const T* Resolve(const Operand& operand, const Binding& binding, absl::Span<T* const> extras,
                    int64_t begin, T* scratch) const;
+  // Copies elements [start, start + n) of the inputs read in parts into their scratch tiles.
+  void Gather(const Binding& binding, int64_t start, int64_t n, T* scratch) const;
   // Copies the joined values' elements [start, start + n) into their places in out.
   void Scatter(const Binding& binding, T* out, absl::Span<T* const> extras, int64_t start,
                int64_t n, T* scratch) const;
@@ -97,6 +101,14 @@ class ElementwiseProgramRunner {
   int32_t result_slot_ = -1;          // the result's scalar slot then
   std::vector<int32_t> extra_slots_;  // per extra output, its scalar slot, or -1 (tile steps)
   std::vector<Operand> joined_;       // where each value joined into output 0 lives, if any
+  // An input read in parts (Note [Input parts]): its elements are copied into a scratch tile of
+  // their own before a tile's steps run. Its pointer is already at the part's first element.
+  struct PartInput {
+    int32_t input;
+    int32_t count;    // the parts of a row of the tensor fed
+    int32_t scratch;  // the tile it is copied into
+  };
+  std::vector<PartInput> part_inputs_;
   int num_scratch_ = 0;
   int64_t tile_;
   int cost_ = 1;

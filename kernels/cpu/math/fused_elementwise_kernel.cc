@@ -19,17 +19,27 @@
 namespace duet {
 namespace {
 
-// The shape function checked the inputs as far as graph shapes were known; a graph with unknown
-// dims may still bring a mismatch here.
-absl::Status CheckInputShapes(const KernelContext& ctx, const Shape& out) {
-  for (int i = 0; i < ctx.num_inputs(); ++i) {
-    const Shape& in = ctx.input(i).shape();
-    if (ElementCount(in) != 1 && in != out) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input ", i, " has shape ", in.str(), ", but every input must hold a single element or ",
-          "have the output's shape ", out.str()));
-    }
+// The data an input's pointer reads from and whether it is a single element: the input's own,
+// or of the part it reads (Note [Input parts]). The shape function checked the shapes as far as
+// graph shapes were known; a graph with unknown dims may still bring a mismatch here.
+template <typename T>
+absl::Status ReadInput(const KernelContext& ctx, int i, const Shape& program_shape, const T** data,
+                       bool* single) {
+  const Tensor& in = ctx.input(i);
+  const std::vector<int64_t>& parts = ctx.attr(FusedElementwiseAttrs::kInputParts);
+  const ElementwiseProgram::Part part =
+      parts.empty() ? ElementwiseProgram::Part{}
+                    : ElementwiseProgram::Part{static_cast<int>(parts[2 * i]),
+                                               static_cast<int>(parts[2 * i + 1])};
+  DUET_ASSIGN_OR_RETURN(const Shape read, InputPartShape(in.shape(), part, i));
+  if (ElementCount(read) != 1 && read != program_shape) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input ", i, part.count > 1 ? " (the part it reads)" : "", " has shape ",
+                     read.str(), ", but every input must hold a single element or have the ",
+                     "program's shape ", program_shape.str()));
   }
+  *data = in.data<T>() + (part.count > 1 ? part.index * read.dims().back() : 0);
+  *single = ElementCount(read) == 1;
   return absl::OkStatus();
 }
 
@@ -45,23 +55,25 @@ class RunnerCache {
                                                          const std::vector<int64_t>& operands,
                                                          const std::vector<int64_t>& results,
                                                          const std::vector<int64_t>& concat,
+                                                         const std::vector<int64_t>& parts,
                                                          absl::Span<const bool> single) {
     for (const Entry& entry : entries_) {
       if (entry.runner != nullptr && entry.operands == operands &&
           absl::MakeConstSpan(entry.single) == single && entry.results == results &&
-          entry.concat == concat && entry.ops == ops) {
+          entry.concat == concat && entry.parts == parts && entry.ops == ops) {
         return entry.runner.get();
       }
     }
-    DUET_ASSIGN_OR_RETURN(
-        const ElementwiseProgram program,
-        DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size()), results, concat));
+    DUET_ASSIGN_OR_RETURN(const ElementwiseProgram program,
+                          DecodeElementwiseProgram(ops, operands, static_cast<int>(single.size()),
+                                                   results, concat, parts));
     Entry& entry = entries_[next_];
     next_ = (next_ + 1) % kEntries;
     entry.ops = ops;
     entry.operands = operands;
     entry.results = results;
     entry.concat = concat;
+    entry.parts = parts;
     entry.single.assign(single.begin(), single.end());
     entry.runner = std::make_unique<ElementwiseProgramRunner<T>>(program, single);
     return entry.runner.get();
@@ -80,6 +92,7 @@ class RunnerCache {
     std::vector<int64_t> operands;
     std::vector<int64_t> results;
     std::vector<int64_t> concat;
+    std::vector<int64_t> parts;
     absl::InlinedVector<bool, 8> single;
     std::unique_ptr<ElementwiseProgramRunner<T>> runner;
   };
@@ -101,18 +114,19 @@ absl::Status FusedElementwiseKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
   const std::vector<int64_t>& concat = ctx.attr(FusedElementwiseAttrs::kConcat);
   const Shape shape = ProgramShape(out.shape(), static_cast<int64_t>(concat.size()));
-  DUET_RETURN_IF_ERROR(CheckInputShapes(ctx, shape));
-  absl::InlinedVector<const T*, 8> inputs;
-  absl::InlinedVector<bool, 8> single;
+  absl::InlinedVector<const T*, 8> inputs(ctx.num_inputs());
+  absl::InlinedVector<bool, 8> single(ctx.num_inputs());
   for (int i = 0; i < ctx.num_inputs(); ++i) {
-    inputs.push_back(ctx.input(i).data<T>());
-    single.push_back(ElementCount(ctx.input(i).shape()) == 1);
+    bool one = false;
+    DUET_RETURN_IF_ERROR(ReadInput(ctx, i, shape, &inputs[i], &one));
+    single[i] = one;
   }
   DUET_ASSIGN_OR_RETURN(
       const ElementwiseProgramRunner<T>* runner,
       RunnerCache<T>::ForThread().Get(ctx.attr(FusedElementwiseAttrs::kOps),
                                       ctx.attr(FusedElementwiseAttrs::kOperands),
-                                      ctx.attr(FusedElementwiseAttrs::kResults), concat, single));
+                                      ctx.attr(FusedElementwiseAttrs::kResults), concat,
+                                      ctx.attr(FusedElementwiseAttrs::kInputParts), single));
   const typename ElementwiseProgramRunner<T>::Binding binding =
       runner->Bind(inputs, shape.rank() > 0 ? shape.dims().back() : 0);
   T* z = out.mutable_data<T>();

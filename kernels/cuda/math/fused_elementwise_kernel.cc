@@ -141,16 +141,17 @@ absl::Status CheckInputShapes(const KernelContext& ctx, const Shape& out) {
 
 absl::Status FusedElementwiseKernel(KernelContext& ctx) {
   Tensor& out = ctx.output(0);
-  // Note [Extra outputs], Note [Concatenated output]: fuse_elementwise makes them only for CPU
-  // regions until this kernel's generated code writes them.
+  // Notes [Extra outputs], [Concatenated output], [Input parts]: fuse_elementwise makes them only
+  // for CPU regions until this kernel's generated code handles them.
   if (ctx.num_outputs() > 1) {
     return absl::UnimplementedError(
         "the CUDA kernel writes output 0 only; extra outputs (attr results) are CPU-only for now");
   }
-  if (!ctx.attr(FusedElementwiseAttrs::kConcat).empty()) {
+  if (!ctx.attr(FusedElementwiseAttrs::kConcat).empty() ||
+      !ctx.attr(FusedElementwiseAttrs::kInputParts).empty()) {
     return absl::UnimplementedError(
-        "the CUDA kernel writes one value as output 0; a concatenated output (attr concat) is "
-        "CPU-only for now");
+        "the CUDA kernel writes one value as output 0 and reads whole inputs; a concatenated "
+        "output (attr concat) and inputs read in parts (attr input_parts) are CPU-only for now");
   }
   DUET_RETURN_IF_ERROR(CheckInputShapes(ctx, out.shape()));
   DUET_ASSIGN_OR_RETURN(

@@ -146,6 +146,39 @@ TEST_CASE("an LSTM cell with its saved values fuses into two nodes with extra ou
   CHECK(testing::OpCounts(result.graph).at("_FusedElementwise") == 2);
   CHECK(testing::OpCounts(result.graph).count("Sigmoid") == 0);
   CHECK(testing::OpCounts(result.graph).count("Tanh") == 0);
+  CHECK(testing::OpCounts(result.graph).count("Split") == 0);  // Note [Split inputs]
+}
+
+// Note [Split inputs]: the cell's z = zx + h U, split into its gates, is added part by part inside
+// the two kernels; unless z is read elsewhere too, when only the Split goes.
+TEST_CASE("a Split's parts are read in place; the add before it is computed part by part") {
+  for (bool z_read_elsewhere : {false, true}) {
+    INFO("z read elsewhere: " << z_read_elsewhere);
+    Graph g;
+    {
+      GraphScope scope(g);
+      Tensor zx = placeholder(kFloat32, {4, 12}, "zx");
+      Tensor hu = placeholder(kFloat32, {4, 12}, "hu");
+      Tensor c_prev = placeholder(kFloat32, {4, 3}, "c_prev");
+      Tensor z = zx + hu;
+      if (z_read_elsewhere) identity(z, OpSite("z"));
+      const std::vector<Tensor> gates = split(z, 4, 1);
+      Tensor c =
+          identity(sigmoid(gates[1]) * c_prev + sigmoid(gates[0]) * tanh(gates[2]), OpSite("c"));
+      identity(sigmoid(gates[3]) * tanh(c), OpSite("h"));
+    }
+    std::vector<std::string> fetches = {"h", "c"};
+    if (z_read_elsewhere) fetches.push_back("z");
+    auto result = testing::OptimizeAndCompare(g, kFuseOnly,
+                                              {{"zx", Input(kFloat32, {4, 12}, 7)},
+                                               {"hu", Input(kFloat32, {4, 12}, 8)},
+                                               {"c_prev", Input(kFloat32, {4, 3}, 9)}},
+                                              fetches);
+    const auto counts = testing::OpCounts(result.graph);
+    CHECK(counts.at("_FusedElementwise") == 2);
+    CHECK(counts.count("Split") == 0);
+    CHECK(counts.count("AddV2") == (z_read_elsewhere ? 1 : 0));
+  }
 }
 
 // Note [Joined regions]

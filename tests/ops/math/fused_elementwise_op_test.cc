@@ -173,5 +173,78 @@ TEST_CASE("a concatenated output's shape, and its errors") {
       {"_FusedElementwise", "scalars"});
 }
 
+// Part `k` of `n` equal parts of float32 `x` along its last axis, as Split makes it.
+Tensor PartOf(const Tensor& x, int64_t k, int64_t n) {
+  const int64_t width = x.shape().dims().back() / n, rows = x.shape().num_elements() / (width * n);
+  std::vector<double> part;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = x.data<float>() + (r * n + k) * width;
+    part.insert(part.end(), row, row + width);
+  }
+  std::vector<int64_t> dims(x.shape().dims().begin(), x.shape().dims().end());
+  dims.back() = width;
+  return testing::MakeTensor(kFloat32, Shape(dims), part);
+}
+
+// Note [Input parts]: inputs read as parts of wider tensors, as an LSTM cell reads its gates;
+// rows wider and narrower than a tile, threaded; parts of one element broadcast.
+TEST_CASE("inputs read in parts along the last axis") {
+  for (const Shape& gates : {Shape({300, 1028}), Shape({5, 12}), Shape({2, 12000}), Shape({8})}) {
+    INFO(gates.str());
+    std::vector<double> zs(gates.num_elements()), hs(gates.num_elements());
+    for (size_t i = 0; i < zs.size(); ++i) {
+      zs[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
+      hs[i] = std::cos(0.11 * static_cast<double>(i));
+    }
+    const Tensor z = testing::MakeTensor(kFloat32, gates, zs);
+    const Tensor h = testing::MakeTensor(kFloat32, gates, hs);
+    std::vector<int64_t> dims(gates.dims().begin(), gates.dims().end());
+    dims.back() /= 4;
+    const Tensor c = testing::MakeTensor(kFloat32, Shape(dims),
+                                         std::vector<double>(Shape(dims).num_elements(), 0.5));
+    // sigmoid(z_1 + h_1) * c + tanh(z_2 + h_2) * sigmoid(z_0 + h_0): inputs z part 1, h part 1,
+    // c whole, z part 2, h part 2, z part 0, h part 0.
+    const Tensor out = fused_elementwise(
+        {z, h, c, z, h, z, h},
+        {"AddV2", "Sigmoid", "Mul", "AddV2", "Tanh", "AddV2", "Sigmoid", "Mul", "AddV2"},
+        {0, 1, 7, 8, 2, 3, 4, 10, 5, 6, 12, 11, 13, 9, 14}, {}, {},
+        {1, 4, 1, 4, 0, 1, 2, 4, 2, 4, 0, 4, 0, 4})[0];
+    auto gate = [&](int k) { return PartOf(z, k, 4) + PartOf(h, k, 4); };
+    const Tensor expected = sigmoid(gate(1)) * c + tanh(gate(2)) * sigmoid(gate(0));
+    testing::ExpectTensorNear(out, expected, 0);
+  }
+  // Parts of one element broadcast like scalars: (1, 3) read as 3 parts of (1, 1).
+  const Tensor x = testing::MakeTensor(kFloat32, {4, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  const Tensor s = testing::MakeTensor(kFloat32, {1, 3}, {10, 20, 30});
+  testing::ExpectTensorNear(fused_elementwise({x, s}, {"Mul"}, {0, 1}, {}, {}, {0, 1, 2, 3})[0],
+                            x * 30.f, 0);
+}
+
+TEST_CASE("inputs read in parts: shapes and errors") {
+  const Tensor x = Full({4, 12});
+  CHECK(fused_elementwise({x, x}, {"Mul"}, {0, 1}, {}, {}, {0, 3, 2, 3})[0].shape() ==
+        Shape({4, 4}));
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg"}, {0}, {}, {}, {0, 5, 1});
+      },
+      {"_FusedElementwise", "input_parts has 3 entries"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg"}, {0}, {}, {}, {3, 3});
+      },
+      {"_FusedElementwise", "part 3 of 3"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x}, {"Neg"}, {0}, {}, {}, {0, 5});
+      },
+      {"_FusedElementwise", "(4, 12)", "5 equal parts"});
+  testing::ExpectError(
+      [&] {
+        fused_elementwise({x, x}, {"Mul"}, {0, 1}, {}, {}, {0, 2, 0, 1});
+      },
+      {"_FusedElementwise", "(4, 6) and (4, 12)"});
+}
+
 }  // namespace
 }  // namespace duet
