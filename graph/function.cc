@@ -127,9 +127,13 @@ absl::StatusOr<const Function::Compiled*> Function::compiled() const {
 }
 
 absl::StatusOr<std::vector<Tensor>> Function::Call(absl::Span<const Tensor> args) const {
+  return CallOwned(std::vector<Tensor>(args.begin(), args.end()));
+}
+
+absl::StatusOr<std::vector<Tensor>> Function::CallOwned(std::vector<Tensor> args) const {
   DUET_ASSIGN_OR_RETURN(const Compiled* compiled, compiled());
   DUET_RETURN_IF_ERROR(CheckArgs(args));
-  return compiled->plan->Run(std::vector<Tensor>(args.begin(), args.end()));
+  return compiled->plan->Run(std::move(args));
 }
 
 std::shared_ptr<const void> Function::Derived(

@@ -42,6 +42,7 @@ class Function final : public GraphBody {
   const std::vector<DType>& result_dtypes() const override { return result_dtypes_; }
   const std::vector<Shape>& result_shapes() const override { return result_shapes_; }
   absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const override;
+  absl::StatusOr<std::vector<Tensor>> CallOwned(std::vector<Tensor> args) const override;
 
   const Graph& body() const override { return body_; }
   const std::vector<const Node*>& args() const override { return args_; }

@@ -20,7 +20,8 @@ struct Plan::Layout {
   // of those slots it reads last (freed after it).
   struct RunStep {
     int step = 0;
-    std::vector<int> dynamic_inputs;  // input positions
+    std::vector<int> dynamic_inputs;  // input positions, copied from their slots
+    std::vector<int> handed_inputs;   // input positions moved out of slots that die here
     std::vector<int> release;         // slots
     uint32_t scratch_inputs = 0;      // bit j: input j may be overwritten (Note [Scratch inputs])
   };
@@ -539,6 +540,14 @@ uint32_t ScratchInputs(const std::vector<int>& input_slots, int at,
 // Which slots keep the frame's own tensor (constants, folded values, the arena), and for each
 // step that runs, the inputs refilled each run, those it may overwrite and the slots freed after
 // it.
+//
+// Note [Inputs handed over]: a value that a step reads last (once, and unfetched) is moved from
+// its slot into the step's inputs rather than copied, and a plan's feeds are moved into their
+// slots; with a caller that hands its arguments over too (FunctionBody::CallOwned, as a While
+// loop passes its loop variables), the kernel then holds the only reference to such a value, so
+// it may reuse it: a TensorList kernel appends to a list that nothing else holds instead of
+// copying it (Note [Lists updated in place] in kernels/cpu/list/tensor_list_kernels.cc), which
+// makes a loop's pushes and pops O(1) instead of O(length).
 void Plan::ScheduleStatic(const Liveness& live, Layout& layout) const {
   layout.persistent.assign(num_slots_, 0);
   for (int slot = 0; slot < num_slots_; ++slot) {
@@ -550,7 +559,12 @@ void Plan::ScheduleStatic(const Liveness& live, Layout& layout) const {
     run.step = live.run[at];
     const std::vector<int>& inputs = steps_[run.step].input_slots;
     for (size_t j = 0; j < inputs.size(); ++j) {
-      if (!layout.persistent[inputs[j]]) run.dynamic_inputs.push_back(static_cast<int>(j));
+      const int slot = inputs[j];
+      if (layout.persistent[slot]) continue;
+      // Note [Inputs handed over]: a value this step reads last, once, and nothing fetches.
+      const bool dies_here = live.last_read[slot] == static_cast<int>(at) && !fetched_[slot] &&
+                             std::count(inputs.begin(), inputs.end(), slot) == 1;
+      (dies_here ? run.handed_inputs : run.dynamic_inputs).push_back(static_cast<int>(j));
     }
     run.scratch_inputs =
         ScratchInputs(inputs, static_cast<int>(at), live.last_read, layout.arena_offset);
@@ -636,6 +650,7 @@ absl::Status Plan::RunStatic(Frame& frame) {
     const PlanStep& step = steps_[run.step];
     OpCall& call = frame.calls[run.step];
     for (int j : run.dynamic_inputs) call.inputs[j] = slots[step.input_slots[j]];
+    for (int j : run.handed_inputs) call.inputs[j] = std::move(slots[step.input_slots[j]]);
     DUET_RETURN_IF_ERROR(CheckDevices(step, call));
     OutputList& outputs = frame.outputs[run.step];
     if (!step.kernel->allocates_outputs) {
@@ -657,6 +672,7 @@ absl::Status Plan::RunStatic(Frame& frame) {
       if (!layout.persistent[slot]) slots[slot] = std::move(outputs[k]);
     }
     for (int j : run.dynamic_inputs) call.inputs[j] = Tensor();
+    for (int j : run.handed_inputs) call.inputs[j] = Tensor();
     for (int slot : run.release) slots[slot] = Tensor();
   }
   return absl::OkStatus();
@@ -699,7 +715,7 @@ absl::Status Plan::RunDynamic(Frame& frame) {
 // run. A kernel may run another plan (a branch or loop body, see docs/graph.md), or even this
 // one, on this thread or on others, so a lock held across steps could deadlock; concurrent runs
 // each use a frame of their own.
-absl::StatusOr<std::vector<Tensor>> Plan::Run(const std::vector<Tensor>& feeds) {
+absl::StatusOr<std::vector<Tensor>> Plan::Run(std::vector<Tensor> feeds) {
   std::unique_ptr<Frame> frame = AcquireFrame(feeds);
   const bool ran_static = frame->layout != nullptr;
   for (size_t i = 0; i < feeds.size(); ++i) {
@@ -709,6 +725,7 @@ absl::StatusOr<std::vector<Tensor>> Plan::Run(const std::vector<Tensor>& feeds) 
       return fed.status();
     }
     frame->slots[feed_slots_[i]] = *std::move(fed);
+    feeds[i] = Tensor();  // the slot holds it alone (Note [Inputs handed over])
   }
   const absl::Status status = ran_static ? RunStatic(*frame) : RunDynamic(*frame);
   if (!status.ok()) {  // the frame may hold stale tensors: not reused

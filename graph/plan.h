@@ -54,8 +54,9 @@ class Plan {
   ~Plan();
 
   // Runs with the feed values (checked by the caller, in the order of Compile's feeds) and
-  // returns the fetched values. Safe to call from several threads at once.
-  absl::StatusOr<std::vector<Tensor>> Run(const std::vector<Tensor>& feeds);
+  // returns the fetched values. Safe to call from several threads at once. A caller that moves
+  // the feeds in hands them over (Note [Inputs handed over] in plan.cc).
+  absl::StatusOr<std::vector<Tensor>> Run(std::vector<Tensor> feeds);
 
   int num_steps() const { return static_cast<int>(steps_.size()); }
   // Whether the last run used a static layout (Note [Static plans]), and its arena's size.

@@ -30,6 +30,11 @@ class FunctionBody {
   // Runs the function. Checks the arguments against the signature; safe to call from several
   // threads at once, and from inside another function's call.
   virtual absl::StatusOr<std::vector<Tensor>> Call(absl::Span<const Tensor> args) const = 0;
+  // The same, handed the arguments: a body that runs a plan moves them in, so that a kernel may
+  // find itself the only holder of a value (Note [Inputs handed over] in graph/plan.cc).
+  virtual absl::StatusOr<std::vector<Tensor>> CallOwned(std::vector<Tensor> args) const {
+    return Call(args);
+  }
 
   // A strong reference to the C++ closure the body calls, for a graph whose node holds the body
   // to own; from then on the body holds the closure weakly (Note [Closures in graphs] in

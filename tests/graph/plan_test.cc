@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "core/tensor_list.h"
 #include "duet.h"
 #include "kernels/kernel_registry.h"
 #include "ops/common_shape_fns.h"
@@ -139,6 +140,35 @@ TEST_CASE("a step whose input lives on another device fails the device check, na
   const std::vector<Tensor> ran = Session(g).run({{x, constant({1.f, 2.f})}}, {y});
   CHECK(ran[0].device() == Device::cpu(1));
   testing::ExpectTensorNear(ran[0].cpu(), constant({1.f, 4.f}), 0);
+}
+
+// Note [Inputs handed over]: a static plan moves a value into the step that reads it last, so a
+// list kernel appends in place (Note [Lists updated in place]); a list fetched, or read by a later
+// step, is still the value it was when made.
+TEST_CASE("a value handed to its last reader: lists updated in place stay values to others") {
+  Graph g;
+  Tensor x, l1, n1, l3;
+  {
+    GraphScope scope(g);
+    x = placeholder(kInt32, {}, "x");
+    l1 = tensor_list_push_back(empty_tensor_list(constant(-1), constant(-1), kInt32), x);
+    const Tensor l2 = tensor_list_push_back(l1, x + 1);  // read last by the push below
+    n1 = tensor_list_length(l1);                         // read after l1 was pushed onto
+    l3 = tensor_list_push_back(l2, x + 2);
+  }
+  absl::StatusOr<std::unique_ptr<Plan>> plan = Plan::Compile(
+      g, {*SymbolicOutput(x)}, {*SymbolicOutput(l1), *SymbolicOutput(n1), *SymbolicOutput(l3)}, {},
+      [](const Node&) { return Tensor(); });
+  REQUIRE(plan.ok());
+  for (int run = 0; run < 2; ++run) {
+    absl::StatusOr<std::vector<Tensor>> out = (*plan)->Run({constant(5)});
+    REQUIRE(out.ok());
+    CHECK((*plan)->last_run_static());
+    CHECK(TensorListOf((*out)[0])->elements.size() == 1);
+    CHECK((*out)[1].item<int32_t>() == 1);
+    testing::ExpectTensor(tensor_list_stack((*out)[2], constant(-1), kInt32), kInt32, {3},
+                          {5, 6, 7});
+  }
 }
 
 }  // namespace

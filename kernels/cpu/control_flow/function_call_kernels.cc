@@ -77,7 +77,8 @@ absl::Status WhileKernel(KernelContext& ctx) {
     DUET_ASSIGN_OR_RETURN(std::vector<Tensor> keep_going, cond.Call(vars));
     DUET_ASSIGN_OR_RETURN(const bool truth, Truth(keep_going[0]));
     if (!truth) break;
-    DUET_ASSIGN_OR_RETURN(vars, body.Call(vars));
+    // The body is handed the loop variables (Note [Inputs handed over] in graph/plan.cc).
+    DUET_ASSIGN_OR_RETURN(vars, body.CallOwned(std::move(vars)));
   }
   // The shape function promised the body's argument shapes (the loop invariant).
   for (size_t k = 0; k < vars.size(); ++k) {

@@ -43,6 +43,21 @@ absl::StatusOr<Tensor> OwnedCopy(const Tensor& t) {
   return copy;
 }
 
+// Note [Lists updated in place]: lists are values (Note [TensorLists are values]), so an update
+// makes a new list, which costs a copy of the whole list: O(length) per push, pop or set, and
+// O(length^2) over a loop. But when nothing holds input 0 but this kernel's call (its tensor and
+// the list in it each referenced once: a value a static plan handed over because this step reads
+// it last, Note [Inputs handed over] in graph/plan.cc), no one can see the list change, and the
+// kernel updates it and passes it on as its output. Eager tensors, values other steps still
+// read, fetched values and views are held elsewhere too and are copied as before.
+std::shared_ptr<TensorListValue> ListToUpdate(const KernelContext& ctx, const TensorListValue& in) {
+  const std::shared_ptr<TensorImpl>& impl = ctx.input(0).impl();
+  if (impl.use_count() == 1 && impl->resource.use_count() == 1 && impl->data == &in) {
+    return std::static_pointer_cast<TensorListValue>(impl->resource);
+  }
+  return std::make_shared<TensorListValue>(in);
+}
+
 // Zeros of `dtype` and `shape` (all-zero bits are zero, or false, in every value dtype).
 absl::StatusOr<Tensor> Zeros(DType dtype, const Shape& shape) {
   if (dtype == kVariant)
@@ -120,8 +135,8 @@ absl::Status PushBackKernel(KernelContext& ctx) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the list already has max_num_elements = ", in->max_num_elements, " elements"));
   }
-  auto list = std::make_shared<TensorListValue>(*in);
   DUET_ASSIGN_OR_RETURN(Tensor copy, OwnedCopy(item));
+  std::shared_ptr<TensorListValue> list = ListToUpdate(ctx, *in);
   list->elements.push_back(std::move(copy));
   ctx.output(0) = MakeTensorListTensor(std::move(list));
   return absl::OkStatus();
@@ -143,7 +158,7 @@ absl::Status PopBackKernel(KernelContext& ctx) {
   } else {
     DUET_ASSIGN_OR_RETURN(ctx.output(1), Zeros(in->element_dtype, shape));
   }
-  auto list = std::make_shared<TensorListValue>(*in);
+  std::shared_ptr<TensorListValue> list = ListToUpdate(ctx, *in);
   list->elements.pop_back();
   ctx.output(0) = MakeTensorListTensor(std::move(list));
   return absl::OkStatus();
@@ -194,13 +209,14 @@ absl::Status SetItemKernel(KernelContext& ctx) {
   }
   const int64_t length = static_cast<int64_t>(in->elements.size());
   int64_t i = IntScalar(ctx.input(1));
-  auto list = std::make_shared<TensorListValue>(*in);
-  if (i >= length && i >= 0 && ctx.attr(TensorListAttrs::kResizeIfIndexOutOfBounds)) {
-    list->elements.resize(i + 1);
-  } else {
+  const bool grows = i >= length && i >= 0 && ctx.attr(TensorListAttrs::kResizeIfIndexOutOfBounds);
+  if (!grows) {
     DUET_ASSIGN_OR_RETURN(i, Index(ctx.input(1), length));
   }
-  DUET_ASSIGN_OR_RETURN(list->elements[i], OwnedCopy(item));
+  DUET_ASSIGN_OR_RETURN(Tensor copy, OwnedCopy(item));
+  std::shared_ptr<TensorListValue> list = ListToUpdate(ctx, *in);
+  if (grows) list->elements.resize(i + 1);
+  list->elements[i] = std::move(copy);
   ctx.output(0) = MakeTensorListTensor(std::move(list));
   return absl::OkStatus();
 }

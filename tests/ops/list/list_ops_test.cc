@@ -71,6 +71,33 @@ TEST_CASE("SetItem and PushBack share items that own their memory, copy views, l
   CHECK(TensorListOf(b)->elements.size() == 2);
 }
 
+// Note [Lists updated in place]: a list held only by the kernel's call (as a static plan hands a
+// value over to its last reader) is updated and passed on; a list held elsewhere is copied.
+TEST_CASE("a list only the kernel's call holds is updated in place; a held one is copied") {
+  Tensor list =
+      tensor_list_push_back(empty_tensor_list(kAnyShape, constant(-1), kInt32), constant(1));
+  const TensorListValue* value = TensorListOf(list);
+  const Tensor copied = tensor_list_push_back(list, constant(2));  // `list` holds it too
+  CHECK(TensorListOf(copied) != value);
+  CHECK(value->elements.size() == 1);
+  auto handed = [&](const char* op, std::vector<Tensor> rest) {
+    TensorList inputs = {std::move(list)};
+    for (Tensor& t : rest) inputs.push_back(std::move(t));
+    OpCall call(OpRegistry::Global().Find(op), std::move(inputs), OpSite());
+    call.set(TensorListAttrs::kElementDtype, kInt32);
+    const OutputList out = RunOp(call);
+    CHECK(TensorListOf(out[0]) == value);  // the same list, updated
+    return out;
+  };
+  list = handed("TensorListPushBack", {constant(2)})[0];
+  CHECK(value->elements.size() == 2);
+  list = handed("TensorListSetItem", {constant(0), constant(7)})[0];
+  const OutputList popped = handed("TensorListPopBack", {kAnyShape});
+  CHECK(popped[1].item<int32_t>() == 2);
+  ExpectTensor(tensor_list_stack(popped[0], kAnyShape, kInt32), kInt32, {1}, {7});
+  ExpectTensor(tensor_list_stack(copied, kAnyShape, kInt32), kInt32, {2}, {1, 2});  // untouched
+}
+
 TEST_CASE("SetItem grows the list when resize_if_index_out_of_bounds is set") {
   const Tensor a = tensor_list_reserve(kAnyShape, constant(0), kInt32);
   ExpectError(
