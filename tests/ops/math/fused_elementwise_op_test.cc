@@ -15,6 +15,19 @@ Tensor Full(const Shape& shape, DType dtype = kFloat32) {
   return testing::MakeTensor(dtype, shape, std::vector<double>(shape.num_elements(), 1.5));
 }
 
+// Float32 tensors of `shape` whose values vary (so no kernel shortcuts), in [-3, 3] and [-1, 1].
+Tensor SineTensor(const Shape& shape) {
+  std::vector<double> values(shape.num_elements());
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
+  return testing::MakeTensor(kFloat32, shape, values);
+}
+Tensor CosineTensor(const Shape& shape) {
+  std::vector<double> values(shape.num_elements());
+  for (size_t i = 0; i < values.size(); ++i) values[i] = std::cos(0.11 * static_cast<double>(i));
+  return testing::MakeTensor(kFloat32, shape, values);
+}
+
 TEST_CASE("the output has the inputs' shape; single elements broadcast") {
   CHECK(fused_elementwise({Full({4, 3}), Full({})}, {"Mul"}, {0, 1}).shape() == Shape({4, 3}));
   CHECK(fused_elementwise({Full({}), Full({4, 3})}, {"Sub"}, {0, 1}).shape() == Shape({4, 3}));
@@ -94,9 +107,7 @@ TEST_CASE("extra outputs hold the named instructions' values") {
     testing::ExpectTensorNear(out[2], exp(negative(x)), 0);
     testing::ExpectTensorNear(out[0], exp(negative(x)) * 2.0, 0);
   }
-  std::vector<double> many(300 * 257);
-  for (size_t i = 0; i < many.size(); ++i) many[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
-  const Tensor big = testing::MakeTensor(kFloat32, {300, 257}, many);  // threaded, several tiles
+  const Tensor big = SineTensor({300, 257});  // threaded, several tiles
   const std::vector<Tensor> out = fused_elementwise({big}, {"Tanh", "Square", "Sigmoid"}, {0, 1, 2},
                                                     std::vector<int64_t>{0, 1});
   testing::ExpectTensorNear(out[1], tanh(big), 0);
@@ -131,13 +142,7 @@ Tensor JoinLastAxis(const std::vector<Tensor>& values) {
 TEST_CASE("a concatenated output joins the named values along the last axis") {
   for (const Shape& shape : {Shape({300, 257}), Shape({5, 3}), Shape({2, 3000}), Shape({7})}) {
     INFO(shape.str());
-    std::vector<double> xs(shape.num_elements()), ys(shape.num_elements());
-    for (size_t i = 0; i < xs.size(); ++i) {
-      xs[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
-      ys[i] = std::cos(0.11 * static_cast<double>(i));
-    }
-    const Tensor x = testing::MakeTensor(kFloat32, shape, xs);
-    const Tensor y = testing::MakeTensor(kFloat32, shape, ys);
+    const Tensor x = SineTensor(shape), y = CosineTensor(shape);
     // tanh(x), x * y, sigmoid(x * y); output 0 = [sigmoid(x y), tanh(x), sigmoid(x y)], the
     // product is extra output 1.
     const std::vector<Tensor> out =
@@ -191,13 +196,7 @@ Tensor PartOf(const Tensor& x, int64_t k, int64_t n) {
 TEST_CASE("inputs read in parts along the last axis") {
   for (const Shape& gates : {Shape({300, 1028}), Shape({5, 12}), Shape({2, 12000}), Shape({8})}) {
     INFO(gates.str());
-    std::vector<double> zs(gates.num_elements()), hs(gates.num_elements());
-    for (size_t i = 0; i < zs.size(); ++i) {
-      zs[i] = std::sin(0.37 * static_cast<double>(i)) * 3;
-      hs[i] = std::cos(0.11 * static_cast<double>(i));
-    }
-    const Tensor z = testing::MakeTensor(kFloat32, gates, zs);
-    const Tensor h = testing::MakeTensor(kFloat32, gates, hs);
+    const Tensor z = SineTensor(gates), h = CosineTensor(gates);
     std::vector<int64_t> dims(gates.dims().begin(), gates.dims().end());
     dims.back() /= 4;
     const Tensor c = testing::MakeTensor(kFloat32, Shape(dims),
