@@ -266,6 +266,20 @@ T* ThreadScratch(int64_t elements) {
   return buffer.data.get();
 }
 
+// Calls fn(offset, wide, count) for each run of the program's elements [start, start + n) that
+// lies in one row of `row` elements: `offset` is the run's first element counted from start,
+// `wide` the same element's index in a tensor whose rows hold `parts` such rows side by side, the
+// program's as part `part` (Notes [Input parts], [Concatenated output]).
+template <typename Fn>
+void ForEachRowRun(int64_t start, int64_t n, int64_t row, int64_t parts, int64_t part, Fn&& fn) {
+  for (int64_t i = start; i < start + n;) {
+    const int64_t column = i % row;
+    const int64_t count = std::min(row - column, start + n - i);
+    fn(i - start, ((i / row) * parts + part) * row + column, count);
+    i += count;
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -388,17 +402,13 @@ const T* ElementwiseProgramRunner<T>::Resolve(const Operand& operand, const Bind
 template <typename T>
 void ElementwiseProgramRunner<T>::Gather(const Binding& binding, int64_t start, int64_t n,
                                          T* scratch) const {
-  const int64_t row = binding.row;
   for (const PartInput& part : part_inputs_) {
-    const T* from = binding.inputs[part.input];
+    const T* from = binding.inputs[part.input];  // at the part's first element already
     T* to = scratch + part.scratch * tile_;
-    for (int64_t i = start; i < start + n;) {
-      const int64_t column = i % row;
-      const int64_t count = std::min(row - column, start + n - i);
-      std::memcpy(to + (i - start), from + (i / row) * part.count * row + column,
-                  static_cast<size_t>(count) * sizeof(T));
-      i += count;
-    }
+    ForEachRowRun(start, n, binding.row, part.count, 0,
+                  [&](int64_t offset, int64_t wide, int64_t count) {
+                    std::memcpy(to + offset, from + wide, static_cast<size_t>(count) * sizeof(T));
+                  });
   }
 }
 
@@ -406,21 +416,18 @@ template <typename T>
 void ElementwiseProgramRunner<T>::Scatter(const Binding& binding, T* out,
                                           absl::Span<T* const> extras, int64_t start, int64_t n,
                                           T* scratch) const {
-  const int64_t row = binding.row, parts = static_cast<int64_t>(joined_.size());
+  const int64_t parts = static_cast<int64_t>(joined_.size());
   for (int64_t j = 0; j < parts; ++j) {
     const bool scalar = joined_[j].kind == Operand::kScalar;
     const T* from = Resolve(joined_[j], binding, extras, start, scratch);
-    for (int64_t i = start; i < start + n;) {
-      const int64_t column = i % row;
-      const int64_t count = std::min(row - column, start + n - i);
-      T* to = out + ((i / row) * parts + j) * row + column;
-      if (scalar) {
-        std::fill(to, to + count, *from);
-      } else {
-        std::memcpy(to, from + (i - start), static_cast<size_t>(count) * sizeof(T));
-      }
-      i += count;
-    }
+    ForEachRowRun(
+        start, n, binding.row, parts, j, [&](int64_t offset, int64_t wide, int64_t count) {
+          if (scalar) {
+            std::fill(out + wide, out + wide + count, *from);
+          } else {
+            std::memcpy(out + wide, from + offset, static_cast<size_t>(count) * sizeof(T));
+          }
+        });
   }
 }
 
