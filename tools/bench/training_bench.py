@@ -16,6 +16,11 @@ Each round runs the duet binary once, then each peer (peer_timing.py's medians) 
 its own (PyTorch and TensorFlow abort when both load LLVM into one process); the output is
 every round's lines, then per case the median over rounds and the ratios peer / duet traced
 (above 1: duet is faster), as `name<TAB>value<TAB>unit`.
+
+On a shared or small machine, rounds differ by whole processes (a process that competes for a
+CPU is slow throughout): take five rounds or more, lengthen every peer's timing windows alike with
+DUET_BENCH_REPS=11 DUET_BENCH_MIN_MS=100, and compare on one thread with OMP_NUM_THREADS=1
+(TensorFlow's thread pools follow it; docs/benchmarks.md, "Recurrent layers").
 """
 import argparse
 import os
@@ -128,6 +133,10 @@ def time_peer(framework, compile_ok, cases):
     else:
         import tensorflow as tf
         import keras
+        # OMP_NUM_THREADS limits duet and PyTorch; TensorFlow's own pools follow it here.
+        if threads := int(os.environ.get("OMP_NUM_THREADS", "0")):
+            tf.config.threading.set_intra_op_parallelism_threads(threads)
+            tf.config.threading.set_inter_op_parallelism_threads(threads)
     shapes = {"mlp_adam_b64": ((784,), 64), "cnn_bn_adam_b64": ((28, 28, 1), 64),
               "lstm128_t50_b32_adam": ((50, 32), 32)}
     models = {"mlp_adam_b64": (torch_mlp, keras_mlp), "cnn_bn_adam_b64": (torch_cnn, keras_cnn),
