@@ -53,6 +53,15 @@ void Divide(Tensor& tensor, int size) {
   for (int64_t i = 0; i < tensor.num_elements(); ++i) values[i] /= static_cast<T>(size);
 }
 
+// float16 and bfloat16: each quotient in float32, rounded once to T.
+template <typename T>
+void DivideHalf(Tensor& tensor, int size) {
+  T* values = tensor.mutable_data<T>();
+  for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+    values[i] = T(static_cast<float>(values[i]) / static_cast<float>(size));
+  }
+}
+
 void DivideBySize(Tensor& tensor, int size) {
   switch (tensor.dtype()) {
     case kFloat32:
@@ -63,6 +72,10 @@ void DivideBySize(Tensor& tensor, int size) {
       return Divide<int32_t>(tensor, size);
     case kInt64:
       return Divide<int64_t>(tensor, size);
+    case kFloat16:
+      return DivideHalf<float16>(tensor, size);
+    case kBFloat16:
+      return DivideHalf<bfloat16>(tensor, size);
     default:
       throw UnsupportedDType("all_reduce (mean)", tensor.dtype());
   }

@@ -65,9 +65,10 @@ Tensor Narrowed(const Tensor& wide, DType dtype) {
   return out;
 }
 
-// backend's all-reduce of `in`, float16 and bfloat16 through float32 on the host backends.
-Tensor AllReduce(Backend& backend, const Tensor& in, ReduceOp op, bool on_backend_device) {
-  if (on_backend_device || (in.dtype() != kFloat16 && in.dtype() != kBFloat16)) {
+// backend's all-reduce of `in`; float16 and bfloat16 host tensors through float32 (Note [Half
+// collectives]). A GPU tensor goes as it is: it is NCCL's, which reduces them itself.
+Tensor AllReduce(Backend& backend, const Tensor& in, ReduceOp op) {
+  if (!in.device().is_host() || (in.dtype() != kFloat16 && in.dtype() != kBFloat16)) {
     return backend.all_reduce(in, op);
   }
   if (in.dtype() == kFloat16) {
@@ -87,9 +88,8 @@ absl::Status ReduceKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const Tensor in, BackendInput(ctx, *backend));
   const bool divide = ctx.attr(CollectiveReduceAttrs::kFinalOp) == "Div";
   const ReduceOp op = ReduceOpOf(ctx.attr(CollectiveReduceAttrs::kMergeOp), divide);
-  const bool on_backend_device = backend->works_on(ctx.device());
   DUET_ASSIGN_OR_RETURN(Tensor out, Collective([&] {
-                          Tensor reduced = AllReduce(*backend, in, op, on_backend_device);
+                          Tensor reduced = AllReduce(*backend, in, op);
                           // Min, Max or Mul, then Div: TensorFlow allows it.
                           if (divide && op != ReduceOp::kMean) {
                             reduced = ValueOrThrow(CopiedTo(reduced, Device::cpu()));

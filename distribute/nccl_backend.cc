@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "core/error.h"
 #include "kernels/cuda/cuda_context.h"
@@ -129,10 +130,15 @@ class NcclBackend : public Backend {
   }
 
  private:
-  // `tensor` on this rank's GPU.
+  // `tensor` on this rank's GPU, copied by the runtime: this runs inside the collective ops'
+  // kernels, where an op call (Tensor::to) would be recorded on a tape or in a graph being built.
   Tensor OnDevice(const Tensor& tensor) const {
     const Device device = Device::cuda(context_->index());
-    return tensor.device() == device ? tensor : tensor.to(device);
+    if (tensor.device() == device) return tensor;
+    Tensor copy = Tensor::Empty(tensor.dtype(), tensor.shape(), device);
+    ThrowIfFailed(cuda::CopyBytes(copy.raw_data(), device, tensor.raw_data(), tensor.device(),
+                                  tensor.nbytes()));
+    return copy;
   }
 
   // Enqueues a collective on the device's stream (after the kernels that made its input, Note
@@ -150,8 +156,15 @@ class NcclBackend : public Backend {
     if (result != ncclSuccess && result != ncclInProgress) {
       Fail(what, tensor, begin, ncclGetErrorString(result), absl::UnavailableError);
     }
+    // The wait is for this collective, not for whatever else the stream gets meanwhile (the
+    // kernels another thread launches while an async all-reduce runs): an event after it.
+    cudaEvent_t event;
+    ThrowIfFailed(cuda::CudaStatus(cudaEventCreateWithFlags(&event, cudaEventDisableTiming),
+                                   "cudaEventCreateWithFlags"));
+    const absl::Cleanup destroy = [event] { cudaEventDestroy(event); };
+    ThrowIfFailed(cuda::CudaStatus(cudaEventRecord(event, context_->stream()), "cudaEventRecord"));
     while (true) {
-      const cudaError_t done = cudaStreamQuery(context_->stream());
+      const cudaError_t done = cudaEventQuery(event);
       if (done == cudaSuccess) return;
       if (done != cudaErrorNotReady) {
         ThrowIfFailed(cuda::CudaStatus(done, what));

@@ -28,8 +28,8 @@ absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
   // The common case, decided without the rules: every rule but the copy's picks the host when no
   // scope is open and every input is there, where every input then must be.
   if (all_on_host && !scope.has_value() && call.op->placement_attr < 0) return Device::cpu();
-  const uint64_t host_mask = HostInputMask(call);
-  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call, host_mask, scope));
+  const HostInputs host_inputs(call);
+  DUET_ASSIGN_OR_RETURN(const Device device, PlaceCall(call, host_inputs, scope));
   if (!device_present(device)) {
     return absl::FailedPreconditionError(
         absl::StrCat("device ", device.str(), " is not present on this machine",
@@ -38,7 +38,7 @@ absl::StatusOr<Device> PlaceAndMoveInputs(OpCall& call) {
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     Tensor& input = call.inputs[i];
     const std::optional<Device> want =
-        RequiredInputDevice(*call.op, host_mask, i, input.dtype(), device);
+        RequiredInputDevice(*call.op, host_inputs, i, input.dtype(), device);
     if (!want.has_value() || input.device() == *want) continue;
     if (input.dtype() == kResource) {
       return absl::InvalidArgumentError(absl::StrCat("input ", i, " is a variable on ",

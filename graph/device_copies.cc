@@ -54,12 +54,12 @@ absl::StatusOr<int> InsertDeviceCopies(Graph& graph) {
   for (const Node* node : nodes) {
     OpCall call(&node->op(), {}, OpSite());
     call.attrs = node->attrs();
-    const uint64_t host_mask = HostInputMask(call);
+    const HostInputs host_inputs(call);
     for (int j = 0; j < static_cast<int>(node->inputs().size()); ++j) {
       const NodeOutput in = node->inputs()[j];
       const DType dtype = in.node->output_dtype(in.index);
       const std::optional<Device> want =
-          RequiredInputDevice(node->op(), host_mask, j, dtype, node->placement());
+          RequiredInputDevice(node->op(), host_inputs, j, dtype, node->placement());
       if (!want.has_value() || in.node->placement() == *want) continue;
       if (dtype == kResource) {
         return absl::InvalidArgumentError(absl::StrCat(

@@ -125,7 +125,7 @@ namespace {
 // its own, which its capture node gets; the session copies values across device boundaries.
 absl::Status PlaceNode(const OpCall& call, NodeSpec& spec) {
   DUET_ASSIGN_OR_RETURN(const Device device,
-                        PlaceCall(call, HostInputMask(call), DeviceScope::Innermost()));
+                        PlaceCall(call, HostInputs(call), DeviceScope::Innermost()));
   if (!device.is_host()) spec.device = device.tf_name();
   return absl::OkStatus();
 }

@@ -274,11 +274,11 @@ absl::StatusOr<std::unique_ptr<Plan>> Plan::Compile(
           NoKernelError(node->op(), step.device.type(), DispatchDType(call));
       return absl::Status(missing.code(), absl::StrCat(Describe(*node), ": ", missing.message()));
     }
-    const uint64_t host_mask = HostInputMask(call);
+    const HostInputs host_inputs(call);
     for (int j = 0; j < static_cast<int>(node->inputs().size()); ++j) {
       const NodeOutput& in = node->inputs()[j];
       step.input_devices.push_back(RequiredInputDevice(
-          node->op(), host_mask, j, in.node->output_dtype(in.index), step.device));
+          node->op(), host_inputs, j, in.node->output_dtype(in.index), step.device));
     }
     step.keeps_inputs =
         (node->op().stateful && !node->op().keeps_no_inputs) || step.kernel->allocates_outputs;

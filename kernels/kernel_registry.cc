@@ -118,7 +118,7 @@ absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs) {
   const DType dtype = DispatchDType(call);
   const KernelDef* kernel = FindKernel(*call.op, device.type(), dtype);
   if (kernel == nullptr) return NoKernelError(*call.op, device.type(), dtype);
-  DUET_RETURN_IF_ERROR(CheckInputDevices(call, device, HostInputMask(call)));
+  DUET_RETURN_IF_ERROR(CheckInputDevices(call, device, HostInputs(call)));
   KernelContext ctx(call, outputs, device);
   return kernel->fn(ctx);
 }
@@ -131,13 +131,13 @@ bool DeviceChecksOn() { return device_checks.load(std::memory_order_relaxed); }
 void SetDeviceChecks(bool on) { device_checks.store(on, std::memory_order_relaxed); }
 }  // namespace kernel_internal
 
-absl::Status CheckInputDevices(const OpCall& call, Device device, uint64_t host_mask) {
+absl::Status CheckInputDevices(const OpCall& call, Device device, const HostInputs& host_inputs) {
   if (!kernel_internal::DeviceChecksOn()) return absl::OkStatus();
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     const Tensor& input = call.inputs[i];
     if (!input.defined()) continue;
     const std::optional<Device> want =
-        RequiredInputDevice(*call.op, host_mask, i, input.dtype(), device);
+        RequiredInputDevice(*call.op, host_inputs, i, input.dtype(), device);
     if (want.has_value() && input.device() != *want) {
       return InputDeviceError(call, i, input.device(), *want, device);
     }

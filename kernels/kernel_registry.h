@@ -106,7 +106,7 @@ absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs);
 // fast path the devices are right by construction). A check is one comparison per input.
 // Virtual devices (Note [Virtual devices] in core/device.cc) make the check bite on machines
 // without a GPU.
-absl::Status CheckInputDevices(const OpCall& call, Device device, uint64_t host_mask);
+absl::Status CheckInputDevices(const OpCall& call, Device device, const HostInputs& host_inputs);
 // The device check's error for input i of `call`, found on `found` where its kernel on `device`
 // needs it on `want`.
 absl::Status InputDeviceError(const OpCall& call, int i, Device found, Device want, Device device);

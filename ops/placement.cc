@@ -6,18 +6,19 @@
 
 namespace duet {
 
-uint64_t HostInputMask(const OpCall& call) {
-  if (!call.op->has_host_input) return 0;
-  uint64_t mask = 0;
-  int flat = 0;
+HostInputs::HostInputs(const OpCall& call) {
+  if (!call.op->has_host_input) return;
+  int64_t flat = 0;
   for (const ArgDef& arg : call.op->inputs) {
-    const int64_t length = arg.is_list() ? ArgLength(arg, call.attrs) : 1;
+    const int64_t length = arg.is_list() ? std::max<int64_t>(ArgLength(arg, call.attrs), 0) : 1;
     if (arg.host_memory) {
-      for (int64_t k = 0; k < length && flat + k < 64; ++k) mask |= uint64_t{1} << (flat + k);
+      for (int64_t i = flat; i < flat + length; ++i) {
+        if (words_.size() <= static_cast<size_t>(i / 64)) words_.resize(i / 64 + 1, 0);
+        words_[i / 64] |= uint64_t{1} << (i % 64);
+      }
     }
-    flat += static_cast<int>(std::max<int64_t>(length, 0));
+    flat += length;
   }
-  return mask;
 }
 
 namespace {
@@ -30,7 +31,7 @@ bool GoesAlong(const Shape& shape) {
 
 }  // namespace
 
-absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
+absl::StatusOr<Device> PlaceCall(const OpCall& call, const HostInputs& host_inputs,
                                  std::optional<Device> scope) {
   const OpDef& op = *call.op;
   if (op.runs_on_host) return Device::cpu();
@@ -44,7 +45,7 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
   const Tensor* disagrees = nullptr;
   for (int i = 0; i < static_cast<int>(call.inputs.size()); ++i) {
     const Tensor& t = call.inputs[i];
-    if (!t.defined() || IsHostInput(host_mask, i)) continue;
+    if (!t.defined() || host_inputs.contains(i)) continue;
     if (t.dtype() == kResource) {
       if (!op.multi_device) return t.device();
       if (!variable.has_value()) variable = t.device();
@@ -66,9 +67,9 @@ absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
   return device.value_or(variable.value_or(Device::cpu()));
 }
 
-std::optional<Device> RequiredInputDevice(const OpDef& op, uint64_t host_mask, int i, DType dtype,
-                                          Device device) {
-  if (IsHostInput(host_mask, i)) return Device::cpu();
+std::optional<Device> RequiredInputDevice(const OpDef& op, const HostInputs& host_inputs, int i,
+                                          DType dtype, Device device) {
+  if (host_inputs.contains(i)) return Device::cpu();
   if (op.placement_attr >= 0 || op.reads_only_input_shapes || op.multi_device) return std::nullopt;
   if (dtype == kVariant) return std::nullopt;  // a host object (TensorList)
   return device;

@@ -33,32 +33,43 @@
 // input's gradient on that input's device, as the copy op's gradient does.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "core/tensor.h"
 #include "ops/op_call.h"
 
 namespace duet {
 
-// Bit i set: input i (flattened, as in OpCall::inputs) is a host input of `call`'s op.
-uint64_t HostInputMask(const OpCall& call);
+// Which inputs of a call (flattened, as in OpCall::inputs) are host inputs of its op: a bit per
+// input, in one inline word for calls of up to 64 inputs and more words beyond (ConcatV2's axis
+// follows its N values).
+class HostInputs {
+ public:
+  explicit HostInputs(const OpCall& call);
+  bool contains(int i) const {
+    const size_t word = static_cast<size_t>(i) / 64;
+    return word < words_.size() && (words_[word] >> (i % 64) & 1);
+  }
 
-// Where `call` runs (Note [Placement]), given its HostInputMask; `scope` is the innermost
+ private:
+  absl::InlinedVector<uint64_t, 1> words_;  // empty when the op has no host input
+};
+
+// Where `call` runs (Note [Placement]), given its HostInputs; `scope` is the innermost
 // DeviceScope's device, if any. InvalidArgument when its data inputs are on different devices
 // and nothing else decides.
-absl::StatusOr<Device> PlaceCall(const OpCall& call, uint64_t host_mask,
+absl::StatusOr<Device> PlaceCall(const OpCall& call, const HostInputs& host_inputs,
                                  std::optional<Device> scope);
-
-// Whether input i is a host input, by the call's HostInputMask.
-inline bool IsHostInput(uint64_t host_mask, int i) { return i < 64 && (host_mask >> i & 1); }
 
 // The device input i (of dtype `dtype`) of an `op` call must be on when the call runs on
 // `device`, or nullopt when it may be anywhere: inputs whose elements the kernel never reads
 // (copies, shape readers, TensorLists) and the data inputs of multi-device ops (Note [Calls across
 // devices]). Host inputs must be on the host, variable handles and data on `device`.
-std::optional<Device> RequiredInputDevice(const OpDef& op, uint64_t host_mask, int i, DType dtype,
-                                          Device device);
+std::optional<Device> RequiredInputDevice(const OpDef& op, const HostInputs& host_inputs, int i,
+                                          DType dtype, Device device);
 
 // The name of input i of `call` ("x", "args[3]"), for messages.
 std::string InputName(const OpCall& call, int i);

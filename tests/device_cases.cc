@@ -57,6 +57,18 @@ void CheckOpsRunWhereInputsAre(Device device) {
            dense_bincount(values, 4, zeros({0})), 0);
 }
 
+void CheckConcatOfManyValues(Device device) {
+  std::vector<Tensor> values, there;
+  for (int i = 0; i < 70; ++i) {
+    values.push_back(random_normal({2, 3}, i));
+    there.push_back(values.back().to(device));
+  }
+  const Tensor expected = concat(values, 1);
+  ExpectOn(device, concat(there, 1), expected, 0);
+  auto traced = duet::function([](const std::vector<Tensor>& xs) { return concat(xs, -1); });
+  ExpectOn(device, traced(there), expected, 0);
+}
+
 void CheckDeviceScope(Device device) {
   const Tensor x = random_normal({8, 8}, 3);
   Tensor y, z;

@@ -18,6 +18,8 @@ bool SkipWithoutVirtualDevice();
 void CheckCopiesEveryDtype(Device device);
 void CheckReadingAndPrintingCopyBack(Device device);
 void CheckOpsRunWhereInputsAre(Device device);
+// ConcatV2 of 70 values: its axis, a host input after the values, stays on the host.
+void CheckConcatOfManyValues(Device device);
 void CheckDeviceScope(Device device);
 void CheckGradientsThroughCopies(Device device);
 void CheckVariablesLiveOnTheirDevice(Device device);

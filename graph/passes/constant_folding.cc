@@ -62,7 +62,7 @@ absl::StatusOr<OutputList> Evaluate(const Node& node, TensorList inputs, int64_t
   const KernelDef* kernel = FindKernel(node.op(), DeviceType::kCpu, DispatchDType(call));
   if (kernel == nullptr) return absl::UnimplementedError("no CPU kernel");
   // A constant captured from another device (a GPU tensor) is not folded on the host.
-  DUET_RETURN_IF_ERROR(CheckInputDevices(call, Device::cpu(), HostInputMask(call)));
+  DUET_RETURN_IF_ERROR(CheckInputDevices(call, Device::cpu(), HostInputs(call)));
   OutputList outputs(shapes.num_outputs());
   if (!kernel->allocates_outputs) {
     for (int i = 0; i < shapes.num_outputs(); ++i) {

@@ -28,10 +28,6 @@ Error Mismatch(const std::string& path, const std::string& what,
       absl::StrCat("checkpoint '", path, "': ", what, ": ", absl::StrJoin(paths, ", "))));
 }
 
-double Now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 }  // namespace
 
 const CheckpointLoadStatus& CheckpointLoadStatus::assert_consumed() const {

@@ -24,7 +24,7 @@ using testing::OnRanks;
 
 void ExpectNoErrors(const std::vector<std::string>& errors) {
   for (size_t r = 0; r < errors.size(); ++r) {
-    INFO("rank " << r);
+    INFO("rank " << r << ": " << errors[r]);
     CHECK(errors[r].empty());
   }
 }
@@ -96,6 +96,37 @@ TEST_CASE("all_reduce of each dtype and op, eager and traced, equals the ranks' 
     CheckAllReduce<double>(size);
     CheckAllReduce<int32_t>(size);
     CheckAllReduce<int64_t>(size);
+  }
+}
+
+TEST_CASE("Reductions of float16 and bfloat16 (through float32 on Gloo), and Div after any op") {
+  // Two ranks: {1, -3, 5, 0} and {2, -1, 4, 1}: every result is exact in the half types.
+  struct Case {
+    std::string merge_op, final_op;
+    std::vector<double> want;
+  };
+  const std::vector<Case> cases = {{"Add", "Id", {3, -4, 9, 1}},
+                                   {"Add", "Div", {1.5, -2, 4.5, 0.5}},
+                                   {"Max", "Div", {1, -0.5, 2.5, 0.5}},  // TensorFlow allows it
+                                   {"Min", "Div", {0.5, -1.5, 2, 0}},
+                                   {"Mul", "Div", {1, 1.5, 10, 0}}};
+  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    INFO(DTypeName(dtype));
+    std::mutex mu;
+    std::vector<std::string> failures;
+    ExpectNoErrors(OnRanks(2, [&](const Communicator& comm) {
+      const Tensor mine = cast(constant(Input<float>(comm.rank()), Shape({4})), dtype);
+      int instance = 1;
+      for (const Case& c : cases) {
+        const Tensor out = collective_reduce_v2(mine, {2, comm.group_key(), instance++}, {},
+                                                c.merge_op, c.final_op);
+        std::lock_guard<std::mutex> lock(mu);
+        if (out.dtype() != dtype || cast(out, kFloat64).to_vector<double>() != c.want) {
+          failures.push_back(c.merge_op + " " + c.final_op);
+        }
+      }
+    }));
+    CHECK(failures.empty());
   }
 }
 

@@ -27,6 +27,11 @@ TEST_CASE("cpu:1: ops run where their inputs are; mixing devices is an error nam
   CheckOpsRunWhereInputsAre(kVirtual);
 }
 
+TEST_CASE("cpu:1: a concat of 70 values there reads its axis on the host") {
+  if (SkipWithoutVirtualDevice()) return;
+  CheckConcatOfManyValues(kVirtual);
+}
+
 TEST_CASE("cpu:1: a DeviceScope runs ops there, copying inputs") {
   if (SkipWithoutVirtualDevice()) return;
   CheckDeviceScope(kVirtual);

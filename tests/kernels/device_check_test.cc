@@ -34,16 +34,17 @@ TEST_CASE("a data input on another device fails the check, naming the input and 
   CHECK_THAT(std::string(status.message()),
              Catch::Contains("input 0 ('x') is on cpu:0, but the kernel runs on cpu:1") &&
                  Catch::Contains("never reads another device's memory"));
-  CHECK(CheckInputDevices(Call("AddV2", {x.to(kVirtual), y}), kVirtual, 0).ok());
+  const OpCall moved = Call("AddV2", {x.to(kVirtual), y});
+  CHECK(CheckInputDevices(moved, kVirtual, HostInputs(moved)).ok());
 }
 
 TEST_CASE("a host input must be on the host, whatever device the kernel runs on") {
   if (SkipWithoutVirtualDevice()) return;
   const Tensor x = ones({2, 3}).to(kVirtual);
   const OpCall good = Call("Reshape", {x, constant({3, 2})});
-  CHECK(CheckInputDevices(good, kVirtual, HostInputMask(good)).ok());
+  CHECK(CheckInputDevices(good, kVirtual, HostInputs(good)).ok());
   const OpCall bad = Call("Reshape", {x, constant({3, 2}).to(kVirtual)});
-  const absl::Status status = CheckInputDevices(bad, kVirtual, HostInputMask(bad));
+  const absl::Status status = CheckInputDevices(bad, kVirtual, HostInputs(bad));
   CHECK_THAT(std::string(status.message()),
              Catch::Contains("input 1 ('shape') is on cpu:1, but the kernel (on cpu:1) reads it "
                              "on the host, cpu:0"));
@@ -53,12 +54,12 @@ TEST_CASE("list inputs are named by position; copies and multi-device ops take a
   if (SkipWithoutVirtualDevice()) return;
   const Tensor a = ones({2}), b = ones({2}).to(kVirtual);
   const OpCall add_n = Call("AddN", {a, a, b});
-  const absl::Status status = CheckInputDevices(add_n, Device::cpu(), 0);
+  const absl::Status status = CheckInputDevices(add_n, Device::cpu(), HostInputs(add_n));
   CHECK_THAT(std::string(status.message()), Catch::Contains("input 2 ('inputs[2]') is on cpu:1"));
   OpCall copy(OpRegistry::Global().Find("DuetCopyToDevice"), {b}, OpSite());
   copy.attrs[copy.op->attr_index("device")] = std::string("/device:CPU:0");
   REQUIRE(BindAttrs(copy).ok());
-  CHECK(CheckInputDevices(copy, Device::cpu(), 0).ok());
+  CHECK(CheckInputDevices(copy, Device::cpu(), HostInputs(copy)).ok());
 }
 
 TEST_CASE("CopiedTo copies across devices, counting host transfers, and passes objects on") {

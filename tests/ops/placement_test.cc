@@ -25,7 +25,7 @@ OpCall Call(absl::string_view op, TensorList inputs,
 }
 
 absl::StatusOr<Device> Place(const OpCall& call, std::optional<Device> scope) {
-  return PlaceCall(call, HostInputMask(call), scope);
+  return PlaceCall(call, HostInputs(call), scope);
 }
 
 TEST_CASE("an op runs where its data inputs are") {
@@ -75,7 +75,8 @@ TEST_CASE("calls take each input where it is and run where their data inputs or 
   CHECK(*Place(mixed, Device::cpu(1)) == Device::cpu(1));
   CHECK(*Place(call_of({On(host_v.handle(), kGpu0)}), std::nullopt) == kGpu0);
   for (int i = 0; i < 3; ++i) {
-    CHECK_FALSE(RequiredInputDevice(*mixed.op, 0, i, mixed.inputs[i].dtype(), kGpu0).has_value());
+    CHECK_FALSE(RequiredInputDevice(*mixed.op, HostInputs(mixed), i, mixed.inputs[i].dtype(), kGpu0)
+                    .has_value());
   }
 }
 
@@ -91,16 +92,27 @@ TEST_CASE("a DeviceScope decides over the inputs' device") {
 TEST_CASE("host inputs stay on the CPU and do not decide placement") {
   const Tensor x = On(constant({{1.f, 2.f}, {3.f, 4.f}}), kGpu0);
   const OpCall reshape = Call("Reshape", {x, from_vector(std::vector<int32_t>{4})});
-  CHECK(HostInputMask(reshape) == 0b10);
+  CHECK_FALSE(HostInputs(reshape).contains(0));
+  CHECK(HostInputs(reshape).contains(1));
   CHECK(*Place(reshape, std::nullopt) == kGpu0);
   const OpDef& op = *reshape.op;
-  CHECK(RequiredInputDevice(op, HostInputMask(reshape), 0, kFloat32, kGpu0) == kGpu0);
-  CHECK(RequiredInputDevice(op, HostInputMask(reshape), 1, kInt32, kGpu0) == Device::cpu());
+  CHECK(RequiredInputDevice(op, HostInputs(reshape), 0, kFloat32, kGpu0) == kGpu0);
+  CHECK(RequiredInputDevice(op, HostInputs(reshape), 1, kInt32, kGpu0) == Device::cpu());
   CHECK(InputName(reshape, 1) == "shape");
-  // After a list: ConcatV2's axis comes after its N values.
-  const OpCall concat = Call("ConcatV2", {x, x, x, constant(int32_t{0})});
-  CHECK(HostInputMask(concat) == 0b1000);
-  CHECK(HostInputMask(Call("AddV2", {x, x})) == 0);
+  // After a list: ConcatV2's axis comes after its N values, however many there are (past one
+  // word of bits too: a mask of 64 once sent a long concat's axis to the GPU).
+  for (int n : {3, 63, 64, 70, 130}) {
+    INFO(n << " values");
+    TensorList inputs(n, x);
+    inputs.push_back(constant(int32_t{0}));
+    const HostInputs concat(Call("ConcatV2", inputs));
+    for (int i = 0; i < n; ++i) CHECK_FALSE(concat.contains(i));
+    CHECK(concat.contains(n));
+    CHECK_FALSE(concat.contains(n + 1));
+  }
+  const HostInputs add(Call("AddV2", {x, x}));
+  CHECK_FALSE(add.contains(0));
+  CHECK_FALSE(add.contains(1));
 }
 
 TEST_CASE("host ops run on the CPU, copies where their attr says, variable ops with the variable") {

@@ -193,10 +193,14 @@ absl::Status CudnnOrDirect(DType dtype, absl::FunctionRef<absl::Status()> cudnn,
                            const Tensor& b, Tensor& result, cudaStream_t stream) {
   const absl::Status status = cudnn();
   if (status.ok() || dtype != kFloat64) return status;
-  return cuda::CudaStatus(
+  (void)cudaGetLastError();  // an error cuDNN left behind must not fail the direct launch
+  const absl::Status direct = cuda::CudaStatus(
       cuda::LaunchDirectConvF64(which, g.AsDirect(), a.data<double>(), b.data<double>(),
                                 result.mutable_data<double>(), stream),
       "direct float64 convolution");
+  if (direct.ok()) return direct;
+  return absl::Status(direct.code(), absl::StrCat(direct.message(),
+                                                  " (after cuDNN failed: ", status.message(), ")"));
 }
 
 // Inputs: input, filter[, bias[, residual]]; the window attrs are read through `keys`. With an

@@ -3,8 +3,7 @@
 // Gather and OneHot move bits (tolerance 0), as do GatherNd and TensorScatterUpdate (with unique
 // rows). UnsortedSegmentSum, ScatterNd and TensorScatterAdd add with atomics in any order: the
 // inputs are small integers, whose float sums are exact in every order, so it is checked exactly
-// too; one non-integer float32 case uses 1e-5 (absolute + relative). Every case skips without a
-// GPU.
+// too; one non-integer float32 case uses 1e-5 (absolute + relative).
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -14,8 +13,8 @@
 namespace duet {
 namespace {
 
-using testing::ExpectGpuMatchesCpu;
-using testing::SkipWithoutGpu;
+using testing::ExpectDeviceMatchesCpu;
+using testing::SkipWithoutTestDevice;
 
 const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
                                       kInt32,   kInt64,   kBool};
@@ -41,41 +40,41 @@ Tensor Indices(DType dtype, const Shape& shape, int64_t range, int64_t lo = 0) {
 }
 
 TEST_CASE("CUDA GatherV2 matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kAllTypes) {
     for (DType index_type : {kInt32, kInt64}) {
       INFO("dtype " << DTypeName(dtype) << " indices " << DTypeName(index_type));
       for (int64_t axis : {0, 1, -1}) {
         INFO("axis " << axis);
-        ExpectGpuMatchesCpu(
+        ExpectDeviceMatchesCpu(
             [axis](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{gather(in[0], in[1], axis)};
             },
             {Pattern(dtype, {5, 6, 7}), Indices(index_type, {2, 3}, 5)}, 0);
       }
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{gather(in[0], in[1], 0)};
           },
           {Pattern(dtype, {5, 3}), Indices(index_type, {0}, 5)}, 0);
     }
   }
-  ExpectGpuMatchesCpu(
+  ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) { return std::vector<Tensor>{gather(in[0], in[1], 0)}; },
       {Pattern(kFloat32, {1000, 129}), Indices(kInt64, {9001}, 1000)}, 0);
 }
 
 // Issue 37: batch_dims.
 TEST_CASE("CUDA GatherV2 with batch_dims matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kAllTypes) {
     INFO("dtype " << DTypeName(dtype));
-    ExpectGpuMatchesCpu(
+    ExpectDeviceMatchesCpu(
         [](const std::vector<Tensor>& in) {
           return std::vector<Tensor>{gather(in[0], in[1], 2, 1)};
         },
         {Pattern(dtype, {5, 6, 7}), Indices(kInt64, {5, 4}, 7)}, 0);
-    ExpectGpuMatchesCpu(
+    ExpectDeviceMatchesCpu(
         [](const std::vector<Tensor>& in) {
           return std::vector<Tensor>{gather(in[0], in[1], 2, -1)};
         },
@@ -84,7 +83,7 @@ TEST_CASE("CUDA GatherV2 with batch_dims matches the CPU") {
 }
 
 TEST_CASE("CUDA GatherV2 writes zeros for out-of-range indices where the CPU fails") {
-  if (SkipWithoutGpu()) return;
+  if (testing::SkipWithoutGpu()) return;
   const Tensor params = Pattern(kFloat32, {3, 2});
   const Tensor indices = testing::MakeTensor(kInt32, {3}, {2, 3, -1});
   testing::ExpectError([&] { gather(params, indices); }, {"not in [0, 3)"});
@@ -94,7 +93,7 @@ TEST_CASE("CUDA GatherV2 writes zeros for out-of-range indices where the CPU fai
 }
 
 TEST_CASE("CUDA OneHot matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kAllTypes) {
     for (DType index_type : {kInt32, kInt64}) {
       INFO("dtype " << DTypeName(dtype) << " indices " << DTypeName(index_type));
@@ -102,21 +101,21 @@ TEST_CASE("CUDA OneHot matches the CPU") {
       const Tensor indices = Indices(index_type, {4, 3}, 9, -2);
       for (int64_t axis : {-1, 0, 1}) {
         INFO("axis " << axis);
-        ExpectGpuMatchesCpu(
+        ExpectDeviceMatchesCpu(
             [axis, dtype](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{one_hot(in[0], 5, 1, 0, axis, dtype),
                                          one_hot(in[0], 5, -2, 3, axis, dtype)};
             },
             {indices}, 0);
       }
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [dtype](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{one_hot(in[0], 4, 1, 0, -1, dtype)};
           },
           {Indices(index_type, {0, 3}, 4)}, 0);
     }
   }
-  ExpectGpuMatchesCpu(
+  ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{one_hot(in[0], 1000, 1, 0, -1, kFloat16)};
       },
@@ -124,13 +123,13 @@ TEST_CASE("CUDA OneHot matches the CPU") {
 }
 
 TEST_CASE("CUDA DenseBincount matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64, kInt32, kInt64}) {
     for (DType index_type : {kInt32, kInt64}) {
       INFO("dtype " << DTypeName(dtype) << " values " << DTypeName(index_type));
       // Values in [0, 9) into 6 bins: the larger ones are dropped.
       for (bool binary : {false, true}) {
-        ExpectGpuMatchesCpu(
+        ExpectDeviceMatchesCpu(
             [binary](const std::vector<Tensor>& in) {
               const Tensor first = constant(0);  // one row: the 1-D form
               return std::vector<Tensor>{
@@ -139,7 +138,7 @@ TEST_CASE("CUDA DenseBincount matches the CPU") {
             },
             {Indices(index_type, {7, 30}, 9), Pattern(dtype, {7, 30})}, 0);
       }
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [dtype](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{dense_bincount(in[0], 5, zeros({0}, dtype))};
           },
@@ -149,23 +148,23 @@ TEST_CASE("CUDA DenseBincount matches the CPU") {
 }
 
 TEST_CASE("CUDA UnsortedSegmentSum matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
     for (DType index_type : {kInt32, kInt64}) {
       INFO("dtype " << DTypeName(dtype) << " ids " << DTypeName(index_type));
       // Ids in [-1, 6) over 6 segments: negative ids are dropped.
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 6),
                                        unsorted_segment_sum(in[0], in[1], 9)};
           },
           {Pattern(dtype, {20, 3, 2}), Indices(index_type, {20}, 7, -1)}, 0);
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 4)};
           },
           {Pattern(dtype, {2, 3, 5}), Indices(index_type, {2, 3}, 4)}, 0);
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 3)};
           },
@@ -173,13 +172,13 @@ TEST_CASE("CUDA UnsortedSegmentSum matches the CPU") {
     }
   }
   // Many rows into few segments: heavy atomic contention, more than 1M elements.
-  ExpectGpuMatchesCpu(
+  ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 17)};
       },
       {Pattern(kInt64, {20011, 53}), Indices(kInt32, {20011}, 17)}, 0);
   // Non-integer float32 values: the order of the adds shows in the last bits.
-  ExpectGpuMatchesCpu(
+  ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{unsorted_segment_sum(in[0], in[1], 7)};
       },
@@ -187,7 +186,7 @@ TEST_CASE("CUDA UnsortedSegmentSum matches the CPU") {
 }
 
 TEST_CASE("CUDA UnsortedSegmentSum drops ids past the last segment where the CPU fails") {
-  if (SkipWithoutGpu()) return;
+  if (testing::SkipWithoutGpu()) return;
   const Tensor data = testing::MakeTensor(kFloat32, {3}, {1, 2, 4});
   const Tensor ids = testing::MakeTensor(kInt32, {3}, {0, 2, 1});
   testing::ExpectError([&] { unsorted_segment_sum(data, ids, 2); }, {"num_segments"});
@@ -196,7 +195,7 @@ TEST_CASE("CUDA UnsortedSegmentSum drops ids past the last segment where the CPU
 }
 
 TEST_CASE("CUDA GatherNd and the ScatterNd family match the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   // Unique rows (i, 2i mod 6, ...) into (5, 6, 7): TensorScatterUpdate's winner is then unique.
   std::vector<double> rows2, rows3;
   for (int i = 0; i < 5; ++i) {
@@ -210,26 +209,26 @@ TEST_CASE("CUDA GatherNd and the ScatterNd family match the CPU") {
       const auto gather_fn = [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{gather_nd(in[0], in[1])};
       };
-      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {4, 3, 2}, 5)}, 0);
-      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {9, 3}, 5)}, 0);
-      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {2, 0}, 5)}, 0);
-      ExpectGpuMatchesCpu(gather_fn, {x, Indices(index_type, {0, 1}, 5)}, 0);
+      ExpectDeviceMatchesCpu(gather_fn, {x, Indices(index_type, {4, 3, 2}, 5)}, 0);
+      ExpectDeviceMatchesCpu(gather_fn, {x, Indices(index_type, {9, 3}, 5)}, 0);
+      ExpectDeviceMatchesCpu(gather_fn, {x, Indices(index_type, {2, 0}, 5)}, 0);
+      ExpectDeviceMatchesCpu(gather_fn, {x, Indices(index_type, {0, 1}, 5)}, 0);
       const auto update_fn = [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{tensor_scatter_update(in[0], in[1], in[2])};
       };
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           update_fn, {x, testing::MakeTensor(index_type, {5, 2}, rows2), Pattern(dtype, {5, 7})},
           0);
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           update_fn, {x, testing::MakeTensor(index_type, {5, 3}, rows3), Pattern(dtype, {5})}, 0);
       if (dtype == kBool) continue;
       // Duplicate rows add up.
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{scatter_nd(in[0], in[1], Shape{5, 6, 7})};
           },
           {Indices(index_type, {3, 4, 2}, 5), Pattern(dtype, {3, 4, 7})}, 0);
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{tensor_scatter_add(in[0], in[1], in[2])};
           },
@@ -237,12 +236,12 @@ TEST_CASE("CUDA GatherNd and the ScatterNd family match the CPU") {
     }
   }
   // Many rows onto few slices: heavy atomic contention.
-  ExpectGpuMatchesCpu(
+  ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{scatter_nd(in[0], in[1], Shape{3, 5, 64})};
       },
       {Indices(kInt64, {20011, 2}, 3), Pattern(kInt32, {20011, 64})}, 0);
-  ExpectGpuMatchesCpu(
+  ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{tensor_scatter_add(in[0], in[1], in[2])};
       },
@@ -250,7 +249,7 @@ TEST_CASE("CUDA GatherNd and the ScatterNd family match the CPU") {
 }
 
 TEST_CASE("CUDA GatherNd and ScatterNd drop out-of-range rows where the CPU fails") {
-  if (SkipWithoutGpu()) return;
+  if (testing::SkipWithoutGpu()) return;
   const Tensor params = testing::MakeTensor(kFloat32, {2, 2}, {1, 2, 3, 4});
   const Tensor indices = testing::MakeTensor(kInt32, {3, 2}, {1, 0, 2, 0, 0, -1});
   testing::ExpectError([&] { gather_nd(params, indices); }, {"does not index into"});

@@ -1,6 +1,6 @@
 // CUDA Pack, Unpack, Range, Snapshot, IdentityN, EnsureShape and PlaceholderWithDefault against
 // the CPU, for every dtype they take. These kernels move bits or compute start + i * delta in the
-// same arithmetic as the CPU, so the tolerance is 0 (exact). Every case skips without a GPU.
+// same arithmetic as the CPU, so the tolerance is 0 (exact).
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -10,8 +10,8 @@
 namespace duet {
 namespace {
 
-using testing::ExpectGpuMatchesCpu;
-using testing::SkipWithoutGpu;
+using testing::ExpectDeviceMatchesCpu;
+using testing::SkipWithoutTestDevice;
 using Tensors = std::vector<Tensor>;
 
 const std::vector<DType> kAllTypes = {kFloat32, kFloat64, kFloat16, kBFloat16,
@@ -25,29 +25,29 @@ Tensor Pattern(DType dtype, const Shape& shape, int shift = 0) {
 }
 
 TEST_CASE("CUDA Pack and Unpack match the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kAllTypes) {
     INFO("dtype " << DTypeName(dtype));
     for (const Shape& shape : {Shape({2, 3}), Shape({0, 3}), Shape({1025, 1031})}) {
       INFO("shape " << shape.str());
       const Tensors in = {Pattern(dtype, shape), Pattern(dtype, shape, 5),
                           Pattern(dtype, shape, 9)};
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const Tensors& x) {
             return Tensors{stack(x), stack(x, 1), stack(x, -1)};
           },
           in, 0);
-      ExpectGpuMatchesCpu([](const Tensors& x) { return unstack(x[0], 1); },
-                          {Pattern(dtype, Shape({shape.dim(0), 3, 4}))}, 0);
+      ExpectDeviceMatchesCpu([](const Tensors& x) { return unstack(x[0], 1); },
+                             {Pattern(dtype, Shape({shape.dim(0), 3, 4}))}, 0);
     }
   }
 }
 
 TEST_CASE("CUDA Snapshot, IdentityN, EnsureShape and PlaceholderWithDefault match the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kAllTypes) {
     INFO("dtype " << DTypeName(dtype));
-    ExpectGpuMatchesCpu(
+    ExpectDeviceMatchesCpu(
         [](const Tensors& x) {
           Tensors out = identity_n(x);
           out.push_back(snapshot(x[0]));
@@ -60,7 +60,7 @@ TEST_CASE("CUDA Snapshot, IdentityN, EnsureShape and PlaceholderWithDefault matc
 }
 
 TEST_CASE("CUDA Range matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   // The operands are host scalars, so the device comes from a DeviceScope.
   auto on = [](Device device, const Tensor& start, double limit, double delta) {
     DeviceScope scope(device);
@@ -69,15 +69,15 @@ TEST_CASE("CUDA Range matches the CPU") {
   for (const Tensor& start : {constant(3), constant(int64_t{-7}), constant(0.5f), constant(-2.0)}) {
     INFO("dtype " << DTypeName(start.dtype()));
     for (double limit : {3.0, 1e6 + 1}) {
-      const Tensor gpu = on(Device::cuda(0), start, limit, 3);
-      CHECK(gpu.device() == Device::cuda(0));
-      testing::ExpectTensorNear(gpu.cpu(), on(Device::cpu(), start, limit, 3), 0);
+      const Tensor there = on(testing::TestDevice(), start, limit, 3);
+      CHECK(there.device() == testing::TestDevice());
+      testing::ExpectTensorNear(there.cpu(), on(Device::cpu(), start, limit, 3), 0);
     }
   }
   // Issue 37: float32's length is computed in float32 (3 elements, not 4).
-  const Tensor gpu = on(Device::cuda(0), constant(0.f), 0.3, 0.1);
-  CHECK(gpu.shape() == Shape{3});
-  testing::ExpectTensorNear(gpu.cpu(), on(Device::cpu(), constant(0.f), 0.3, 0.1), 0);
+  const Tensor there = on(testing::TestDevice(), constant(0.f), 0.3, 0.1);
+  CHECK(there.shape() == Shape{3});
+  testing::ExpectTensorNear(there.cpu(), on(Device::cpu(), constant(0.f), 0.3, 0.1), 0);
 }
 
 }  // namespace

@@ -39,6 +39,11 @@ TEST_CASE("ops run where their inputs are; mixing devices is an error naming bot
   CheckOpsRunWhereInputsAre(kGpu);
 }
 
+TEST_CASE("a concat of 70 GPU tensors reads its axis on the host") {
+  if (SkipWithoutGpu()) return;
+  CheckConcatOfManyValues(kGpu);
+}
+
 TEST_CASE("a DeviceScope runs ops on its device, copying inputs there (API.md's example)") {
   if (SkipWithoutGpu()) return;
   CheckDeviceScope(kGpu);

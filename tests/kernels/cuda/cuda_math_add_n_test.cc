@@ -1,7 +1,6 @@
 // CUDA AddN against the CPU. float32/float64/int32/int64 sums of up to three terms round alike on
 // both devices (exact for the small integers used here). float16/bfloat16: the CPU rounds once
-// after summing in float32, CUDA after each add, so they are compared at 1e-2 relative. Every
-// case skips without a GPU.
+// after summing in float32, CUDA after each add, so they are compared at 1e-2 relative.
 #include <catch2/catch.hpp>
 
 #include "duet.h"
@@ -11,8 +10,8 @@
 namespace duet {
 namespace {
 
-using testing::ExpectGpuMatchesCpu;
-using testing::SkipWithoutGpu;
+using testing::ExpectDeviceMatchesCpu;
+using testing::SkipWithoutTestDevice;
 using Tensors = std::vector<Tensor>;
 
 Tensor Pattern(DType dtype, const Shape& shape, int shift) {
@@ -22,7 +21,7 @@ Tensor Pattern(DType dtype, const Shape& shape, int shift) {
 }
 
 TEST_CASE("CUDA AddN matches the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
     INFO("dtype " << DTypeName(dtype));
     const double tol = dtype == kFloat16 || dtype == kBFloat16 ? 1e-2 : 0;
@@ -30,7 +29,7 @@ TEST_CASE("CUDA AddN matches the CPU") {
       INFO("shape " << shape.str());
       const Tensors in = {Pattern(dtype, shape, 0), Pattern(dtype, shape, 3),
                           Pattern(dtype, shape, 8), Pattern(dtype, shape, 13)};
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const Tensors& x) {
             return Tensors{add_n({x[0]}), add_n({x[0], x[1]}), add_n({x[0], x[1], x[2]}), add_n(x)};
           },

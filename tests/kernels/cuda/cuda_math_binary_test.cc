@@ -115,7 +115,7 @@ void CheckOp(const std::string& op, DType dtype, const std::vector<Pattern>& pat
     }
     const Tensor x = testing::MakeTensor(dtype, p.x, Values(dtype, p.x.num_elements(), 0));
     const Tensor y = testing::MakeTensor(dtype, p.y, yv);
-    testing::ExpectGpuMatchesCpu(
+    testing::ExpectDeviceMatchesCpu(
         [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{Run(op, in)}; }, {x, y},
         Tolerance(op, dtype));
   }
@@ -125,7 +125,7 @@ const std::vector<DType> kArithmetic = {kFloat32, kFloat64, kFloat16, kBFloat16,
 const std::vector<DType> kFloats = {kFloat32, kFloat64, kFloat16, kBFloat16};
 
 TEST_CASE("CUDA AddV2, Sub, Mul, Maximum, Minimum match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const char* op : {"AddV2", "Sub", "Mul", "Maximum", "Minimum"}) {
     for (DType dtype : kArithmetic) CheckOp(op, dtype, Patterns());
   }
@@ -133,7 +133,7 @@ TEST_CASE("CUDA AddV2, Sub, Mul, Maximum, Minimum match the CPU") {
 }
 
 TEST_CASE("CUDA RealDiv, Div, FloorMod, Pow match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType dtype : kFloats) {
     for (const char* op : {"RealDiv", "Div", "FloorMod", "Pow"}) CheckOp(op, dtype, Patterns());
   }
@@ -147,7 +147,7 @@ TEST_CASE("CUDA RealDiv, Div, FloorMod, Pow match the CPU") {
 }
 
 TEST_CASE("CUDA FloorDiv, TruncateDiv, SquaredDifference, Atan2 match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType dtype : kFloats) {
     for (const char* op : {"FloorDiv", "TruncateDiv", "SquaredDifference", "Atan2"}) {
       CheckOp(op, dtype, Patterns());
@@ -163,38 +163,38 @@ TEST_CASE("CUDA FloorDiv, TruncateDiv, SquaredDifference, Atan2 match the CPU") 
 }
 
 TEST_CASE("CUDA integer Div and FloorMod wrap MIN / -1 and follow the divisor's sign") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const Tensor x = from_vector<int32_t>({std::numeric_limits<int32_t>::min(), -7, 7, -7, 7, 0});
   const Tensor y = from_vector<int32_t>({-1, 2, -2, -2, 2, -3});
   for (const char* op : {"Div", "FloorMod"}) {
     INFO(op);
-    testing::ExpectGpuMatchesCpu(
+    testing::ExpectDeviceMatchesCpu(
         [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{Run(op, in)}; }, {x, y}, 0);
   }
 }
 
 TEST_CASE("CUDA integer Div by zero and Pow to a negative power are errors, as on the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType dtype : {kInt32, kInt64}) {
-    const Tensor x = testing::MakeTensor(dtype, {4}, {1, 2, 3, 4}).gpu();
-    const Tensor zero = testing::MakeTensor(dtype, {4}, {1, 2, 0, 4}).gpu();
+    const Tensor x = testing::OnTestDevice(testing::MakeTensor(dtype, {4}, {1, 2, 3, 4}));
+    const Tensor zero = testing::OnTestDevice(testing::MakeTensor(dtype, {4}, {1, 2, 0, 4}));
     testing::ExpectError([&] { Run("Div", {x, zero}); }, {"division by zero", "flat index 2"});
     testing::ExpectError([&] { Run("FloorMod", {x, zero}); }, {"division by zero", "index 2"});
-    const Tensor negative = testing::MakeTensor(dtype, {4}, {1, 2, 3, -5}).gpu();
+    const Tensor negative = testing::OnTestDevice(testing::MakeTensor(dtype, {4}, {1, 2, 3, -5}));
     testing::ExpectError(
         [&] {
           Run("Pow", {x, negative});
         },
         {"negative integer powers", "-5", "flat index 3"});
     // An empty output reads no divisor.
-    const Tensor empty = testing::MakeTensor(dtype, {0}, {}).gpu();
-    const Tensor scalar_zero = testing::MakeTensor(dtype, {}, {0}).gpu();
+    const Tensor empty = testing::OnTestDevice(testing::MakeTensor(dtype, {0}, {}));
+    const Tensor scalar_zero = testing::OnTestDevice(testing::MakeTensor(dtype, {}, {0}));
     CHECK(Run("Div", {empty, scalar_zero}).num_elements() == 0);
   }
 }
 
 TEST_CASE("CUDA comparisons and logical ops match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const char* op : {"Less", "LessEqual", "Greater", "GreaterEqual"}) {
     for (DType dtype : kArithmetic) CheckOp(op, dtype, Patterns());
   }
@@ -209,12 +209,12 @@ TEST_CASE("CUDA comparisons and logical ops match the CPU") {
 }
 
 TEST_CASE("CUDA Equal/NotEqual of shapes that do not broadcast, incompatible_shape_error=false") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const char* op : {"Equal", "NotEqual"}) {
     INFO(op);
     const Tensor x = testing::MakeTensor(kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
     const Tensor y = testing::MakeTensor(kFloat32, {4}, {1, 2, 3, 4});
-    testing::ExpectGpuMatchesCpu(
+    testing::ExpectDeviceMatchesCpu(
         [&](const std::vector<Tensor>& in) {
           OpCall call(OpRegistry::Global().Find(op), TensorList(in.begin(), in.end()), OpSite());
           call.attrs[1] = false;  // incompatible_shape_error

@@ -59,7 +59,7 @@ double Tolerance(DType dtype, bool transcendental) {
 
 void CheckFused(const std::vector<Tensor>& inputs, const std::vector<std::string>& ops,
                 const std::vector<int64_t>& operands, double tol) {
-  testing::ExpectGpuMatchesCpu(
+  testing::ExpectDeviceMatchesCpu(
       [&](const std::vector<Tensor>& in) {
         return std::vector<Tensor>{fused_elementwise(in, ops, operands)};
       },
@@ -67,7 +67,7 @@ void CheckFused(const std::vector<Tensor>& inputs, const std::vector<std::string
 }
 
 TEST_CASE("CUDA _FusedElementwise matches the CPU for every op, full and scalar operands") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64}) {
     for (int64_t n : {int64_t{1}, int64_t{1001}}) {
       const Tensor x = testing::MakeTensor(dtype, {n}, Values(n, 0));
@@ -91,7 +91,7 @@ TEST_CASE("CUDA _FusedElementwise matches the CPU for every op, full and scalar 
 }
 
 TEST_CASE("CUDA _FusedElementwise runs multi-instruction programs on any size") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   // tanh(x * y + 1), squared, times x: inputs [x, y, 1], values reused.
   const std::vector<std::string> ops = {"Mul", "AddV2", "Tanh", "Square", "Mul"};
   const std::vector<int64_t> operands = {0, 1, 3, 2, 4, 5, 6, 0};
@@ -114,9 +114,9 @@ TEST_CASE("CUDA _FusedElementwise runs multi-instruction programs on any size") 
 }
 
 TEST_CASE("CUDA _FusedElementwise rejects an input of another shape, like the CPU") {
-  if (testing::SkipWithoutGpu()) return;
-  const Tensor x = testing::MakeTensor(kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6}).gpu();
-  const Tensor y = testing::MakeTensor(kFloat32, {3}, {1, 2, 3}).gpu();
+  if (testing::SkipWithoutTestDevice()) return;
+  const Tensor x = testing::OnTestDevice(testing::MakeTensor(kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6}));
+  const Tensor y = testing::OnTestDevice(testing::MakeTensor(kFloat32, {3}, {1, 2, 3}));
   testing::ExpectError([&] { fused_elementwise({x, y}, {"AddV2"}, {0, 1}); }, {"single element"});
 }
 

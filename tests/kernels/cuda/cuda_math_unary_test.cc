@@ -85,7 +85,7 @@ double Tolerance(const std::string& op, DType dtype) {
 void CheckUnary(const std::string& op, DType dtype, const Shape& shape) {
   INFO(op << " " << DTypeName(dtype) << " " << shape.str());
   const Tensor x = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 1));
-  testing::ExpectGpuMatchesCpu(
+  testing::ExpectDeviceMatchesCpu(
       [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{Run(op, in)}; }, {x},
       Tolerance(op, dtype));
 }
@@ -95,7 +95,7 @@ const std::vector<DType> kFloats = {kFloat32, kFloat64, kFloat16, kBFloat16};
 const std::vector<DType> kAll = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64, kBool};
 
 TEST_CASE("CUDA Neg, Abs, Square, Sign match the CPU (integers included)") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const char* op : {"Neg", "Abs", "Square", "Sign"}) {
     for (DType dtype : kArithmetic) {
       for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
@@ -106,7 +106,7 @@ TEST_CASE("CUDA Neg, Abs, Square, Sign match the CPU (integers included)") {
 }
 
 TEST_CASE("CUDA Floor, Ceil, Sqrt, Rsqrt, Exp, Log, Log1p match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const char* op : {"Floor", "Ceil", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p"}) {
     for (DType dtype : kFloats) {
       for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
@@ -118,7 +118,7 @@ TEST_CASE("CUDA Floor, Ceil, Sqrt, Rsqrt, Exp, Log, Log1p match the CPU") {
 
 TEST_CASE(
     "CUDA Round, Rint, Selu, Softsign, Erf, Erfc, Erfinv, Sin, Cos, LeakyRelu match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType dtype : {kInt32, kInt64}) {
     for (const Shape& shape : Shapes()) CheckUnary("Round", dtype, shape);
   }
@@ -132,13 +132,13 @@ TEST_CASE(
 }
 
 TEST_CASE("CUDA LogicalNot matches the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const Shape& shape : Shapes()) CheckUnary("LogicalNot", kBool, shape);
   CheckUnary("LogicalNot", kBool, kLarge);
 }
 
 TEST_CASE("CUDA IsNan, IsInf, IsFinite and CheckNumerics match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (const char* op : {"IsNan", "IsInf", "IsFinite"}) {
     for (DType dtype : kFloats) {
       for (const Shape& shape : Shapes()) CheckUnary(op, dtype, shape);
@@ -148,54 +148,57 @@ TEST_CASE("CUDA IsNan, IsInf, IsFinite and CheckNumerics match the CPU") {
   for (DType dtype : kFloats) {
     INFO(DTypeName(dtype));
     std::vector<double> v(kLarge.num_elements(), 1.5);
-    testing::ExpectGpuMatchesCpu(
+    testing::ExpectDeviceMatchesCpu(
         [](const std::vector<Tensor>& in) {
           return std::vector<Tensor>{check_numerics(in[0], "fine")};
         },
         {testing::MakeTensor(dtype, kLarge, v)}, 0);
     v[v.size() - 3] = kNan;
-    testing::ExpectError([&] { check_numerics(testing::MakeTensor(dtype, kLarge, v).gpu(), "m"); },
-                         {"CheckNumerics", "m : Tensor had NaN values"});
+    testing::ExpectError(
+        [&] { check_numerics(testing::OnTestDevice(testing::MakeTensor(dtype, kLarge, v)), "m"); },
+        {"CheckNumerics", "m : Tensor had NaN values"});
     v[7] = -kInf;
-    testing::ExpectError([&] { check_numerics(testing::MakeTensor(dtype, kLarge, v).gpu(), "m"); },
-                         {"CheckNumerics", "m : Tensor had Inf and NaN values"});
+    testing::ExpectError(
+        [&] { check_numerics(testing::OnTestDevice(testing::MakeTensor(dtype, kLarge, v)), "m"); },
+        {"CheckNumerics", "m : Tensor had Inf and NaN values"});
     v[v.size() - 3] = 0;
-    testing::ExpectError([&] { check_numerics(testing::MakeTensor(dtype, kLarge, v).gpu(), "m"); },
-                         {"CheckNumerics", "m : Tensor had Inf values"});
+    testing::ExpectError(
+        [&] { check_numerics(testing::OnTestDevice(testing::MakeTensor(dtype, kLarge, v)), "m"); },
+        {"CheckNumerics", "m : Tensor had Inf values"});
   }
 }
 
 TEST_CASE("CUDA Erfinv matches the CPU across (-1, 1)") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64}) {
     std::vector<double> v(20001);
     for (size_t i = 0; i < v.size(); ++i) v[i] = (static_cast<double>(i) - 10000) / 10000.5;
-    testing::ExpectGpuMatchesCpu(
+    testing::ExpectDeviceMatchesCpu(
         [](const std::vector<Tensor>& in) { return std::vector<Tensor>{erfinv(in[0])}; },
         {testing::MakeTensor(dtype, {20001}, v)}, Tolerance("Erfinv", dtype));
   }
 }
 
 TEST_CASE("CUDA Bucketize matches the CPU, NaN and infinities included") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const auto buckets = [](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{bucketize(in[0], {-1e20f, -2.5f, -0.f, 0.5f, 1.f, 69999.f})};
   };
   for (DType dtype : {kFloat32, kFloat64, kInt32, kInt64}) {
     for (const Shape& shape : Shapes()) {
       INFO(DTypeName(dtype) << " " << shape.str());
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           buckets, {testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 1))}, 0);
     }
   }
   const auto no_boundaries = [](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{bucketize(in[0], {})};
   };
-  testing::ExpectGpuMatchesCpu(no_boundaries, {constant({1.f, 2.f})}, 0);
+  testing::ExpectDeviceMatchesCpu(no_boundaries, {constant({1.f, 2.f})}, 0);
 }
 
 TEST_CASE("CUDA ClipByValue matches the CPU with scalar and full-shape bounds") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const auto clip = [](const std::vector<Tensor>& in) {
     return std::vector<Tensor>{clip_by_value(in[0], in[1], in[2])};
   };
@@ -205,16 +208,16 @@ TEST_CASE("CUDA ClipByValue matches the CPU with scalar and full-shape bounds") 
       const Tensor t = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 1));
       const Tensor lo = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 2));
       const Tensor hi = testing::MakeTensor(dtype, shape, Values(dtype, shape.num_elements(), 3));
-      testing::ExpectGpuMatchesCpu(clip, {t, lo, hi}, 0);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(clip, {t, lo, hi}, 0);
+      testing::ExpectDeviceMatchesCpu(
           clip, {t, testing::MakeTensor(dtype, {}, {-2}), testing::MakeTensor(dtype, {}, {3})}, 0);
-      testing::ExpectGpuMatchesCpu(clip, {t, testing::MakeTensor(dtype, {}, {-2}), hi}, 0);
+      testing::ExpectDeviceMatchesCpu(clip, {t, testing::MakeTensor(dtype, {}, {-2}), hi}, 0);
     }
   }
 }
 
 TEST_CASE("CUDA Cast matches the CPU for every dtype pair") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   for (DType from : kAll) {
     std::vector<double> values = Values(from, 1001, 2);
     if (IsFloat(from)) {  // out of int32 and int64 range, and the boundaries
@@ -226,18 +229,18 @@ TEST_CASE("CUDA Cast matches the CPU for every dtype pair") {
     const Tensor x = testing::MakeTensor(from, shape, values);
     for (DType to : kAll) {
       INFO(DTypeName(from) << " -> " << DTypeName(to));
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{cast(in[0], to)}; }, {x},
           0);
       const Tensor empty = testing::MakeTensor(from, {0, 2}, {});
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{cast(in[0], to)}; },
           {empty}, 0);
     }
   }
   const Tensor large = testing::MakeTensor(kFloat32, kLarge, Values(kFloat32, kLarge[0], 0));
   for (DType to : {kInt32, kFloat16, kBool}) {
-    testing::ExpectGpuMatchesCpu(
+    testing::ExpectDeviceMatchesCpu(
         [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{cast(in[0], to)}; },
         {large}, 0);
   }
@@ -246,7 +249,7 @@ TEST_CASE("CUDA Cast matches the CPU for every dtype pair") {
 // Issue 37: Cast with Truncate=true (Note [Cast with Truncate] in kernels/cpu/math/cast_kernel.cc)
 // zeroes the mantissa bits the destination lacks, on both devices; the other pairs ignore it.
 TEST_CASE("CUDA Cast with Truncate matches the CPU for every float pair") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const OpDef* op = OpRegistry::Global().Find("Cast");
   const auto truncating_cast = [op](DType to) {
     return [op, to](const std::vector<Tensor>& in) {
@@ -263,7 +266,7 @@ TEST_CASE("CUDA Cast with Truncate matches the CPU for every float pair") {
     const Tensor x = testing::MakeTensor(from, {static_cast<int64_t>(values.size())}, values);
     for (DType to : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kBool}) {
       INFO(DTypeName(from) << " -> " << DTypeName(to) << " with Truncate");
-      testing::ExpectGpuMatchesCpu(truncating_cast(to), {x}, 0);
+      testing::ExpectDeviceMatchesCpu(truncating_cast(to), {x}, 0);
     }
   }
 }
@@ -273,7 +276,7 @@ struct SelectPattern {
 };
 
 TEST_CASE("CUDA SelectV2 matches the CPU with three-way broadcasting") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const std::vector<SelectPattern> patterns = {
       {{17, 33}, {17, 33}, {17, 33}},  // contiguous
       {{}, {1001}, {1001}},            // scalar condition
@@ -293,7 +296,7 @@ TEST_CASE("CUDA SelectV2 matches the CPU with three-way broadcasting") {
       const Tensor c = testing::MakeTensor(kBool, p.cond, Values(kBool, p.cond.num_elements(), 0));
       const Tensor t = testing::MakeTensor(dtype, p.t, Values(dtype, p.t.num_elements(), 1));
       const Tensor e = testing::MakeTensor(dtype, p.e, Values(dtype, p.e.num_elements(), 2));
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{where(in[0], in[1], in[2])};
           },

@@ -16,7 +16,7 @@ Tensor Random(const Shape& shape, int seed, DType dtype, double lo = -1, double 
 }
 
 TEST_CASE("CUDA FusedBatchNormV3 matches the CPU in training and inference") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 1;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     const DType u = dtype == kFloat64 ? kFloat64 : kFloat32;
@@ -27,7 +27,7 @@ TEST_CASE("CUDA FusedBatchNormV3 matches the CPU in training and inference") {
         if (shape[0] == 0 && training) continue;  // NaN statistics: compared below
         INFO(DTypeName(dtype) << " " << shape.str() << " training=" << training);
         const int64_t c = shape[3];
-        testing::ExpectGpuMatchesCpu(
+        testing::ExpectDeviceMatchesCpu(
             [training](const std::vector<Tensor>& in) {
               const FusedBatchNormResult r =
                   fused_batch_norm(in[0], in[1], in[2], in[3], in[4], 1e-3f, training);
@@ -47,9 +47,9 @@ TEST_CASE("CUDA FusedBatchNormV3 matches the CPU in training and inference") {
 }
 
 TEST_CASE("CUDA FusedBatchNormV3 training on an empty batch gives NaN statistics") {
-  if (testing::SkipWithoutGpu()) return;
-  const Tensor x = Tensor::Empty(kFloat32, {0, 3, 3, 2}).gpu();
-  const Tensor v = constant(std::vector<float>{1, 2}, {2}).gpu();
+  if (testing::SkipWithoutTestDevice()) return;
+  const Tensor x = testing::OnTestDevice(Tensor::Empty(kFloat32, {0, 3, 3, 2}));
+  const Tensor v = testing::OnTestDevice(constant(std::vector<float>{1, 2}, {2}));
   const FusedBatchNormResult r = fused_batch_norm(x, v, v, v, v, 1e-3f, true);
   for (const Tensor& t :
        {r.batch_mean, r.batch_variance, r.reserve_space_1, r.reserve_space_2, r.reserve_space_3}) {

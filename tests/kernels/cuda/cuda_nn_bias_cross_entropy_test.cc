@@ -26,13 +26,13 @@ double Tol(DType dtype) {
 }
 
 TEST_CASE("CUDA BiasAdd matches the CPU for every dtype") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 1;
   for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt32, kInt64}) {
     for (const Shape& shape :
          {Shape{0, 4}, Shape{7, 13}, Shape{2, 5, 7, 3}, Shape{64, 1000, 3}, Shape{3, 1}}) {
       INFO(DTypeName(dtype) << " " << shape.str());
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) { return std::vector<Tensor>{bias_add(in[0], in[1])}; },
           {Random(shape, seed++, dtype, 20), Random({shape[shape.rank() - 1]}, seed++, dtype, 20)},
           Tol(dtype));
@@ -46,12 +46,12 @@ Tensor Distribution(const Shape& shape, int seed, DType dtype) {
 }
 
 TEST_CASE("CUDA softmax cross-entropies match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 100;
   for (DType dtype : {kFloat32, kFloat64}) {
     for (const Shape& shape : {Shape{0, 5}, Shape{1, 1}, Shape{9, 13}, Shape{300, 1000}}) {
       INFO(DTypeName(dtype) << " " << shape.str());
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{softmax_cross_entropy_with_logits(in[1], in[0])};
           },
@@ -60,7 +60,7 @@ TEST_CASE("CUDA softmax cross-entropies match the CPU") {
         const Tensor labels = cast(
             floor(random_uniform({shape[0]}, seed++, kFloat32, 0, static_cast<double>(shape[1]))),
             label_type);
-        testing::ExpectGpuMatchesCpu(
+        testing::ExpectDeviceMatchesCpu(
             [](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{sparse_softmax_cross_entropy_with_logits(in[1], in[0])};
             },
@@ -72,7 +72,7 @@ TEST_CASE("CUDA softmax cross-entropies match the CPU") {
 
 // Issue 37: the shifted logits' loss at huge logits, and labels and logits broadcast to 2-D.
 TEST_CASE("CUDA softmax cross-entropy keeps huge logits' loss and broadcasts like the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const auto both = [](const std::vector<Tensor>& in) {
     OpCall call(OpRegistry::Global().Find("SoftmaxCrossEntropyWithLogits"), {in[0], in[1]}, {});
     const OutputList out = RunOp(call);
@@ -80,15 +80,15 @@ TEST_CASE("CUDA softmax cross-entropy keeps huge logits' loss and broadcasts lik
   };
   for (DType dtype : {kFloat32, kFloat64}) {
     INFO(DTypeName(dtype));
-    testing::ExpectGpuMatchesCpu(both,
-                                 {testing::MakeTensor(dtype, {1, 3}, {1e30, 1e30, -1e30}),
-                                  testing::MakeTensor(dtype, {1, 3}, {1, 0, 0})},
-                                 Tol(dtype));
+    testing::ExpectDeviceMatchesCpu(both,
+                                    {testing::MakeTensor(dtype, {1, 3}, {1e30, 1e30, -1e30}),
+                                     testing::MakeTensor(dtype, {1, 3}, {1, 0, 0})},
+                                    Tol(dtype));
     int seed = 200;
     for (const auto& [logits, labels] : std::vector<std::pair<Shape, Shape>>{
              {{9, 13}, {1, 13}}, {{1, 13}, {9, 13}}, {{9, 13}, {9, 1}}, {{9, 13}, {13}}}) {
       INFO(logits.str() << " " << labels.str());
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           both, {Random(logits, seed++, dtype, 30), Distribution(labels, seed++, dtype)},
           Tol(dtype));
     }

@@ -62,25 +62,26 @@ struct ConvOps {
 };
 
 // The forward op and both gradients on the GPU against the CPU, for every case and dtype.
-void ExpectConvOpsGpuMatchCpu(const ConvOps& ops, const std::vector<ConvCase>& cases, int seed) {
+void ExpectConvOpsOnDeviceMatchCpu(const ConvOps& ops, const std::vector<ConvCase>& cases,
+                                   int seed) {
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     for (const ConvCase& c : cases) {
       INFO(DTypeName(dtype) << " input " << c.input.str() << " filter " << c.filter.str() << " "
                             << c.padding);
       const Tensor x = Random(c.input, seed++, dtype);
       const Tensor w = Random(c.filter, seed++, dtype);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{ops.forward(c, in[0], in[1])};
           },
           {x, w}, Tol(dtype));
       const Tensor dy = Random(ops.forward(c, x, w).shape(), seed++, dtype);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{ops.backprop_input(c, in[0], in[1])};
           },
           {w, dy}, Tol(dtype));
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{ops.backprop_filter(c, in[0], in[1])};
           },
@@ -90,7 +91,7 @@ void ExpectConvOpsGpuMatchCpu(const ConvOps& ops, const std::vector<ConvCase>& c
 }
 
 TEST_CASE("CUDA Conv2D and its gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const ConvOps ops = {
       [](const ConvCase& c, const Tensor& x, const Tensor& w) {
         if (c.padding == "EXPLICIT")
@@ -106,7 +107,7 @@ TEST_CASE("CUDA Conv2D and its gradients match the CPU") {
                                       c.explicit_paddings);
       },
   };
-  ExpectConvOpsGpuMatchCpu(ops, Cases(), 1);
+  ExpectConvOpsOnDeviceMatchCpu(ops, Cases(), 1);
 }
 
 // Depthwise: multipliers 1 to 3, one input channel (cuDNN's plain convolution), SAME with an odd
@@ -131,7 +132,7 @@ std::vector<ConvCase> DepthwiseCases() {
 }
 
 TEST_CASE("CUDA DepthwiseConv2dNative and its gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const ConvOps ops = {
       [](const ConvCase& c, const Tensor& x, const Tensor& w) {
         if (c.padding == "EXPLICIT") {
@@ -149,7 +150,7 @@ TEST_CASE("CUDA DepthwiseConv2dNative and its gradients match the CPU") {
                                                 c.explicit_paddings);
       },
   };
-  ExpectConvOpsGpuMatchCpu(ops, DepthwiseCases(), 300);
+  ExpectConvOpsOnDeviceMatchCpu(ops, DepthwiseCases(), 300);
 }
 
 // Conv3D: SAME with symmetric and asymmetric padding, VALID with strides, dilations, a larger case
@@ -167,7 +168,7 @@ std::vector<ConvCase> Conv3DCases() {
 }
 
 TEST_CASE("CUDA Conv3D and its gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const ConvOps ops = {
       [](const ConvCase& c, const Tensor& x, const Tensor& w) {
         return conv3d(x, w, c.strides, c.padding, c.dilations);
@@ -179,7 +180,7 @@ TEST_CASE("CUDA Conv3D and its gradients match the CPU") {
         return conv3d_backprop_filter(x, c.filter, dy, c.strides, c.padding, c.dilations);
       },
   };
-  ExpectConvOpsGpuMatchCpu(ops, Conv3DCases(), 700);
+  ExpectConvOpsOnDeviceMatchCpu(ops, Conv3DCases(), 700);
 }
 
 // A fused convolution of (input, filter, args, fused_ops), stride 2, SAME padding.
@@ -199,7 +200,7 @@ void ExpectFusedConvMatchesCpu(FusedConvFn conv, const Shape& filter, int64_t ou
                                                    {2, 5, 4, out_channels})) {
         inputs.push_back(arg);
       }
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [conv, ops](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{conv(in[0], in[1], absl::MakeConstSpan(in).subspan(2), ops)};
           },
@@ -209,7 +210,7 @@ void ExpectFusedConvMatchesCpu(FusedConvFn conv, const Shape& filter, int64_t ou
 }
 
 TEST_CASE("CUDA _FusedConv2D matches the CPU for every fusion") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   ExpectFusedConvMatchesCpu(
       [](const Tensor& x, const Tensor& f, absl::Span<const Tensor> args,
          const std::vector<std::string>& ops) {
@@ -219,7 +220,7 @@ TEST_CASE("CUDA _FusedConv2D matches the CPU for every fusion") {
 }
 
 TEST_CASE("CUDA _FusedDepthwiseConv2dNative matches the CPU for every fusion") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   ExpectFusedConvMatchesCpu(
       [](const Tensor& x, const Tensor& f, absl::Span<const Tensor> args,
          const std::vector<std::string>& ops) {

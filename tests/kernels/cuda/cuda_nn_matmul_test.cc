@@ -31,7 +31,7 @@ Shape Stored(int64_t rows, int64_t cols, bool transposed) {
 }
 
 TEST_CASE("CUDA MatMul matches the CPU for every transpose combination and dtype") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 1;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     // Sizes that are not multiples of cuBLAS's tiles, one large enough for many blocks, and an
@@ -44,7 +44,7 @@ TEST_CASE("CUDA MatMul matches the CPU for every transpose combination and dtype
         for (bool tb : {false, true}) {
           INFO(DTypeName(dtype) << " m=" << m << " k=" << k << " n=" << n << " ta=" << ta
                                 << " tb=" << tb);
-          testing::ExpectGpuMatchesCpu(
+          testing::ExpectDeviceMatchesCpu(
               [ta, tb](const std::vector<Tensor>& in) {
                 return std::vector<Tensor>{matmul(in[0], in[1], ta, tb)};
               },
@@ -57,7 +57,7 @@ TEST_CASE("CUDA MatMul matches the CPU for every transpose combination and dtype
 }
 
 TEST_CASE("CUDA BatchMatMulV2 matches the CPU with broadcast batch dims") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 100;
   // Full batches, one side broadcast, both sides broadcast in different dims (not expressible as
   // one strided batch), rank 2 against rank 4.
@@ -75,7 +75,7 @@ TEST_CASE("CUDA BatchMatMulV2 matches the CPU with broadcast batch dims") {
           ys.set_dim(ys.rank() - 1, y[y.rank() - 2]);
           ys.set_dim(ys.rank() - 2, y[y.rank() - 1]);
         }
-        testing::ExpectGpuMatchesCpu(
+        testing::ExpectDeviceMatchesCpu(
             [adj](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{matmul(in[0], in[1], adj, adj)};
             },
@@ -86,7 +86,7 @@ TEST_CASE("CUDA BatchMatMulV2 matches the CPU with broadcast batch dims") {
 }
 
 TEST_CASE("CUDA _FusedMatMul matches the CPU for every fusion") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 200;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     for (const std::vector<std::string>& ops : testing::SupportedFusedOps()) {
@@ -96,7 +96,7 @@ TEST_CASE("CUDA _FusedMatMul matches the CPU for every fusion") {
       for (const Tensor& arg : testing::FusionArgs(ops, Random({65}, seed++, dtype), {33, 65})) {
         inputs.push_back(arg);
       }
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [ops](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{fused_matmul(in[0], in[1],
                                                     absl::MakeConstSpan(in).subspan(2), ops, false,
@@ -108,7 +108,7 @@ TEST_CASE("CUDA _FusedMatMul matches the CPU for every fusion") {
 }
 
 TEST_CASE("CUDA _ResourceApplyMatMulGradientDescent updates the variable like the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   constexpr int64_t m = 13, k = 37, n = 9;
   int seed = 300;
   for (DType dtype : {kFloat32, kFloat64}) {
@@ -121,11 +121,12 @@ TEST_CASE("CUDA _ResourceApplyMatMulGradientDescent updates the variable like th
         const Tensor alpha = cast(constant(0.125f), dtype);
         Variable cpu_var(init, "w_cpu");
         resource_apply_matmul_gradient_descent(cpu_var.handle(), alpha, a, b, ta, tb);
-        Variable gpu_var(init.gpu(), "w_gpu");
-        resource_apply_matmul_gradient_descent(gpu_var.handle(), alpha.gpu(), a.gpu(), b.gpu(), ta,
-                                               tb);
-        CHECK(gpu_var.value().device() == Device::cuda(0));
-        testing::ExpectTensorNear(gpu_var.value().cpu(), cpu_var.value(), Tol(dtype));
+        using testing::OnTestDevice;
+        Variable device_var(OnTestDevice(init), "w_device");
+        resource_apply_matmul_gradient_descent(device_var.handle(), OnTestDevice(alpha),
+                                               OnTestDevice(a), OnTestDevice(b), ta, tb);
+        CHECK(device_var.value().device() == testing::TestDevice());
+        testing::ExpectTensorNear(device_var.value().cpu(), cpu_var.value(), Tol(dtype));
       }
     }
   }

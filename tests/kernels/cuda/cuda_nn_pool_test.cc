@@ -37,13 +37,13 @@ std::vector<PoolCase> Cases() {
 }
 
 TEST_CASE("CUDA pooling and its gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 1;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     for (const PoolCase& c : Cases()) {
       INFO(DTypeName(dtype) << " " << c.input.str() << " " << c.padding);
       const Tensor x = Random(c.input, seed++, dtype);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&c](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{max_pool(in[0], c.ksize, c.strides, c.padding),
                                        avg_pool(in[0], c.ksize, c.strides, c.padding)};
@@ -52,7 +52,7 @@ TEST_CASE("CUDA pooling and its gradients match the CPU") {
       const Tensor y = max_pool(x, c.ksize, c.strides, c.padding);
       const Tensor dy = Random(y.shape(), seed++, dtype);
       const Tensor ddx = Random(c.input, seed++, dtype);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&c](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{
                 max_pool_grad(in[0], in[1], in[2], c.ksize, c.strides, c.padding),
@@ -75,7 +75,7 @@ std::vector<PoolCase> Cases3D() {
 }
 
 TEST_CASE("CUDA 3-D pooling and its gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 100;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     for (const PoolCase& c : Cases3D()) {
@@ -84,7 +84,7 @@ TEST_CASE("CUDA 3-D pooling and its gradients match the CPU") {
       const Tensor y = avg_pool3d(x, c.ksize, c.strides, c.padding);
       const Tensor dy = Random(y.shape(), seed++, dtype);
       const Tensor ddx = Random(c.input, seed++, dtype);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&c](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{
                 avg_pool3d(in[0], c.ksize, c.strides, c.padding),
@@ -92,7 +92,7 @@ TEST_CASE("CUDA 3-D pooling and its gradients match the CPU") {
           },
           {x, dy}, Tol(dtype));
       if (dtype == kFloat64) continue;
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&c](const std::vector<Tensor>& in) {
             const Tensor pooled = max_pool3d(in[0], c.ksize, c.strides, c.padding);
             return std::vector<Tensor>{
@@ -105,11 +105,11 @@ TEST_CASE("CUDA 3-D pooling and its gradients match the CPU") {
 }
 
 TEST_CASE("CUDA MaxPoolGrad routes ties to the first maximum like the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   // All-equal windows: every window's gradient goes to its first cell.
   const Tensor x = constant(std::vector<float>(2 * 6 * 6 * 3, 1.0f), {2, 6, 6, 3});
   const Tensor dy = random_uniform({2, 3, 3, 3}, 7, kFloat32, -1, 1);
-  testing::ExpectGpuMatchesCpu(
+  testing::ExpectDeviceMatchesCpu(
       [](const std::vector<Tensor>& in) {
         const Tensor y = max_pool(in[0], {1, 3, 3, 1}, {1, 2, 2, 1}, "SAME");
         return std::vector<Tensor>{

@@ -40,7 +40,7 @@ struct Mode {
 };
 
 TEST_CASE("CUDA resizes and their gradients match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 1;
   for (const Mode m : {Mode{false, false}, Mode{true, false}, Mode{false, true}}) {
     for (const ResizeCase& c : Cases()) {
@@ -52,19 +52,19 @@ TEST_CASE("CUDA resizes and their gradients match the CPU") {
         INFO(DTypeName(dtype) << " " << c.image.str() << " to " << c.out_h << "x" << c.out_w
                               << " align_corners " << m.align_corners << " half_pixel_centers "
                               << m.half_pixel_centers);
-        testing::ExpectGpuMatchesCpu(
+        testing::ExpectDeviceMatchesCpu(
             [&](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{
                   resize_bilinear(in[0], size, m.align_corners, m.half_pixel_centers)};
             },
             {Random(c.image, seed++, dtype)}, 1e-5);
-        testing::ExpectGpuMatchesCpu(
+        testing::ExpectDeviceMatchesCpu(
             [&](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{
                   resize_nearest_neighbor(in[0], size, m.align_corners, m.half_pixel_centers)};
             },
             {Random(c.image, seed++, dtype)}, 0);
-        testing::ExpectGpuMatchesCpu(
+        testing::ExpectDeviceMatchesCpu(
             [&](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{
                   resize_bilinear_grad(in[0], in[1], m.align_corners, m.half_pixel_centers),
@@ -77,7 +77,7 @@ TEST_CASE("CUDA resizes and their gradients match the CPU") {
       }
       INFO("integers " << c.image.str());
       const Tensor ints = cast(Random(c.image, seed++, kFloat32) * 100.f, kInt32);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{
                 resize_nearest_neighbor(in[0], size, m.align_corners, m.half_pixel_centers),
@@ -87,7 +87,7 @@ TEST_CASE("CUDA resizes and their gradients match the CPU") {
           },
           {ints}, 1e-5);
       const Tensor int_grads = cast(Random(resized, seed++, kFloat32) * 100.f, kInt32);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [&](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{resize_nearest_neighbor_grad(
                 in[0], image_size, m.align_corners, m.half_pixel_centers)};

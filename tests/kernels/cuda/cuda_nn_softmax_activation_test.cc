@@ -23,14 +23,14 @@ double Tol(DType dtype) { return dtype == kFloat64 ? 1e-12 : dtype == kFloat32 ?
 const std::vector<Shape> kShapes = {Shape{0, 3}, Shape{7, 13}, Shape{3, 1000, 171}};
 
 TEST_CASE("CUDA Softmax and LogSoftmax match the CPU over the last axis") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 1;
   for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     // Rows wider than a block, a single column, large logits (max shift), rank 1 and 3.
     for (const Shape& shape :
          {Shape{0, 5}, Shape{4, 1}, Shape{9, 1000}, Shape{3, 5, 2049}, Shape{17}, Shape{128, 10}}) {
       INFO(DTypeName(dtype) << " " << shape.str());
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{softmax(in[0]), log_softmax(in[0])};
           },
@@ -40,12 +40,12 @@ TEST_CASE("CUDA Softmax and LogSoftmax match the CPU over the last axis") {
 }
 
 TEST_CASE("CUDA activations match the CPU for every dtype") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 100;
   for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
     for (const Shape& shape : kShapes) {
       INFO(DTypeName(dtype) << " " << shape.str());
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             const Tensor& x = in[0];
             return std::vector<Tensor>{relu(x),     relu6(x),           elu(x), sigmoid(x), tanh(x),
@@ -57,14 +57,14 @@ TEST_CASE("CUDA activations match the CPU for every dtype") {
 }
 
 TEST_CASE("CUDA Relu, Relu6 and ReluGrad match the CPU for integers") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   int seed = 200;
   for (DType dtype : {kInt32, kInt64}) {
     for (const Shape& shape : kShapes) {
       INFO(DTypeName(dtype) << " " << shape.str());
       const Tensor x = cast(Random(shape, seed++, kFloat32, 10), dtype);
       const Tensor g = cast(Random(shape, seed++, kFloat32, 10), dtype);
-      testing::ExpectGpuMatchesCpu(
+      testing::ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{relu(in[0]), relu6(in[0]), relu_grad(in[1], in[0])};
           },

@@ -6,7 +6,6 @@
 // 2^24 so every order is exact) must match exactly, as must Max, Min and the Arg ops. Float sums
 // of inexact values differ from the CPU's only by summation order (a tree of warp shuffles here,
 // pairwise blocks there): 1e-5 for float32 and 1e-12 for float64 (absolute + relative).
-// Every case skips without a GPU.
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -17,8 +16,8 @@
 namespace duet {
 namespace {
 
-using testing::ExpectGpuMatchesCpu;
-using testing::SkipWithoutGpu;
+using testing::ExpectDeviceMatchesCpu;
+using testing::SkipWithoutTestDevice;
 
 const std::vector<DType> kTypes = {kFloat32, kFloat64, kInt32, kInt64};
 
@@ -51,7 +50,7 @@ const std::vector<std::vector<int64_t>> kAxesSets = {{},     {0},    {1},    {2}
                                                      {0, 2}, {0, 1}, {1, 2}, {0, 1, 2}};
 
 TEST_CASE("CUDA reductions match the CPU over every axes set") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kTypes) {
     INFO("dtype " << DTypeName(dtype));
     for (const auto& axes : kAxesSets) {
@@ -60,21 +59,21 @@ TEST_CASE("CUDA reductions match the CPU over every axes set") {
         // Prod of 11 * 9 * 7 small integers overflows float: exact only for the ints (wrap).
         const bool prod = dtype == kInt32 || dtype == kInt64 || axes.size() == 1;
         const Axes a = axes.empty() ? Axes() : Axes(axes);
-        ExpectGpuMatchesCpu(AllReductions(a, keep_dims, prod), {Pattern(dtype, {7, 9, 11})},
-                            dtype == kFloat32 || dtype == kFloat64 ? 1e-6 : 0);
+        ExpectDeviceMatchesCpu(AllReductions(a, keep_dims, prod), {Pattern(dtype, {7, 9, 11})},
+                               dtype == kFloat32 || dtype == kFloat64 ? 1e-6 : 0);
       }
     }
   }
 }
 
 TEST_CASE("CUDA reductions of inexact floats match the CPU within rounding") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64}) {
     const double tol = dtype == kFloat32 ? 1e-5 : 1e-12;
     INFO("dtype " << DTypeName(dtype));
     for (const auto& axes : kAxesSets) {
-      ExpectGpuMatchesCpu(AllReductions(axes.empty() ? Axes() : Axes(axes), false, false),
-                          {Fractions(dtype, {7, 9, 11})}, tol);
+      ExpectDeviceMatchesCpu(AllReductions(axes.empty() ? Axes() : Axes(axes), false, false),
+                             {Fractions(dtype, {7, 9, 11})}, tol);
     }
     // Large: one block per row, column blocks, and the split paths for long reductions with
     // few outputs (rows and columns).
@@ -82,35 +81,35 @@ TEST_CASE("CUDA reductions of inexact floats match the CPU within rounding") {
          {Shape({1025, 1031}), Shape({3, 400001}), Shape({400001, 3}), Shape({2000003})}) {
       INFO("shape " << shape.str());
       for (int64_t axis : {0, -1}) {
-        ExpectGpuMatchesCpu(AllReductions(axis, true, false), {Fractions(dtype, shape)}, tol);
+        ExpectDeviceMatchesCpu(AllReductions(axis, true, false), {Fractions(dtype, shape)}, tol);
       }
-      ExpectGpuMatchesCpu(AllReductions(Axes(), false, false), {Fractions(dtype, shape)}, tol);
+      ExpectDeviceMatchesCpu(AllReductions(Axes(), false, false), {Fractions(dtype, shape)}, tol);
     }
-    ExpectGpuMatchesCpu(AllReductions(1, false), {Fractions(dtype, {33, 65, 3})}, tol);
+    ExpectDeviceMatchesCpu(AllReductions(1, false), {Fractions(dtype, {33, 65, 3})}, tol);
   }
   // Large integer reductions are exact (sums and products wrap the same in any order).
   for (DType dtype : {kInt32, kInt64}) {
-    ExpectGpuMatchesCpu(AllReductions({0, 2}, false), {Pattern(dtype, {1001, 7, 301})}, 0);
-    ExpectGpuMatchesCpu(AllReductions(Axes(), false), {Pattern(dtype, {2000003})}, 0);
+    ExpectDeviceMatchesCpu(AllReductions({0, 2}, false), {Pattern(dtype, {1001, 7, 301})}, 0);
+    ExpectDeviceMatchesCpu(AllReductions(Axes(), false), {Pattern(dtype, {2000003})}, 0);
   }
 }
 
 TEST_CASE("CUDA empty reductions give the CPU's identities") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kTypes) {
     INFO("dtype " << DTypeName(dtype));
     for (bool keep_dims : {false, true}) {
-      ExpectGpuMatchesCpu(AllReductions(0, keep_dims), {Pattern(dtype, {0, 5})}, 0);
-      ExpectGpuMatchesCpu(AllReductions(1, keep_dims), {Pattern(dtype, {0, 5})}, 0);
-      ExpectGpuMatchesCpu(AllReductions(Axes(), keep_dims), {Pattern(dtype, {3, 0, 2})}, 0);
+      ExpectDeviceMatchesCpu(AllReductions(0, keep_dims), {Pattern(dtype, {0, 5})}, 0);
+      ExpectDeviceMatchesCpu(AllReductions(1, keep_dims), {Pattern(dtype, {0, 5})}, 0);
+      ExpectDeviceMatchesCpu(AllReductions(Axes(), keep_dims), {Pattern(dtype, {3, 0, 2})}, 0);
     }
     // Only size-1 dims reduced: a copy (Mean divides by 1).
-    ExpectGpuMatchesCpu(AllReductions({0, 2}, false), {Pattern(dtype, {1, 6, 1})}, 0);
+    ExpectDeviceMatchesCpu(AllReductions({0, 2}, false), {Pattern(dtype, {1, 6, 1})}, 0);
   }
 }
 
 TEST_CASE("CUDA Max and Min propagate NaN like the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64}) {
     std::vector<double> v = testing::ToDoubles(Pattern(kFloat64, {6, 300}));
     v[5] = NAN;
@@ -118,7 +117,7 @@ TEST_CASE("CUDA Max and Min propagate NaN like the CPU") {
     v[300 * 4 + 7] = NAN;
     v[300 * 4 + 100] = NAN;
     const Tensor x = testing::MakeTensor(dtype, {6, 300}, v);
-    ExpectGpuMatchesCpu(
+    ExpectDeviceMatchesCpu(
         [](const std::vector<Tensor>& in) {
           return std::vector<Tensor>{reduce_max(in[0], 0), reduce_max(in[0], 1),
                                      reduce_min(in[0], 0), reduce_min(in[0], 1),
@@ -130,19 +129,19 @@ TEST_CASE("CUDA Max and Min propagate NaN like the CPU") {
 }
 
 TEST_CASE("CUDA ArgMax and ArgMin match the CPU (first of ties)") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kTypes) {
     for (DType out_type : {kInt32, kInt64}) {
       INFO("dtype " << DTypeName(dtype) << " output " << DTypeName(out_type));
       for (int64_t axis : {0, 1, 2, -1}) {
-        ExpectGpuMatchesCpu(
+        ExpectDeviceMatchesCpu(
             [axis, out_type](const std::vector<Tensor>& in) {
               return std::vector<Tensor>{argmax(in[0], axis, out_type),
                                          argmin(in[0], axis, out_type)};
             },
             {Pattern(dtype, {7, 9, 11})}, 0);
       }
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [out_type](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{argmax(in[0], 1, out_type), argmin(in[0], 1, out_type)};
           },
@@ -150,7 +149,7 @@ TEST_CASE("CUDA ArgMax and ArgMin match the CPU (first of ties)") {
     }
     for (const Shape& shape : {Shape({1025, 1031}), Shape({3, 300007}), Shape({300007, 3})}) {
       INFO("shape " << shape.str());
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{argmax(in[0], 0), argmin(in[0], 0), argmax(in[0], 1),
                                        argmin(in[0], 1)};
@@ -161,14 +160,14 @@ TEST_CASE("CUDA ArgMax and ArgMin match the CPU (first of ties)") {
 }
 
 TEST_CASE("CUDA Cumsum and Cumprod match the CPU exactly, every axis, exclusive and reverse") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   for (DType dtype : kTypes) {
     INFO("dtype " << DTypeName(dtype));
     for (int64_t axis : {0, 1, 2, -1}) {
       for (bool exclusive : {false, true}) {
         for (bool reverse : {false, true}) {
           INFO("axis " << axis << " exclusive " << exclusive << " reverse " << reverse);
-          ExpectGpuMatchesCpu(
+          ExpectDeviceMatchesCpu(
               [=](const std::vector<Tensor>& in) {
                 return std::vector<Tensor>{cumsum(in[0], axis, exclusive, reverse),
                                            cumprod(in[0], axis, exclusive, reverse)};
@@ -179,7 +178,7 @@ TEST_CASE("CUDA Cumsum and Cumprod match the CPU exactly, every axis, exclusive 
     }
     for (const Shape& shape : {Shape({0, 4}), Shape({3, 300007}), Shape({300007, 3})}) {
       INFO("shape " << shape.str());
-      ExpectGpuMatchesCpu(
+      ExpectDeviceMatchesCpu(
           [](const std::vector<Tensor>& in) {
             return std::vector<Tensor>{cumsum(in[0], 0), cumsum(in[0], 1, true, true)};
           },
@@ -196,7 +195,7 @@ Tensor SparseBools(const Shape& shape, int64_t every) {
 }
 
 TEST_CASE("CUDA All and Any match the CPU") {
-  if (SkipWithoutGpu()) return;
+  if (SkipWithoutTestDevice()) return;
   auto both = [](Axes axes, bool keep_dims) {
     return [axes, keep_dims](const std::vector<Tensor>& in) {
       const Tensor flipped = logical_not(in[0]);
@@ -207,21 +206,21 @@ TEST_CASE("CUDA All and Any match the CPU") {
   };
   for (const auto& axes : kAxesSets) {
     for (bool keep_dims : {false, true}) {
-      ExpectGpuMatchesCpu(both(axes.empty() ? Axes() : Axes(axes), keep_dims),
-                          {SparseBools({7, 9, 11}, 13)}, 0);
+      ExpectDeviceMatchesCpu(both(axes.empty() ? Axes() : Axes(axes), keep_dims),
+                             {SparseBools({7, 9, 11}, 13)}, 0);
     }
   }
   // Long rows and columns (split paths), all-false inputs, and empty ones.
   for (const Shape& shape : {Shape({3, 400001}), Shape({400001, 3}), Shape({2000003})}) {
     for (int64_t every : {0, 1000003}) {
       INFO("shape " << shape.str() << " every " << every);
-      ExpectGpuMatchesCpu(both(0, false), {SparseBools(shape, every)}, 0);
-      ExpectGpuMatchesCpu(both(-1, true), {SparseBools(shape, every)}, 0);
-      ExpectGpuMatchesCpu(both(Axes(), false), {SparseBools(shape, every)}, 0);
+      ExpectDeviceMatchesCpu(both(0, false), {SparseBools(shape, every)}, 0);
+      ExpectDeviceMatchesCpu(both(-1, true), {SparseBools(shape, every)}, 0);
+      ExpectDeviceMatchesCpu(both(Axes(), false), {SparseBools(shape, every)}, 0);
     }
   }
-  ExpectGpuMatchesCpu(both(0, false), {SparseBools({0, 5}, 3)}, 0);
-  ExpectGpuMatchesCpu(both(Axes(), false), {SparseBools({3, 0, 2}, 3)}, 0);
+  ExpectDeviceMatchesCpu(both(0, false), {SparseBools({0, 5}, 3)}, 0);
+  ExpectDeviceMatchesCpu(both(Axes(), false), {SparseBools({3, 0, 2}, 3)}, 0);
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ std::vector<UpdateCase> Cases(DType dtype) {
 }
 
 TEST_CASE("CUDA fused optimizer updates match the CPU") {
-  if (testing::SkipWithoutGpu()) return;
+  if (testing::SkipWithoutTestDevice()) return;
   const Shape shape({3, 100'003});  // many blocks, a ragged tail
   for (DType dtype : {kFloat32, kFloat64}) {
     for (const UpdateCase& c : Cases(dtype)) {
@@ -85,8 +85,8 @@ TEST_CASE("CUDA fused optimizer updates match the CPU") {
           inputs.push_back(random_uniform(shape, 1 + k, dtype, mean_grad ? -0.5 : 0.5, 1));
         }
         inputs.push_back(random_uniform(shape, 9, dtype, -0.5, 0.5));
-        testing::ExpectGpuMatchesCpu(Steps(c.num_variables, c.update, hold_reads), inputs,
-                                     dtype == kFloat64 ? 1e-12 : 1e-5);
+        testing::ExpectDeviceMatchesCpu(Steps(c.num_variables, c.update, hold_reads), inputs,
+                                        dtype == kFloat64 ? 1e-12 : 1e-5);
       }
     }
   }
