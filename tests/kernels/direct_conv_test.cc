@@ -3,13 +3,18 @@
 // kernels/cuda/nn/conv_kernels.cc), evaluated here on the host element by element and compared
 // with the CPU kernels' outputs and gradients (Conv2D, DepthwiseConv2dNative, Conv3D and their
 // backprops, through a tape), over strides, dilations, SAME padding with its uneven sides, VALID
-// padding and groups. float64, so only summation order differs: 1e-12.
+// and EXPLICIT padding and groups. The sizes come from the op's attrs through
+// MakeConvGeometry(...).AsDirect(), the glue the CUDA kernels use, so the glue is checked too
+// without a GPU. float64, so only summation order differs: 1e-12.
 #include "kernels/common/direct_conv.h"
 
 #include <catch2/catch.hpp>
 #include <functional>
 
 #include "duet.h"
+#include "kernels/common/conv_geometry.h"
+#include "ops/op_call.h"
+#include "ops/op_registry.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -24,15 +29,32 @@ struct Case {
   std::vector<int64_t> filter;  // spatial..., in, out (depthwise: spatial..., in, multiplier)
   std::vector<int64_t> stride, dilation;  // spatial
   std::string padding;
+  std::vector<int64_t> explicit_pads = {};  // with padding EXPLICIT (2-D): top, bottom, left, right
 };
 
-// TensorFlow's padding before the data along one dim.
-int64_t PadBefore(const std::string& padding, int64_t in, int64_t window, int64_t stride,
-                  int64_t dilation) {
-  if (padding == "VALID") return 0;
-  const int64_t out = (in + stride - 1) / stride;
-  const int64_t total = std::max<int64_t>((out - 1) * stride + (window - 1) * dilation + 1 - in, 0);
-  return total / 2;
+// The op `kind` names, whose attrs the kernels read.
+const char* OpName(Kind kind) {
+  switch (kind) {
+    case Kind::kConv2D:
+      return "Conv2D";
+    case Kind::kDepthwise:
+      return "DepthwiseConv2dNative";
+    case Kind::kConv3D:
+      break;
+  }
+  return "Conv3D";
+}
+
+ConvKind KindOf(Kind kind) {
+  switch (kind) {
+    case Kind::kConv2D:
+      return ConvKind::kConv2D;
+    case Kind::kDepthwise:
+      return ConvKind::kDepthwise;
+    case Kind::kConv3D:
+      break;
+  }
+  return ConvKind::kConv3D;
 }
 
 // x, the filter, the output and its upstream gradient, and the tape's gradients of x and filter.
@@ -40,25 +62,41 @@ struct Reference {
   Tensor x, filter, y, dy, dx, dfilter;
 };
 
+// The op's explicit_paddings attr for `c`: [0, 0, top, bottom, left, right, 0, 0].
+std::vector<int64_t> Explicit(const Case& c) {
+  std::vector<int64_t> pads = {0, 0};
+  pads.insert(pads.end(), c.explicit_pads.begin(), c.explicit_pads.end());
+  pads.insert(pads.end(), {0, 0});
+  return pads;
+}
+
+// The attr-form strides or dilations of `c`: 1 for the batch and channels around the spatial ones.
+std::vector<int64_t> WithOnes(const std::vector<int64_t>& spatial) {
+  std::vector<int64_t> all = {1};
+  all.insert(all.end(), spatial.begin(), spatial.end());
+  all.push_back(1);
+  return all;
+}
+
 Reference Compute(const Case& c) {
   Reference r;
   r.x = random_uniform(Shape(absl::MakeConstSpan(c.input)), 1, kFloat64, -1, 1);
   r.filter = random_uniform(Shape(absl::MakeConstSpan(c.filter)), 2, kFloat64, -1, 1);
   const int rank = static_cast<int>(c.stride.size());
-  std::vector<int64_t> strides = {1}, dilations = {1};
-  strides.insert(strides.end(), c.stride.begin(), c.stride.end());
-  dilations.insert(dilations.end(), c.dilation.begin(), c.dilation.end());
-  strides.push_back(1);
-  dilations.push_back(1);
+  const std::vector<int64_t> strides = WithOnes(c.stride), dilations = WithOnes(c.dilation);
   GradientTape tape;
   tape.watch(r.x);
   tape.watch(r.filter);
   switch (c.kind) {
     case Kind::kConv2D:
-      r.y = conv2d(r.x, r.filter, strides, c.padding, dilations);
+      r.y = c.padding == "EXPLICIT"
+                ? conv2d_explicit_padding(r.x, r.filter, strides, Explicit(c), dilations)
+                : conv2d(r.x, r.filter, strides, c.padding, dilations);
       break;
     case Kind::kDepthwise:
-      r.y = depthwise_conv2d(r.x, r.filter, strides, c.padding, dilations);
+      r.y = c.padding == "EXPLICIT"
+                ? depthwise_conv2d_explicit_padding(r.x, r.filter, strides, Explicit(c), dilations)
+                : depthwise_conv2d(r.x, r.filter, strides, c.padding, dilations);
       break;
     case Kind::kConv3D:
       r.y = conv3d(r.x, r.filter, strides, c.padding, dilations);
@@ -72,25 +110,20 @@ Reference Compute(const Case& c) {
   return r;
 }
 
-DirectConvShape ShapeOf(const Case& c, const Tensor& y) {
-  const int rank = static_cast<int>(c.stride.size());
-  const int skip = 3 - rank;  // a 2-D convolution has depth 1
-  DirectConvShape s;
-  s.batch = c.input[0];
-  s.in_c = c.input[rank + 1];
-  const int64_t filter_in = c.filter[rank], filter_out = c.filter[rank + 1];
-  s.out_c = c.kind == Kind::kDepthwise ? filter_in * filter_out : filter_out;
-  s.groups = c.kind == Kind::kDepthwise ? s.in_c : s.in_c / filter_in;
-  for (int d = 0; d < rank; ++d) {
-    s.in[skip + d] = c.input[1 + d];
-    s.window[skip + d] = c.filter[d];
-    s.out[skip + d] = y.shape()[1 + d];
-    s.stride[skip + d] = c.stride[d];
-    s.dilation[skip + d] = c.dilation[d];
-    s.pad_before[skip + d] =
-        PadBefore(c.padding, c.input[1 + d], c.filter[d], c.stride[d], c.dilation[d]);
-  }
-  return s;
+// The sizes the CUDA kernels pass to the direct convolutions: MakeConvGeometry over the op's
+// attrs and the forward shapes, AsDirect.
+DirectConvShape ShapeOf(const Case& c, const Reference& r) {
+  const OpDef* op = OpRegistry::Global().Find(OpName(c.kind));
+  REQUIRE(op != nullptr);
+  OpCall call(op, {r.x, r.filter}, OpSite());
+  call.attrs[op->attr_index("strides")] = WithOnes(c.stride);
+  call.attrs[op->attr_index("dilations")] = WithOnes(c.dilation);
+  call.attrs[op->attr_index("padding")] = c.padding;
+  if (c.padding == "EXPLICIT") call.attrs[op->attr_index("explicit_paddings")] = Explicit(c);
+  OutputList outputs;
+  const KernelContext ctx(call, outputs, Device::cpu());
+  return MakeConvGeometry(ctx, KindOf(c.kind), r.x.shape(), r.filter.shape(), r.y.shape())
+      .AsDirect();
 }
 
 void ExpectElements(const char* what, const Tensor& expected, int64_t count,
@@ -120,6 +153,21 @@ TEST_CASE("direct convolutions equal the CPU kernels, forward and both gradients
        {1, 1},
        {1, 1},
        "SAME"},
+      {"conv2d, 2 groups, stride (1, 2), dilation (2, 1), SAME",
+       Kind::kConv2D,
+       {2, 6, 7, 4},
+       {3, 2, 2, 6},
+       {1, 2},
+       {2, 1},
+       "SAME"},
+      {"conv2d, EXPLICIT padding, stride 2",
+       Kind::kConv2D,
+       {1, 5, 6, 2},
+       {3, 3, 2, 2},
+       {2, 2},
+       {1, 1},
+       "EXPLICIT",
+       {1, 2, 0, 3}},
       {"depthwise, multiplier 2, stride 2, SAME",
        Kind::kDepthwise,
        {2, 5, 5, 3},
@@ -127,6 +175,14 @@ TEST_CASE("direct convolutions equal the CPU kernels, forward and both gradients
        {2, 2},
        {1, 1},
        "SAME"},
+      {"depthwise, EXPLICIT padding, dilation 2",
+       Kind::kDepthwise,
+       {1, 6, 5, 2},
+       {2, 2, 2, 1},
+       {1, 1},
+       {2, 2},
+       "EXPLICIT",
+       {2, 0, 1, 1}},
       {"conv3d, SAME",
        Kind::kConv3D,
        {1, 4, 5, 3, 2},
@@ -145,7 +201,7 @@ TEST_CASE("direct convolutions equal the CPU kernels, forward and both gradients
   for (const Case& c : cases) {
     INFO(c.name);
     const Reference r = Compute(c);
-    const DirectConvShape s = ShapeOf(c, r.y);
+    const DirectConvShape s = ShapeOf(c, r);
     const std::vector<double> x = r.x.to_vector<double>(), w = r.filter.to_vector<double>(),
                               dy = r.dy.to_vector<double>();
     ExpectElements("output", r.y, s.output_elements(),
