@@ -180,6 +180,11 @@ absl::StatusOr<std::unique_ptr<ConvPlan>> BuildPlan(cudnnHandle_t handle, const 
 struct ConvCache {
   absl::Mutex mu;
   absl::flat_hash_map<ConvKey, std::unique_ptr<ConvPlan>> plans ABSL_GUARDED_BY(mu);
+  // The keys cuDNN has no algorithm for (Choose's Unimplemented error), with that error. It is a
+  // property of the key, unlike a failed allocation, so it is remembered: each float64 call the
+  // kernels answer with a direct convolution would otherwise rebuild the descriptors and rerun the
+  // heuristics first.
+  absl::flat_hash_map<ConvKey, absl::Status> unsupported ABSL_GUARDED_BY(mu);
 };
 
 ConvCache& Cache() {
@@ -202,11 +207,17 @@ absl::StatusOr<const ConvPlan*> GetConvPlan(cudnnHandle_t handle, const ConvKey&
     absl::MutexLock lock(&cache.mu);
     auto it = cache.plans.find(key);
     if (it != cache.plans.end()) return it->second.get();
+    auto failed = cache.unsupported.find(key);
+    if (failed != cache.unsupported.end()) return failed->second;
   }
   // Built outside the lock (cuDNN's heuristics take a while); a racing builder's plan is dropped.
-  DUET_ASSIGN_OR_RETURN(std::unique_ptr<ConvPlan> plan, BuildPlan(handle, key));
+  absl::StatusOr<std::unique_ptr<ConvPlan>> plan = BuildPlan(handle, key);
   absl::MutexLock lock(&cache.mu);
-  auto [it, inserted] = cache.plans.try_emplace(key, std::move(plan));
+  if (!plan.ok()) {
+    if (absl::IsUnimplemented(plan.status())) cache.unsupported.try_emplace(key, plan.status());
+    return plan.status();
+  }
+  auto [it, inserted] = cache.plans.try_emplace(key, *std::move(plan));
   return it->second.get();
 }
 

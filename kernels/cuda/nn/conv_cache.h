@@ -65,7 +65,8 @@ struct ConvPlan {
 // The plan of `key`, built on first use with `handle` (the device's, bound to its stream).
 // float32 and float64 use FMA math only (no TF32 tensor cores) and skip the FFT and Winograd
 // algorithms, whose rounding differs from a direct sum, so results match the CPU closely;
-// bfloat16 may use tensor cores. Errors name the key's sizes.
+// bfloat16 may use tensor cores. Errors name the key's sizes; a key cuDNN has no algorithm for
+// (Unimplemented) is remembered and fails again at once.
 absl::StatusOr<const ConvPlan*> GetConvPlan(cudnnHandle_t handle, const ConvKey& key);
 
 }  // namespace duet::cuda
