@@ -8,12 +8,22 @@
 
 namespace duet {
 
-absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, bool copy_value) {
+absl::Status CheckValueDevice(const VariableResource& variable, Device device) {
+  const Tensor& value = variable.value;
+  if (!value.defined() || value.device() == device) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("variable '", variable.name,
+                                                 "' holds its value on ", value.device().str(),
+                                                 ", but the kernel runs on ", device.str()));
+}
+
+absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, Device device,
+                                     bool copy_value) {
   const Tensor& value = variable.value;
   if (!value.defined()) {
     return absl::FailedPreconditionError(
         absl::StrCat("variable '", variable.name, "' is updated before it was assigned a value"));
   }
+  DUET_RETURN_IF_ERROR(CheckValueDevice(variable, device));
   // Owning its memory (not a view of another tensor's) and held by nobody else.
   if (value.impl().use_count() == 1 && value.impl()->allocator != nullptr) return value;
   DUET_ASSIGN_OR_RETURN(Tensor fresh,
@@ -59,6 +69,7 @@ absl::Status LockedUpdate::CheckValues(const KernelContext& ctx, int grad_index)
     return absl::FailedPreconditionError(
         absl::StrCat("variable '", var.name, "' is updated before it was assigned a value"));
   }
+  DUET_RETURN_IF_ERROR(CheckValueDevice(var, ctx.device()));  // the slots' follow
   const Shape& shape = var.value.shape();
   const std::vector<ArgDef>& args = ctx.call().op->inputs;
   for (int k = 1; k < size_; ++k) {
@@ -94,7 +105,8 @@ absl::Status LockedUpdate::Begin(const KernelContext& ctx, int num_variables, in
   for (int k = 0; k < size_; ++k) locks_[k] = std::unique_lock<std::mutex>(*order[k]);
   DUET_RETURN_IF_ERROR(CheckValues(ctx, grad_index));
   for (int k = 0; k < size_; ++k) {
-    DUET_ASSIGN_OR_RETURN(new_values_[k], WritableValue(*variables_[k], /*copy_value=*/false));
+    DUET_ASSIGN_OR_RETURN(new_values_[k],
+                          WritableValue(*variables_[k], ctx.device(), /*copy_value=*/false));
   }
   return absl::OkStatus();
 }

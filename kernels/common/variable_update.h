@@ -13,11 +13,19 @@
 
 namespace duet {
 
-// What an update of `variable` writes, the caller holding variable.mu: the variable's own value
-// when the variable is its sole holder (the update may then work in place), else a fresh tensor
-// of its dtype and shape, holding a copy of the value when `copy_value` (for updates that only
-// accumulate into their output). FailedPrecondition when the variable has no value yet.
-absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, bool copy_value);
+// OK when `variable` has no value or holds it on `device`, the device of the kernel reading it
+// (the caller holding variable.mu); else InvalidArgument naming the variable and both devices.
+// The launch check sees the handles only (Note [Device checks] in kernels/kernel_registry.h), so
+// a kernel that reads or writes a value behind a handle checks it here first.
+absl::Status CheckValueDevice(const VariableResource& variable, Device device);
+
+// What an update of `variable` by a kernel on `device` writes, the caller holding variable.mu:
+// the variable's own value when the variable is its sole holder (the update may then work in
+// place), else a fresh tensor of its dtype and shape, holding a copy of the value when
+// `copy_value` (for updates that only accumulate into their output). FailedPrecondition when the
+// variable has no value yet; CheckValueDevice's error when the value is on another device.
+absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, Device device,
+                                     bool copy_value);
 
 // The variables one fused update writes (var, then its slots: inputs [0, size()) of its op),
 // locked for the update and each with the tensor it writes. Begin() locks them in address

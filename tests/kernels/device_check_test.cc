@@ -3,6 +3,7 @@
 // runs; CopiedTo moves values for plans and kernels. On the virtual device cpu:1.
 #include <catch2/catch.hpp>
 
+#include "core/resource.h"
 #include "duet.h"
 #include "kernels/kernel_registry.h"
 #include "ops/op_registry.h"
@@ -79,6 +80,37 @@ TEST_CASE("CopiedTo copies across devices, counting host transfers, and passes o
   CHECK(CopiedTo(x, Device::cpu())->shares_buffer_with(x));  // already there: no copy
   Variable v(constant(1.0), "copied_to_v");
   CHECK(CopiedTo(v.handle(), kVirtual)->device() == Device::cpu());  // a handle never moves
+}
+
+TEST_CASE("kernels check that a variable's value is on their device, not only its handle") {
+  if (SkipWithoutVirtualDevice()) return;
+  // The launch check sees the handles (on cpu:0); the values behind them, moved here by hand, are
+  // not there: each kind of kernel that reads or writes a value says so instead of reading it.
+  const std::string elsewhere = "holds its value on cpu:1, but the kernel runs on cpu:0";
+  Variable w(constant({1.f, 2.f}), "w_elsewhere");
+  Variable m(zeros({2}), "w_elsewhere/m");
+  VariableOf(w.handle())->value = w.value().to(kVirtual);
+  testing::ExpectError([&] { read_variable_op(w.handle(), kFloat32); },
+                       {"ReadVariableOp", "variable 'w_elsewhere' " + elsewhere});
+  testing::ExpectError(
+      [&] { resource_apply_gradient_descent(w.handle(), constant(0.5f), ones({2})); },
+      {"ResourceApplyGradientDescent", "variable 'w_elsewhere' " + elsewhere});
+  testing::ExpectError(
+      [&] {
+        resource_apply_keras_momentum(w.handle(), m.handle(), constant(0.5f), ones({2}),
+                                      constant(0.9f));
+      },
+      {"ResourceApplyKerasMomentum", "variable 'w_elsewhere' " + elsewhere});
+  testing::ExpectError([&] { assign_add_variable_op(w.handle(), ones({2})); },
+                       {"AssignAddVariableOp", "variable 'w_elsewhere' " + elsewhere});
+  // A slot beside its variable's value, both elsewhere, is the same mistake, named by var.
+  VariableOf(m.handle())->value = zeros({2}).to(kVirtual);
+  testing::ExpectError(
+      [&] {
+        resource_apply_keras_momentum(w.handle(), m.handle(), constant(0.5f), ones({2}),
+                                      constant(0.9f));
+      },
+      {"ResourceApplyKerasMomentum", "variable 'w_elsewhere' " + elsewhere});
 }
 
 TEST_CASE("a kernel that sets its outputs must leave them on its device") {

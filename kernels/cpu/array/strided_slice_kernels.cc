@@ -62,7 +62,7 @@ absl::Status ResourceStridedSliceAssignKernel(KernelContext& ctx) {
         "the slice of variable '", variable->name, "' (of shape ", shape.str(), ") has shape ",
         spec.output.str(), ", but the value has shape ", value.shape().str()));
   }
-  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/true));
+  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, ctx.device(), /*copy_value=*/true));
   if (value.num_elements() > 0) {
     const StridedCopyPlan plan =
         StridedSliceCopy(shape, spec.begin, spec.strides, spec.sizes.dims());

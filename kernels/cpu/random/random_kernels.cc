@@ -106,6 +106,7 @@ absl::Status StatefulKernel(KernelContext& ctx) {
         "algorithm ", algorithm, " is not supported; only Philox (", kPhiloxAlgorithm, ") is"));
   }
   std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_RETURN_IF_ERROR(CheckValueDevice(*variable, ctx.device()));  // read here, before its update
   const Tensor& state = variable->value;
   if (!state.defined() || state.dtype() != kInt64 || state.rank() != 1 ||
       state.num_elements() < kPhiloxStateSize) {
@@ -119,7 +120,7 @@ absl::Status StatefulKernel(KernelContext& ctx) {
   philox::Stream stream = StateStream(state.data<int64_t>());
   Tensor& out = ctx.output(0);
   FillBlocks<Dist<T>>(stream, out.mutable_data<T>(), out.num_elements(), ctx.pool());
-  DUET_ASSIGN_OR_RETURN(Tensor next, WritableValue(*variable, /*copy_value=*/true));
+  DUET_ASSIGN_OR_RETURN(Tensor next, WritableValue(*variable, ctx.device(), /*copy_value=*/true));
   const philox::Counter counter =
       philox::Advance(stream.counter, static_cast<uint64_t>(out.num_elements()));
   int64_t* words = next.mutable_data<int64_t>();

@@ -40,6 +40,7 @@ absl::Status ReadVariableKernel(KernelContext& ctx) {
     return absl::FailedPreconditionError(
         absl::StrCat("variable '", variable->name, "' is read before it was assigned a value"));
   }
+  DUET_RETURN_IF_ERROR(CheckValueDevice(*variable, ctx.device()));
   ctx.output(0) = variable->value;
   return absl::OkStatus();
 }
@@ -72,7 +73,8 @@ absl::Status UpdateVariableKernel(KernelContext& ctx) {
   const Tensor& delta = ctx.input(1);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
   std::lock_guard<std::mutex> lock(variable->mu);
-  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/false));
+  DUET_ASSIGN_OR_RETURN(Tensor result,
+                        WritableValue(*variable, ctx.device(), /*copy_value=*/false));
   DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, kOpName, {variable->value, delta}, result));
   variable->value = std::move(result);
   return absl::OkStatus();
@@ -106,7 +108,8 @@ absl::Status ApplyGradientDescentKernel(KernelContext& ctx) {
   const Tensor& delta = ctx.input(2);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
   std::lock_guard<std::mutex> lock(variable->mu);
-  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/false));
+  DUET_ASSIGN_OR_RETURN(Tensor result,
+                        WritableValue(*variable, ctx.device(), /*copy_value=*/false));
   const T alpha = *ctx.input(1).data<T>();
   const T* in = variable->value.data<T>();
   const T* d = delta.data<T>();
@@ -132,7 +135,8 @@ absl::Status ApplyGradientDescentByOpsKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(Tensor step, Tensor::TryEmpty(delta.dtype(), delta.shape(), ctx.device()));
   DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, "Mul", {ctx.input(1), delta}, step));
   std::lock_guard<std::mutex> lock(variable->mu);
-  DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, /*copy_value=*/false));
+  DUET_ASSIGN_OR_RETURN(Tensor result,
+                        WritableValue(*variable, ctx.device(), /*copy_value=*/false));
   DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, "Sub", {variable->value, step}, result));
   variable->value = std::move(result);
   return absl::OkStatus();
