@@ -59,7 +59,9 @@ struct AdamWithAmsgrad {
     const T alpha = AdamAlpha(a), beta1 = a.s[3], beta2 = a.s[4], epsilon = a.s[5], g = a.g[i];
     const T m = a.in[1][i] + (g - a.in[1][i]) * (T(1) - beta1);
     const T v = a.in[2][i] + (g * g - a.in[2][i]) * (T(1) - beta2);
-    const T vhat = max(a.in[3][i], v);
+    // std::max's order, as the CPU loop: CUDA's max is fmax, which drops a NaN vhat.
+    const T old_vhat = a.in[3][i];
+    const T vhat = old_vhat < v ? v : old_vhat;
     a.out[1][i] = m;
     a.out[2][i] = v;
     a.out[3][i] = vhat;
