@@ -22,6 +22,11 @@ TARGETS=("$@")
 if ((${#TARGETS[@]} == 0)); then
   mapfile -t TARGETS < <(bazel --output_base="$OUTPUT_BASE" query \
     'tests(//tests:all) intersect (attr(name, "kernels/cuda/", //tests:all) + attr(name, "_grads_test$", //tests:all))' 2>/dev/null)
+  # (A failed query inside the process substitution escapes set -e: count what came back.)
+  if ((${#TARGETS[@]} < 2)); then
+    echo "error: the query for the GPU test targets found ${#TARGETS[@]}" >&2
+    exit 1
+  fi
   TARGETS+=(//tools/bench:gpu_bench)
 fi
 # No bazel-* links (--symlink_prefix=/): they would point the main build's links at this base.
@@ -41,7 +46,13 @@ done
 # Every library the binaries load, except glibc's and CUDA's (those come from the GPU machine).
 for binary in "$BUNDLE"/bin/* "$BUNDLE"/gpu_bench; do
   [ -f "$binary" ] || continue
-  LD_LIBRARY_PATH="$BIN/_solib_k8" ldd "$binary" | awk '/=> \//{print $3}'
+  LD_LIBRARY_PATH="$BIN/_solib_k8" ldd "$binary" > "$BUNDLE.ldd.txt"
+  if grep -q "not found" "$BUNDLE.ldd.txt"; then
+    echo "error: $binary needs libraries ldd cannot find here:" >&2
+    grep "not found" "$BUNDLE.ldd.txt" >&2
+    exit 1
+  fi
+  awk '/=> \//{print $3}' "$BUNDLE.ldd.txt"
 done | sort -u | while read -r lib; do
   case "$(basename "$lib")" in
     libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | ld-linux*) ;;
@@ -49,6 +60,7 @@ done | sort -u | while read -r lib; do
     *) cp -L "$lib" "$BUNDLE/lib/" ;;
   esac
 done
+rm -f "$BUNDLE.ldd.txt"
 # torch_gpu_bench.py imports torch_bench.py and peer_timing.py (the shared output format) from
 # beside itself.
 cp tools/gpu/run.sh tools/gpu/bench.sh tools/gpu/regress.sh tools/bench/torch_gpu_bench.py \

@@ -1,113 +1,192 @@
 #!/usr/bin/env bash
 # The one-call GPU regression run, for a machine with a GPU and no Bazel (the bundle staged by
-# tools/gpu/bundle.sh, unpacked): every staged test binary, several at a time; then bench.sh (duet's
-# gpu_bench beside its PyTorch peer); then compute-sanitizer's memcheck on each binary that crashed
-# or timed out. Writes one summary (and every log) to OUT_DIR.
+# tools/gpu/bundle.sh, unpacked): every staged test binary, several at a time; then bench.sh
+# (duet's gpu_bench beside its PyTorch peer); then compute-sanitizer's memcheck on each binary
+# that crashed. Everything fits in one time budget.
 #
 #   regress.sh [OUT_DIR]        # default: ./regress; the device tool's $OUT when set
 #
-# Environment: JOBS (binaries at once, default 8), TEST_TIMEOUT (seconds per binary, 300),
-# BENCH_TIMEOUT (180), MEMCHECK_TIMEOUT (seconds per crashed binary, 240), SKIP_BENCH=1.
-# On a 16-core H200 the 33 binaries take about 2 minutes this way, the benchmark pair about 2;
-# docs/cuda.md ("Running on a GPU machine") has the device tool's command.
+# Writes two files to OUT_DIR: summary.txt (the device, each binary's verdict and seconds as it
+# finishes, the failing assertions, the benchmark lines, memcheck's first reports) and
+# logs.tar.gz (every log), both rewritten after each stage, so that whatever has run is there
+# when a time limit kills the run. Every summary line also goes to stdout. Two files because the
+# device tool returns at most 8 from $OUT; the logs are written under WORK_DIR first.
+#
+# Environment: BUDGET (seconds for the whole run, default 480: the device call's timeout_s of 540
+# less unpacking and a margin), JOBS (binaries at once, 8), TEST_TIMEOUT (seconds per binary,
+# 150), BENCH_TIMEOUT (seconds for each of the two benchmark programs, 120), MEMCHECK_TIMEOUT
+# (seconds per crashed binary, 150), SKIP_BENCH=1, WORK_DIR (default: a new folder in /tmp).
+# Each stage's timeouts are cut to what is left of the budget, and a stage without time left is
+# reported as not run. On a 16-core H200 the binaries took about 2 minutes this way.
 set -uo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 1
 BUNDLE="$PWD"
 OUT_DIR="${1:-${OUT:-$BUNDLE/regress}}"
-mkdir -p "$OUT_DIR/logs"
+mkdir -p "$OUT_DIR"
 OUT_DIR="$(cd "$OUT_DIR" && pwd)"
+WORK_DIR="${WORK_DIR:-$(mktemp -d /tmp/duet_regress.XXXXXX)}"
+LOGS="$WORK_DIR/logs"
+mkdir -p "$LOGS"
 SUMMARY="$OUT_DIR/summary.txt"
 JOBS="${JOBS:-8}"
-TEST_TIMEOUT="${TEST_TIMEOUT:-300}"
-BENCH_TIMEOUT="${BENCH_TIMEOUT:-180}"
-MEMCHECK_TIMEOUT="${MEMCHECK_TIMEOUT:-240}"
+TEST_TIMEOUT="${TEST_TIMEOUT:-150}"
+BENCH_TIMEOUT="${BENCH_TIMEOUT:-120}"
+MEMCHECK_TIMEOUT="${MEMCHECK_TIMEOUT:-150}"
+START=$(date +%s)
+DEADLINE=$((START + ${BUDGET:-480}))
 
-source ./run.sh --env-only 2> "$OUT_DIR/logs/environment.log"
+# A line for the summary and stdout (the device tool returns stdout's end even after a kill).
+say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
+# Seconds a step may take: `want`, cut to what is left of the budget less `margin`.
+allowed() {
+  local want="$1" margin="$2" left
+  left=$((DEADLINE - $(date +%s) - margin))
+  ((left < want)) && want=$left
+  echo "$want"
+}
+pack_logs() {
+  tar -czf "$OUT_DIR/logs.tar.gz.part" -C "$WORK_DIR" logs && mv -f "$OUT_DIR/logs.tar.gz.part" "$OUT_DIR/logs.tar.gz"
+}
+export DEADLINE LOGS SUMMARY TEST_TIMEOUT
+export -f say allowed
+
+ORIGINAL_LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
+source ./run.sh --env-only 2> "$LOGS/environment.log"
+export ORIGINAL_LD_LIBRARY_PATH
 # As in CI (tests/defs.bzl): the gradient checks also run on the virtual device cpu:1.
 export DUET_VIRTUAL_DEVICES="${DUET_VIRTUAL_DEVICES:-2}"
-export BUNDLE OUT_DIR TEST_TIMEOUT
 
-# Runs one binary; records its exit status and seconds beside its log. Catch2's compact reporter
-# keeps the log short; a binary that ran no test counts as failed (a bad flag must not pass).
+# Runs one binary and appends its verdict to the summary as soon as it ends:
+#   PASS; NOGPU (passed, but duet saw no GPU: its GPU cases skipped); FAIL (failed assertions or
+#   no test ran); CRASH(signal N) (killed before Catch2's closing line); TIMEOUT; NOSTART (the
+#   loader could not start it: a missing library); NOTRUN (no time left in the budget).
+# Catch2 exits with the number of failed assertions (capped at 255), so an exit status alone can
+# read as a signal or a timeout: the log's closing line and the elapsed time decide.
 run_one() {
-  local test="$1" name start status
+  local test="$1" name log limit begin status seconds verdict
   name="$(basename "$test")"
-  start=$(date +%s)
-  timeout --kill-after=10 "$TEST_TIMEOUT" "$test" --reporter compact > "$OUT_DIR/logs/$name.log" 2>&1
-  status=$?
-  if ((status == 0)) && grep -q "No tests ran" "$OUT_DIR/logs/$name.log"; then status=1; fi
-  echo "$status $(($(date +%s) - start))" > "$OUT_DIR/logs/$name.status"
+  log="$LOGS/$name.log"
+  limit=$(allowed "$TEST_TIMEOUT" 20)
+  if ((limit < 10)); then
+    verdict=NOTRUN seconds=0
+  else
+    begin=$(date +%s)
+    timeout --kill-after=5 "$limit" "$test" --reporter compact > "$log" 2>&1
+    status=$?
+    seconds=$(($(date +%s) - begin))
+    if ((status == 0)); then
+      if grep -q "No tests ran" "$log"; then
+        verdict=FAIL
+      elif grep -q "skipped: no CUDA device\|skipped: built without" "$log"; then
+        verdict=NOGPU
+      else
+        verdict=PASS
+      fi
+    elif ((status == 127)); then
+      verdict=NOSTART
+    elif ((status == 124 || status == 137)) && ((seconds >= limit)); then
+      verdict=TIMEOUT
+    elif ((status > 128)) && ! grep -q -E "^(Passed all|Failed [0-9]+ test case|No tests ran)" "$log"; then
+      verdict="CRASH(signal $((status - 128)))"
+    else
+      verdict=FAIL
+    fi
+  fi
+  echo "$seconds $verdict" > "$LOGS/$name.status"  # the verdict last: it may hold a space
+  say "$(printf '%-18s %5ss  %s' "$verdict" "$seconds" "$name")"
 }
 export -f run_one
 
-start=$(date +%s)
+binaries=()
+while IFS= read -r -d '' test; do binaries+=("$test"); done \
+  < <(find bin -maxdepth 1 -type f -perm -u+x -print0 | sort -z)
+gpu_line="$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"
 {
   echo "# duet GPU regression, $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
-    2>/dev/null || echo 'nvidia-smi not found')"
-  echo "bundle: $BUNDLE ($(find bin -maxdepth 1 -type f | wc -l) binaries, $JOBS at a time)"
-  sed 's/^/environment: /' "$OUT_DIR/logs/environment.log"
+  echo "device: ${gpu_line:-nvidia-smi found no GPU (or is missing)}"
+  echo "bundle: $BUNDLE (${#binaries[@]} binaries, $JOBS at a time; budget $((DEADLINE - START)) s)"
+  sed 's/^/environment: /' "$LOGS/environment.log"
+  echo ""
+  echo "## tests, as they finish (verdict, seconds, binary)"
 } > "$SUMMARY"
+cat "$SUMMARY"
+if ((${#binaries[@]} == 0)); then
+  say "no test binaries in $BUNDLE/bin: a broken bundle"
+  exit 1
+fi
 
-# (The shell's own "Segmentation fault" lines go to a log: the summary says it.)
-find bin -maxdepth 1 -type f -perm -u+x | sort |
-  xargs -P "$JOBS" -I{} bash -c 'run_one "$1"' run_one {} 2>> "$OUT_DIR/logs/shell.log"
+# (The shell's own "Segmentation fault" lines go to a log: the verdicts say it.)
+printf '%s\0' "${binaries[@]}" |
+  xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$1"' run_one {} 2>> "$LOGS/shell.log"
 
-passed=0 failed=0 crashed=0
-crashed_names=()
-echo "" >> "$SUMMARY"
-echo "## tests (status, seconds, binary)" >> "$SUMMARY"
-for status_file in "$OUT_DIR"/logs/*.status; do
-  [ -f "$status_file" ] || continue
-  name="$(basename "$status_file" .status)"
-  read -r status seconds < "$status_file"
-  if ((status == 0)); then
-    verdict=PASS; passed=$((passed + 1))
-  elif ((status == 124 || status == 137)); then
-    verdict=TIMEOUT; crashed=$((crashed + 1)); crashed_names+=("$name")
-  elif ((status > 128)); then
-    verdict="CRASH(signal $((status - 128)))"; crashed=$((crashed + 1)); crashed_names+=("$name")
-  else
-    verdict=FAIL; failed=$((failed + 1))
-  fi
-  printf '%-22s %5ss  %s\n' "$verdict" "$seconds" "$name" >> "$SUMMARY"
-  if [ "$verdict" != PASS ]; then  # the failing assertions, else the log's end
-    log="$OUT_DIR/logs/$name.log"
-    { grep -E -A3 "FAILED|error:" "$log" | head -30 | grep . || tail -5 "$log"; } |
-      sed 's/^/    /' >> "$SUMMARY"
-  fi
+declare -A count=()
+crashed=()
+say ""
+say "## what did not pass (the failing assertions, else the log's end)"
+for test in "${binaries[@]}"; do
+  name="$(basename "$test")"
+  read -r seconds verdict < "$LOGS/$name.status"
+  kind="${verdict%%(*}"  # CRASH(signal 11) counts as CRASH
+  count[$kind]=$((${count[$kind]:-0} + 1))
+  [[ "$verdict" == CRASH* ]] && crashed+=("$name")
+  case "$verdict" in PASS | NOTRUN) continue ;; esac
+  say "### $name: $verdict"
+  log="$LOGS/$name.log"
+  { grep -E -m 30 -A 2 ": failed: |fatal error|error:|skipped: no CUDA device" "$log" ||
+      tail -n 5 "$log"; } | uniq | cut -c 1-300 | sed 's/^/    /' | tee -a "$SUMMARY"
 done
-echo "tests: $passed passed, $failed failed, $crashed crashed or timed out" \
-  "($(($(date +%s) - start)) s)" >> "$SUMMARY"
+tests_line="tests:"
+for verdict in PASS NOGPU FAIL CRASH TIMEOUT NOSTART NOTRUN; do
+  tests_line+=" ${count[$verdict]:-0} $verdict,"
+done
+say "${tests_line%,} ($(($(date +%s) - START)) s)"
+if [ -n "$gpu_line" ] && ((${count[NOGPU]:-0} > 0)); then
+  say "WARNING: nvidia-smi sees a GPU, but duet saw none in ${count[NOGPU]} binaries (see their logs)"
+fi
+pack_logs
 
 if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x ./gpu_bench ]; then
-  echo "" >> "$SUMMARY"
-  echo "## bench.sh (gpu_bench, then torch_gpu_bench.py)" >> "$SUMMARY"
-  bench_start=$(date +%s)
-  timeout --kill-after=10 "$BENCH_TIMEOUT" ./bench.sh > "$OUT_DIR/logs/bench.log" 2>&1
-  bench_status=$?
-  cat "$OUT_DIR/logs/bench.log" >> "$SUMMARY"
-  echo "bench.sh: exit $bench_status ($(($(date +%s) - bench_start)) s)" >> "$SUMMARY"
-fi
-
-if ((${#crashed_names[@]})); then
-  echo "" >> "$SUMMARY"
-  echo "## compute-sanitizer --tool memcheck on the crashed binaries" >> "$SUMMARY"
-  if ! command -v compute-sanitizer > /dev/null; then
-    echo "compute-sanitizer not found" >> "$SUMMARY"
+  say ""
+  say "## bench.sh (gpu_bench, then torch_gpu_bench.py; each under its own timeout)"
+  each=$((($(allowed $((2 * BENCH_TIMEOUT + 20)) 40) - 20) / 2))
+  ((each > BENCH_TIMEOUT)) && each=$BENCH_TIMEOUT
+  if ((each < 20)); then
+    say "bench.sh: NOTRUN (no time left in the budget)"
+  else
+    BENCH_TIMEOUT=$each ./bench.sh 2>&1 | tee "$LOGS/bench.log" >> "$SUMMARY"
+    bench_status=${PIPESTATUS[0]}
+    say "bench.sh: exit $bench_status"
   fi
-  for name in "${crashed_names[@]}"; do
-    command -v compute-sanitizer > /dev/null || break
-    log="$OUT_DIR/logs/$name.memcheck.log"
-    timeout --kill-after=10 "$MEMCHECK_TIMEOUT" compute-sanitizer --tool memcheck \
-      --print-limit 10 "bin/$name" --reporter compact > "$log" 2>&1
-    echo "### $name (exit $?)" >> "$SUMMARY"
-    grep -E -A6 "^========= (Invalid|Program hit|Error)" "$log" | head -40 >> "$SUMMARY"
-    tail -3 "$log" >> "$SUMMARY"
-  done
+  pack_logs
 fi
 
-echo "" >> "$SUMMARY"
-echo "total: $(($(date +%s) - start)) s; logs in $OUT_DIR/logs" >> "$SUMMARY"
-tail -n +1 "$SUMMARY" | grep -E "^(tests|bench.sh|total):"
-((failed == 0 && crashed == 0))
+if ((${#crashed[@]})); then
+  say ""
+  say "## compute-sanitizer --tool memcheck on the crashed binaries"
+  sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
+  if [ ! -x "$sanitizer" ]; then
+    say "compute-sanitizer not found"
+  else
+    memcheck_one() {
+      local name="$1" limit log
+      log="$LOGS/$name.memcheck.log"
+      limit=$(allowed "$MEMCHECK_TIMEOUT" 15)
+      if ((limit < 20)); then echo "### $name: NOTRUN (no time left)" > "$log.summary"; return; fi
+      timeout --kill-after=5 "$limit" "$SANITIZER" --tool memcheck --print-limit 10 \
+        "bin/$name" --reporter compact > "$log" 2>&1
+      { echo "### $name (exit $?, limit ${limit} s)"
+        grep -E -A 6 "^========= (Invalid|Program hit|Error)" "$log" | head -n 40
+        tail -n 3 "$log"; } > "$log.summary"
+    }
+    export -f memcheck_one
+    export SANITIZER="$sanitizer" MEMCHECK_TIMEOUT
+    printf '%s\0' "${crashed[@]}" | xargs -0 -P 4 -I{} bash -c 'memcheck_one "$1"' memcheck_one {}
+    for name in "${crashed[@]}"; do tee -a "$SUMMARY" < "$LOGS/$name.memcheck.log.summary"; done
+  fi
+  pack_logs
+fi
+
+say ""
+say "total: $(($(date +%s) - START)) s; every log in logs.tar.gz"
+failures=$((${count[FAIL]:-0} + ${count[CRASH]:-0} + ${count[TIMEOUT]:-0} + ${count[NOSTART]:-0} + ${count[NOTRUN]:-0}))
+((failures == 0)) && ! { [ -n "$gpu_line" ] && ((${count[NOGPU]:-0} > 0)); }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the staged GPU test binaries (see tools/gpu/bundle.sh) on a machine with a GPU. Finds the
 # CUDA 13 libraries in /usr/local/cuda*/lib64 or in PyTorch's bundled nvidia packages.
+# tools/gpu/regress.sh runs them all at once under one time budget, with a summary.
 #   run.sh [substring]   # only the binaries whose names contain it
 #   source run.sh --env-only   # only set LD_LIBRARY_PATH (bench.sh)
 set -uo pipefail
@@ -13,8 +14,14 @@ for dir in /usr/local/cuda/lib64 /usr/local/cuda-13*/lib64 \
   [ -d "$dir" ] && cuda_dirs+=("$dir")
 done
 export LD_LIBRARY_PATH="$PWD/lib:$(IFS=:; echo "${cuda_dirs[*]}")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-for lib in libcudart.so.13 libcublas.so.13 libcudnn.so.9 libnvrtc.so.13; do
-  if ! ldconfig -p | grep -q "$lib" && ! ls $(echo "$LD_LIBRARY_PATH" | tr : ' ') 2>/dev/null | grep -q "$lib"; then
+# (The cache is read once, not piped into grep -q: with pipefail an early exit reads as a miss.)
+known_libraries="$(ldconfig -p 2>/dev/null)"
+for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libnvrtc.so.13 \
+  libnccl.so.2; do
+  found=0
+  grep -q -F "$lib" <<< "$known_libraries" && found=1
+  for dir in ${LD_LIBRARY_PATH//:/ }; do [ -e "$dir/$lib" ] && found=1; done
+  if ((!found)); then
     echo "warning: $lib not found on this machine; binaries that need it will not start" >&2
   fi
 done
