@@ -20,11 +20,9 @@
 namespace duet {
 namespace {
 
-enum class Kind { kConv2D, kDepthwise, kConv3D };
-
 struct Case {
   const char* name;
-  Kind kind;
+  ConvKind kind;
   std::vector<int64_t> input;   // N, spatial..., C
   std::vector<int64_t> filter;  // spatial..., in, out (depthwise: spatial..., in, multiplier)
   std::vector<int64_t> stride, dilation;  // spatial
@@ -33,28 +31,16 @@ struct Case {
 };
 
 // The op `kind` names, whose attrs the kernels read.
-const char* OpName(Kind kind) {
+const char* OpName(ConvKind kind) {
   switch (kind) {
-    case Kind::kConv2D:
+    case ConvKind::kConv2D:
       return "Conv2D";
-    case Kind::kDepthwise:
+    case ConvKind::kDepthwise:
       return "DepthwiseConv2dNative";
-    case Kind::kConv3D:
+    case ConvKind::kConv3D:
       break;
   }
   return "Conv3D";
-}
-
-ConvKind KindOf(Kind kind) {
-  switch (kind) {
-    case Kind::kConv2D:
-      return ConvKind::kConv2D;
-    case Kind::kDepthwise:
-      return ConvKind::kDepthwise;
-    case Kind::kConv3D:
-      break;
-  }
-  return ConvKind::kConv3D;
 }
 
 // x, the filter, the output and its upstream gradient, and the tape's gradients of x and filter.
@@ -88,17 +74,17 @@ Reference Compute(const Case& c) {
   tape.watch(r.x);
   tape.watch(r.filter);
   switch (c.kind) {
-    case Kind::kConv2D:
+    case ConvKind::kConv2D:
       r.y = c.padding == "EXPLICIT"
                 ? conv2d_explicit_padding(r.x, r.filter, strides, Explicit(c), dilations)
                 : conv2d(r.x, r.filter, strides, c.padding, dilations);
       break;
-    case Kind::kDepthwise:
+    case ConvKind::kDepthwise:
       r.y = c.padding == "EXPLICIT"
                 ? depthwise_conv2d_explicit_padding(r.x, r.filter, strides, Explicit(c), dilations)
                 : depthwise_conv2d(r.x, r.filter, strides, c.padding, dilations);
       break;
-    case Kind::kConv3D:
+    case ConvKind::kConv3D:
       r.y = conv3d(r.x, r.filter, strides, c.padding, dilations);
       break;
   }
@@ -122,8 +108,7 @@ DirectConvShape ShapeOf(const Case& c, const Reference& r) {
   if (c.padding == "EXPLICIT") call.attrs[op->attr_index("explicit_paddings")] = Explicit(c);
   OutputList outputs;
   const KernelContext ctx(call, outputs, Device::cpu());
-  return MakeConvGeometry(ctx, KindOf(c.kind), r.x.shape(), r.filter.shape(), r.y.shape())
-      .AsDirect();
+  return MakeConvGeometry(ctx, c.kind, r.x.shape(), r.filter.shape(), r.y.shape()).AsDirect();
 }
 
 void ExpectElements(const char* what, const Tensor& expected, int64_t count,
@@ -138,30 +123,36 @@ void ExpectElements(const char* what, const Tensor& expected, int64_t count,
 
 TEST_CASE("direct convolutions equal the CPU kernels, forward and both gradients") {
   const std::vector<Case> cases = {
-      {"conv2d, stride 2, SAME", Kind::kConv2D, {2, 5, 6, 3}, {3, 2, 3, 4}, {2, 2}, {1, 1}, "SAME"},
+      {"conv2d, stride 2, SAME",
+       ConvKind::kConv2D,
+       {2, 5, 6, 3},
+       {3, 2, 3, 4},
+       {2, 2},
+       {1, 1},
+       "SAME"},
       {"conv2d, dilation 2, VALID",
-       Kind::kConv2D,
+       ConvKind::kConv2D,
        {1, 7, 6, 2},
        {2, 3, 2, 3},
        {1, 1},
        {2, 2},
        "VALID"},
       {"conv2d, even window, SAME (more padding after)",
-       Kind::kConv2D,
+       ConvKind::kConv2D,
        {2, 4, 4, 2},
        {2, 2, 2, 3},
        {1, 1},
        {1, 1},
        "SAME"},
       {"conv2d, 2 groups, stride (1, 2), dilation (2, 1), SAME",
-       Kind::kConv2D,
+       ConvKind::kConv2D,
        {2, 6, 7, 4},
        {3, 2, 2, 6},
        {1, 2},
        {2, 1},
        "SAME"},
       {"conv2d, EXPLICIT padding, stride 2",
-       Kind::kConv2D,
+       ConvKind::kConv2D,
        {1, 5, 6, 2},
        {3, 3, 2, 2},
        {2, 2},
@@ -169,14 +160,14 @@ TEST_CASE("direct convolutions equal the CPU kernels, forward and both gradients
        "EXPLICIT",
        {1, 2, 0, 3}},
       {"depthwise, multiplier 2, stride 2, SAME",
-       Kind::kDepthwise,
+       ConvKind::kDepthwise,
        {2, 5, 5, 3},
        {3, 3, 3, 2},
        {2, 2},
        {1, 1},
        "SAME"},
       {"depthwise, EXPLICIT padding, dilation 2",
-       Kind::kDepthwise,
+       ConvKind::kDepthwise,
        {1, 6, 5, 2},
        {2, 2, 2, 1},
        {1, 1},
@@ -184,14 +175,14 @@ TEST_CASE("direct convolutions equal the CPU kernels, forward and both gradients
        "EXPLICIT",
        {2, 0, 1, 1}},
       {"conv3d, SAME",
-       Kind::kConv3D,
+       ConvKind::kConv3D,
        {1, 4, 5, 3, 2},
        {2, 3, 2, 2, 3},
        {1, 1, 1},
        {1, 1, 1},
        "SAME"},
       {"conv3d, stride 2, VALID",
-       Kind::kConv3D,
+       ConvKind::kConv3D,
        {2, 5, 4, 4, 1},
        {3, 2, 2, 1, 2},
        {2, 1, 2},
