@@ -106,8 +106,8 @@ absl::Status RunKernel(const OpCall& call, Device device, OutputList& outputs);
 // fast path the devices are right by construction). A check is one comparison per input.
 // Objects are checked where they are opened: a variable handle passes wherever it is, and the
 // kernels that read or write the value behind it check that value's device themselves
-// (CheckValueDevice in kernels/common/variable_update.h). Virtual devices (Note [Virtual devices] in core/device.cc) make the check bite on machines
-// without a GPU.
+// (CheckValueDevice in kernels/common/variable_update.h). Virtual devices (Note [Virtual devices]
+// in core/device.cc) make the check bite on machines without a GPU.
 absl::Status CheckInputDevices(const OpCall& call, Device device, const HostInputs& host_inputs);
 // The device check's error for input i of `call`, found on `found` where its kernel on `device`
 // needs it on `want`.
