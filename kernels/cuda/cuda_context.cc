@@ -54,20 +54,27 @@ absl::StatusOr<DeviceContext*> DeviceContext::Get(int index) {
   return (*contexts)[index];
 }
 
+absl::StatusOr<cublasHandle_t> DeviceContext::MakeCublas(cublasPointerMode_t mode) const {
+  DUET_RETURN_IF_ERROR(MakeCurrent());
+  cublasHandle_t handle = nullptr;
+  DUET_RETURN_IF_ERROR(CublasStatus(cublasCreate(&handle), "cublasCreate"));
+  DUET_RETURN_IF_ERROR(CublasStatus(cublasSetStream(handle, stream_), "cublasSetStream"));
+  DUET_RETURN_IF_ERROR(CublasStatus(cublasSetPointerMode(handle, mode), "cublasSetPointerMode"));
+  return handle;
+}
+
 absl::StatusOr<cublasHandle_t> DeviceContext::cublas() {
-  absl::call_once(cublas_once_, [this] {
-    cublas_status_ = MakeCurrent();
-    if (!cublas_status_.ok()) return;
-    cublas_status_ = CublasStatus(cublasCreate(&cublas_), "cublasCreate");
-    if (cublas_status_.ok()) {
-      cublas_status_ = CublasStatus(cublasSetStream(cublas_, stream_), "cublasSetStream");
-    }
-  });
-  if (!cublas_status_.ok()) return cublas_status_;
+  absl::call_once(cublas_once_, [this] { cublas_ = MakeCublas(CUBLAS_POINTER_MODE_HOST); });
   return cublas_;
 }
 
-absl::StatusOr<cudnnHandle_t> DeviceContext::cudnn() {
+absl::StatusOr<cublasHandle_t> DeviceContext::cublas_device_scalars() {
+  absl::call_once(cublas_device_scalars_once_,
+                  [this] { cublas_device_scalars_ = MakeCublas(CUBLAS_POINTER_MODE_DEVICE); });
+  return cublas_device_scalars_;
+}
+
+absl::StatusOr<DeviceContext::CudnnLease> DeviceContext::cudnn() {
   absl::call_once(cudnn_once_, [this] {
     cudnn_status_ = MakeCurrent();
     if (!cudnn_status_.ok()) return;
@@ -77,13 +84,21 @@ absl::StatusOr<cudnnHandle_t> DeviceContext::cudnn() {
     }
   });
   if (!cudnn_status_.ok()) return cudnn_status_;
-  return cudnn_;
+  return CudnnLease{cudnn_, std::unique_lock<std::mutex>(cudnn_mutex_)};
 }
 
 absl::Status DeviceContext::MakeCurrent() const {
+  // cudaGetDevice answers 0 on a thread that has bound no context yet, and the driver API calls
+  // of the fused kernels (cuModuleLoadData, cuLaunchKernel) need one bound: each thread calls
+  // cudaSetDevice (which binds the device's primary context) at least once.
+  thread_local bool set_once = false;
   int current = -1;
-  if (cudaGetDevice(&current) == cudaSuccess && current == index_) return absl::OkStatus();
-  return CudaStatus(cudaSetDevice(index_), "cudaSetDevice");
+  if (set_once && cudaGetDevice(&current) == cudaSuccess && current == index_) {
+    return absl::OkStatus();
+  }
+  DUET_RETURN_IF_ERROR(CudaStatus(cudaSetDevice(index_), "cudaSetDevice"));
+  set_once = true;
+  return absl::OkStatus();
 }
 
 absl::Status DeviceContext::Synchronize() const {
@@ -106,14 +121,17 @@ absl::Status CopyBytes(void* dst, Device dst_device, const void* src, Device src
     return absl::InternalError("CopyBytes is for copies that involve a CUDA device");
   }
   if (dst_device.is_cuda() && src_device.is_cuda() && dst_device != src_device) {
-    // Across devices: the source's queued work must finish first (its stream), then the copy is
-    // queued on the destination's stream.
+    // Across devices: the source's queued work must finish first (its stream), then the copy runs
+    // on the destination's stream, and ends before this returns: the caller may drop the source
+    // at once, and its block would go back to the source device's pool, whose stream knows
+    // nothing of the copy.
     DUET_ASSIGN_OR_RETURN(DeviceContext * from, DeviceContext::Get(src_device.index()));
     DUET_RETURN_IF_ERROR(from->Synchronize());
     DUET_ASSIGN_OR_RETURN(DeviceContext * to, CurrentContext(dst_device));
-    return CudaStatus(
+    DUET_RETURN_IF_ERROR(CudaStatus(
         cudaMemcpyPeerAsync(dst, dst_device.index(), src, src_device.index(), bytes, to->stream()),
-        "cudaMemcpyPeerAsync");
+        "cudaMemcpyPeerAsync"));
+    return to->Synchronize();
   }
   CountHostTransfer(dst_device, src_device);
   const Device gpu = dst_device.is_cuda() ? dst_device : src_device;

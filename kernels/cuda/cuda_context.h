@@ -14,6 +14,7 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <mutex>
 
 #include "absl/base/call_once.h"
 #include "absl/status/statusor.h"
@@ -36,11 +37,21 @@ class DeviceContext {
 
   int index() const { return index_; }
   cudaStream_t stream() const { return stream_; }
-  // The handles, bound to stream(); created on first use (cuDNN's first handle loads its
-  // libraries, which takes a while).
+  // The cuBLAS handles, bound to stream() and created on first use. Threads may share a cuBLAS
+  // handle but not change its settings while others use it, so each setting has its own handle,
+  // set once: cublas() reads alpha and beta from host memory, cublas_device_scalars() from device
+  // memory (CUBLAS_POINTER_MODE_DEVICE).
   absl::StatusOr<cublasHandle_t> cublas();
-  absl::StatusOr<cudnnHandle_t> cudnn();
-  // Makes this device current for the calling thread (cudaSetDevice).
+  absl::StatusOr<cublasHandle_t> cublas_device_scalars();
+  // cuDNN's handle, bound to stream() and created on first use (the first loads cuDNN's
+  // libraries, which takes a while), with a lock held as long as the lease lives: cuDNN forbids
+  // two threads to use one handle at once. Its calls only queue work, so the lock is held briefly.
+  struct CudnnLease {
+    cudnnHandle_t handle = nullptr;
+    std::unique_lock<std::mutex> lock;
+  };
+  absl::StatusOr<CudnnLease> cudnn();
+  // Makes this device current for the calling thread (cudaSetDevice, at least once per thread).
   absl::Status MakeCurrent() const;
   // Waits for everything queued on the stream.
   absl::Status Synchronize() const;
@@ -50,10 +61,14 @@ class DeviceContext {
 
   const int index_;
   const cudaStream_t stream_;
-  absl::once_flag cublas_once_, cudnn_once_;
-  cublasHandle_t cublas_ = nullptr;
+  // A handle of cuBLAS in `mode`, bound to stream().
+  absl::StatusOr<cublasHandle_t> MakeCublas(cublasPointerMode_t mode) const;
+
+  absl::once_flag cublas_once_, cublas_device_scalars_once_, cudnn_once_;
+  absl::StatusOr<cublasHandle_t> cublas_ = nullptr, cublas_device_scalars_ = nullptr;
   cudnnHandle_t cudnn_ = nullptr;
-  absl::Status cublas_status_, cudnn_status_;
+  absl::Status cudnn_status_;
+  std::mutex cudnn_mutex_;
 };
 
 // The context of a CUDA device, made current for the calling thread: what a kernel calls first.

@@ -90,7 +90,7 @@ CudnnConv MakeCudnnConv(const ConvGeometry& g, DType dtype, cuda::ConvDirection 
 // What every convolution kernel needs on the device.
 struct ConvRun {
   cuda::DeviceContext* device;
-  cudnnHandle_t handle;
+  cuda::DeviceContext::CudnnLease cudnn;  // held until the run's calls are queued
   const cuda::ConvPlan* plan;
   Tensor workspace;  // undefined when the algorithm needs none
   // 1 and 0 in the convolution's compute type (double for float64, float otherwise).
@@ -103,8 +103,8 @@ struct ConvRun {
 absl::StatusOr<ConvRun> StartConv(const KernelContext& ctx, const CudnnConv& c) {
   ConvRun run;
   DUET_ASSIGN_OR_RETURN(run.device, cuda::CurrentContext(ctx.device()));
-  DUET_ASSIGN_OR_RETURN(run.handle, run.device->cudnn());
-  DUET_ASSIGN_OR_RETURN(run.plan, cuda::GetConvPlan(run.handle, c.key));
+  DUET_ASSIGN_OR_RETURN(run.cudnn, run.device->cudnn());
+  DUET_ASSIGN_OR_RETURN(run.plan, cuda::GetConvPlan(run.cudnn.handle, c.key));
   if (run.plan->workspace_bytes > 0) {
     DUET_ASSIGN_OR_RETURN(run.workspace,
                           cuda::DeviceScratch(ctx.device(), run.plan->workspace_bytes));
@@ -224,7 +224,7 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
       DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(input, g, c, stream));
       DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
       return cuda::CudnnStatus(
-          cudnnConvolutionForward(run.handle, run.one(dtype), run.plan->x, x.raw_data(),
+          cudnnConvolutionForward(run.cudnn.handle, run.one(dtype), run.plan->x, x.raw_data(),
                                   run.plan->w, w.raw_data(), run.plan->conv,
                                   static_cast<cudnnConvolutionFwdAlgo_t>(run.plan->algorithm),
                                   WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype),
@@ -284,7 +284,7 @@ absl::Status BackpropInput(KernelContext& ctx, ConvKind kind) {
       DUET_ASSIGN_OR_RETURN(dx, Tensor::TryEmpty(dtype, CudnnInputShape(g, c), out.device()));
     }
     DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardData(
-        run.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
+        run.cudnn.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
         run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
         WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
     if (!c.padded) return absl::OkStatus();
@@ -311,7 +311,7 @@ absl::Status BackpropFilter(KernelContext& ctx, ConvKind kind) {
     DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(ctx.input(0), g, c, stream));
     DUET_ASSIGN_OR_RETURN(Tensor dw_krsc, Tensor::TryEmpty(dtype, out.shape(), out.device()));
     DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardFilter(
-        run.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->y, dy.raw_data(),
+        run.cudnn.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->y, dy.raw_data(),
         run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
         WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
         dw_krsc.raw_data()));

@@ -120,24 +120,6 @@ absl::Status FusedMatMulKernel(KernelContext& ctx) {
                                   "fused matmul epilogue");
 }
 
-// Restores the host pointer mode however the gemm ends.
-class DevicePointerMode {
- public:
-  explicit DevicePointerMode(cublasHandle_t handle) : handle_(handle) {}
-  absl::Status Enter() {
-    DUET_CUBLAS_RETURN_IF_ERROR(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_DEVICE));
-    entered_ = true;
-    return absl::OkStatus();
-  }
-  ~DevicePointerMode() {
-    if (entered_) cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_HOST);
-  }
-
- private:
-  cublasHandle_t handle_;
-  bool entered_ = false;
-};
-
 // Inputs: var (resource), alpha (scalar), a, b: var -= alpha * op(a) x op(b), accumulated by
 // cuBLAS into the variable's buffer (beta = 1), so the gradient is never stored.
 absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
@@ -164,9 +146,9 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
     g.x = a.raw_data();
     g.y = b.raw_data();
     g.out = result.raw_data();
-    DUET_ASSIGN_OR_RETURN(cublasHandle_t handle, device->cublas());
     const bool f64 = a.dtype() == kFloat64;
     if (alpha.device().is_cpu()) {
+      DUET_ASSIGN_OR_RETURN(cublasHandle_t handle, device->cublas());
       const double a_value = f64 ? *alpha.data<double>() : *alpha.data<float>();
       const double minus_d = -a_value, one_d = 1.0;
       const float minus_f = static_cast<float>(-a_value), one_f = 1.0f;
@@ -185,8 +167,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
       const char* base = static_cast<const char*>(scalars.raw_data());
       g.alpha = base;
       g.beta = base + DTypeSize(a.dtype());
-      DevicePointerMode mode(handle);
-      DUET_RETURN_IF_ERROR(mode.Enter());
+      DUET_ASSIGN_OR_RETURN(cublasHandle_t handle, device->cublas_device_scalars());
       DUET_RETURN_IF_ERROR(cuda::RunRowMajorGemm(handle, g));
     }
   }
