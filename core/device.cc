@@ -77,6 +77,16 @@ int num_gpus() {
 // (Device::is_host), copies between them are real, and a kernel handed cpu:0 memory on cpu:1 fails
 // the device check as a GPU kernel handed a host pointer would. A test on cpu:1 thus exercises
 // the code paths a GPU run takes, short of the CUDA kernels themselves.
+// Note [Host reads of device memory]: a GPU's memory cannot be read by host code, so code that
+// reads values (printing, to_vector, graph passes looking at constants, checkpoints, initializers)
+// must copy a device tensor to cpu:0 first; a place that forgets crashes, but only on a GPU. A
+// virtual device's memory is host memory, so the same mistake would pass unseen on cpu:1; instead
+// Tensor::raw_data() (and data(), mutable_data()) of a tensor on cpu:N, N > 0, throws outside a
+// kernel: KernelMemoryScope marks the threads running one (KernelContext holds a scope, and
+// ThreadPool::ParallelFor passes it to the threads that run the kernel's chunks). Kernels read
+// their own device's memory, and the copy kernels both sides'. Objects (variable handles, lists)
+// are exempt: their "data" is a host object wherever the handle lives. On cpu:0 and CUDA the
+// check costs one compare of the device index.
 int num_cpu_devices() {
   static const int count = [] {
     const char* value = std::getenv("DUET_VIRTUAL_DEVICES");

@@ -84,6 +84,23 @@ void set_allow_tf32(bool allow);
 bool allow_tf32();
 }  // namespace cuda
 
+// Note [Host reads of device memory] in device.cc: while the calling thread runs a kernel, it may
+// read the memory of a virtual device; elsewhere, host code must copy such a tensor to cpu:0
+// first, as it must a GPU's. KernelContext holds a scope for the kernel's life, ThreadPool hands
+// it to the threads a kernel's loop runs on.
+class KernelMemoryScope {
+ public:
+  KernelMemoryScope() { ++depth_; }
+  ~KernelMemoryScope() { --depth_; }
+  KernelMemoryScope(const KernelMemoryScope&) = delete;
+  KernelMemoryScope& operator=(const KernelMemoryScope&) = delete;
+  // Whether the calling thread runs a kernel (or a chunk of one's loop).
+  static bool active() { return depth_ > 0; }
+
+ private:
+  static inline thread_local int depth_ = 0;
+};
+
 // What the public device calls need of an accelerator's runtime (Note [Device runtimes] in
 // device.cc): the CUDA layer implements it and registers itself at start-up.
 class DeviceRuntime {

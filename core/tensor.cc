@@ -117,6 +117,15 @@ bool Tensor::shares_buffer_with(const Tensor& other) const {
   return owner(*this) == owner(other);
 }
 
+void Tensor::CheckHostMayRead() const {
+  if (KernelMemoryScope::active() || IsObjectDType(dtype()) || impl_->data == nullptr) return;
+  throw Error(absl::FailedPreconditionError(
+      absl::StrCat("host code read the memory of a ", DTypeName(dtype()), " ", shape().str(),
+                   " tensor on ", device().str(),
+                   " outside a kernel; on a GPU that is a crash. Copy it to the host first "
+                   "(Tensor::cpu) (Note [Host reads of device memory])")));
+}
+
 void Tensor::CheckReadable(DType requested, const char* what) const {
   if (!defined()) {
     throw Error(absl::FailedPreconditionError(absl::StrCat(what, ": the tensor is undefined")));

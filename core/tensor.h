@@ -117,7 +117,12 @@ class Tensor {
   T* mutable_data() const {
     return static_cast<T*>(raw_data());
   }
-  void* raw_data() const { return impl_->data; }
+  // The element pointer; on a virtual device only inside a kernel (Note [Host reads of device
+  // memory] in core/device.cc), else Error.
+  void* raw_data() const {
+    if (impl_->device.index() != 0 && impl_->device.is_cpu()) CheckHostMayRead();
+    return impl_->data;
+  }
 
   // Copies the values out. T must match dtype() (std::string for kString); throws Error otherwise
   // or when the tensor has no value (a symbolic tensor inside a graph).
@@ -190,6 +195,7 @@ class Tensor {
   static Tensor Literal(double value);
 
   void CheckReadable(DType requested, const char* what) const;
+  void CheckHostMayRead() const;
   [[noreturn]] void ThrowNotScalar() const;
 
   std::shared_ptr<TensorImpl> impl_;

@@ -6,6 +6,8 @@
 #include <omp.h>
 #endif
 
+#include "core/device.h"
+
 namespace duet {
 namespace {
 thread_local bool in_parallel_region = false;
@@ -94,10 +96,17 @@ void ThreadPool::ParallelFor(int64_t n, int64_t min_chunk,
   }
   const int64_t chunk = (n + max_chunks - 1) / max_chunks;
   const int64_t num_chunks = (n + chunk - 1) / chunk;
+  // The chunks run inside the caller's kernel (Note [Host reads of device memory] in device.cc).
+  const bool in_kernel = KernelMemoryScope::active();
+  auto chunk_fn = [&](int64_t begin, int64_t end) {
+    if (!in_kernel || KernelMemoryScope::active()) return fn(begin, end);
+    const KernelMemoryScope scope;
+    fn(begin, end);
+  };
 #ifdef _OPENMP
-  RunOnOpenMpTeam(n, chunk, num_chunks, fn);
+  RunOnOpenMpTeam(n, chunk, num_chunks, chunk_fn);
 #else
-  RunOnWorkers(n, chunk, num_chunks, fn);
+  RunOnWorkers(n, chunk, num_chunks, chunk_fn);
 #endif
 }
 

@@ -67,11 +67,11 @@ void Accumulate(GradientMap& grads, const NodeOutput& at, const Tensor& g) {
   if (!inserted) it->second = add_gradients(it->second, g);
 }
 
-// Input i of a node as its gradient function sees it: a Const's own value (so functions that
-// read small integer operands, such as a transpose's perm, work as they do eagerly), else the
-// symbolic output.
+// Input i of a node as its gradient function sees it: a Const's own value on the host (so
+// functions that read small integer operands, such as a transpose's perm, work as they do
+// eagerly), else the symbolic output (Note [Constants on devices] in graph/graph.cc).
 Tensor InputTensor(const NodeOutput& in) {
-  if (kConstOp.is(in.node->op())) return *in.node->bound_value();
+  if (const Tensor* value = in.node->host_constant()) return *value;
   return in.node->output(in.index);
 }
 

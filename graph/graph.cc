@@ -51,10 +51,9 @@ struct SymbolicRef final : SymbolicValue {
   SymbolicRef(std::shared_ptr<GraphState> graph, NodeOutput output)
       : graph(std::move(graph)), output(output) {}
 
-  // Shape functions see the values of Const nodes (axes, shapes, perms built as constants).
-  const Tensor* constant_value() const override {
-    return kConstOp.is(output.node->op()) ? output.node->bound_value() : nullptr;
-  }
+  // Shape functions see the values of Const nodes (axes, shapes, perms built as constants) that
+  // live on the host (Note [Constants on devices] in graph.h).
+  const Tensor* constant_value() const override { return output.node->host_constant(); }
 
   std::shared_ptr<GraphState> graph;
   NodeOutput output;
@@ -66,6 +65,18 @@ const SymbolicRef* RefOf(const Tensor& tensor) {
 }
 
 }  // namespace
+
+// Note [Constants on devices]: a Const node's value lives where the tensor it was made from lives,
+// so an eager GPU tensor captured into a graph (GraphContext::CaptureValue) is a Const whose value
+// is GPU memory, which its node, placed on that device, hands on without a copy. Host code must
+// never read it: the graph passes (folding, CSE, simplification, the fusions' scale and bias
+// folds) and the shape functions treat such a Const as a value unknown until run time, as they
+// treat a Placeholder. A virtual device's constants are the same (Note [Virtual devices]).
+const Tensor* Node::host_constant() const {
+  if (!kConstOp.is(*op_) || !bound_value_.defined()) return nullptr;
+  if (bound_value_.has_value() && !bound_value_.device().is_host()) return nullptr;
+  return &bound_value_;
+}
 
 std::string Node::source() const {
   if (location_.line() == 0) return "";

@@ -83,6 +83,9 @@ class Node {
   // The value a Const node holds (its value attr), or the captured eager tensor (a variable
   // handle) the node stands for; nullptr for other nodes.
   const Tensor* bound_value() const { return bound_value_.defined() ? &bound_value_ : nullptr; }
+  // A Const node's value when host code may read it, else nullptr: for other nodes, and for a
+  // value on another device (Note [Constants on devices]).
+  const Tensor* host_constant() const;
 
   // "name:index" as TensorFlow spells an edge ("name" alone for output 0).
   static std::string EdgeName(const NodeOutput& output);

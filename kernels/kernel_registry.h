@@ -43,6 +43,7 @@ class KernelContext {
   OutputList& outputs_;
   Device device_;
   uint32_t scratch_inputs_;
+  KernelMemoryScope running_;  // Note [Host reads of device memory] in core/device.cc
 };
 
 using KernelFn = absl::Status (*)(KernelContext& ctx);

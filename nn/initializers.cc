@@ -106,9 +106,9 @@ Initializer orthogonal(double gain, std::optional<int64_t> seed) {
     const int64_t cols = shape.dim(shape.rank() - 1);
     const int64_t rows = shape.num_elements() / std::max<int64_t>(cols, 1);
     const int64_t m = std::max(rows, cols), n = std::min(rows, cols);
-    const Tensor normal = duet::random_normal(Shape{m, n}, s, kFloat64);
+    // Read through a copy to the host: under a layer's DeviceScope the draw is on that device.
+    const std::vector<double> v = duet::random_normal(Shape{m, n}, s, kFloat64).to_vector<double>();
     Eigen::MatrixXd a(m, n);
-    const double* v = normal.data<double>();
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) a(i, j) = v[i * n + j];
     }

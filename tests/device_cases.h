@@ -29,6 +29,11 @@ void CheckSessionOnDevice(Device device);
 void CheckSessionVariablesOnDevice(Device device);
 // A fused elementwise chain with host scalar operands, in a session and in a function.
 void CheckFusedElementwiseWithHostScalars(Device device);
+// Values on the device that host code must read through a copy (Note [Host reads of device
+// memory]): eager tensors captured into a session's graph, which the passes and shape functions
+// leave alone (Note [Constants on devices]), fetches the shadow check compares, and the draw the
+// orthogonal initializer decomposes on the host.
+void CheckDeviceValuesReadThroughCopies(Device device);
 
 // Traced functions: a hand-written training step, control flow and nested calls with their
 // gradients, and models with optimizers.

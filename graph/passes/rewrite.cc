@@ -126,10 +126,7 @@ absl::StatusOr<const Node*> AddNamed(Graph& graph, NodeSpec spec, absl::string_v
   return graph.AddNode(std::move(spec));
 }
 
-const Tensor* ConstValue(NodeOutput output) {
-  if (!kConstOp.is(output.node->op())) return nullptr;
-  return output.node->bound_value();
-}
+const Tensor* ConstValue(NodeOutput output) { return output.node->host_constant(); }
 
 bool IsConstFilledWith(NodeOutput output, double x) {
   const Tensor* value = ConstValue(output);

@@ -58,7 +58,8 @@ NodeSpec ConstSpec(const Tensor& value, const Node& site);
 // Adds `spec` under a fresh name made from `base`.
 absl::StatusOr<const Node*> AddNamed(Graph& graph, NodeSpec spec, absl::string_view base);
 
-// The value of a Const node's output, or nullptr.
+// The value of a Const node's output, or nullptr (also for a value on another device than the
+// host: Note [Constants on devices] in graph/graph.cc).
 const Tensor* ConstValue(NodeOutput output);
 // True when the Const value is a scalar or all of its elements equal `x` (numeric dtypes).
 bool IsConstFilledWith(NodeOutput output, double x);

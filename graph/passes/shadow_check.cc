@@ -96,8 +96,8 @@ absl::StatusOr<Run> RunGraph(const Graph& graph, const std::vector<std::string>&
 std::string FirstMismatch(const Run& a, const Run& b) {
   if (a.fetched != b.fetched) return "the optimized graph lost a fetched output";
   for (size_t k = 0; k < a.values.size(); ++k) {
-    const Tensor& x = a.values[k];
-    const Tensor& y = b.values[k];
+    const Tensor x = a.values[k].cpu();  // a fetch may live on a device
+    const Tensor y = b.values[k].cpu();
     if (x.dtype() != y.dtype() || x.shape() != y.shape()) {
       return absl::StrCat("'", a.fetched[k], "' is ", DTypeName(x.dtype()), " ", x.shape().str(),
                           " before and ", DTypeName(y.dtype()), " ", y.shape().str(), " after");

@@ -62,6 +62,11 @@ TEST_CASE("cpu:1: a fused elementwise chain gets its host scalars copied there")
   CheckFusedElementwiseWithHostScalars(kVirtual);
 }
 
+TEST_CASE("cpu:1: host code reads its values through copies: passes, shadow check, initializer") {
+  if (SkipWithoutVirtualDevice()) return;
+  CheckDeviceValuesReadThroughCopies(kVirtual);
+}
+
 TEST_CASE("cpu:1: a traced training step equals the host's and copies nothing per step") {
   if (SkipWithoutVirtualDevice()) return;
   CheckTracedTrainingStep(kVirtual);

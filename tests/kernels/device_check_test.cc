@@ -113,6 +113,27 @@ TEST_CASE("kernels check that a variable's value is on their device, not only it
       {"ResourceApplyKerasMomentum", "variable 'w_elsewhere' " + elsewhere});
 }
 
+TEST_CASE("host code reads a virtual device's memory only inside a kernel") {
+  if (SkipWithoutVirtualDevice()) return;
+  // Note [Host reads of device memory]: as a GPU's, outside kernels, through a copy.
+  const Tensor x = constant({1.f, 2.f}).to(kVirtual);
+  testing::ExpectError([&] { (void)x.data<float>(); },
+                       {"host code read the memory of a float32 (2,) tensor on cpu:1 outside a "
+                        "kernel",
+                        "Tensor::cpu"});
+  CHECK(x.to_vector<float>() == std::vector<float>{1.f, 2.f});  // through a copy
+  const OpCall call = Call("AddV2", {x, x});
+  OutputList outputs = {Tensor::Empty(kFloat32, Shape{2}, kVirtual)};
+  REQUIRE(RunKernel(call, kVirtual, outputs).ok());  // a kernel reads it, on its threads too
+  CHECK(outputs[0].to_vector<float>() == std::vector<float>{2.f, 4.f});
+  const Variable v = [] {
+    DeviceScope on(kVirtual);
+    return Variable(constant(1.f), "host_read_v");
+  }();
+  REQUIRE(v.handle().device() == kVirtual);
+  CHECK(VariableOf(v.handle())->name == "host_read_v");  // a handle's object is a host object
+}
+
 TEST_CASE("a kernel that sets its outputs must leave them on its device") {
   if (SkipWithoutVirtualDevice()) return;
   const OpCall call = Call("Identity", {ones({2})});

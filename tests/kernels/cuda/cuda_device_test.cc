@@ -74,6 +74,11 @@ TEST_CASE("a fused elementwise chain (NVRTC) gets its host scalars copied to the
   CheckFusedElementwiseWithHostScalars(kGpu);
 }
 
+TEST_CASE("host code reads GPU values through copies: passes, shadow check, initializer") {
+  if (SkipWithoutGpu()) return;
+  CheckDeviceValuesReadThroughCopies(kGpu);
+}
+
 TEST_CASE("a training step traced and run entirely on the GPU equals the CPU's") {
   if (SkipWithoutGpu()) return;
   CheckTracedTrainingStep(kGpu);
