@@ -127,6 +127,13 @@ void empty_cache() {
   if (DeviceRuntime* runtime = cuda_runtime.load(std::memory_order_acquire)) runtime->EmptyCache();
 }
 
+void SynchronizeDevice(Device device) {
+  if (!device.is_cuda()) return;
+  if (DeviceRuntime* runtime = cuda_runtime.load(std::memory_order_acquire)) {
+    runtime->SynchronizeDevice(device.index());
+  }
+}
+
 namespace cuda {
 
 void set_allow_tf32(bool allow) { allow_tf32_flag.store(allow, std::memory_order_relaxed); }

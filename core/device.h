@@ -72,6 +72,10 @@ void CountHostTransfer(Device dst, Device src);
 // Frees the CUDA caching allocator's unused blocks on every device (torch.cuda.empty_cache());
 // a no-op without GPUs.
 void empty_cache();
+// Waits until everything this process queued on `device`, on any stream, has run
+// (cudaDeviceSynchronize); a no-op for CPU devices. For exchanges of device memory with code that
+// runs on streams of its own (DLPack: Note [DLPack] in python/src/convert.cc).
+void SynchronizeDevice(Device device);
 
 namespace cuda {
 // Allows (true) or forbids (false, the default) TF32 tensor-core math in float32 matmuls on the
@@ -108,6 +112,7 @@ class DeviceRuntime {
   virtual ~DeviceRuntime() = default;
   virtual int device_count() const = 0;
   virtual void EmptyCache() = 0;
+  virtual void SynchronizeDevice(int index) = 0;
 };
 // Installs the runtime for `type` (once, from a static initializer); it must outlive the process.
 void RegisterDeviceRuntime(DeviceType type, DeviceRuntime* runtime);

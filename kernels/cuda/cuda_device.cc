@@ -14,6 +14,13 @@ class CudaRuntime final : public DeviceRuntime {
   void EmptyCache() override {
     for (int i = 0; i < DeviceCount(); ++i) CudaAllocator::Get(i)->EmptyCache();
   }
+  void SynchronizeDevice(int index) override {
+    int current = -1;
+    if (cudaGetDevice(&current) != cudaSuccess) current = -1;
+    if (cudaSetDevice(index) == cudaSuccess) cudaDeviceSynchronize();
+    if (current >= 0) cudaSetDevice(current);
+    cudaGetLastError();  // an error here resurfaces at the next synchronizing call
+  }
 };
 
 const bool registered = [] {

@@ -202,6 +202,15 @@ std::optional<DType> DTypeArg(nb::handle dtype) {
 // nanobind's import (a copy); the device is the producer's (kDLCPU: cpu:0; kDLCUDA: cuda:N). duet's
 // tensors are immutable, so a consumer that writes into an exported view breaks that promise, as
 // with any DLPack producer; NumPy's views of duet's memory are read-only.
+// GPU memory is shared across streams: duet queues its work on a stream of its own (Note [One
+// stream per device] in kernels/cuda/cuda_context.h), the other side on its own streams, and the
+// caching allocators of both reuse a freed block at once. So the device is synchronized
+// (SynchronizeDevice: every stream of the process) whenever memory changes hands: before an
+// export (duet's writes are done), after an import (the producer's are), and before either side
+// lets go of the other's memory (the holder's reads are done). The `stream` argument of
+// __dlpack__ is therefore not needed, and ignored. A virtual device's memory counts as another
+// device's (Note [Host reads of device memory] in core/device.cc) and has no DLPack device:
+// exporting it is an error that says to copy it to the host.
 // Symbolic tensors (a graph's, a trace's) have no memory to share.
 void CheckHasValue(const Tensor& tensor, const char* what) {
   if (tensor.impl()->symbolic != nullptr || !tensor.has_value()) {
@@ -211,13 +220,29 @@ void CheckHasValue(const Tensor& tensor, const char* what) {
   }
 }
 
+// Waits for the tensor's device, without the GIL (Note [DLPack]).
+void SynchronizeFor(const Tensor& tensor) {
+  if (!tensor.device().is_cuda()) return;
+  nb::gil_scoped_release release;
+  SynchronizeDevice(tensor.device());
+}
+
 nb::object DLPackView(const Tensor& tensor) {
   CheckHasValue(tensor, "__dlpack__()");
-  std::vector<size_t> shape(tensor.shape().dims().begin(), tensor.shape().dims().end());
-  auto* owner = new Tensor(tensor);
-  nb::capsule keep(owner, [](void* p) noexcept { delete static_cast<Tensor*>(p); });
   const Device d = tensor.device();
-  // Virtual CPU devices' memory is host memory (Note [Virtual devices] in core/device.cc).
+  if (d.is_cpu() && !d.is_host()) {
+    Fail(absl::StrCat("__dlpack__() of a tensor on ", d.str(),
+                      ", a virtual device whose memory counts as another device's: copy it to the "
+                      "host first (t.cpu())"));
+  }
+  std::vector<size_t> shape(tensor.shape().dims().begin(), tensor.shape().dims().end());
+  SynchronizeFor(tensor);
+  auto* owner = new Tensor(tensor);
+  nb::capsule keep(owner, [](void* p) noexcept {
+    auto* held = static_cast<Tensor*>(p);
+    SynchronizeFor(*held);  // the consumer's queued reads end before duet's pool reuses the block
+    delete held;
+  });
   const int32_t device_type = d.is_cuda() ? nb::device::cuda::value : nb::device::cpu::value;
   nb::ndarray<> array(tensor.raw_data(), shape.size(), shape.data(), keep, /*strides=*/nullptr,
                       ToDLPack(tensor.dtype()), device_type, d.is_cuda() ? d.index() : 0);
@@ -240,11 +265,16 @@ Tensor FromDLPack(nb::handle value) {
                       " is not a duet device (CPU and CUDA are)"));
   }
   auto* held = new nb::ndarray<nb::c_contig>(std::move(array));
-  std::shared_ptr<TensorImpl> owner(new TensorImpl, [held](TensorImpl* impl) {
+  std::shared_ptr<TensorImpl> owner(new TensorImpl, [held, device](TensorImpl* impl) {
+    SynchronizeDevice(device);  // duet's queued reads end before the producer may reuse the memory
     nb::gil_scoped_acquire gil;
     delete held;
     delete impl;
   });
+  if (device.is_cuda()) {  // the producer's queued writes end before duet reads
+    nb::gil_scoped_release release;
+    SynchronizeDevice(device);
+  }
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = *dtype;
   impl->shape = Shape(std::vector<int64_t>(held->shape_ptr(), held->shape_ptr() + held->ndim()));

@@ -117,6 +117,14 @@ def test_symbolic_tensors_have_no_value_outside_a_session():
         duet.constant([1., 2.])[1.5]
 
 
+def test_dlpack_of_a_virtual_device_tensor_says_to_copy_it_first():
+    with duet.device("/cpu:1"):  # DUET_VIRTUAL_DEVICES=2 (python/BUILD.bazel)
+        y = duet.constant([1., 2.]) * 2
+    with pytest.raises(duet.errors.InvalidArgumentError, match=r"cpu:1.*copy it to the host first"):
+        np.from_dlpack(y)
+    np.testing.assert_array_equal(np.from_dlpack(y.to("cpu:0")), [2., 4.])
+
+
 def test_device_scopes_place_ops_and_copy_inputs():
     assert duet.num_cpu_devices() == 2  # DUET_VIRTUAL_DEVICES=2 (python/BUILD.bazel)
     x = duet.constant([1., 2.])
