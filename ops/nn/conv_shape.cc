@@ -10,18 +10,6 @@
 namespace duet {
 namespace {
 
-absl::string_view OpOf(ConvKind kind) {
-  switch (kind) {
-    case ConvKind::kConv2D:
-      return "Conv2D";
-    case ConvKind::kDepthwise:
-      return "DepthwiseConv2dNative";
-    case ConvKind::kConv3D:
-      break;
-  }
-  return "Conv3D";
-}
-
 absl::string_view FilterDims(ConvKind kind) {
   switch (kind) {
     case ConvKind::kConv2D:
@@ -172,9 +160,9 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, ConvKind kind, const Shape
   if (!expected->IsCompatibleWith(out_backprop)) {
     const ConvWindowKeys& keys = ConvWindowKeysOf(kind);
     return absl::InvalidArgumentError(
-        absl::StrCat("out_backprop shape ", out_backprop.str(), " does not match the ", OpOf(kind),
-                     " output shape ", expected->str(), " of ", input_name, " ", input.str(),
-                     " and ", filter_name, " ", filter.str(), " with strides ",
+        absl::StrCat("out_backprop shape ", out_backprop.str(), " does not match the ",
+                     ConvOpName(kind), " output shape ", expected->str(), " of ", input_name, " ",
+                     input.str(), " and ", filter_name, " ", filter.str(), " with strides ",
                      AttrValueString(ctx.attr(keys.strides)), ", dilations ",
                      AttrValueString(ctx.attr(keys.dilations)), " and ", spec.padding, " padding"));
   }
@@ -182,6 +170,18 @@ absl::Status CheckConvShapes(const ShapeContext& ctx, ConvKind kind, const Shape
 }
 
 }  // namespace
+
+absl::string_view ConvOpName(ConvKind kind) {
+  switch (kind) {
+    case ConvKind::kConv2D:
+      return "Conv2D";
+    case ConvKind::kDepthwise:
+      return "DepthwiseConv2dNative";
+    case ConvKind::kConv3D:
+      break;
+  }
+  return "Conv3D";
+}
 
 OpDefBuilder& DeclareConvAttrs(OpDefBuilder& builder, std::vector<std::string> formats) {
   return builder.TypeAttr(ConvAttrs::kT, {kFloat32, kFloat64, kBFloat16})

@@ -32,6 +32,9 @@ OpDefBuilder& DeclareDepthwiseConvAttrs(OpDefBuilder& builder);
 // DepthwiseConv2dNative) that convolves input 0 [batch, h, w, in_channels] with filter input 1
 // ([batch, out_d, out_h, out_w, out_channels] for Conv3D's NDHWC input); unknown dims stay
 // unknown. Errors name the bad attr or the shapes that do not fit together.
+// The name of the forward op of `kind`: "Conv2D", "DepthwiseConv2dNative" or "Conv3D".
+absl::string_view ConvOpName(ConvKind kind);
+
 absl::StatusOr<Shape> ConvOutputShape(const ShapeContext& ctx, ConvKind kind);
 // ConvOutputShape reading the window attrs through `keys`, for an op that declares them at
 // positions of its own (_FusedDepthwiseConv2dNative).

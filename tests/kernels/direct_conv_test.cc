@@ -13,6 +13,7 @@
 
 #include "duet.h"
 #include "kernels/common/conv_geometry.h"
+#include "ops/nn/conv_shape.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "tests/test_util.h"
@@ -29,19 +30,6 @@ struct Case {
   std::string padding;
   std::vector<int64_t> explicit_pads = {};  // with padding EXPLICIT (2-D): top, bottom, left, right
 };
-
-// The op `kind` names, whose attrs the kernels read.
-const char* OpName(ConvKind kind) {
-  switch (kind) {
-    case ConvKind::kConv2D:
-      return "Conv2D";
-    case ConvKind::kDepthwise:
-      return "DepthwiseConv2dNative";
-    case ConvKind::kConv3D:
-      break;
-  }
-  return "Conv3D";
-}
 
 // x, the filter, the output and its upstream gradient, and the tape's gradients of x and filter.
 struct Reference {
@@ -99,7 +87,7 @@ Reference Compute(const Case& c) {
 // The sizes the CUDA kernels pass to the direct convolutions: MakeConvGeometry over the op's
 // attrs and the forward shapes, AsDirect.
 DirectConvShape ShapeOf(const Case& c, const Reference& r) {
-  const OpDef* op = OpRegistry::Global().Find(OpName(c.kind));
+  const OpDef* op = OpRegistry::Global().Find(ConvOpName(c.kind));
   REQUIRE(op != nullptr);
   OpCall call(op, {r.x, r.filter}, OpSite());
   call.attrs[op->attr_index("strides")] = WithOnes(c.stride);
