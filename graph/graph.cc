@@ -52,7 +52,7 @@ struct SymbolicRef final : SymbolicValue {
       : graph(std::move(graph)), output(output) {}
 
   // Shape functions see the values of Const nodes (axes, shapes, perms built as constants) that
-  // live on the host (Note [Constants on devices] in graph.h).
+  // live on the host (Note [Constants on devices], below).
   const Tensor* constant_value() const override { return output.node->host_constant(); }
 
   std::shared_ptr<GraphState> graph;

@@ -220,11 +220,11 @@ void CheckHasValue(const Tensor& tensor, const char* what) {
   }
 }
 
-// Waits for the tensor's device, without the GIL (Note [DLPack]).
-void SynchronizeFor(const Tensor& tensor) {
-  if (!tensor.device().is_cuda()) return;
+// Waits for a GPU `device`, without the GIL (Note [DLPack]); nothing for the CPU.
+void SynchronizeWithoutGil(Device device) {
+  if (!device.is_cuda()) return;
   nb::gil_scoped_release release;
-  SynchronizeDevice(tensor.device());
+  SynchronizeDevice(device);
 }
 
 nb::object DLPackView(const Tensor& tensor) {
@@ -236,11 +236,12 @@ nb::object DLPackView(const Tensor& tensor) {
                       "host first (t.cpu())"));
   }
   std::vector<size_t> shape(tensor.shape().dims().begin(), tensor.shape().dims().end());
-  SynchronizeFor(tensor);
+  SynchronizeWithoutGil(d);
   auto* owner = new Tensor(tensor);
   nb::capsule keep(owner, [](void* p) noexcept {
     auto* held = static_cast<Tensor*>(p);
-    SynchronizeFor(*held);  // the consumer's queued reads end before duet's pool reuses the block
+    SynchronizeWithoutGil(
+        held->device());  // the consumer's queued reads end before duet's pool reuses the block
     delete held;
   });
   const int32_t device_type = d.is_cuda() ? nb::device::cuda::value : nb::device::cpu::value;
@@ -271,10 +272,7 @@ Tensor FromDLPack(nb::handle value) {
     delete held;
     delete impl;
   });
-  if (device.is_cuda()) {  // the producer's queued writes end before duet reads
-    nb::gil_scoped_release release;
-    SynchronizeDevice(device);
-  }
+  SynchronizeWithoutGil(device);  // the producer's queued writes end before duet reads
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = *dtype;
   impl->shape = Shape(std::vector<int64_t>(held->shape_ptr(), held->shape_ptr() + held->ndim()));
