@@ -2,7 +2,8 @@
 # The one-call GPU regression run, for a machine with a GPU and no Bazel (the bundle staged by
 # tools/gpu/bundle.sh, unpacked): every staged test binary, several at a time; then bench.sh
 # (duet's gpu_bench beside its PyTorch peer); then compute-sanitizer's memcheck on each binary
-# that crashed. Everything fits in one time budget.
+# that crashed or failed with a memory fault (an illegal address, a misaligned address, a launch
+# failure). Everything fits in one time budget.
 #
 #   regress.sh [OUT_DIR]        # default: ./regress; the device tool's $OUT when set
 #
@@ -15,7 +16,7 @@
 # Environment: BUDGET (seconds for the whole run, default 480: the device call's timeout_s of 540
 # less unpacking and a margin), JOBS (binaries at once, 8), TEST_TIMEOUT (seconds per binary,
 # 150), BENCH_TIMEOUT (seconds for each of the two benchmark programs, 120), MEMCHECK_TIMEOUT
-# (seconds per crashed binary, 150), SKIP_BENCH=1, WORK_DIR (default: a new folder in /tmp).
+# (seconds per binary memcheck reruns, 150), SKIP_BENCH=1, WORK_DIR (default: a new folder in /tmp).
 # Each stage's timeouts are cut to what is left of the budget, and a stage without time left is
 # reported as not run. On a 16-core H200 the binaries took about 2 minutes this way.
 set -uo pipefail
@@ -58,10 +59,12 @@ export DUET_VIRTUAL_DEVICES="${DUET_VIRTUAL_DEVICES:-2}"
 
 # Runs one binary and appends its verdict to the summary as soon as it ends:
 #   PASS; NOGPU (passed, but duet saw no GPU: its GPU cases skipped); FAIL (failed assertions or
-#   no test ran); CRASH(signal N) (killed before Catch2's closing line); TIMEOUT; NOSTART (the
+#   no test ran); CRASH(signal N) (killed by a signal); TIMEOUT; NOSTART (the
 #   loader could not start it: a missing library); NOTRUN (no time left in the budget).
 # Catch2 exits with the number of failed assertions (capped at 255), so an exit status alone can
-# read as a signal or a timeout: the log's closing line and the elapsed time decide.
+# read as a signal, a timeout or a loader failure: the log and the elapsed time decide. Catch2
+# catches SIGSEGV, SIGABRT & co. itself: it logs "fatal error condition", prints its closing line
+# ("Failed 1 test case, ...") and raises the signal again, so a closing line alone is no pass.
 run_one() {
   local test="$1" name log limit begin status seconds verdict
   name="$(basename "$test")"
@@ -82,11 +85,12 @@ run_one() {
       else
         verdict=PASS
       fi
-    elif ((status == 127)); then
+    elif ((status == 127)) && grep -q "error while loading shared libraries" "$log"; then
       verdict=NOSTART
     elif ((status == 124 || status == 137)) && ((seconds >= limit)); then
       verdict=TIMEOUT
-    elif ((status > 128)) && ! grep -q -E "^(Passed all|Failed [0-9]+ test case|No tests ran)" "$log"; then
+    elif ((status > 128)) && { grep -q "fatal error condition" "$log" ||
+      ! grep -q -E "^(Passed|Failed|No tests ran)" "$log"; }; then
       verdict="CRASH(signal $((status - 128)))"
     else
       verdict=FAIL
@@ -120,7 +124,7 @@ printf '%s\0' "${binaries[@]}" |
   xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$1"' run_one {} 2>> "$LOGS/shell.log"
 
 declare -A count=()
-crashed=()
+memcheck=()  # the binaries memcheck reruns
 say ""
 say "## what did not pass (the failing assertions, else the log's end)"
 for test in "${binaries[@]}"; do
@@ -128,7 +132,11 @@ for test in "${binaries[@]}"; do
   read -r seconds verdict < "$LOGS/$name.status"
   kind="${verdict%%(*}"  # CRASH(signal 11) counts as CRASH
   count[$kind]=$((${count[$kind]:-0} + 1))
-  [[ "$verdict" == CRASH* ]] && crashed+=("$name")
+  if [[ "$verdict" == CRASH* ]] || { [ "$verdict" = FAIL ] && grep -q -E \
+    "IllegalAddress|illegal memory access|MisalignedAddress|misaligned address|LaunchFailure" \
+    "$LOGS/$name.log"; }; then
+    memcheck+=("$name")
+  fi
   case "$verdict" in PASS | NOTRUN) continue ;; esac
   say "### $name: $verdict"
   log="$LOGS/$name.log"
@@ -160,9 +168,9 @@ if [ "${SKIP_BENCH:-0}" != 1 ] && [ -x ./gpu_bench ]; then
   pack_logs
 fi
 
-if ((${#crashed[@]})); then
+if ((${#memcheck[@]})); then
   say ""
-  say "## compute-sanitizer --tool memcheck on the crashed binaries"
+  say "## compute-sanitizer --tool memcheck on the binaries that crashed or faulted"
   sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
   if [ ! -x "$sanitizer" ]; then
     say "compute-sanitizer not found"
@@ -180,8 +188,8 @@ if ((${#crashed[@]})); then
     }
     export -f memcheck_one
     export SANITIZER="$sanitizer" MEMCHECK_TIMEOUT
-    printf '%s\0' "${crashed[@]}" | xargs -0 -P 4 -I{} bash -c 'memcheck_one "$1"' memcheck_one {}
-    for name in "${crashed[@]}"; do tee -a "$SUMMARY" < "$LOGS/$name.memcheck.log.summary"; done
+    printf '%s\0' "${memcheck[@]}" | xargs -0 -P 4 -I{} bash -c 'memcheck_one "$1"' memcheck_one {}
+    for name in "${memcheck[@]}"; do tee -a "$SUMMARY" < "$LOGS/$name.memcheck.log.summary"; done
   fi
   pack_logs
 fi
