@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
+
 #include "core/device.h"
 #include "kernels/cuda/cuda_allocator.h"
 
@@ -34,11 +36,21 @@ int DeviceCount() {
   // Asked once: the answer cannot change while the process runs, and the first CUDA call is slow.
   static const int count = [] {
     int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-      cudaGetLastError();  // clear the sticky error so later CUDA calls start clean
-      return 0;
+    const cudaError_t error = cudaGetDeviceCount(&n);
+    if (error == cudaSuccess) return n;
+    cudaGetLastError();  // clear the sticky error so later CUDA calls start clean
+    // Note [Why no GPU]: no driver or no device is the normal CPU-only machine, said nowhere; a
+    // driver that is there but unusable (too old for this CUDA runtime, a broken install, no
+    // permission) is a surprise on a GPU machine, said once, since num_gpus() alone is just 0.
+    int driver = 0;
+    if (error != cudaErrorNoDevice && cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) {
+      std::fprintf(stderr,
+                   "duet: the CUDA driver (%d) is there, but no GPU is usable: cudaGetDeviceCount "
+                   "failed with %s (%s); num_gpus() is 0\n",
+                   driver, cudaGetErrorName(error), cudaGetErrorString(error));
     }
-    return n;
+    cudaGetLastError();
+    return 0;
   }();
   return count;
 }

@@ -64,22 +64,45 @@ bool ExactAlgorithm(cudnnConvolutionBwdFilterAlgo_t a) {
          a != CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
 }
 
-// The first of cuDNN's ranked candidates that ran its checks successfully and, when `exact`,
-// computes plainly in the requested precision; the fastest usable one otherwise.
+// cuDNN's ranked candidates that ran its checks successfully, in its order: for `exact` dtypes
+// those computing plainly in the requested precision first, then (float32 only) the others.
 template <typename Perf>
-absl::StatusOr<Perf> Choose(const Perf* perf, int count, bool exact, const ConvKey& key) {
-  const Perf* fallback = nullptr;
+absl::StatusOr<std::vector<Perf>> Usable(const Perf* perf, int count, bool exact,
+                                         const ConvKey& key) {
+  std::vector<Perf> plain, others;
   for (int i = 0; i < count; ++i) {
     if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
-    if (fallback == nullptr) fallback = &perf[i];
-    if (!exact) return perf[i];
-    if (ExactAlgorithm(perf[i].algo) && perf[i].mathType != CUDNN_TENSOR_OP_MATH &&
-        perf[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
-      return perf[i];
+    const bool is_plain = ExactAlgorithm(perf[i].algo) &&
+                          perf[i].mathType != CUDNN_TENSOR_OP_MATH &&
+                          perf[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+    (!exact || is_plain ? plain : others).push_back(perf[i]);
+  }
+  if (key.dtype != kFloat64) plain.insert(plain.end(), others.begin(), others.end());
+  if (plain.empty()) {
+    return absl::UnimplementedError(absl::StrCat("cuDNN has no algorithm for the ", Describe(key)));
+  }
+  return plain;
+}
+
+// The usable candidates of `perf` with the workspace each needs, asked of `workspace_size` (one
+// cuDNN cannot size is left out).
+template <typename Perf, typename WorkspaceSize>
+absl::Status SetAlgorithms(ConvPlan& plan, const Perf* perf, int count, bool exact,
+                           const ConvKey& key, WorkspaceSize workspace_size) {
+  DUET_ASSIGN_OR_RETURN(const std::vector<Perf> usable, Usable(perf, count, exact, key));
+  cudnnStatus_t sizing = CUDNN_STATUS_SUCCESS;
+  for (const Perf& p : usable) {
+    ConvAlgorithm a;
+    a.algorithm = p.algo;
+    const cudnnStatus_t status = workspace_size(p.algo, &a.workspace_bytes);
+    if (status == CUDNN_STATUS_SUCCESS) {
+      plan.algorithms.push_back(a);
+    } else if (sizing == CUDNN_STATUS_SUCCESS) {
+      sizing = status;
     }
   }
-  if (fallback != nullptr) return *fallback;
-  return absl::UnimplementedError(absl::StrCat("cuDNN has no algorithm for the ", Describe(key)));
+  if (!plan.algorithms.empty()) return absl::OkStatus();
+  return CudnnStatus(sizing, absl::StrCat("sizing the workspace of the ", Describe(key)));
 }
 
 bool FitsInt(int64_t v) { return v >= 0 && v <= std::numeric_limits<int>::max(); }
@@ -136,41 +159,41 @@ absl::StatusOr<std::unique_ptr<ConvPlan>> BuildPlan(cudnnHandle_t handle, const 
   // FMA_MATH forbids tensor-core math (TF32 for float32), which cuDNN would otherwise pick.
   DUET_CUDNN_RETURN_IF_ERROR(
       cudnnSetConvolutionMathType(plan->conv, exact ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH));
+  cudnnConvolutionDescriptor_t conv = plan->conv;
+  cudnnTensorDescriptor_t x = plan->x, y = plan->y;
+  cudnnFilterDescriptor_t w = plan->w;
   switch (k.direction) {
     case ConvDirection::kForward: {
       cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
       int count = 0;
-      DUET_CUDNN_RETURN_IF_ERROR(
-          cudnnGetConvolutionForwardAlgorithm_v7(handle, plan->x, plan->w, plan->conv, plan->y,
-                                                 CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &count, perf));
-      DUET_ASSIGN_OR_RETURN(const auto chosen, Choose(perf, count, exact, k));
-      plan->algorithm = chosen.algo;
-      DUET_CUDNN_RETURN_IF_ERROR(cudnnGetConvolutionForwardWorkspaceSize(
-          handle, plan->x, plan->w, plan->conv, plan->y, chosen.algo, &plan->workspace_bytes));
+      DUET_CUDNN_RETURN_IF_ERROR(cudnnGetConvolutionForwardAlgorithm_v7(
+          handle, x, w, conv, y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &count, perf));
+      DUET_RETURN_IF_ERROR(SetAlgorithms(
+          *plan, perf, count, exact, k, [&](cudnnConvolutionFwdAlgo_t a, size_t* bytes) {
+            return cudnnGetConvolutionForwardWorkspaceSize(handle, x, w, conv, y, a, bytes);
+          }));
       break;
     }
     case ConvDirection::kBackwardData: {
       cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
       int count = 0;
       DUET_CUDNN_RETURN_IF_ERROR(cudnnGetConvolutionBackwardDataAlgorithm_v7(
-          handle, plan->w, plan->y, plan->conv, plan->x, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT,
-          &count, perf));
-      DUET_ASSIGN_OR_RETURN(const auto chosen, Choose(perf, count, exact, k));
-      plan->algorithm = chosen.algo;
-      DUET_CUDNN_RETURN_IF_ERROR(cudnnGetConvolutionBackwardDataWorkspaceSize(
-          handle, plan->w, plan->y, plan->conv, plan->x, chosen.algo, &plan->workspace_bytes));
+          handle, w, y, conv, x, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &count, perf));
+      DUET_RETURN_IF_ERROR(SetAlgorithms(
+          *plan, perf, count, exact, k, [&](cudnnConvolutionBwdDataAlgo_t a, size_t* bytes) {
+            return cudnnGetConvolutionBackwardDataWorkspaceSize(handle, w, y, conv, x, a, bytes);
+          }));
       break;
     }
     case ConvDirection::kBackwardFilter: {
       cudnnConvolutionBwdFilterAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
       int count = 0;
       DUET_CUDNN_RETURN_IF_ERROR(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
-          handle, plan->x, plan->y, plan->conv, plan->w, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT,
-          &count, perf));
-      DUET_ASSIGN_OR_RETURN(const auto chosen, Choose(perf, count, exact, k));
-      plan->algorithm = chosen.algo;
-      DUET_CUDNN_RETURN_IF_ERROR(cudnnGetConvolutionBackwardFilterWorkspaceSize(
-          handle, plan->x, plan->y, plan->conv, plan->w, chosen.algo, &plan->workspace_bytes));
+          handle, x, y, conv, w, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &count, perf));
+      DUET_RETURN_IF_ERROR(SetAlgorithms(
+          *plan, perf, count, exact, k, [&](cudnnConvolutionBwdFilterAlgo_t a, size_t* bytes) {
+            return cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, x, y, conv, w, a, bytes);
+          }));
       break;
     }
   }

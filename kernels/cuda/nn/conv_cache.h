@@ -13,9 +13,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/dtype.h"
+#include "kernels/common/first_working.h"
 
 namespace duet::cuda {
 
@@ -46,15 +48,22 @@ struct ConvKey {
   friend bool operator==(const ConvKey& a, const ConvKey& b) = default;
 };
 
-// The descriptors, algorithm and workspace size of one key; immutable once cached, so threads
-// share it (cuDNN only reads descriptors).
+// One of cuDNN's algorithms for a plan, and the workspace it needs.
+struct ConvAlgorithm {
+  int algorithm = 0;  // a cudnnConvolution{Fwd,BwdData,BwdFilter}Algo_t, by the key's direction
+  size_t workspace_bytes = 0;
+};
+
+// The descriptors and algorithms of one key; immutable once cached but for `fallback`'s count, so
+// threads share it (cuDNN only reads descriptors).
 struct ConvPlan {
   cudnnTensorDescriptor_t x = nullptr, y = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
-  // A cudnnConvolution{Fwd,BwdData,BwdFilter}Algo_t, by the key's direction.
-  int algorithm = 0;
-  size_t workspace_bytes = 0;
+  // cuDNN's usable algorithms for the key, best first; never empty. Runs try them in order
+  // through `fallback` (Note [cuDNN algorithm fallback]).
+  std::vector<ConvAlgorithm> algorithms;
+  FirstWorking fallback;
 
   ConvPlan() = default;
   ConvPlan(const ConvPlan&) = delete;
@@ -65,8 +74,17 @@ struct ConvPlan {
 // The plan of `key`, built on first use with `handle` (the device's, bound to its stream).
 // float32 and float64 use FMA math only (no TF32 tensor cores) and skip the FFT and Winograd
 // algorithms, whose rounding differs from a direct sum, so results match the CPU closely;
-// bfloat16 may use tensor cores. Errors name the key's sizes; a key cuDNN has no algorithm for
-// (Unimplemented) is remembered and fails again at once.
+// bfloat16 may use tensor cores. float32 falls back to FFT or Winograd when nothing else is
+// offered, float64 never (its kernels compute directly instead). Errors name the key's sizes; a key
+// cuDNN has no algorithm for (Unimplemented) is remembered and fails again at once.
 absl::StatusOr<const ConvPlan*> GetConvPlan(cudnnHandle_t handle, const ConvKey& key);
+
+// Note [cuDNN algorithm fallback]
+// cuDNN's heuristics rank the algorithms they find supported for a plan, but "supported" is no
+// promise that a run succeeds: a call can still fail (NOT_SUPPORTED, EXECUTION_FAILED), and a
+// workspace may not fit in memory. So a plan keeps every usable candidate, and the kernels try
+// them in order (FirstWorking), as PyTorch's cuDNN convolutions do: an algorithm whose call failed
+// is passed over by every later run of the plan; one whose workspace could not be allocated, by
+// that run only. A plan whose algorithms all fail returns cuDNN's first error.
 
 }  // namespace duet::cuda

@@ -92,7 +92,6 @@ struct ConvRun {
   cuda::DeviceContext* device;
   cuda::DeviceContext::CudnnLease cudnn;  // held until the run's calls are queued
   const cuda::ConvPlan* plan;
-  Tensor workspace;  // undefined when the algorithm needs none
   // 1 and 0 in the convolution's compute type (double for float64, float otherwise).
   double one_d = 1, zero_d = 0;
   float one_f = 1, zero_f = 0;
@@ -105,15 +104,29 @@ absl::StatusOr<ConvRun> StartConv(const KernelContext& ctx, const CudnnConv& c) 
   DUET_ASSIGN_OR_RETURN(run.device, cuda::CurrentContext(ctx.device()));
   DUET_ASSIGN_OR_RETURN(run.cudnn, run.device->cudnn());
   DUET_ASSIGN_OR_RETURN(run.plan, cuda::GetConvPlan(run.cudnn.handle, c.key));
-  if (run.plan->workspace_bytes > 0) {
-    DUET_ASSIGN_OR_RETURN(run.workspace,
-                          cuda::DeviceScratch(ctx.device(), run.plan->workspace_bytes));
-  }
   return run;
 }
 
-void* WorkspaceOf(const ConvRun& run) {
-  return run.workspace.defined() ? run.workspace.raw_data() : nullptr;
+// Queues `call` of the run's plan with one of its algorithms and that one's workspace (Note [cuDNN
+// algorithm fallback] in conv_cache.h); `what` names the call in errors.
+template <typename Algorithm>
+absl::Status CallCudnn(const KernelContext& ctx, const ConvRun& run,
+                       absl::FunctionRef<cudnnStatus_t(Algorithm, void*, size_t)> call,
+                       absl::string_view what) {
+  const cuda::ConvPlan& plan = *run.plan;
+  return plan.fallback.Run(static_cast<int>(plan.algorithms.size()), [&](int i) -> absl::Status {
+    const cuda::ConvAlgorithm& a = plan.algorithms[i];
+    Tensor workspace;  // freed once queued: the caching allocator orders reuse after the stream
+    if (a.workspace_bytes > 0) {
+      DUET_ASSIGN_OR_RETURN(workspace, cuda::DeviceScratch(ctx.device(), a.workspace_bytes));
+    }
+    absl::Status status = cuda::CudnnStatus(
+        call(static_cast<Algorithm>(a.algorithm),
+             workspace.defined() ? workspace.raw_data() : nullptr, a.workspace_bytes),
+        what);
+    if (!status.ok()) (void)cudaGetLastError();  // the next algorithm must not meet this error
+    return status;
+  });
 }
 
 absl::Status ZeroFill(Tensor& t, cudaStream_t stream) {
@@ -215,7 +228,7 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
       MakeConvGeometry(ctx, kind, keys, input.shape(), ctx.input(1).shape(), out.shape());
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   const cudaStream_t stream = device->stream();
-  if (g.in_c == 0) {  // empty sums: zeros
+  if (input.num_elements() == 0) {  // empty sums (no channels, or padding around no cells): zeros
     DUET_RETURN_IF_ERROR(ZeroFill(out, stream));
   } else {
     const auto cudnn = [&]() -> absl::Status {
@@ -223,12 +236,14 @@ absl::Status RunConv(KernelContext& ctx, ConvKind kind, const ConvWindowKeys& ke
       DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
       DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(input, g, c, stream));
       DUET_ASSIGN_OR_RETURN(const Tensor w, FilterToKrsc(ctx.input(1), g, stream));
-      return cuda::CudnnStatus(
-          cudnnConvolutionForward(run.cudnn.handle, run.one(dtype), run.plan->x, x.raw_data(),
-                                  run.plan->w, w.raw_data(), run.plan->conv,
-                                  static_cast<cudnnConvolutionFwdAlgo_t>(run.plan->algorithm),
-                                  WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype),
-                                  run.plan->y, out.raw_data()),
+      return CallCudnn<cudnnConvolutionFwdAlgo_t>(
+          ctx, run,
+          [&](cudnnConvolutionFwdAlgo_t algorithm, void* workspace, size_t bytes) {
+            return cudnnConvolutionForward(run.cudnn.handle, run.one(dtype), run.plan->x,
+                                           x.raw_data(), run.plan->w, w.raw_data(), run.plan->conv,
+                                           algorithm, workspace, bytes, run.zero(dtype),
+                                           run.plan->y, out.raw_data());
+          },
           "cudnnConvolutionForward");
     };
     DUET_RETURN_IF_ERROR(CudnnOrDirect(dtype, cudnn, cuda::DirectConvResult::kOutput, g, input,
@@ -283,10 +298,15 @@ absl::Status BackpropInput(KernelContext& ctx, ConvKind kind) {
     if (c.padded) {
       DUET_ASSIGN_OR_RETURN(dx, Tensor::TryEmpty(dtype, CudnnInputShape(g, c), out.device()));
     }
-    DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardData(
-        run.cudnn.handle, run.one(dtype), run.plan->w, w.raw_data(), run.plan->y, dy.raw_data(),
-        run.plan->conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(run.plan->algorithm),
-        WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->x, dx.raw_data()));
+    DUET_RETURN_IF_ERROR(CallCudnn<cudnnConvolutionBwdDataAlgo_t>(
+        ctx, run,
+        [&](cudnnConvolutionBwdDataAlgo_t algorithm, void* workspace, size_t bytes) {
+          return cudnnConvolutionBackwardData(run.cudnn.handle, run.one(dtype), run.plan->w,
+                                              w.raw_data(), run.plan->y, dy.raw_data(),
+                                              run.plan->conv, algorithm, workspace, bytes,
+                                              run.zero(dtype), run.plan->x, dx.raw_data());
+        },
+        "cudnnConvolutionBackwardData"));
     if (!c.padded) return absl::OkStatus();
     return CopyWindow(out, dx.raw_data(), c.key.in, c.offset, /*into_big=*/false, stream);
   };
@@ -301,7 +321,9 @@ absl::Status BackpropFilter(KernelContext& ctx, ConvKind kind) {
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   const cudaStream_t stream = device->stream();
   const Tensor& dy = ctx.input(2);
-  if (dy.num_elements() == 0) return ZeroFill(out, stream);  // no batch or positions: empty sums
+  if (dy.num_elements() == 0 || ctx.input(0).num_elements() == 0) {
+    return ZeroFill(out, stream);  // no batch, positions or input cells: empty sums
+  }
   const DType dtype = out.dtype();
   const ConvGeometry g = MakeConvGeometry(ctx, kind, ctx.input(0).shape(), out.shape(), dy.shape());
   const auto cudnn = [&]() -> absl::Status {
@@ -310,11 +332,15 @@ absl::Status BackpropFilter(KernelContext& ctx, ConvKind kind) {
     DUET_ASSIGN_OR_RETURN(ConvRun run, StartConv(ctx, c));
     DUET_ASSIGN_OR_RETURN(const Tensor x, InputForCudnn(ctx.input(0), g, c, stream));
     DUET_ASSIGN_OR_RETURN(Tensor dw_krsc, Tensor::TryEmpty(dtype, out.shape(), out.device()));
-    DUET_CUDNN_RETURN_IF_ERROR(cudnnConvolutionBackwardFilter(
-        run.cudnn.handle, run.one(dtype), run.plan->x, x.raw_data(), run.plan->y, dy.raw_data(),
-        run.plan->conv, static_cast<cudnnConvolutionBwdFilterAlgo_t>(run.plan->algorithm),
-        WorkspaceOf(run), run.plan->workspace_bytes, run.zero(dtype), run.plan->w,
-        dw_krsc.raw_data()));
+    DUET_RETURN_IF_ERROR(CallCudnn<cudnnConvolutionBwdFilterAlgo_t>(
+        ctx, run,
+        [&](cudnnConvolutionBwdFilterAlgo_t algorithm, void* workspace, size_t bytes) {
+          return cudnnConvolutionBackwardFilter(run.cudnn.handle, run.one(dtype), run.plan->x,
+                                                x.raw_data(), run.plan->y, dy.raw_data(),
+                                                run.plan->conv, algorithm, workspace, bytes,
+                                                run.zero(dtype), run.plan->w, dw_krsc.raw_data());
+        },
+        "cudnnConvolutionBackwardFilter"));
     return Transpose2D(dw_krsc, out.raw_data(), g.out_c, FilterRows(g), stream);
   };
   return CudnnOrDirect(dtype, cudnn, cuda::DirectConvResult::kFilterGrad, g, ctx.input(0), dy, out,

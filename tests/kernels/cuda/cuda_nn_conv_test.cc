@@ -31,7 +31,7 @@ struct ConvCase {
 };
 
 // SAME with symmetric and asymmetric (odd total) padding, VALID, strides, dilations, EXPLICIT
-// with unequal sides, a large case, and an empty batch.
+// with unequal sides, a large case, an empty batch and an empty image padded to a non-empty one.
 std::vector<ConvCase> Cases() {
   return {
       {{2, 7, 9, 3}, {3, 3, 3, 4}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
@@ -48,6 +48,13 @@ std::vector<ConvCase> Cases() {
        {0, 0, 2, 0, 1, 3, 0, 0}},
       {{4, 32, 32, 16}, {3, 3, 16, 32}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
       {{0, 5, 5, 2}, {3, 3, 2, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      // No rows, padded to two: zeros (cuDNN rejects an empty dim, so the kernel must not ask it).
+      {{2, 0, 3, 2},
+       {1, 1, 2, 3},
+       {1, 1, 1, 1},
+       {1, 1, 1, 1},
+       "EXPLICIT",
+       {0, 0, 1, 1, 0, 0, 0, 0}},
       // Grouped (issue 37): 4 input channels over the filter's 2, 2 groups of 3 and of 2 outputs.
       {{2, 7, 9, 4}, {3, 3, 2, 6}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
       {{1, 9, 8, 6}, {2, 3, 2, 6}, {1, 2, 1, 1}, {1, 1, 1, 1}, "VALID", {}},
@@ -111,8 +118,8 @@ TEST_CASE("CUDA Conv2D and its gradients match the CPU") {
 }
 
 // Depthwise: multipliers 1 to 3, one input channel (cuDNN's plain convolution), SAME with an odd
-// padding total, unequal strides, dilation, EXPLICIT, a larger case and an empty batch. Filters
-// are [h, w, in_c, multiplier].
+// padding total, unequal strides, dilation, EXPLICIT, a larger case, an empty batch and an empty
+// image padded to a non-empty one. Filters are [h, w, in_c, multiplier].
 std::vector<ConvCase> DepthwiseCases() {
   return {
       {{2, 7, 9, 3}, {3, 3, 3, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
@@ -128,6 +135,12 @@ std::vector<ConvCase> DepthwiseCases() {
        {0, 0, 2, 0, 1, 3, 0, 0}},
       {{4, 32, 32, 32}, {3, 3, 32, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
       {{0, 5, 5, 2}, {3, 3, 2, 2}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME", {}},
+      {{2, 3, 0, 2},
+       {1, 1, 2, 2},
+       {1, 1, 1, 1},
+       {1, 1, 1, 1},
+       "EXPLICIT",
+       {0, 0, 0, 0, 1, 1, 0, 0}},
   };
 }
 
@@ -191,7 +204,7 @@ using FusedConvFn = Tensor (*)(const Tensor& x, const Tensor& filter, absl::Span
 // activation after them; the input is (2, 9, 8, 3), so the output is (2, 5, 4, out_channels).
 void ExpectFusedConvMatchesCpu(FusedConvFn conv, const Shape& filter, int64_t out_channels,
                                int seed) {
-  for (DType dtype : {kFloat32, kFloat64}) {
+  for (DType dtype : {kFloat32, kFloat64, kBFloat16}) {
     for (const std::vector<std::string>& ops : testing::SupportedFusedOps()) {
       INFO(DTypeName(dtype) << " " << absl::StrJoin(ops, ", "));
       std::vector<Tensor> inputs = {Random({2, 9, 8, 3}, seed++, dtype),
