@@ -16,7 +16,8 @@
 # Environment: BUDGET (seconds for the whole run, default 480: the device call's timeout_s of 540
 # less unpacking and a margin), JOBS (binaries at once, 8), TEST_TIMEOUT (seconds per binary,
 # 150), BENCH_TIMEOUT (seconds for each of the two benchmark programs, 120), MEMCHECK_TIMEOUT
-# (seconds per binary memcheck reruns, 150), SKIP_BENCH=1, WORK_DIR (default: a new folder in /tmp).
+# (seconds per binary memcheck reruns, 150), SKIP_BENCH=1, WORK_DIR (default: a new folder in
+# /tmp).
 # Each stage's timeouts are cut to what is left of the budget, and a stage without time left is
 # reported as not run. On a 16-core H200 the binaries took about 2 minutes this way.
 set -uo pipefail
@@ -59,12 +60,13 @@ export DUET_VIRTUAL_DEVICES="${DUET_VIRTUAL_DEVICES:-2}"
 
 # Runs one binary and appends its verdict to the summary as soon as it ends:
 #   PASS; NOGPU (passed, but duet saw no GPU: its GPU cases skipped); FAIL (failed assertions or
-#   no test ran); CRASH(signal N) (killed by a signal); TIMEOUT; NOSTART (the
-#   loader could not start it: a missing library); NOTRUN (no time left in the budget).
+#   no test ran); CRASH(signal N) (killed by a signal); TIMEOUT; NOSTART (the loader could not
+#   start it: a missing library); NOTRUN (no time left in the budget).
 # Catch2 exits with the number of failed assertions (capped at 255), so an exit status alone can
 # read as a signal, a timeout or a loader failure: the log and the elapsed time decide. Catch2
 # catches SIGSEGV, SIGABRT & co. itself: it logs "fatal error condition", prints its closing line
-# ("Failed 1 test case, ...") and raises the signal again, so a closing line alone is no pass.
+# ("Failed 1 test case, ...") and raises the signal again: a closing line does not rule out a
+# crash.
 run_one() {
   local test="$1" name log limit begin status seconds verdict
   name="$(basename "$test")"
