@@ -16,6 +16,12 @@ absl::Status CheckValueDevice(const VariableResource& variable, Device device) {
                                                  ", but the kernel runs on ", device.str()));
 }
 
+absl::Status CheckUpdateMatchesValue(const VariableResource& variable, absl::string_view what,
+                                     DType dtype, const Shape& shape) {
+  if (!variable.value.defined()) return absl::OkStatus();
+  return CheckMatchesVariable(variable, variable.value.shape(), what, dtype, shape);
+}
+
 absl::StatusOr<Tensor> WritableValue(const VariableResource& variable, Device device,
                                      bool copy_value) {
   const Tensor& value = variable.value;

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/resource.h"
 #include "kernels/kernel_registry.h"
 
@@ -18,6 +19,20 @@ namespace duet {
 // The launch check sees the handles only (Note [Device checks] in kernels/kernel_registry.h), so
 // a kernel that reads or writes a value behind a handle checks it here first.
 absl::Status CheckValueDevice(const VariableResource& variable, Device device);
+
+// Note [Updates match the value]
+// CheckAssignable compares an update's operand with the variable's declared shape, which may be
+// partial (a VarHandleOp's shape attr, an imported graph's variable), so a [2, 4] value can meet a
+// [3, 4] delta that passed it; an update loop sized by its operand would then run past the value.
+// So the kernels that update a value by an operand of their own also check it against the value
+// itself, under the variable's lock, as TensorFlow's "shapes must be equal" does. The fused
+// optimizer updates do this in LockedUpdate::Begin.
+//
+// OK when `variable` has no value (WritableValue reports that) or its value has `dtype` and
+// `shape`, the update's operand `what`'s; else InvalidArgument naming both (the caller holding
+// variable.mu).
+absl::Status CheckUpdateMatchesValue(const VariableResource& variable, absl::string_view what,
+                                     DType dtype, const Shape& shape);
 
 // What an update of `variable` by a kernel on `device` writes, the caller holding variable.mu:
 // the variable's own value when the variable is its sole holder (the update may then work in

@@ -4,6 +4,7 @@
 
 #include "core/resource.h"
 #include "duet.h"
+#include "ops/nn/fused_nn_ops.h"
 #include "tests/test_util.h"
 
 namespace duet {
@@ -78,6 +79,39 @@ TEST_CASE("assignments check dtype and shape") {
       {"AssignAddVariableOp", "float64", "cast it first"});
   ExpectError([&] { v.assign_sub(constant(1.f)); }, {"AssignSubVariableOp", "weights"});
   ExpectTensor(v.value(), kFloat32, {2}, {1, 2});  // failed assignments change nothing
+}
+
+// Note [Updates match the value]: a variable declared [?, 4] holds a [2, 4] value; updates by
+// operands of other shapes that its declaration admits are errors, not writes past the value.
+TEST_CASE("updates of a partially declared variable match its value's shape") {
+  const Tensor handle = var_handle_op(kFloat32, Shape({-1, 4}), "partial");
+  assign_variable_op(handle, zeros({2, 4}));
+  ExpectError(
+      [&] {
+        assign_add_variable_op(handle, ones({3, 4}));
+      },
+      {"AssignAddVariableOp", "delta is float32 (3, 4) but variable 'partial' is float32 (2, 4)"});
+  ExpectError(
+      [&] {
+        assign_sub_variable_op(handle, ones({1, 4}));
+      },  // no broadcasting either
+      {"AssignSubVariableOp", "(1, 4)", "(2, 4)"});
+  ExpectError(
+      [&] {
+        resource_apply_gradient_descent(handle, constant(0.5f), ones({3, 4}));
+      },
+      {"ResourceApplyGradientDescent", "delta is float32 (3, 4)"});
+  ExpectError(
+      [&] {
+        resource_apply_matmul_gradient_descent(handle, constant(0.5f), ones({3, 5}), ones({5, 4}));
+      },
+      {"_ResourceApplyMatMulGradientDescent", "the product is float32 (3, 4)", "(2, 4)"});
+  ExpectTensor(read_variable_op(handle, kFloat32), kFloat32, {2, 4}, std::vector<double>(8, 0));
+  // A value of the declared shape's other sizes is still assignable, and then updatable.
+  assign_variable_op(handle, zeros({3, 4}));
+  assign_add_variable_op(handle, ones({3, 4}));
+  resource_apply_matmul_gradient_descent(handle, constant(0.5f), ones({3, 5}), ones({5, 4}));
+  ExpectTensor(read_variable_op(handle, kFloat32), kFloat32, {3, 4}, std::vector<double>(12, -1.5));
 }
 
 TEST_CASE("index_put assigns a slice, eagerly and traced, and keeps earlier reads") {

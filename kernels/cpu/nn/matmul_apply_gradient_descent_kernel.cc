@@ -25,6 +25,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(const Shape product, MatrixProductShape(a.shape(), b.shape(), ta, tb));
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
   std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_RETURN_IF_ERROR(CheckUpdateMatchesValue(*variable, "the product", a.dtype(), product));
   DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, ctx.device(), /*copy_value=*/true));
   const T alpha = *ctx.input(1).data<T>();
   DUET_RETURN_IF_ERROR(MatMulSubtractScaled(a, b, ta, tb, alpha, result, ctx.may_overwrite_input(2),

@@ -73,6 +73,7 @@ absl::Status UpdateVariableKernel(KernelContext& ctx) {
   const Tensor& delta = ctx.input(1);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
   std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_RETURN_IF_ERROR(CheckUpdateMatchesValue(*variable, "delta", delta.dtype(), delta.shape()));
   DUET_ASSIGN_OR_RETURN(Tensor result,
                         WritableValue(*variable, ctx.device(), /*copy_value=*/false));
   DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, kOpName, {variable->value, delta}, result));
@@ -108,6 +109,7 @@ absl::Status ApplyGradientDescentKernel(KernelContext& ctx) {
   const Tensor& delta = ctx.input(2);
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, delta.dtype(), delta.shape()));
   std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_RETURN_IF_ERROR(CheckUpdateMatchesValue(*variable, "delta", delta.dtype(), delta.shape()));
   DUET_ASSIGN_OR_RETURN(Tensor result,
                         WritableValue(*variable, ctx.device(), /*copy_value=*/false));
   const T alpha = *ctx.input(1).data<T>();
@@ -135,6 +137,7 @@ absl::Status ApplyGradientDescentByOpsKernel(KernelContext& ctx) {
   DUET_ASSIGN_OR_RETURN(Tensor step, Tensor::TryEmpty(delta.dtype(), delta.shape(), ctx.device()));
   DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, "Mul", {ctx.input(1), delta}, step));
   std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_RETURN_IF_ERROR(CheckUpdateMatchesValue(*variable, "delta", delta.dtype(), delta.shape()));
   DUET_ASSIGN_OR_RETURN(Tensor result,
                         WritableValue(*variable, ctx.device(), /*copy_value=*/false));
   DUET_RETURN_IF_ERROR(RunDeviceKernel(ctx, "Sub", {variable->value, step}, result));

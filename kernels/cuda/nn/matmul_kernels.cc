@@ -133,6 +133,7 @@ absl::Status MatMulApplyGradientDescentKernel(KernelContext& ctx) {
   DUET_RETURN_IF_ERROR(CheckAssignable(*variable, a.dtype(), product));
   DUET_ASSIGN_OR_RETURN(cuda::DeviceContext * device, cuda::CurrentContext(ctx.device()));
   std::lock_guard<std::mutex> lock(variable->mu);
+  DUET_RETURN_IF_ERROR(CheckUpdateMatchesValue(*variable, "the product", a.dtype(), product));
   DUET_ASSIGN_OR_RETURN(Tensor result, WritableValue(*variable, ctx.device(), /*copy_value=*/true));
   const int64_t k = a.shape()[ta ? 0 : 1];
   if (result.num_elements() > 0 && k > 0) {

@@ -108,6 +108,20 @@ TEST_CASE("CUDA empty reductions give the CPU's identities") {
   }
 }
 
+TEST_CASE("CUDA reductions over size-1 dims only copy, keeping -0.0") {
+  if (SkipWithoutTestDevice()) return;
+  for (DType dtype : {kFloat32, kFloat64}) {
+    INFO("dtype " << DTypeName(dtype));
+    const Tensor x = testing::OnTestDevice(testing::MakeTensor(dtype, {1, 2, 1}, {-0.0, 1.5}));
+    for (const Tensor& y : AllReductions({0, 2}, false)({x})) {
+      const std::vector<double> v = testing::ToDoubles(y.cpu());
+      REQUIRE(v.size() == 2);
+      CHECK(std::signbit(v[0]));  // -0.0, not the identity's +0.0 added to it
+      CHECK(v[1] == 1.5);
+    }
+  }
+}
+
 TEST_CASE("CUDA Max and Min propagate NaN like the CPU") {
   if (SkipWithoutTestDevice()) return;
   for (DType dtype : {kFloat32, kFloat64}) {
