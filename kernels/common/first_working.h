@@ -19,8 +19,7 @@ class FirstWorking {
   // alternative is always tried, so a list whose alternatives all failed still returns an error.
   // Returns OK, or the first error met.
   absl::Status Run(int count, absl::FunctionRef<absl::Status(int)> try_one) const {
-    absl::Status first_error = absl::InternalError("no alternatives to try");
-    bool failed_before = false;
+    absl::Status first_error;
     for (int i = std::max(0, std::min(failed_.load(std::memory_order_relaxed), count - 1));
          i < count; ++i) {
       absl::Status status = try_one(i);
@@ -29,9 +28,9 @@ class FirstWorking {
         int expected = i;  // unless another call moved past it already
         failed_.compare_exchange_strong(expected, i + 1, std::memory_order_relaxed);
       }
-      if (!failed_before) first_error = std::move(status);
-      failed_before = true;
+      if (first_error.ok()) first_error = std::move(status);
     }
+    if (first_error.ok()) return absl::InternalError("no alternatives to try");
     return first_error;
   }
 
